@@ -1,0 +1,289 @@
+"""Engine, unit of work and schema migrations at start-up.
+
+One URL names the database: a SQLite file (the embedded default, one PC) or a PostgreSQL server (several
+PCs). Opening a database runs the pending Alembic migrations, after a backup copy on SQLite, and refuses a
+file that is not a Secretaria database or whose schema is newer than this program.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from sqlalchemy import event
+
+VARIAVEL_URL = "SECRETARIA_DB"
+SQLITE_ESPERA_MS = 15_000
+
+
+class ErroBanco(Exception):
+    """A database that cannot be opened: the message says which URL, what failed and what to do."""
+
+
+def pasta_dados() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("Secretaria", appauthor=False))
+
+
+def url_padrao() -> str:
+    return f"sqlite:///{pasta_dados() / 'secretaria.sqlite'}"
+
+
+def resolver_url(url: str | None) -> str:
+    """The URL given on the command line, else $SECRETARIA_DB, else the default SQLite file."""
+    return url or os.environ.get(VARIAVEL_URL) or url_padrao()
+
+
+def mascarar_url(url: str | sa.URL) -> str:
+    """The URL as it may be shown or logged: never with its password."""
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return "<URL inválida>"
+
+
+def eh_sqlite(url: str | sa.URL) -> bool:
+    return sa.make_url(url).get_backend_name() == "sqlite"
+
+
+def arquivo_sqlite(url: str | sa.URL) -> Path | None:
+    u = sa.make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return Path(u.database)
+
+
+def criar_engine(url: str) -> sa.Engine:
+    """An engine with the project's connection settings (WAL, foreign keys, BEGIN IMMEDIATE on SQLite)."""
+    try:
+        u = sa.make_url(url)
+    except sa.exc.ArgumentError as exc:
+        raise ErroBanco(
+            f"Endereço de banco de dados inválido: {url!r}.\n"
+            "Use um arquivo (sqlite:///caminho/secretaria.sqlite) ou um servidor "
+            "(postgresql+psycopg://usuario@servidor/banco)."
+        ) from exc
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        engine = sa.create_engine(u, connect_args={"timeout": SQLITE_ESPERA_MS / 1000})
+        _configurar_sqlite(engine)
+        return engine
+    if backend == "postgresql":
+        if u.drivername == "postgresql":
+            u = u.set(drivername="postgresql+psycopg")
+        return sa.create_engine(
+            u, pool_pre_ping=True, connect_args={"connect_timeout": 5, "application_name": "secretaria"}
+        )
+    raise ErroBanco(
+        f"Banco de dados não suportado: {mascarar_url(u)}.\nA Secretaria funciona com SQLite ou PostgreSQL."
+    )
+
+
+def _configurar_sqlite(engine: sa.Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _ao_conectar(dbapi_conn: sqlite3.Connection, _registro: Any) -> None:
+        # Take over BEGIN from pysqlite so that writers can ask for BEGIN IMMEDIATE: the write lock is
+        # taken (and waited for, by busy_timeout) at the start, never as a deadlocked upgrade mid-way.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_ESPERA_MS}")
+        # FULL: a committed act survives a power cut, not only a killed process.
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _ao_iniciar(conn: sa.Connection) -> None:
+        modo = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        conn.exec_driver_sql(f"BEGIN {modo}")
+
+
+class UnidadeDeTrabalho:
+    """One session per user action; rolls back unless `commit()` was called (cosmicpython's UoW).
+
+    Re-enterable: each `with uow:` opens a fresh session, so a caller can hand the same object to
+    several services in turn.
+    """
+
+    def __init__(self, fabrica: so.sessionmaker[so.Session]) -> None:
+        self._fabrica = fabrica
+        self._sessao: so.Session | None = None
+        self._confirmado = False
+
+    @property
+    def session(self) -> so.Session:
+        if self._sessao is None:
+            raise RuntimeError("A unidade de trabalho só pode ser usada dentro de 'with'.")
+        return self._sessao
+
+    def __enter__(self) -> UnidadeDeTrabalho:
+        if self._sessao is not None:
+            raise RuntimeError("Unidade de trabalho já aberta.")
+        self._sessao = self._fabrica()
+        self._confirmado = False
+        return self
+
+    def __exit__(
+        self, tipo: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            if not self._confirmado:
+                self.session.rollback()
+        finally:
+            self.session.close()
+            self._sessao = None
+
+    def commit(self) -> None:
+        self.session.commit()
+        self._confirmado = True
+
+    def rollback(self) -> None:
+        self.session.rollback()
+
+
+@dataclass
+class Banco:
+    """An opened, migrated database: engine plus the session factories for writing and for reading."""
+
+    url: str
+    engine: sa.Engine
+    fabrica: so.sessionmaker[so.Session]
+    fabrica_leitura: so.sessionmaker[so.Session]
+
+    @property
+    def url_exibicao(self) -> str:
+        return mascarar_url(self.url)
+
+    @property
+    def eh_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    @property
+    def nome_curto(self) -> str:
+        arquivo = arquivo_sqlite(self.url)
+        if arquivo is not None:
+            return arquivo.name
+        u = sa.make_url(self.url)
+        return f"{u.database}@{u.host or 'localhost'}"
+
+    def uow(self, somente_leitura: bool = False) -> UnidadeDeTrabalho:
+        return UnidadeDeTrabalho(self.fabrica_leitura if somente_leitura else self.fabrica)
+
+    @contextmanager
+    def leitura(self) -> Iterator[so.Session]:
+        """A read-only session (BEGIN DEFERRED on SQLite: readers never take the write lock)."""
+        with self.fabrica_leitura() as sessao:
+            try:
+                yield sessao
+            finally:
+                sessao.rollback()
+
+    def fechar(self) -> None:
+        self.engine.dispose()
+
+
+def _fabricas(engine: sa.Engine) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
+    escrita = so.sessionmaker(bind=engine, expire_on_commit=False)
+    leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
+    return escrita, leitura
+
+
+def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: bool = True) -> Banco:
+    """Open (and, if needed, create or upgrade) the database at `url`; raise ErroBanco with a clear message."""
+    from secretaria import migracoes
+
+    url = resolver_url(url)
+    engine = criar_engine(url)
+    arquivo = arquivo_sqlite(url)
+    if arquivo is not None and criar_pasta and url == url_padrao():
+        arquivo.parent.mkdir(parents=True, exist_ok=True)
+    if arquivo is not None and not arquivo.parent.is_dir():
+        engine.dispose()
+        raise ErroBanco(
+            f"Não foi possível abrir o banco de dados {mascarar_url(url)}:\n"
+            f"a pasta {arquivo.parent} não existe.\nCrie a pasta ou indique outro arquivo com --db."
+        )
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+            situacao = migracoes.situacao(conn)
+    except (sa.exc.OperationalError, sa.exc.DatabaseError, sa.exc.InterfaceError) as exc:
+        engine.dispose()
+        raise ErroBanco(_mensagem_conexao(url, exc)) from exc
+    if situacao.estranho:
+        engine.dispose()
+        raise ErroBanco(
+            f"O banco de dados {mascarar_url(url)} não é um banco da Secretaria "
+            f"(tem outras tabelas: {', '.join(sorted(situacao.tabelas)[:5])}…).\n"
+            "Nada foi alterado. Indique o arquivo ou servidor correto com --db."
+        )
+    if situacao.mais_novo:
+        engine.dispose()
+        raise ErroBanco(
+            f"O banco de dados {mascarar_url(url)} foi criado por uma versão mais nova da Secretaria "
+            f"(esquema {situacao.revisao_atual}).\nNada foi alterado. Atualize o programa para abri-lo."
+        )
+    if migrar and situacao.pendente:
+        if arquivo is not None and situacao.revisao_atual is not None and arquivo.exists():
+            copiar_sqlite(
+                arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{_carimbo()}.sqlite")
+            )
+        migracoes.atualizar(engine)
+    escrita, leitura = _fabricas(engine)
+    banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
+    if migrar:
+        from secretaria.services.semente import semear_basico
+
+        semear_basico(banco)
+    return banco
+
+
+def _carimbo() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def _mensagem_conexao(url: str, exc: Exception) -> str:
+    original = str(getattr(exc, "orig", exc)).strip().splitlines()
+    causa = original[0] if original else type(exc).__name__
+    if eh_sqlite(url):
+        if "not a database" in causa or "file is encrypted" in causa:
+            return (
+                f"O arquivo {mascarar_url(url)} não é um banco de dados da Secretaria.\n"
+                "Nada foi alterado. Indique o arquivo correto com --db."
+            )
+        return (
+            f"Não foi possível abrir o banco de dados {mascarar_url(url)}: {causa}.\n"
+            "Verifique o caminho e as permissões do arquivo."
+        )
+    return (
+        f"Não foi possível conectar ao banco de dados {mascarar_url(url)}: {causa}.\n"
+        "Verifique se o servidor PostgreSQL está ligado e acessível, e o endereço, usuário e banco indicados."
+    )
+
+
+def copiar_sqlite(origem: Path, destino: Path) -> None:
+    """A consistent copy of a live SQLite database (online backup API), checked with integrity_check."""
+    fonte = sqlite3.connect(f"file:{origem}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000)
+    try:
+        alvo = sqlite3.connect(destino)
+        try:
+            fonte.backup(alvo)
+            resultado = alvo.execute("PRAGMA integrity_check").fetchone()
+        finally:
+            alvo.close()
+    finally:
+        fonte.close()
+    if not resultado or resultado[0] != "ok":
+        destino.unlink(missing_ok=True)
+        raise ErroBanco(f"A cópia de segurança em {destino} não passou na verificação de integridade.")

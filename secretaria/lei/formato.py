@@ -1,0 +1,28 @@
+"""Formatação brasileira de números e datas usada nos textos que a lei produz.
+
+Fica separada para que ``sancoes``, ``prazos`` e ``urm`` escrevam "0,50 URM" e "05/12/2026" do mesmo modo,
+sem depender do *locale* da máquina (que num computador da Prefeitura pode não ser pt_BR).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = ["formatar_data", "formatar_decimal"]
+
+
+def formatar_decimal(valor: Decimal | int, casas: int = 2) -> str:
+    """``Decimal("1234.5")`` → ``"1.234,50"``: milhar com ponto, decimal com vírgula, arredondamento comercial.
+
+    O arredondamento é "meio para cima" (o das contas da Prefeitura), e não o "meio para o par" que o
+    ``format`` do Python usaria.
+    """
+    quantum = Decimal(1).scaleb(-casas)
+    texto = f"{Decimal(valor).quantize(quantum, rounding=ROUND_HALF_UP):,.{casas}f}"
+    return texto.translate(str.maketrans(",.", ".,"))
+
+
+def formatar_data(dia: date) -> str:
+    """``date(2026, 12, 7)`` → ``"07/12/2026"``, a forma dos atos administrativos."""
+    return f"{dia.day:02d}/{dia.month:02d}/{dia.year:04d}"

@@ -1,0 +1,168 @@
+"""Administration: users and roles, URM values, the calendar, the catalogue, letterhead and settings."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.models.base import VALOR_URM, Base, Versionado, agora
+
+PAPEIS = ("administrador", "fiscal", "protocolo", "autoridade", "secretario", "consulta")
+
+
+class Usuario(Versionado, Base):
+    __tablename__ = "usuario"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    login: so.Mapped[str] = so.mapped_column(sa.String(60), unique=True)
+    nome: so.Mapped[str] = so.mapped_column(sa.String(200))
+    senha_hash: so.Mapped[str] = so.mapped_column(sa.String(300))
+    ativo: so.Mapped[bool] = so.mapped_column(default=True)
+    falhas_login: so.Mapped[int] = so.mapped_column(default=0)
+    bloqueado_ate: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
+    ultimo_acesso: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
+
+    papeis: so.Mapped[list[UsuarioPapel]] = so.relationship(
+        back_populates="usuario", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def nomes_papeis(self) -> frozenset[str]:
+        return frozenset(p.papel for p in self.papeis)
+
+
+class UsuarioPapel(Base):
+    __tablename__ = "usuario_papel"
+    __table_args__ = (sa.CheckConstraint(sa.text("papel IN " + str(PAPEIS)), name="papel_valido"),)
+
+    usuario_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("usuario.id", ondelete="CASCADE"), primary_key=True
+    )
+    papel: so.Mapped[str] = so.mapped_column(sa.String(20), primary_key=True)
+
+    usuario: so.Mapped[Usuario] = so.relationship(back_populates="papeis")
+
+
+class ValorURM(Versionado, Base):
+    """One row of the dated URM table: the value in force from `vigencia` until the next row."""
+
+    __tablename__ = "valor_urm"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    vigencia: so.Mapped[date] = so.mapped_column(sa.Date, unique=True)
+    valor: so.Mapped[Decimal] = so.mapped_column(VALOR_URM)
+    ato: so.Mapped[str] = so.mapped_column(sa.String(200))
+
+
+class DiaNaoUtil(Versionado, Base):
+    """Municipal holidays and decreed "pontos facultativos" (national and RS holidays come from `holidays`)."""
+
+    __tablename__ = "dia_nao_util"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date, unique=True)
+    descricao: so.Mapped[str] = so.mapped_column(sa.String(200))
+    ato: so.Mapped[str | None] = so.mapped_column(sa.String(200))
+
+
+class DispositivoCatalogo(Versionado, Base):
+    """A provision that autos can cite: the 55 of the law (seeded, immutable) or a contractual one.
+
+    `origem` = "lei" rows mirror `secretaria/resources/catalogo.csv`; only 1-X's missing tipo may be set,
+    once, with the act that decided it (`ato_tipo`).
+    """
+
+    __tablename__ = "dispositivo"
+    __table_args__ = (
+        sa.CheckConstraint("tipo IS NULL OR tipo IN ('A','B','C','D','E')", name="tipo_valido"),
+        sa.CheckConstraint("origem IN ('lei','contrato','ato')", name="origem_valida"),
+    )
+
+    codigo: so.Mapped[str] = so.mapped_column(sa.String(30), primary_key=True)
+    origem: so.Mapped[str] = so.mapped_column(sa.String(10), default="lei")
+    artigo: so.Mapped[int | None]
+    inciso: so.Mapped[str | None] = so.mapped_column(sa.String(10))
+    rotulo: so.Mapped[str] = so.mapped_column(sa.String(120))
+    sujeito: so.Mapped[str] = so.mapped_column(sa.String(20))
+    natureza: so.Mapped[str] = so.mapped_column(sa.String(20))
+    texto: so.Mapped[str] = so.mapped_column(sa.Text)
+    nota: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    tipo: so.Mapped[str | None] = so.mapped_column(sa.String(1))
+    ato_tipo: so.Mapped[str | None] = so.mapped_column(sa.String(300))
+    ativo: so.Mapped[bool] = so.mapped_column(default=True)
+
+
+class DadosOrgao(Versionado, Base):
+    """The issuing authority's data for letterheads (a single row, id = 1)."""
+
+    __tablename__ = "dados_orgao"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    prefeitura: so.Mapped[str] = so.mapped_column(sa.String(200), default="Prefeitura Municipal de Pelotas")
+    secretaria: so.Mapped[str] = so.mapped_column(
+        sa.String(200), default="Secretaria Municipal de Serviços Urbanos"
+    )
+    secretario_nome: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    endereco: so.Mapped[str] = so.mapped_column(sa.String(300), default="")
+    cidade: so.Mapped[str] = so.mapped_column(sa.String(100), default="Pelotas/RS")
+    telefone: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
+    email: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+
+
+class Configuracao(Base):
+    """Small settings (backup retention, …) as text key/value pairs."""
+
+    __tablename__ = "configuracao"
+
+    chave: so.Mapped[str] = so.mapped_column(sa.String(60), primary_key=True)
+    valor: so.Mapped[str] = so.mapped_column(sa.Text)
+
+
+class Numeracao(Base):
+    """The per-year sequences ("AI", "REP"): incremented by UPDATE … RETURNING inside the saving transaction,
+    so two users saving at once can never get the same number and a rolled-back save leaves no gap."""
+
+    __tablename__ = "numeracao"
+
+    serie: so.Mapped[str] = so.mapped_column(sa.String(10), primary_key=True)
+    ano: so.Mapped[int] = so.mapped_column(primary_key=True, autoincrement=False)
+    ultimo: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class Auditoria(Base):
+    """Append-only log: who changed what, when, before → after; each row chains the previous row's hash."""
+
+    __tablename__ = "auditoria"
+
+    id: so.Mapped[int] = so.mapped_column(
+        sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True
+    )
+    momento: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora, index=True)
+    usuario_login: so.Mapped[str | None] = so.mapped_column(sa.String(60), index=True)
+    acao: so.Mapped[str] = so.mapped_column(sa.String(60))
+    entidade: so.Mapped[str] = so.mapped_column(sa.String(60))
+    entidade_id: so.Mapped[str | None] = so.mapped_column(sa.String(60))
+    antes: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    depois: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    hash_anterior: so.Mapped[str] = so.mapped_column(sa.String(64))
+    hash: so.Mapped[str] = so.mapped_column(sa.String(64))
+
+    __table_args__ = (sa.Index("ix_auditoria_entidade", "entidade", "entidade_id"),)
+
+
+__all__ = [
+    "PAPEIS",
+    "Auditoria",
+    "Configuracao",
+    "DadosOrgao",
+    "DiaNaoUtil",
+    "DispositivoCatalogo",
+    "Numeracao",
+    "Usuario",
+    "UsuarioPapel",
+    "ValorURM",
+    "agora",
+]

@@ -1,0 +1,397 @@
+"""The case: representação, auto de infração and every act that follows it (arts. 9º–16)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from decimal import Decimal
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.models.base import REAIS, URM_QTD, VALOR_URM, Base, Versionado, agora
+from secretaria.models.cadastros import Empregado, Fiscal, Linha, Operadora, Veiculo
+
+# Stored phase of an auto: what the queues filter on. Time-dependent states (defence window open, decision
+# final) are derived from the dates stored beside it, never written by a clock.
+FASES_AUTO = ("lavrado", "intimado", "decidido", "em_recurso", "encerrado", "cancelado")
+MEIOS_INTIMACAO = ("pessoal", "endereco", "postal_ar")
+RESULTADOS_INTIMACAO = ("entregue", "recusada", "nao_encontrado", "endereco_incorreto", "devolvida")
+RESULTADOS_RECURSO = ("pendente", "negado", "provido", "provido_parcialmente")
+SITUACOES_PAGAMENTO = ("aberto", "pago", "divida_ativa")
+SITUACOES_CUMPRIMENTO = ("pendente", "cumprida", "nao_cumprida")
+
+
+class Representacao(Versionado, Base):
+    """Art. 12: a petition by any person; drawn up into an auto or filed away with reasons."""
+
+    __tablename__ = "representacao"
+    __table_args__ = (
+        sa.UniqueConstraint("ano", "numero"),
+        sa.CheckConstraint("situacao IN ('recebida','autuada','arquivada')", name="situacao_valida"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    ano: so.Mapped[int]
+    numero: so.Mapped[int]
+    recebida_em: so.Mapped[date] = so.mapped_column(sa.Date, index=True)
+    peticionario_nome: so.Mapped[str] = so.mapped_column(sa.String(200))
+    peticionario_profissao: so.Mapped[str] = so.mapped_column(sa.String(120))
+    peticionario_endereco: so.Mapped[str] = so.mapped_column(sa.String(300))
+    peticionario_contato: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    fatos: so.Mapped[str] = so.mapped_column(sa.Text)
+    meios_prova: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    operadora_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("operadora.id"), index=True)
+    dispositivo_codigo: so.Mapped[str | None] = so.mapped_column(sa.ForeignKey("dispositivo.codigo"))
+    data_fato: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    local_fato: so.Mapped[str] = so.mapped_column(sa.String(300), default="")
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(10), default="recebida", index=True)
+    arquivada_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    motivo_arquivamento: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    recebida_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+    operadora: so.Mapped[Operadora | None] = so.relationship()
+
+    @property
+    def numero_formatado(self) -> str:
+        return f"{self.numero:04d}/{self.ano}"
+
+
+class AutoInfracao(Versionado, Base):
+    """Art. 10 (the second "art. 9º"): the auto and the penalty state that later cases' recidivism reads."""
+
+    __tablename__ = "auto_infracao"
+    __table_args__ = (
+        sa.UniqueConstraint("ano", "numero"),
+        sa.CheckConstraint(
+            "fase IN ('lavrado','intimado','decidido','em_recurso','encerrado','cancelado')",
+            name="fase_valida",
+        ),
+        # The sanction panel's query: this operator's autos of this provision, by date.
+        sa.Index("ix_auto_recidiva", "operadora_id", "dispositivo_codigo", "data_infracao"),
+        sa.Index("ix_auto_fase_prazo", "fase", "prazo_defesa"),
+        sa.Index("ix_auto_fase_prazo_recurso", "fase", "prazo_recurso"),
+        sa.Index("ix_auto_lavratura", "data_lavratura"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    ano: so.Mapped[int]
+    numero: so.Mapped[int]
+    operadora_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("operadora.id"))
+    dispositivo_codigo: so.Mapped[str] = so.mapped_column(sa.ForeignKey("dispositivo.codigo"))
+    tipo: so.Mapped[str] = so.mapped_column(sa.String(1))
+    data_infracao: so.Mapped[date] = so.mapped_column(sa.Date)
+    hora_infracao: so.Mapped[time | None] = so.mapped_column(sa.Time)
+    local: so.Mapped[str] = so.mapped_column(sa.String(300))
+    data_lavratura: so.Mapped[date] = so.mapped_column(sa.Date)
+    hora_lavratura: so.Mapped[time] = so.mapped_column(sa.Time)
+    local_lavratura: so.Mapped[str] = so.mapped_column(sa.String(300))
+    descricao_fatos: so.Mapped[str] = so.mapped_column(sa.Text)
+    circunstancias: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    infrator_nome: so.Mapped[str] = so.mapped_column(sa.String(300))
+    veiculo_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("veiculo.id"), index=True)
+    linha_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("linha.id"))
+    empregado_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("empregado.id"), index=True)
+    fiscal_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("fiscal.id"))
+    recusou_assinar: so.Mapped[bool] = so.mapped_column(default=False)
+    proxima_penalidade: so.Mapped[str] = so.mapped_column(sa.Text)
+    representacao_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("representacao.id"))
+    lavrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+    fase: so.Mapped[str] = so.mapped_column(sa.String(12), default="lavrado")
+    prazo_defesa: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    prazo_recurso: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    # Penalty as it stands after decision and appeal: the antecedent that later autos see (REGRAS § 3).
+    data_decisao: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    multa_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD, default=Decimal(0))
+    suspensao_dias: so.Mapped[int] = so.mapped_column(default=0)
+    penalidade_anulada: so.Mapped[bool] = so.mapped_column(default=False)
+
+    cancelado_em: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
+    cancelado_por: so.Mapped[str | None] = so.mapped_column(sa.String(60))
+    motivo_cancelamento: so.Mapped[str | None] = so.mapped_column(sa.Text)
+
+    operadora: so.Mapped[Operadora] = so.relationship()
+    veiculo: so.Mapped[Veiculo | None] = so.relationship()
+    linha: so.Mapped[Linha | None] = so.relationship()
+    empregado: so.Mapped[Empregado | None] = so.relationship()
+    fiscal: so.Mapped[Fiscal] = so.relationship()
+    testemunhas: so.Mapped[list[Testemunha]] = so.relationship(
+        back_populates="auto", cascade="all, delete-orphan", order_by="Testemunha.id"
+    )
+    intimacoes: so.Mapped[list[Intimacao]] = so.relationship(
+        back_populates="auto", order_by="Intimacao.id", viewonly=True
+    )
+
+    @property
+    def numero_formatado(self) -> str:
+        return f"{self.numero:04d}/{self.ano}"
+
+
+class Testemunha(Base):
+    __tablename__ = "testemunha"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    nome: so.Mapped[str] = so.mapped_column(sa.String(200))
+    documento: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
+    endereco: so.Mapped[str] = so.mapped_column(sa.String(300), default="")
+
+    auto: so.Mapped[AutoInfracao] = so.relationship(back_populates="testemunhas")
+
+
+class Anexo(Base):
+    """Evidence or petition file, stored with its SHA-256 so any later alteration is detected."""
+
+    __tablename__ = "anexo"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    representacao_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("representacao.id"), index=True)
+    defesa_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("defesa.id"))
+    recurso_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("recurso.id"))
+    nome_arquivo: so.Mapped[str] = so.mapped_column(sa.String(255))
+    tipo_mime: so.Mapped[str] = so.mapped_column(sa.String(100))
+    tamanho: so.Mapped[int]
+    sha256: so.Mapped[str] = so.mapped_column(sa.String(64))
+    conteudo: so.Mapped[bytes] = so.mapped_column(sa.LargeBinary, deferred=True)
+    anexado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+    anexado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+
+class Intimacao(Base):
+    """Art. 11: one delivery attempt, of the auto or of the decision; failures are kept too."""
+
+    __tablename__ = "intimacao"
+    __table_args__ = (sa.CheckConstraint("objeto IN ('auto','decisao')", name="objeto_valido"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    objeto: so.Mapped[str] = so.mapped_column(sa.String(10), default="auto")
+    data: so.Mapped[date] = so.mapped_column(sa.Date, index=True)
+    meio: so.Mapped[str] = so.mapped_column(sa.String(10))
+    resultado: so.Mapped[str] = so.mapped_column(sa.String(20))
+    sucesso: so.Mapped[bool]
+    recebedor_nome: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    recebedor_documento: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
+    recibo: so.Mapped[str] = so.mapped_column(sa.String(120), default="")
+    observacao: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    prazo: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+    registrado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+
+    auto: so.Mapped[AutoInfracao] = so.relationship(back_populates="intimacoes")
+
+
+class Defesa(Versionado, Base):
+    """Art. 14: the defence petition, timely or not (an untimely one is still recorded, and marked)."""
+
+    __tablename__ = "defesa"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    protocolada_em: so.Mapped[date] = so.mapped_column(sa.Date)
+    tempestiva: so.Mapped[bool]
+    requerente: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    texto: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    recibo: so.Mapped[str] = so.mapped_column(sa.String(120), default="")
+    registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+
+class Proposta(Base):
+    """Art. 13: the competent authority proposes the penalty (or dismissal)."""
+
+    __tablename__ = "proposta"
+    __table_args__ = (sa.CheckConstraint("acao IN ('aplicar','arquivar')", name="acao_valida"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date)
+    acao: so.Mapped[str] = so.mapped_column(sa.String(10))
+    multa_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD, default=Decimal(0))
+    suspensao_dias: so.Mapped[int] = so.mapped_column(default=0)
+    fundamentacao: so.Mapped[str] = so.mapped_column(sa.Text)
+    autoridade: so.Mapped[str] = so.mapped_column(sa.String(60))
+    registrada_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+
+
+class Decisao(Versionado, Base):
+    """Art. 13: the Secretary applies the penalty inside the § 3 range, or dismisses the auto."""
+
+    __tablename__ = "decisao"
+    __table_args__ = (sa.CheckConstraint("resultado IN ('aplicada','arquivado')", name="resultado_valido"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), unique=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date, index=True)
+    resultado: so.Mapped[str] = so.mapped_column(sa.String(10))
+    multa_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD, default=Decimal(0))
+    valor_urm: so.Mapped[Decimal | None] = so.mapped_column(VALOR_URM)
+    multa_reais: so.Mapped[Decimal] = so.mapped_column(REAIS, default=Decimal(0))
+    suspensao_dias: so.Mapped[int] = so.mapped_column(default=0)
+    reincidencia: so.Mapped[int] = so.mapped_column(default=0)
+    faixa_min_ur: so.Mapped[Decimal | None] = so.mapped_column(URM_QTD)
+    faixa_max_ur: so.Mapped[Decimal | None] = so.mapped_column(URM_QTD)
+    fundamentacao: so.Mapped[str] = so.mapped_column(sa.Text)
+    fundamentos_legais: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    secretario: so.Mapped[str] = so.mapped_column(sa.String(60))
+    defesa_intempestiva: so.Mapped[bool] = so.mapped_column(default=False)
+
+    auto: so.Mapped[AutoInfracao] = so.relationship()
+
+
+class Recurso(Versionado, Base):
+    """Art. 15: the appeal to the Prefeito and its outcome (one per decision)."""
+
+    __tablename__ = "recurso"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "resultado IN ('pendente','negado','provido','provido_parcialmente')", name="resultado_valido"
+        ),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)
+    protocolado_em: so.Mapped[date] = so.mapped_column(sa.Date)
+    tempestivo: so.Mapped[bool]
+    razoes: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+    resultado: so.Mapped[str] = so.mapped_column(sa.String(25), default="pendente", index=True)
+    julgado_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    multa_ur_nova: so.Mapped[Decimal | None] = so.mapped_column(URM_QTD)
+    suspensao_dias_nova: so.Mapped[int | None]
+    fundamentacao_julgamento: so.Mapped[str | None] = so.mapped_column(sa.Text)
+
+    decisao: so.Mapped[Decisao] = so.relationship()
+
+
+class Pagamento(Versionado, Base):
+    """The fine's payment status: open, paid on a day, or sent to the municipal debt roll."""
+
+    __tablename__ = "pagamento"
+    __table_args__ = (
+        sa.CheckConstraint("situacao IN ('aberto','pago','divida_ativa')", name="situacao_valida"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(15), default="aberto", index=True)
+    valor: so.Mapped[Decimal] = so.mapped_column(REAIS)
+    pago_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    valor_pago: so.Mapped[Decimal | None] = so.mapped_column(REAIS)
+    guia: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
+    inscrito_divida_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+
+    decisao: so.Mapped[Decisao] = so.relationship()
+
+
+class Cumprimento(Versionado, Base):
+    """Art. 8º: paying does not free the operator from the duty; who checked that it complied, and when."""
+
+    __tablename__ = "cumprimento"
+    __table_args__ = (
+        sa.CheckConstraint("situacao IN ('pendente','cumprida','nao_cumprida')", name="situacao_valida"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), unique=True)
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(15), default="pendente")
+    verificado_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    verificado_por: so.Mapped[str | None] = so.mapped_column(sa.String(60))
+    observacao: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+
+
+class Suspensao(Versionado, Base):
+    """A final suspension being served: the operator is "suspensa" from `inicio` to `fim` (inclusive)."""
+
+    __tablename__ = "suspensao"
+    __table_args__ = (sa.Index("ix_suspensao_periodo", "inicio", "fim"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    operadora_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("operadora.id"), index=True)
+    decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)
+    inicio: so.Mapped[date] = so.mapped_column(sa.Date)
+    dias: so.Mapped[int]
+    fim: so.Mapped[date] = so.mapped_column(sa.Date)
+    anulada: so.Mapped[bool] = so.mapped_column(default=False)
+
+    operadora: so.Mapped[Operadora] = so.relationship()
+
+
+class Cassacao(Versionado, Base):
+    """Art. 16: revocation of a permission for a relevant, proven reason, with full defence."""
+
+    __tablename__ = "cassacao"
+    __table_args__ = (
+        sa.CheckConstraint("situacao IN ('instaurada','em_defesa','decidida')", name="situacao_valida"),
+        sa.CheckConstraint(
+            "resultado IS NULL OR resultado IN ('cassada','arquivada')", name="resultado_valido"
+        ),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    operadora_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("operadora.id"), index=True)
+    instaurada_em: so.Mapped[date] = so.mapped_column(sa.Date)
+    motivo: so.Mapped[str] = so.mapped_column(sa.Text)
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(12), default="instaurada")
+    resultado: so.Mapped[str | None] = so.mapped_column(sa.String(10))
+    decidida_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    fundamentacao: so.Mapped[str | None] = so.mapped_column(sa.Text)
+
+    operadora: so.Mapped[Operadora] = so.relationship()
+    atos: so.Mapped[list[CassacaoAto]] = so.relationship(
+        order_by="CassacaoAto.id", cascade="all, delete-orphan"
+    )
+
+
+class CassacaoAto(Base):
+    __tablename__ = "cassacao_ato"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    cassacao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("cassacao.id"), index=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date)
+    tipo: so.Mapped[str] = so.mapped_column(sa.String(30))
+    descricao: so.Mapped[str] = so.mapped_column(sa.Text)
+    registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+
+class DocumentoEmitido(Base):
+    """An issued PDF, kept byte for byte with its SHA-256: re-printing gives the same bytes."""
+
+    __tablename__ = "documento_emitido"
+    __table_args__ = (sa.Index("ix_documento_referencia", "tipo", "referencia"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    tipo: so.Mapped[str] = so.mapped_column(sa.String(20))
+    referencia: so.Mapped[str] = so.mapped_column(sa.String(60))
+    auto_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    operadora_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("operadora.id"))
+    nome_arquivo: so.Mapped[str] = so.mapped_column(sa.String(200))
+    sha256: so.Mapped[str] = so.mapped_column(sa.String(64))
+    conteudo: so.Mapped[bytes] = so.mapped_column(sa.LargeBinary, deferred=True)
+    emitido_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+    emitido_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+
+__all__ = [
+    "FASES_AUTO",
+    "MEIOS_INTIMACAO",
+    "RESULTADOS_INTIMACAO",
+    "RESULTADOS_RECURSO",
+    "SITUACOES_CUMPRIMENTO",
+    "SITUACOES_PAGAMENTO",
+    "Anexo",
+    "AutoInfracao",
+    "Cassacao",
+    "CassacaoAto",
+    "Cumprimento",
+    "Decisao",
+    "Defesa",
+    "DocumentoEmitido",
+    "Intimacao",
+    "Pagamento",
+    "Proposta",
+    "Recurso",
+    "Representacao",
+    "Suspensao",
+    "Testemunha",
+]

@@ -1,0 +1,127 @@
+"""pt-BR formatting for the documents and spreadsheets.
+
+Kept here, tiny and dependency-free, so that `reports` does not depend on `secretaria.lei` (being written in
+parallel): a notice must print "R$ 1.234,56" and "20/11/2026" whatever the rest of the program looks like.
+The rounding rule is REGRAS § 2's (half-up to the cent), so a value printed here matches the one the law
+layer computes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import date, time
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = [
+    "MESES",
+    "data_por_extenso",
+    "formatar_data",
+    "formatar_decimal",
+    "formatar_hora",
+    "formatar_reais",
+    "formatar_urm",
+    "inteiro_por_extenso",
+    "limpar_texto",
+]
+
+MESES: tuple[str, ...] = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
+
+_CENTAVO = Decimal("0.01")
+
+
+def formatar_decimal(valor: Decimal, casas: int = 2) -> str:
+    """Brazilian grouping ("1.234,56"), rounded half-up as the law layer does."""
+    quantum = Decimal(1).scaleb(-casas)
+    arredondado = valor.quantize(quantum, rounding=ROUND_HALF_UP)
+    sinal = "-" if arredondado < 0 else ""
+    texto = f"{abs(arredondado):,.{casas}f}"
+    return sinal + texto.replace(",", "\0").replace(".", ",").replace("\0", ".")
+
+
+def formatar_reais(valor: Decimal) -> str:
+    """ "R$ 1.234,56": the form every notice and the spreadsheet's captions use."""
+    texto = formatar_decimal(valor.quantize(_CENTAVO, rounding=ROUND_HALF_UP))
+    if texto.startswith("-"):
+        return "-R$ " + texto[1:]
+    return "R$ " + texto
+
+
+def formatar_urm(valor: Decimal) -> str:
+    """ "0,50 URM": fines are decided in URM (REGRAS § 2), always with two decimals."""
+    return formatar_decimal(valor) + " URM"
+
+
+def formatar_data(dia: date) -> str:
+    """dd/mm/aaaa, the only date form a Brazilian official document uses."""
+    return f"{dia.day:02d}/{dia.month:02d}/{dia.year:04d}"
+
+
+def formatar_hora(hora: time) -> str:
+    """ "14h35": how hours are written in Brazilian official acts."""
+    return f"{hora.hour:02d}h{hora.minute:02d}"
+
+
+def data_por_extenso(dia: date) -> str:
+    """ "20 de novembro de 2026", for the place-and-date line above a signature."""
+    return f"{dia.day} de {MESES[dia.month - 1]} de {dia.year}"
+
+
+def inteiro_por_extenso(numero: int) -> str:
+    """Whole numbers in words ("cinco") for "5 (cinco) dias"; num2words is loaded only when asked."""
+    from num2words import num2words
+
+    return str(num2words(numero, lang="pt_BR"))
+
+
+# Characters below U+0020 other than tab and newline are invalid in XML (xlsx) and invisible in PDF.
+_CONTROLE = dict.fromkeys(c for c in range(32) if c not in (9, 10))
+_CONTROLE[13] = None
+
+
+def limpar_texto(texto: str) -> str:
+    """Remove control characters a user may have pasted (from e-mail, spreadsheets) before printing.
+
+    Carriage returns go too: Windows line ends arrive as "\\r\\n" and would print twice.
+    """
+    return texto.translate(_CONTROLE)
+
+
+def para_winansi(texto: str) -> str:
+    """Map characters the base-14 fonts lack to their plain letter ("ğ" → "g").
+
+    The documents use Helvetica, whose encoding (WinAnsi) covers Portuguese; a foreign letter in a name
+    would otherwise print as a black square. Characters with no plain form are left for ReportLab.
+    """
+    try:
+        texto.encode("cp1252")
+        return texto
+    except UnicodeEncodeError:
+        pass
+    saida: list[str] = []
+    for caractere in texto:
+        try:
+            caractere.encode("cp1252")
+            saida.append(caractere)
+        except UnicodeEncodeError:
+            base = "".join(
+                c for c in unicodedata.normalize("NFKD", caractere) if not unicodedata.combining(c)
+            )
+            try:
+                base.encode("cp1252")
+                saida.append(base or caractere)
+            except UnicodeEncodeError:
+                saida.append(caractere)
+    return "".join(saida)

@@ -1,0 +1,139 @@
+"""The audit log: one row per act, in the act's own transaction, chained by SHA-256.
+
+Each row carries the previous row's hash, so a row changed or removed behind the program's back breaks
+the chain at that point (`verificar_cadeia`). Writers are serialized while they append: SQLite already is
+(BEGIN IMMEDIATE); on PostgreSQL a transaction-scoped advisory lock keeps two writers from both
+chaining onto the same last row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.models import Auditoria, agora
+from secretaria.services.base import Ator
+
+HASH_INICIAL = "0" * 64
+_CHAVE_TRAVA_PG = 2_413_1978
+
+
+def instantaneo(registro: Any) -> dict[str, Any]:
+    """The record's column values as JSON-safe data (before/after images of the audit row)."""
+    mapa = sa.inspect(registro).mapper
+    return {c.key: _json(getattr(registro, c.key)) for c in mapa.column_attrs if not c.deferred}
+
+
+def _json(valor: Any) -> Any:
+    if isinstance(valor, Decimal):
+        return str(valor)
+    if isinstance(valor, datetime | date | time):
+        return valor.isoformat()
+    if isinstance(valor, bytes):
+        return hashlib.sha256(valor).hexdigest()
+    return valor
+
+
+def _calcular_hash(linha: dict[str, Any]) -> str:
+    conteudo = json.dumps(linha, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(conteudo.encode("utf-8")).hexdigest()
+
+
+def _campos(reg: Auditoria) -> dict[str, Any]:
+    return {
+        "id": reg.id,
+        "momento": reg.momento.isoformat(),
+        "usuario_login": reg.usuario_login,
+        "acao": reg.acao,
+        "entidade": reg.entidade,
+        "entidade_id": reg.entidade_id,
+        "antes": reg.antes,
+        "depois": reg.depois,
+        "hash_anterior": reg.hash_anterior,
+    }
+
+
+def registrar(
+    sessao: so.Session,
+    ator: Ator,
+    acao: str,
+    entidade: str,
+    entidade_id: object,
+    antes: dict[str, Any] | None = None,
+    depois: dict[str, Any] | None = None,
+) -> Auditoria:
+    """Append the audit row of an act to the current transaction (flushes pending changes first)."""
+    sessao.flush()
+    if sessao.get_bind().dialect.name == "postgresql":
+        sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
+    ultimo = sessao.execute(
+        sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
+    ).first()
+    reg = Auditoria(
+        id=(ultimo.id + 1) if ultimo else 1,
+        momento=agora(),
+        usuario_login=ator.login,
+        acao=acao,
+        entidade=entidade,
+        entidade_id=None if entidade_id is None else str(entidade_id),
+        antes=None if antes is None else json.dumps(antes, sort_keys=True, ensure_ascii=False),
+        depois=None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
+        hash_anterior=ultimo.hash if ultimo else HASH_INICIAL,
+        hash="",
+    )
+    reg.hash = _calcular_hash(_campos(reg))
+    sessao.add(reg)
+    sessao.flush()
+    return reg
+
+
+@dataclass(frozen=True)
+class ResultadoVerificacao:
+    linhas: int
+    primeiro_erro_id: int | None
+    mensagem: str
+
+    @property
+    def integra(self) -> bool:
+        return self.primeiro_erro_id is None
+
+
+def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificacao:
+    """Walk the chain in id order and name the first row whose link or content does not match."""
+    anterior_hash = HASH_INICIAL
+    anterior_id = 0
+    contadas = 0
+    while True:
+        regs = sessao.scalars(
+            sa.select(Auditoria).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
+        ).all()
+        if not regs:
+            break
+        for reg in regs:
+            if reg.id != anterior_id + 1:
+                return ResultadoVerificacao(
+                    contadas, anterior_id + 1, f"Registro de auditoria nº {anterior_id + 1} está faltando."
+                )
+            if reg.hash_anterior != anterior_hash:
+                return ResultadoVerificacao(
+                    contadas,
+                    reg.id,
+                    f"Registro de auditoria nº {reg.id}: elo com o registro anterior rompido.",
+                )
+            if _calcular_hash(_campos(reg)) != reg.hash:
+                return ResultadoVerificacao(
+                    contadas, reg.id, f"Registro de auditoria nº {reg.id}: conteúdo alterado após a gravação."
+                )
+            anterior_hash, anterior_id = reg.hash, reg.id
+            contadas += 1
+        sessao.expunge_all()
+    return ResultadoVerificacao(
+        contadas, None, f"Cadeia de auditoria íntegra: {contadas} registros verificados."
+    )

@@ -1,0 +1,93 @@
+"""Shared fixtures. `banco` runs each database test on SQLite (a temporary file) and on PostgreSQL.
+
+PostgreSQL: one fresh database per test session (migrated once); each test starts from empty tables
+(TRUNCATE) plus the seeded catalogue. Outside CI a missing server skips those tests with the reason; under
+CI=true it fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from secretaria.db import Banco, abrir_banco
+from secretaria.models import Base
+
+PG_ADMIN_URL = os.environ.get("SECRETARIA_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+NA_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _pg_disponivel() -> str | None:
+    try:
+        engine = sa.create_engine(PG_ADMIN_URL, connect_args={"connect_timeout": 3})
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+        engine.dispose()
+        return None
+    except Exception as exc:  # any failure means "no server": the reason is shown on the skip
+        return f"PostgreSQL indisponível em {PG_ADMIN_URL}: {str(exc).splitlines()[0]}"
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    motivo = _pg_disponivel()
+    if motivo is not None:
+        if NA_CI:
+            pytest.fail(f"{motivo} (sob CI=true os testes de PostgreSQL não podem ser pulados)")
+        pytest.skip(motivo)
+    nome = f"secretaria_teste_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{nome}"')
+    url = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
+    abrir_banco(url).fechar()  # migrate once for the whole session
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_modelo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, seeded SQLite file that each test copies (faster than migrating per test)."""
+    arquivo = tmp_path_factory.mktemp("modelo") / "modelo.sqlite"
+    abrir_banco(f"sqlite:///{arquivo}").fechar()
+    return arquivo
+
+
+def _limpar_pg(url: str) -> None:
+    engine = sa.create_engine(url)
+    nomes = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f"TRUNCATE {nomes} RESTART IDENTITY CASCADE")
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def banco_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty (migrated and seeded) database of each kind."""
+    if request.param == "sqlite":
+        modelo: Path = request.getfixturevalue("sqlite_modelo")
+        arquivo = tmp_path / "secretaria.sqlite"
+        shutil.copyfile(modelo, arquivo)
+        return f"sqlite:///{arquivo}"
+    url: str = request.getfixturevalue("pg_url")
+    _limpar_pg(url)
+    return url
+
+
+@pytest.fixture
+def banco(banco_url: str) -> Iterator[Banco]:
+    b = abrir_banco(banco_url)
+    try:
+        yield b
+    finally:
+        b.fechar()
