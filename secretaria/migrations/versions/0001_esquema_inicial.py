@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 10:11:55.164595
+Create Date: 2026-11-30 10:13:53.869865
 """
 
 from __future__ import annotations
