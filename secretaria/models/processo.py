@@ -71,6 +71,8 @@ class AutoInfracao(Versionado, Base):
         sa.Index("ix_auto_fase_prazo", "fase", "prazo_defesa"),
         sa.Index("ix_auto_fase_prazo_recurso", "fase", "prazo_recurso"),
         sa.Index("ix_auto_lavratura", "data_lavratura"),
+        # The autos list sorted by date of the infraction (id breaks ties, so pages never overlap).
+        sa.Index("ix_auto_data_infracao", "data_infracao", "id"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 10:13:53.869865
+Create Date: 2026-11-30 10:16:21.554325
 """
 
 from __future__ import annotations
@@ -436,6 +436,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("ano", "numero", name=op.f("uq_auto_infracao_ano_numero")),
     )
     with op.batch_alter_table("auto_infracao", schema=None) as batch_op:
+        batch_op.create_index("ix_auto_data_infracao", ["data_infracao", "id"], unique=False)
         batch_op.create_index("ix_auto_fase_prazo", ["fase", "prazo_defesa"], unique=False)
         batch_op.create_index("ix_auto_fase_prazo_recurso", ["fase", "prazo_recurso"], unique=False)
         batch_op.create_index(batch_op.f("ix_auto_infracao_empregado_id"), ["empregado_id"], unique=False)
@@ -790,6 +791,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_auto_infracao_empregado_id"))
         batch_op.drop_index("ix_auto_fase_prazo_recurso")
         batch_op.drop_index("ix_auto_fase_prazo")
+        batch_op.drop_index("ix_auto_data_infracao")
 
     op.drop_table("auto_infracao")
     with op.batch_alter_table("veiculo", schema=None) as batch_op:
