@@ -7,26 +7,126 @@ file that is not a Secretaria database or whose schema is newer than this progra
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
+import random
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from sqlalchemy import event
+from sqlalchemy.orm.exc import StaleDataError
+
+from secretaria.services.base import ConflitoEdicao, ErroDominio
 
 VARIAVEL_URL = "SECRETARIA_DB"
 SQLITE_ESPERA_MS = 15_000
+# Bounded retries of a transaction that met a busy database (SQLite) or lost a race the server resolved by
+# aborting it (PostgreSQL serialization failure or deadlock): attempts, and the first pause (doubled, with
+# jitter, up to PAUSA_MAXIMA) between them.
+TENTATIVAS = 5
+PAUSA_INICIAL = 0.05
+PAUSA_MAXIMA = 1.0
+# SQLSTATEs that mean "nothing of yours was kept: run the same transaction again".
+_PG_TRANSITORIOS = frozenset({"40001", "40P01"})
+# SQLite primary result codes SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
+_SQLITE_OCUPADO = frozenset({5, 6})
+
+_log = logging.getLogger(__name__)
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 class ErroBanco(Exception):
     """A database that cannot be opened: the message says which URL, what failed and what to do."""
+
+
+class BancoOcupado(ErroBanco, ErroDominio):
+    """The database stayed busy through every retry: nothing was written, the user may simply try again.
+
+    Both an ErroBanco (the command line prints it) and an ErroDominio (a window shows it like any refusal).
+    """
+
+    def __init__(self, mensagem: str | None = None) -> None:
+        ErroDominio.__init__(
+            self,
+            mensagem
+            or "O banco de dados está ocupado por outro usuário neste momento e a operação não pôde ser "
+            "concluída; nada foi gravado. Tente novamente em alguns segundos.",
+        )
+
+
+@dataclass
+class Estatisticas:
+    """Counters for diagnostics and tests: how many transactions had to be retried (this process)."""
+
+    retentativas: int = 0
+
+
+ESTATISTICAS = Estatisticas()
+
+
+def eh_transitorio(exc: BaseException) -> bool:
+    """A failure that a second run of the same transaction can cure: SQLite busy/locked, PostgreSQL
+    serialization failure or deadlock. Anything else (a constraint, a bug) is not retried."""
+    if isinstance(exc, BancoOcupado):
+        return True
+    original = exc.orig if isinstance(exc, sa.exc.DBAPIError) else exc
+    if isinstance(original, sqlite3.OperationalError):
+        codigo = getattr(original, "sqlite_errorcode", None)
+        if codigo is not None:
+            return codigo & 0xFF in _SQLITE_OCUPADO
+        texto = str(original).lower()
+        return "database is locked" in texto or "database is busy" in texto or "table is locked" in texto
+    sqlstate = getattr(original, "sqlstate", None)
+    return isinstance(sqlstate, str) and sqlstate in _PG_TRANSITORIOS
+
+
+def _pausa(tentativa: int) -> float:
+    base: float = min(PAUSA_MAXIMA, PAUSA_INICIAL * 2**tentativa)
+    return base * random.uniform(0.5, 1.0)
+
+
+def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) -> T:
+    """Run `funcao` (one whole act: its own `with uow:` inside) and run it again, up to `tentativas` times
+    in all, when the database was busy or the server aborted it to resolve a race; then `BancoOcupado`.
+
+    Safe because an act that failed that way wrote nothing: its transaction was rolled back entirely.
+    """
+    limite = TENTATIVAS if tentativas is None else max(1, tentativas)
+    for tentativa in range(limite):
+        try:
+            return funcao()
+        except (sa.exc.DBAPIError, BancoOcupado) as exc:
+            if not eh_transitorio(exc):
+                raise
+            if tentativa == limite - 1:
+                if isinstance(exc, BancoOcupado):
+                    raise
+                raise BancoOcupado() from exc
+            ESTATISTICAS.retentativas += 1
+            _log.info("Transação repetida (%s/%s): %s", tentativa + 1, limite, type(exc).__name__)
+            time.sleep(_pausa(tentativa))
+    raise AssertionError("inalcançável")  # pragma: no cover
+
+
+def retentavel(funcao: Callable[P, T]) -> Callable[P, T]:
+    """Decorator form of `com_retentativas` for a service whose first argument is a re-enterable uow."""
+
+    @functools.wraps(funcao)
+    def envolvida(*args: P.args, **kwargs: P.kwargs) -> T:
+        return com_retentativas(lambda: funcao(*args, **kwargs))
+
+    return envolvida
 
 
 def pasta_dados() -> Path:
@@ -106,7 +206,26 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
         modo = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
-        conn.exec_driver_sql(f"BEGIN {modo}")
+        bruta = conn.connection.driver_connection
+        assert isinstance(bruta, sqlite3.Connection)
+        _iniciar_sqlite(bruta, modo)
+
+
+def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str) -> None:
+    """BEGIN, retried a bounded number of times while the database stays busy beyond busy_timeout (or
+    answers SQLITE_BUSY without waiting, as during WAL recovery). Nothing has happened yet in the
+    transaction, so retrying here is always safe and invisible to the service."""
+    for tentativa in range(TENTATIVAS):
+        try:
+            bruta.execute(f"BEGIN {modo}")
+            return
+        except sqlite3.OperationalError as exc:
+            if not eh_transitorio(exc):
+                raise
+            if tentativa == TENTATIVAS - 1:
+                raise BancoOcupado() from exc
+            ESTATISTICAS.retentativas += 1
+            time.sleep(_pausa(tentativa))
 
 
 class UnidadeDeTrabalho:
@@ -137,12 +256,19 @@ class UnidadeDeTrabalho:
     def __exit__(
         self, tipo: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        sessao = self.session
+        suspeitos = _suspeitos_de_conflito(sessao) if isinstance(exc, StaleDataError) else []
         try:
             if not self._confirmado:
-                self.session.rollback()
+                sessao.rollback()
         finally:
-            self.session.close()
+            sessao.close()
             self._sessao = None
+        # What the user must never see raw: a lost optimistic-lock race and a busy database.
+        if isinstance(exc, StaleDataError):
+            raise self._conflito(suspeitos) from exc
+        if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
+            raise BancoOcupado() from exc
 
     def commit(self) -> None:
         self.session.commit()
@@ -150,6 +276,75 @@ class UnidadeDeTrabalho:
 
     def rollback(self) -> None:
         self.session.rollback()
+
+    def _conflito(self, suspeitos: list[tuple[type[Any], tuple[Any, ...], int | None]]) -> ConflitoEdicao:
+        """The same refusal as `verificar_versao`, for a save that lost the race between its version check
+        and its UPDATE (the row changed in between): it names who changed the record and when."""
+        from secretaria.models import Versionado
+        from secretaria.services.base import verificar_versao
+
+        with self._fabrica() as sessao:
+            sessao.connection(execution_options={"sqlite_begin": "DEFERRED"})
+            for classe, identidade, versao in suspeitos:
+                atual = sessao.get(classe, identidade)
+                descricao = f"O registro de {_rotulo(classe)} nº {', '.join(map(str, identidade))}"
+                if atual is None:
+                    return ConflitoEdicao(
+                        f"{descricao} foi excluído por outro usuário depois que você o abriu; nada foi gravado."
+                    )
+                if isinstance(atual, Versionado) and atual.versao != versao:
+                    try:
+                        verificar_versao(atual, versao, descricao)
+                    except ConflitoEdicao as conflito:
+                        return conflito
+        return ConflitoEdicao(
+            "O registro foi alterado por outro usuário depois que você o abriu. "
+            "Recarregue para ver a versão atual; nada foi gravado."
+        )
+
+
+_ROTULOS = {
+    "auto_infracao": "auto de infração",
+    "representacao": "representação",
+    "decisao": "decisão",
+    "suspensao": "suspensão",
+    "cassacao": "cassação",
+    "usuario": "usuário",
+    "veiculo": "veículo",
+    "valor_urm": "valor da URM",
+    "dia_nao_util": "dia não útil",
+    "dados_orgao": "dados do órgão",
+}
+
+
+def _rotulo(classe: type[Any]) -> str:
+    tabela = str(getattr(classe, "__tablename__", classe.__name__))
+    return _ROTULOS.get(tabela, tabela.replace("_", " "))
+
+
+def _suspeitos_de_conflito(sessao: so.Session) -> list[tuple[type[Any], tuple[Any, ...], int | None]]:
+    """The versioned records this session was updating or deleting, with the version it had loaded
+    (noted before each flush: a failed flush leaves nothing to read back)."""
+    anotadas: dict[tuple[type[Any], tuple[Any, ...]], int | None] = sessao.info.get(_CHAVE_VERSOES, {})
+    return [(classe, identidade, versao) for (classe, identidade), versao in anotadas.items()]
+
+
+_CHAVE_VERSOES = "secretaria_versoes_carregadas"
+
+
+def _anotar_versoes(sessao: so.Session, _contexto: Any, _instancias: Any) -> None:
+    from secretaria.models import Versionado
+
+    anotadas = sessao.info.setdefault(_CHAVE_VERSOES, {})
+    for obj in [*sessao.dirty, *sessao.deleted]:
+        if not isinstance(obj, Versionado):
+            continue
+        estado = so.attributes.instance_state(obj)
+        if estado.identity is None:
+            continue
+        chave = (type(obj), tuple(estado.identity))
+        if chave not in anotadas:
+            anotadas[chave] = estado.committed_state.get("versao", estado.dict.get("versao"))
 
 
 @dataclass
@@ -195,6 +390,7 @@ class Banco:
 
 def _fabricas(engine: sa.Engine) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
     escrita = so.sessionmaker(bind=engine, expire_on_commit=False)
+    event.listen(escrita, "before_flush", _anotar_versoes)
     leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
     return escrita, leitura
 
