@@ -11,8 +11,8 @@ from datetime import timedelta
 import sqlalchemy as sa
 
 from secretaria.db import UnidadeDeTrabalho
-from secretaria.models import Usuario, UsuarioPapel, agora
-from secretaria.services import auditoria
+from secretaria.models import Usuario, UsuarioPapel
+from secretaria.services import auditoria, relogio
 from secretaria.services.base import Ator, ErroDominio, exigir_papel, papeis_validos, texto_obrigatorio
 
 FALHAS_PARA_BLOQUEIO = 5
@@ -61,7 +61,7 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     """Check a login; count failures and lock the account for 15 minutes after the fifth."""
     with uow:
         usuario = uow.session.scalar(sa.select(Usuario).where(Usuario.login == login.strip().lower()))
-        agora_ = agora()
+        agora_ = relogio.agora()
         if usuario is None or not usuario.ativo:
             # The same message and (about) the same time as a wrong password: no user enumeration.
             senha_confere(senha, hash_senha("x"))
