@@ -170,7 +170,9 @@ class Dispositivo:
         Só vale para quem não tem tipo na lei: os tipos impressos não podem ser alterados pelo programa.
         """
         if self.tipo is not None:
-            raise ErroLei(f"O tipo do {self.rotulo} é fixado pela lei (tipo {self.tipo}) e não pode ser alterado.")
+            raise ErroLei(
+                f"O tipo do {self.rotulo} é fixado pela lei (tipo {self.tipo}) e não pode ser alterado."
+            )
         if tipo not in TIPOS:
             raise ErroLei(f"Tipo de infração “{tipo}” inválido: use A, B, C, D ou E.")
         return replace(self, tipo=tipo)

@@ -10,7 +10,7 @@ __all__ = ["ErroLei"]
 
 
 class ErroLei(ValueError):
-    """Recusa com fundamento na lei ou nos dados; a mensagem, em português, é mostrada ao usuário tal como está.
+    """Recusa com fundamento na lei ou nos dados; a mensagem, em português, vai ao usuário tal como está.
 
     É ``ValueError`` porque quase sempre decorre de um valor inadmissível (tipo, documento, data sem URM),
     o que permite ao código genérico tratá-la como tal.

@@ -13,7 +13,7 @@ __all__ = ["formatar_data", "formatar_decimal"]
 
 
 def formatar_decimal(valor: Decimal | int, casas: int = 2) -> str:
-    """``Decimal("1234.5")`` → ``"1.234,50"``: milhar com ponto, decimal com vírgula, arredondamento comercial.
+    """``Decimal("1234.5")`` → ``"1.234,50"``: milhar com ponto, decimal com vírgula.
 
     O arredondamento é "meio para cima" (o das contas da Prefeitura), e não o "meio para o par" que o
     ``format`` do Python usaria.
