@@ -1,0 +1,396 @@
+"""The one table model of the program: a window onto a service query, never the whole table.
+
+Over 200,000 autos a model that loads every row (or a QSortFilterProxyModel over one) takes many seconds
+to open and to sort. This model asks the source for the row count (`contar`) and then for blocks of rows
+by position (`buscar(filtro, ordem, inicio, quantidade)`), keeping a small cache of recent blocks; sorting
+and filtering are new queries, so the database does them with its indexes.
+
+Use (see `FonteLinhas`; `secretaria.ui.lista.PaginaLista` wraps all of this in a page):
+
+    modelo = ModeloTabela(minha_fonte)
+    view.setModel(modelo)
+    modelo.definir_filtro(Filtro(texto="viação", situacao="ativa"))
+    modelo.sort(2, Qt.SortOrder.DescendingOrder)
+    modelo.id_da_linha(view.currentIndex().row())   # the record id to open
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Literal, Protocol
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from secretaria.lei.formato import formatar_data, formatar_decimal
+
+Alinhamento = Literal["esquerda", "direita", "centro"]
+Indice = QModelIndex | QPersistentModelIndex
+
+COR_ALERTA = QColor("#b3261e")
+COR_AVISO = QColor("#8a5a00")
+COR_APAGADO = QColor("#6b6b6b")
+_CORES_DESTAQUE = {"alerta": COR_ALERTA, "aviso": COR_AVISO, "apagado": COR_APAGADO}
+
+
+def formatar_celula(valor: Any) -> str:
+    """How a plain value reads in a table cell: dd/mm/aaaa, 1.234,56, Sim/Não, empty for None."""
+    if valor is None:
+        return ""
+    if isinstance(valor, bool):
+        return "Sim" if valor else "Não"
+    if isinstance(valor, datetime):
+        return f"{formatar_data(valor.date())} {valor:%H:%M}"
+    if isinstance(valor, date):
+        return formatar_data(valor)
+    if isinstance(valor, Decimal):
+        return formatar_decimal(valor)
+    if isinstance(valor, float):
+        return formatar_decimal(Decimal(str(valor)))
+    return str(valor)
+
+
+def formatar_contagem(n: int, singular: str = "registro", plural: str = "registros") -> str:
+    """ "1.234 registros" / "1 registro" / "nenhum registro"."""
+    if n == 0:
+        return f"nenhum {singular}"
+    numero = f"{n:,}".replace(",", ".")
+    return f"{numero} {singular if n == 1 else plural}"
+
+
+@dataclass(frozen=True)
+class Coluna:
+    """One column of a list: its header, how its values read and align, and whether it sorts.
+
+    `chave` is what the source understands in `Ordem.chave` (usually the service's column name).
+    `formatar` overrides `formatar_celula`; `alinhamento=None` right-aligns numbers and centres dates.
+    """
+
+    chave: str
+    titulo: str
+    largura: int | None = None
+    alinhamento: Alinhamento | None = None
+    formatar: Callable[[Any], str] | None = None
+    ordenavel: bool = True
+
+
+@dataclass(frozen=True)
+class LinhaTabela:
+    """One row as the source hands it: the record id (what "open" opens), the values in column order, and
+    an optional highlight ("alerta" = red, e.g. overdue; "aviso" = amber; "apagado" = grey, e.g. inactive)."""
+
+    id: Any
+    valores: tuple[Any, ...]
+    destaque: str | None = None
+    dica: str | None = None
+
+
+@dataclass(frozen=True)
+class Filtro:
+    """What the user asked for: the search text, the status chosen in the combo (None = all), and any
+    extra criteria a page adds (passed through untouched to the source)."""
+
+    texto: str = ""
+    situacao: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ordem:
+    """Sort by the column whose `Coluna.chave` is `chave`; None = the source's natural order."""
+
+    chave: str | None = None
+    decrescente: bool = False
+
+
+class FonteLinhas(Protocol):
+    """Where rows come from. Implementations open one read session per call (the UI never keeps one)."""
+
+    @property
+    def colunas(self) -> Sequence[Coluna]: ...
+
+    def contar(self, filtro: Filtro) -> int: ...
+
+    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]: ...
+
+
+class ModeloTabela(QAbstractTableModel):
+    """A lazy, windowed `QAbstractTableModel` over a `FonteLinhas`.
+
+    `rowCount` is the source's count for the current filter; rows are fetched in blocks of `bloco` when a
+    view first asks for them and at most `blocos_em_cache` blocks are kept. `sort()` re-queries (the view's
+    header click sorts in SQL). `recarregar()` after a save; `contagemMudou(int)` feeds the "N registros" label.
+    """
+
+    contagemMudou = Signal(int)
+
+    def __init__(
+        self,
+        fonte: FonteLinhas,
+        *,
+        bloco: int = 200,
+        blocos_em_cache: int = 40,
+        filtro: Filtro | None = None,
+        ordem: Ordem | None = None,
+        parent: Any = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fonte = fonte
+        self._colunas = tuple(fonte.colunas)
+        self._bloco = bloco
+        self._max_blocos = blocos_em_cache
+        self._filtro = filtro or Filtro()
+        self._ordem = ordem or Ordem()
+        self._total = 0
+        self._cache: OrderedDict[int, Sequence[LinhaTabela]] = OrderedDict()
+        self._total = self._contar()
+
+    # -- what pages use ---------------------------------------------------------------------------
+    @property
+    def fonte(self) -> FonteLinhas:
+        return self._fonte
+
+    @property
+    def colunas(self) -> tuple[Coluna, ...]:
+        return self._colunas
+
+    @property
+    def filtro(self) -> Filtro:
+        return self._filtro
+
+    @property
+    def ordem(self) -> Ordem:
+        return self._ordem
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+    def definir_filtro(self, filtro: Filtro) -> None:
+        if filtro != self._filtro:
+            self._filtro = filtro
+            self.recarregar()
+
+    def recarregar(self) -> None:
+        """Forget the cached rows and ask the source again (after a save, or a filter/order change)."""
+        self.beginResetModel()
+        self._cache.clear()
+        self._total = self._contar()
+        self.endResetModel()
+        self.contagemMudou.emit(self._total)
+
+    def linha(self, row: int) -> LinhaTabela | None:
+        if row < 0 or row >= self._total:
+            return None
+        numero, posicao = divmod(row, self._bloco)
+        bloco = self._obter_bloco(numero)
+        return bloco[posicao] if posicao < len(bloco) else None
+
+    def id_da_linha(self, row: int) -> Any:
+        linha = self.linha(row)
+        return None if linha is None else linha.id
+
+    def linha_do_id(self, id_: Any) -> int | None:
+        """The row of a record already in the cache (to reselect it after a reload), else None."""
+        for numero, bloco in self._cache.items():
+            for posicao, linha in enumerate(bloco):
+                if linha.id == id_:
+                    return numero * self._bloco + posicao
+        return None
+
+    def iterar_visiveis(self, lote: int = 1000) -> Iterator[tuple[Any, ...]]:
+        """Every row of the current filter and order, formatted as the table shows it (for export)."""
+        inicio = 0
+        while True:
+            linhas = self._fonte.buscar(self._filtro, self._ordem, inicio, lote)
+            for linha in linhas:
+                yield tuple(
+                    self._valor_exportado(c, v) for c, v in zip(self._colunas, linha.valores, strict=False)
+                )
+            if len(linhas) < lote:
+                return
+            inicio += lote
+
+    # -- Qt ---------------------------------------------------------------------------------------
+    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
+        return 0 if parent.isValid() else self._total
+
+    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._colunas)
+
+    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.column() >= len(self._colunas):
+            return None
+        if role not in _PAPEIS_USADOS:
+            return None
+        linha = self.linha(index.row())
+        if linha is None:
+            return None
+        coluna = self._colunas[index.column()]
+        valor = linha.valores[index.column()] if index.column() < len(linha.valores) else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return coluna.formatar(valor) if coluna.formatar else formatar_celula(valor)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _alinhamento(coluna, valor)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            cor = _CORES_DESTAQUE.get(linha.destaque or "")
+            return QBrush(cor) if cor is not None else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return linha.dica
+        if role == Qt.ItemDataRole.UserRole:
+            return linha.id
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._colunas):
+            return None
+        coluna = self._colunas[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return coluna.titulo
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(_ALINHAMENTOS[coluna.alinhamento or "esquerda"] | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: Indice) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort in the database: a new query, not a proxy over loaded rows."""
+        if not 0 <= column < len(self._colunas) or not self._colunas[column].ordenavel:
+            return
+        ordem = Ordem(self._colunas[column].chave, order == Qt.SortOrder.DescendingOrder)
+        if ordem != self._ordem:
+            self._ordem = ordem
+            self.recarregar()
+
+    # -- inside -----------------------------------------------------------------------------------
+    def _contar(self) -> int:
+        return max(0, int(self._fonte.contar(self._filtro)))
+
+    def _obter_bloco(self, numero: int) -> Sequence[LinhaTabela]:
+        bloco = self._cache.get(numero)
+        if bloco is not None:
+            self._cache.move_to_end(numero)
+            return bloco
+        bloco = tuple(self._fonte.buscar(self._filtro, self._ordem, numero * self._bloco, self._bloco))
+        self._cache[numero] = bloco
+        while len(self._cache) > self._max_blocos:
+            self._cache.popitem(last=False)
+        return bloco
+
+    @staticmethod
+    def _valor_exportado(coluna: Coluna, valor: Any) -> Any:
+        """Dates and numbers stay typed (Excel formats them); formatted text otherwise."""
+        if valor is None or (isinstance(valor, int | float | Decimal | date) and not isinstance(valor, bool)):
+            return valor
+        return coluna.formatar(valor) if coluna.formatar else formatar_celula(valor)
+
+
+_PAPEIS_USADOS = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.UserRole,
+    }
+)
+
+_ALINHAMENTOS = {
+    "esquerda": Qt.AlignmentFlag.AlignLeft,
+    "direita": Qt.AlignmentFlag.AlignRight,
+    "centro": Qt.AlignmentFlag.AlignHCenter,
+}
+
+
+def _alinhamento(coluna: Coluna, valor: Any) -> int:
+    if coluna.alinhamento is not None:
+        horizontal = _ALINHAMENTOS[coluna.alinhamento]
+    elif isinstance(valor, int | float | Decimal) and not isinstance(valor, bool):
+        horizontal = Qt.AlignmentFlag.AlignRight
+    elif isinstance(valor, date):
+        horizontal = Qt.AlignmentFlag.AlignHCenter
+    else:
+        horizontal = Qt.AlignmentFlag.AlignLeft
+    return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+
+
+class FonteEmMemoria:
+    """A `FonteLinhas` over rows already in hand (small lists: users, URM values, a case's documents).
+
+    Filtering is a case- and accent-insensitive substring search over the formatted cells; `situacao`
+    keeps the rows whose `situacoes[id]` equals it. Sorting is in Python — fine for
+    the few hundred rows this is for; big lists use a service-backed source.
+    """
+
+    def __init__(
+        self,
+        colunas: Sequence[Coluna],
+        linhas: Sequence[LinhaTabela] = (),
+        situacoes: Mapping[Any, str] | None = None,
+    ) -> None:
+        self._colunas = tuple(colunas)
+        self._linhas: tuple[LinhaTabela, ...] = tuple(linhas)
+        self._situacoes = dict(situacoes or {})
+
+    @property
+    def colunas(self) -> Sequence[Coluna]:
+        return self._colunas
+
+    def trocar(self, linhas: Sequence[LinhaTabela], situacoes: Mapping[Any, str] | None = None) -> None:
+        self._linhas = tuple(linhas)
+        self._situacoes = dict(situacoes or {})
+
+    def _filtrar(self, filtro: Filtro) -> list[LinhaTabela]:
+        termo = normalizar_busca(filtro.texto)
+        saida = []
+        for linha in self._linhas:
+            if filtro.situacao is not None and self._situacoes.get(linha.id) != filtro.situacao:
+                continue
+            if termo and termo not in normalizar_busca(" ".join(formatar_celula(v) for v in linha.valores)):
+                continue
+            saida.append(linha)
+        return saida
+
+    def contar(self, filtro: Filtro) -> int:
+        return len(self._filtrar(filtro))
+
+    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+        linhas = self._filtrar(filtro)
+        if ordem.chave is not None:
+            pos = next(i for i, c in enumerate(self._colunas) if c.chave == ordem.chave)
+            linhas.sort(key=lambda lin: _chave_ordenacao(lin.valores[pos]), reverse=ordem.decrescente)
+        return linhas[inicio : inicio + quantidade]
+
+
+def normalizar_busca(texto: str) -> str:
+    """Lower case without accents: "Viação" and "viacao" find each other."""
+    decomposto = unicodedata.normalize("NFKD", texto.casefold())
+    return "".join(c for c in decomposto if not unicodedata.combining(c)).strip()
+
+
+def _chave_ordenacao(valor: Any) -> tuple[int, Any]:
+    if valor is None:
+        return (0, "")
+    if isinstance(valor, int | float | Decimal) and not isinstance(valor, bool):
+        return (1, valor)
+    if isinstance(valor, datetime):
+        return (2, valor)
+    if isinstance(valor, date):
+        return (2, datetime(valor.year, valor.month, valor.day))
+    return (3, normalizar_busca(str(valor)))

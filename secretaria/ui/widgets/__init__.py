@@ -1,0 +1,40 @@
+"""Widgets every screen shares (both UI parts use them; keep their API stable).
+
+- `CampoData` (datas): dd/mm/aaaa with calendar popup and an empty state; `data()`, `data_ou_erro()`.
+- `CampoDecimal`, `RotuloValor`, `texto_reais`, `texto_urm` (valores): money and URM in pt-BR form.
+- `CampoCnpj`, `CampoCpf`, `CampoPlaca` (documentos): masked identifiers; `valor()` gives the bare value.
+- `Formulario` (formulario): QFormLayout whose fields show an `ErroDominio` in red beside them;
+  `botoes_salvar_cancelar(dialogo)` for Enter = save / Escape = cancel.
+- `mensagens`: `informar`, `avisar_erro`, `confirmar(parent, titulo, texto, ao_confirmar)` — non-blocking,
+  with callbacks; `caixa_aberta()` / `responder()` for tests.
+- `arquivos`: `salvar_como`, `abrir_arquivo`, `abrir_arquivos`, `escolher_pasta` (tests patch these).
+- `exportar`: `exportar_para_excel(parent, titulo=, cabecalhos=, linhas=, total=)` (openpyxl imported lazily).
+"""
+
+from __future__ import annotations
+
+from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.datas import CampoData, ler_data
+from secretaria.ui.widgets.documentos import CampoCnpj, CampoCpf, CampoMascarado, CampoPlaca
+from secretaria.ui.widgets.formulario import Formulario, botoes_salvar_cancelar, rotulo_erro, traduzir_botoes
+from secretaria.ui.widgets.valores import CampoDecimal, RotuloValor, ler_decimal, texto_reais, texto_urm
+
+__all__ = [
+    "CampoCnpj",
+    "CampoCpf",
+    "CampoData",
+    "CampoDecimal",
+    "CampoMascarado",
+    "CampoPlaca",
+    "Formulario",
+    "RotuloValor",
+    "arquivos",
+    "botoes_salvar_cancelar",
+    "ler_data",
+    "ler_decimal",
+    "mensagens",
+    "rotulo_erro",
+    "texto_reais",
+    "texto_urm",
+    "traduzir_botoes",
+]

@@ -1,0 +1,178 @@
+"""The lazy table model and the list page, over an in-memory source that counts its queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from secretaria.ui.lista import PaginaLista
+from secretaria.ui.modelo_tabela import (
+    Coluna,
+    Filtro,
+    FonteEmMemoria,
+    LinhaTabela,
+    ModeloTabela,
+    Ordem,
+    formatar_celula,
+    formatar_contagem,
+)
+from secretaria.ui.widgets import arquivos
+
+COLUNAS = (
+    Coluna("nome", "Nome"),
+    Coluna("data", "Data"),
+    Coluna("valor", "Valor (R$)"),
+    Coluna("situacao", "Situação"),
+)
+
+
+class FonteContada(FonteEmMemoria):
+    """Records every window asked for: proves the model never loads the whole table."""
+
+    def __init__(self, n: int) -> None:
+        linhas = [
+            LinhaTabela(
+                i,
+                (
+                    f"Viação {i:05d}",
+                    date(2026, 1, 1 + i % 28),
+                    Decimal(i) / 4,
+                    "ativa" if i % 3 else "suspensa",
+                ),
+                "alerta" if i % 3 == 0 else None,
+            )
+            for i in range(n)
+        ]
+        super().__init__(COLUNAS, linhas, {lin.id: lin.valores[3] for lin in linhas})
+        self.pedidos: list[tuple[int, int]] = []
+
+    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+        self.pedidos.append((inicio, quantidade))
+        return super().buscar(filtro, ordem, inicio, quantidade)
+
+
+def test_modelo_passa_no_qtmodeltester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    modelo = ModeloTabela(FonteContada(30), bloco=7)
+    qtmodeltester.check(modelo)
+    modelo.sort(0, Qt.SortOrder.DescendingOrder)
+    modelo.definir_filtro(Filtro("viação 0001"))
+    qtmodeltester.check(modelo)
+
+
+def test_le_so_as_janelas_pedidas_e_limita_o_cache() -> None:
+    fonte = FonteContada(100_000)
+    modelo = ModeloTabela(fonte, bloco=200, blocos_em_cache=3)
+    assert modelo.rowCount() == 100_000
+    assert fonte.pedidos == []  # counting does not fetch rows
+    assert modelo.data(modelo.index(99_999, 0)) == "Viação 99999"
+    assert fonte.pedidos == [(99_800, 200)]
+    for linha in (0, 400, 800, 1200):
+        modelo.data(modelo.index(linha, 0))
+    modelo.data(modelo.index(1, 0))  # block 0 was evicted (cache of 3): asked again
+    assert fonte.pedidos[-1] == (0, 200)
+    assert len(fonte.pedidos) == 6
+
+
+def test_formata_alinha_e_destaca() -> None:
+    modelo = ModeloTabela(FonteContada(10))
+    assert modelo.data(modelo.index(5, 1)) == "06/01/2026"
+    assert modelo.data(modelo.index(5, 2)) == "1,25"
+    alinhamento = modelo.data(modelo.index(5, 2), Qt.ItemDataRole.TextAlignmentRole)
+    assert alinhamento & Qt.AlignmentFlag.AlignRight
+    assert modelo.data(modelo.index(3, 0), Qt.ItemDataRole.ForegroundRole) is not None  # overdue: red
+    assert modelo.data(modelo.index(4, 0), Qt.ItemDataRole.ForegroundRole) is None
+    assert modelo.headerData(2, Qt.Orientation.Horizontal) == "Valor (R$)"
+    assert formatar_celula(True) == "Sim"
+    assert formatar_celula(Decimal("1234.5")) == "1.234,50"
+    assert formatar_contagem(1234) == "1.234 registros"
+    assert formatar_contagem(1) == "1 registro"
+    assert formatar_contagem(0) == "nenhum registro"
+
+
+def test_ordenar_pelo_cabecalho_refaz_a_consulta() -> None:
+    fonte = FonteContada(50)
+    modelo = ModeloTabela(fonte)
+    modelo.sort(2, Qt.SortOrder.DescendingOrder)
+    assert modelo.ordem == Ordem("valor", True)
+    assert modelo.data(modelo.index(0, 0)) == "Viação 00049"
+
+
+def _pagina(qtbot: QtBot, n: int = 500) -> PaginaLista:
+    pagina = PaginaLista(
+        FonteContada(n),
+        titulo="Operadoras",
+        situacoes=[(None, "Todas"), ("ativa", "Ativas"), ("suspensa", "Suspensas")],
+        pode_criar=True,
+        texto_novo="Nova operadora",
+    )
+    qtbot.addWidget(pagina)
+    pagina.resize(1000, 600)
+    with qtbot.waitActive(pagina):
+        pagina.show()
+    return pagina
+
+
+def test_pagina_busca_enquanto_digita_e_mostra_a_contagem(qtbot: QtBot) -> None:
+    pagina = _pagina(qtbot, 1500)
+    assert pagina.contagem.text() == "1.500 registros"
+    qtbot.keyClicks(pagina.busca, "viacao 0012")  # accents and case do not matter
+    qtbot.waitUntil(lambda: pagina.contagem.text() == "10 registros")
+    pagina.combo_situacao.setCurrentIndex(2)  # Suspensas
+    assert pagina.contagem.text() == "4 registros"
+    assert pagina.modelo.data(pagina.modelo.index(0, 3)) == "suspensa"
+
+
+def test_pagina_abre_com_enter_e_clique_duplo(qtbot: QtBot) -> None:
+    pagina = _pagina(qtbot)
+    pagina.tabela.setFocus()
+    pagina.selecionar_linha(7)
+    with qtbot.waitSignal(pagina.abrirRegistro) as sinal:
+        qtbot.keyClick(pagina.tabela, Qt.Key.Key_Return)
+    assert sinal.args == [7]
+    rect = pagina.tabela.visualRect(pagina.modelo.index(2, 0))
+    qtbot.mouseClick(pagina.tabela.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    with qtbot.waitSignal(pagina.abrirRegistro) as sinal:
+        qtbot.mouseDClick(pagina.tabela.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert sinal.args == [2]
+    with qtbot.waitSignal(pagina.novoRegistro):
+        qtbot.keyClick(pagina.tabela, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_clique_no_cabecalho_ordena(qtbot: QtBot) -> None:
+    pagina = _pagina(qtbot)
+    cabecalho = pagina.tabela.horizontalHeader()
+    x = cabecalho.sectionViewportPosition(2) + 5
+    from PySide6.QtCore import QPoint
+
+    qtbot.mouseClick(cabecalho.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    assert pagina.modelo.ordem.chave == "valor"
+    primeiro = pagina.modelo.data(pagina.modelo.index(0, 2))
+    qtbot.mouseClick(cabecalho.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+    assert pagina.modelo.data(pagina.modelo.index(0, 2)) != primeiro
+
+
+def test_exporta_as_linhas_visiveis(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openpyxl import load_workbook
+
+    from secretaria.ui.widgets import mensagens
+
+    destino = tmp_path / "lista.xlsx"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
+    pagina = _pagina(qtbot, 300)
+    pagina.combo_situacao.setCurrentIndex(2)
+    pagina.tabela.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    pagina.exportar()
+    assert "100 linhas" in mensagens.responder(QMessageBox.StandardButton.Ok)
+    folha = load_workbook(destino).active
+    linhas = list(folha.iter_rows(values_only=True))
+    assert linhas[0] == ("Nome", "Data", "Valor (R$)", "Situação")
+    assert len(linhas) == 101
+    assert linhas[1][0] == "Viação 00297" and linhas[1][2] == 74.25
+    assert folha.freeze_panes == "A2"

@@ -1,0 +1,132 @@
+"""The shared widgets: what a clerk types and what the form reads back."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtWidgets import QDialog, QLineEdit, QMessageBox, QVBoxLayout
+from pytestqt.qtbot import QtBot
+
+from secretaria.services.base import ErroDominio
+from secretaria.ui.widgets import (
+    CampoCnpj,
+    CampoCpf,
+    CampoData,
+    CampoDecimal,
+    CampoPlaca,
+    Formulario,
+    RotuloValor,
+    botoes_salvar_cancelar,
+    ler_data,
+    mensagens,
+)
+
+
+def test_campo_data_digitado_vazio_e_invalido(qtbot: QtBot) -> None:
+    campo = CampoData()
+    qtbot.addWidget(campo)
+    assert campo.data() is None and campo.texto() == ""
+    with qtbot.waitSignal(campo.dataAlterada) as sinal:
+        qtbot.keyClicks(campo.editor, "05122026")
+    assert sinal.args == [date(2026, 12, 5)]
+    assert campo.texto() == "05/12/2026"
+    campo.limpar()
+    qtbot.keyClicks(campo.editor, "31022026")
+    with pytest.raises(ErroDominio) as erro:
+        campo.data_ou_erro("data", "a data do auto")
+    assert erro.value.campo == "data" and "dd/mm/aaaa" in erro.value.mensagem
+    obrigatoria = CampoData(obrigatoria=True)
+    qtbot.addWidget(obrigatoria)
+    with pytest.raises(ErroDominio, match="Informe a data"):
+        obrigatoria.data_ou_erro("data", "a data")
+    assert ler_data("__/__/____") is None
+
+
+def test_campo_data_pelo_calendario(qtbot: QtBot) -> None:
+    campo = CampoData()
+    qtbot.addWidget(campo)
+    campo.show()
+    campo.definir_data(date(2026, 3, 10))
+    campo.abrir_calendario()
+    calendario = campo.calendario
+    assert calendario is not None and calendario.selectedDate() == QDate(2026, 3, 10)
+    calendario.clicked.emit(QDate(2026, 3, 17))
+    assert campo.data() == date(2026, 3, 17)
+
+
+def test_documentos_com_mascara(qtbot: QtBot) -> None:
+    cnpj, cpf, placa = CampoCnpj(), CampoCpf(), CampoPlaca()
+    for w in (cnpj, cpf, placa):
+        qtbot.addWidget(w)
+    qtbot.keyClicks(cnpj, "12abc34501de35")
+    assert cnpj.text() == "12.ABC.345/01DE-35" and cnpj.valor() == "12ABC34501DE35"
+    assert cnpj.conferir() is None
+    qtbot.keyClicks(cpf, "11144477734")
+    assert cpf.text() == "111.444.777-34"
+    assert "verificador" in (cpf.conferir() or "")
+    qtbot.keyClicks(placa, "abc1d23")
+    assert placa.text() == "ABC1D23" and placa.conferir() is None
+    placa.definir_valor("ABC1234")
+    assert placa.text() == "ABC-1234" and placa.valor() == "ABC1234"
+
+
+def test_valores_em_reais_e_urm(qtbot: QtBot) -> None:
+    rotulo = RotuloValor()
+    qtbot.addWidget(rotulo)
+    rotulo.definir_urm_e_reais(Decimal("12.5"), Decimal("2059.25"))
+    assert rotulo.text() == "12,50 URM = R$ 2.059,25"
+    campo = CampoDecimal(casas=4)
+    qtbot.addWidget(campo)
+    qtbot.keyClicks(campo, "1.234,5678")
+    assert campo.valor() == Decimal("1234.5678")
+    campo.clear()
+    qtbot.keyClicks(campo, "12a")  # the validator refuses the letter
+    assert campo.text() == "12"
+
+
+def test_formulario_mostra_o_erro_ao_lado_do_campo_e_foca(qtbot: QtBot) -> None:
+    dialogo = QDialog()
+    qtbot.addWidget(dialogo)
+    layout = QVBoxLayout(dialogo)
+    form = Formulario(layout)
+    nome, cnpj = QLineEdit(), CampoCnpj()
+    form.adicionar("nome", "Nome:", nome)
+    form.adicionar("cnpj", "CNPJ:", cnpj)
+    botoes = botoes_salvar_cancelar(dialogo)
+    layout.addWidget(botoes)
+    with qtbot.waitActive(dialogo):
+        dialogo.show()
+
+    def recusar() -> int:
+        raise ErroDominio("O dígito verificador do CNPJ não confere.", "cnpj")
+
+    assert form.tentar(recusar) is None
+    assert form.mensagem("cnpj") == "O dígito verificador do CNPJ não confere."
+    assert form.mensagem("nome") == ""
+    assert cnpj.hasFocus()
+    assert form.tentar(lambda: 7) == 7
+    assert form.mensagem("cnpj") == ""
+
+    def sem_campo() -> None:
+        raise ErroDominio("Falta a URM do dia.", None)
+
+    form.tentar(sem_campo)
+    assert form.mensagem("") == "Falta a URM do dia."
+    assert [b.text() for b in botoes.buttons()] == ["Salvar", "Cancelar"]
+    with qtbot.waitSignal(dialogo.rejected):
+        qtbot.keyClick(nome, Qt.Key.Key_Escape)
+
+
+def test_confirmar_so_age_no_sim(qtbot: QtBot) -> None:
+    feitos: list[str] = []
+    caixa = mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
+    assert caixa.defaultButton() is caixa.button(QMessageBox.StandardButton.No)
+    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "Sim"
+    assert mensagens.responder(QMessageBox.StandardButton.No) == "Excluir o feriado?"
+    assert feitos == []
+    mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
+    mensagens.responder(QMessageBox.StandardButton.Yes)
+    assert feitos == ["sim"]
