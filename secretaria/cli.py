@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from secretaria.db import Banco
 
 SAIDA_ERRO = 2
+SAIDA_AUDITORIA_ROMPIDA = 1
 
 
 class ErroLinhaDeComando(Exception):
@@ -38,9 +44,40 @@ def _parser() -> argparse.ArgumentParser:
         "--recriar", action="store_true", help="apaga e recria o banco de demonstração (SQLite)"
     )
 
-    backup = sub.add_parser("backup", help="cópia de segurança do banco")
-    backup.add_argument("destino", help="arquivo de destino da cópia")
+    backup = sub.add_parser(
+        "backup",
+        help="cópia de segurança do banco",
+        description="Cópia de segurança consistente do banco (SQLite: mesmo com o programa aberto; "
+        "PostgreSQL: pg_dump). Sem DESTINO, grava na pasta backups ao lado do banco.",
+    )
+    backup.add_argument("destino", nargs="?", help="arquivo de destino da cópia (não é sobrescrito)")
+    backup.add_argument(
+        "--diaria",
+        action="store_true",
+        help="faz a cópia diária (se ainda não feita hoje) e apaga as antigas",
+    )
+    backup.add_argument(
+        "--manter", type=int, metavar="N", help="quantas cópias diárias manter (grava a configuração)"
+    )
     backup.add_argument("--db", dest="db_sub")
+
+    restaurar = sub.add_parser(
+        "restaurar",
+        help="restaura uma cópia de segurança (SQLite)",
+        description="Confere a cópia (integridade e auditoria), guarda o banco atual com outro nome e "
+        "coloca a cópia no lugar. Feche o programa nos outros computadores antes.",
+    )
+    restaurar.add_argument("origem", help="arquivo da cópia de segurança")
+    restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")
+    restaurar.add_argument("--db", dest="db_sub")
+
+    aud = sub.add_parser("auditoria", help="registro de auditoria")
+    asub = aud.add_subparsers(dest="acao_auditoria", required=True)
+    verificar = asub.add_parser(
+        "verificar",
+        help="confere a cadeia de auditoria e aponta o primeiro elo rompido (saída 1 se rompida)",
+    )
+    verificar.add_argument("--db", dest="db_sub")
 
     usuario = sub.add_parser("usuario", help="administração de usuários")
     usub = usuario.add_subparsers(dest="acao_usuario", required=True)
@@ -64,7 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.comando == "demo":
             return _demo(url, abrir=args.abrir, recriar=args.recriar)
         if args.comando == "backup":
-            return _backup(url, Path(args.destino))
+            return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
+        if args.comando == "restaurar":
+            return _restaurar(url, Path(args.origem), confirmado=args.sim)
+        if args.comando == "auditoria":
+            return _auditoria_verificar(url)
         if args.comando == "usuario":
             return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
     except (ErroBanco, ErroDominio, ErroLinhaDeComando) as exc:
@@ -83,6 +124,8 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
     from secretaria.db import abrir_banco
 
     banco = abrir_banco(url)
+    if not demo:
+        _copia_diaria(banco)
     from secretaria.ui.app import executar
 
     return executar(banco, demo=demo)
@@ -121,12 +164,93 @@ def _progresso_terminal(feito: int, total: int, etapa: str) -> None:
         print(f"\r{etapa}: {feito}/{total}", end="" if feito < total else "\n", file=sys.stderr, flush=True)
 
 
-def _backup(url: str | None, destino: Path) -> int:
-    from secretaria.services.backup import fazer_backup
+def _copia_diaria(banco: Banco) -> None:
+    """The automatic daily copy at start-up: a failure is reported but never keeps the program from opening."""
+    from secretaria.db import ErroBanco
+    from secretaria.services.backup import copia_diaria
 
-    mensagem = fazer_backup(url, destino)
-    print(mensagem)
+    try:
+        copia_diaria(banco)
+    except (ErroBanco, OSError, sqlite3.Error) as exc:
+        print(f"secretaria: aviso: a cópia de segurança diária não foi feita: {exc}", file=sys.stderr)
+
+
+def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:
+    from secretaria.db import abrir_banco
+    from secretaria.services.backup import copia_diaria, definir_copias_mantidas, fazer_backup
+    from secretaria.services.base import SISTEMA
+
+    if destino is None and not diaria and manter is None:
+        print(fazer_backup(url))
+        return 0
+    if destino is not None:
+        print(fazer_backup(url, Path(destino)))
+    if manter is not None or diaria:
+        banco = abrir_banco(url)
+        try:
+            if manter is not None:
+                definir_copias_mantidas(banco.uow(), SISTEMA, quantidade=manter)
+                print(f"Serão mantidas as últimas {manter} cópias diárias.")
+            if diaria:
+                if not banco.eh_sqlite:
+                    raise ErroLinhaDeComando(
+                        "A cópia diária automática é só para bancos SQLite; no PostgreSQL use o pg_dump."
+                    )
+                print(copia_diaria(banco).mensagem)
+        finally:
+            banco.fechar()
     return 0
+
+
+def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
+    from secretaria.db import mascarar_url, resolver_url
+    from secretaria.services.backup import restaurar, verificar_copia
+
+    copia = verificar_copia(origem)
+    if not confirmado:
+        if not sys.stdin.isatty():
+            raise ErroLinhaDeComando("Confirme a restauração com --sim; nada foi alterado.")
+        resposta = input(
+            f"A cópia {origem} ({copia.registros_auditoria} registros de auditoria) vai substituir o banco "
+            f"{mascarar_url(resolver_url(url))}; o atual será guardado com outro nome. Continuar? [s/N] "
+        )
+        if resposta.strip().lower() not in {"s", "sim"}:
+            print("Restauração cancelada; nada foi alterado.")
+            return 0
+    print(restaurar(origem, url))
+    return 0
+
+
+def _auditoria_verificar(url: str | None) -> int:
+    import sqlalchemy as sa
+
+    from secretaria.db import ErroBanco, abrir_banco, arquivo_sqlite, mascarar_url, resolver_url
+    from secretaria.services.auditoria import verificar_cadeia
+
+    url = resolver_url(url)
+    arquivo = arquivo_sqlite(url)
+    if arquivo is not None and not arquivo.is_file():
+        raise ErroBanco(f"O arquivo do banco {arquivo} não existe; nada foi verificado.")
+    banco = abrir_banco(url, migrar=False)  # reads only: never migrates or seeds
+    try:
+        with banco.leitura() as sessao:
+            resultado = verificar_cadeia(sessao)
+    except sa.exc.DatabaseError as exc:
+        raise ErroBanco(
+            f"Não foi possível ler a auditoria do banco {mascarar_url(url)}: "
+            f"{str(getattr(exc, 'orig', exc)).splitlines()[0]}."
+        ) from exc
+    finally:
+        banco.fechar()
+    print(f"Banco {banco.url_exibicao}: {resultado.mensagem}")
+    if resultado.integra and resultado.ultimo_hash:
+        print(
+            f"Último registro: nº {resultado.ultimo_id}, hash {resultado.ultimo_hash}. Anote-o fora do "
+            "computador: numa verificação futura ele mostra também se registros finais foram apagados."
+        )
+    if not resultado.integra:
+        print("A auditoria foi alterada fora do programa. Guarde este resultado e avise o administrador.")
+    return 0 if resultado.integra else SAIDA_AUDITORIA_ROMPIDA
 
 
 def _ler_senha() -> str:

@@ -99,6 +99,10 @@ class ResultadoVerificacao:
     linhas: int
     primeiro_erro_id: int | None
     mensagem: str
+    # The last row's id and hash when the chain is whole: noted down outside the database (paper, e-mail),
+    # they let a later check also notice rows removed from the end, which a chain alone cannot.
+    ultimo_id: int | None = None
+    ultimo_hash: str | None = None
 
     @property
     def integra(self) -> bool:
@@ -111,9 +115,17 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     anterior_id = 0
     contadas = 0
     while True:
-        regs = sessao.scalars(
-            sa.select(Auditoria).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
-        ).all()
+        try:
+            regs = sessao.scalars(
+                sa.select(Auditoria).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
+            ).all()
+        except (ValueError, TypeError, sa.exc.StatementError):
+            # A value no longer readable as what the program wrote (e.g. a date typed in by hand).
+            return ResultadoVerificacao(
+                contadas,
+                anterior_id + 1,
+                f"Registro de auditoria após o nº {anterior_id}: conteúdo ilegível, alterado fora do programa.",
+            )
         if not regs:
             break
         for reg in regs:
@@ -135,5 +147,9 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
             contadas += 1
         sessao.expunge_all()
     return ResultadoVerificacao(
-        contadas, None, f"Cadeia de auditoria íntegra: {contadas} registros verificados."
+        contadas,
+        None,
+        f"Cadeia de auditoria íntegra: {contadas} registros verificados.",
+        anterior_id or None,
+        anterior_hash if contadas else None,
     )
