@@ -22,6 +22,7 @@ __all__ = [
     "formatar_urm",
     "inteiro_por_extenso",
     "limpar_texto",
+    "para_winansi",
 ]
 
 MESES: tuple[str, ...] = (
@@ -52,7 +53,7 @@ def formatar_decimal(valor: Decimal, casas: int = 2) -> str:
 
 
 def formatar_reais(valor: Decimal) -> str:
-    """ "R$ 1.234,56": the form every notice and the spreadsheet's captions use."""
+    """Money as every notice prints it: "R$ 1.234,56"."""
     texto = formatar_decimal(valor.quantize(_CENTAVO, rounding=ROUND_HALF_UP))
     if texto.startswith("-"):
         return "-R$ " + texto[1:]
@@ -60,7 +61,7 @@ def formatar_reais(valor: Decimal) -> str:
 
 
 def formatar_urm(valor: Decimal) -> str:
-    """ "0,50 URM": fines are decided in URM (REGRAS § 2), always with two decimals."""
+    """Fines are decided in URM (REGRAS § 2), shown with two decimals: "0,50 URM"."""
     return formatar_decimal(valor) + " URM"
 
 
@@ -70,12 +71,12 @@ def formatar_data(dia: date) -> str:
 
 
 def formatar_hora(hora: time) -> str:
-    """ "14h35": how hours are written in Brazilian official acts."""
+    """Hours as Brazilian official acts write them: "14h35"."""
     return f"{hora.hour:02d}h{hora.minute:02d}"
 
 
 def data_por_extenso(dia: date) -> str:
-    """ "20 de novembro de 2026", for the place-and-date line above a signature."""
+    """The date in words for the place-and-date line above a signature: "20 de novembro de 2026"."""
     return f"{dia.day} de {MESES[dia.month - 1]} de {dia.year}"
 
 

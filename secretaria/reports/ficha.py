@@ -1,0 +1,184 @@
+"""The operator's record ("ficha"): registry data and every case, with penalties, suspensions and payments.
+
+A long record runs over several pages; the case table repeats its header on each, so a page read alone still
+says what its columns are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, time
+from decimal import Decimal
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+
+from secretaria.reports.dados import DadosFicha, LinhaFichaCaso, Timbre
+from secretaria.reports.formato import formatar_data, formatar_decimal, formatar_reais
+from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, COR_ZEBRA, DocumentoPdf, texto
+
+__all__ = ["FichaOperadoraPdf"]
+
+
+def _dias(numero: int) -> str:
+    return f"{numero} dia" if numero == 1 else f"{numero} dias"
+
+
+class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
+    """Registry data, a summary line, and the table of cases."""
+
+    TITULO = "Ficha da operadora"
+    CABECALHO_CASOS: tuple[str, ...] = (
+        "Auto",
+        "Data",
+        "Dispositivo",
+        "Tipo",
+        "Situação",
+        "Multa (URM)",
+        "Multa (R$)",
+        "Suspensão",
+        "Pagamento",
+    )
+    LARGURAS_CASOS: tuple[float, ...] = (
+        16 * mm,
+        16 * mm,
+        20 * mm,
+        8 * mm,
+        24 * mm,
+        15 * mm,
+        19 * mm,
+        26 * mm,
+        28 * mm,
+    )
+    #: Columns aligned right (numbers).
+    COLUNAS_NUMERICAS: frozenset[int] = frozenset({5, 6})
+
+    def timbre_de(self, dados: DadosFicha) -> Timbre:
+        return dados.timbre
+
+    def data_de(self, dados: DadosFicha) -> tuple[date, time | None]:
+        return dados.emitida_em, None
+
+    def identificacao_de(self, dados: DadosFicha) -> str:
+        return f"Ficha da operadora – CNPJ {dados.operadora.cnpj}"
+
+    def historia(self, dados: DadosFicha) -> list[Flowable]:
+        operadora = dados.operadora
+        f: list[Flowable] = self.cabecalho(
+            "FICHA DA OPERADORA",
+            f"Emitida em {formatar_data(dados.emitida_em)} – Lei Municipal nº 2.413/1978",
+        )
+        f.append(self.secao("Dados cadastrais"))
+        pares = [
+            ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
+            ("Nome fantasia", texto(operadora.nome_fantasia) if operadora.nome_fantasia else "—"),
+            ("CNPJ", texto(operadora.cnpj)),
+            ("Modalidade", texto(dados.modalidade)),
+            ("Endereço", texto(operadora.endereco)),
+        ]
+        contato = " – ".join(texto(c) for c in (dados.telefone, dados.email) if c)
+        if contato:
+            pares.append(("Contato", contato))
+        representante = texto(dados.representante_nome) if dados.representante_nome else "—"
+        if dados.representante_cpf:
+            representante += f" – CPF {texto(dados.representante_cpf)}"
+        pares.append(("Representante legal", representante))
+        if dados.contrato_numero:
+            contrato = f"nº {texto(dados.contrato_numero)}"
+            if dados.contrato_inicio:
+                contrato += f", de {formatar_data(dados.contrato_inicio)}"
+            if dados.contrato_fim:
+                contrato += f" a {formatar_data(dados.contrato_fim)}"
+            pares.append(("Contrato/permissão", contrato))
+        frota = []
+        if dados.veiculos is not None:
+            frota.append(f"{dados.veiculos} veículo(s)")
+        if dados.linhas is not None:
+            frota.append(f"{dados.linhas} linha(s)")
+        if frota:
+            pares.append(("Frota e linhas", ", ".join(frota)))
+        pares.append(("Situação", f"<b>{texto(dados.situacao)}</b>"))
+        f.append(self.campos(pares))
+
+        f.append(self.secao("Resumo"))
+        f.append(self.campos(self.resumo(dados.casos)))
+
+        f.append(self.secao(f"Processos ({len(dados.casos)})"))
+        if dados.casos:
+            f.append(self.tabela_casos(dados.casos))
+        else:
+            f.append(self.p("Nenhum auto de infração registrado para esta operadora.", "Valor"))
+        f.append(Spacer(1, 4 * mm))
+        f.append(
+            self.p(
+                "Multa em R$ calculada pelo valor da URM vigente na data de cada decisão (art. 7º, I). "
+                "Situação conforme registros da Secretaria na data de emissão.",
+                "Nota",
+            )
+        )
+        return f
+
+    def resumo(self, lista: Sequence[LinhaFichaCaso]) -> list[tuple[str, str]]:
+        """Totals a reader would otherwise add up by hand: fines applied, paid, open; suspension days."""
+        multas = [c.multa_reais for c in lista if c.multa_reais is not None]
+        pagas = [c.multa_reais for c in lista if c.multa_reais is not None and c.data_pagamento is not None]
+        total = sum(multas, Decimal(0))
+        pago = sum(pagas, Decimal(0))
+        suspensoes = [c.suspensao_dias for c in lista if c.suspensao_dias]
+        return [
+            ("Autos", str(len(lista))),
+            ("Multas aplicadas", f"{len(multas)} – {formatar_reais(total)}"),
+            ("Multas pagas", f"{len(pagas)} – {formatar_reais(pago)}"),
+            ("Em aberto", formatar_reais(total - pago)),
+            (
+                "Suspensões",
+                f"{len(suspensoes)} ({_dias(sum(suspensoes))} no total)" if suspensoes else "nenhuma",
+            ),
+        ]
+
+    def tabela_casos(self, lista: Sequence[LinhaFichaCaso]) -> Table:
+        cabecalho = [self.p(c, "CelulaCabecalho") for c in self.CABECALHO_CASOS]
+        linhas: list[list[object]] = [cabecalho]
+        for caso in lista:
+            suspensao = "—"
+            if caso.suspensao_dias:
+                suspensao = _dias(caso.suspensao_dias)
+                if caso.suspensao_inicio and caso.suspensao_fim:
+                    suspensao += (
+                        f": {formatar_data(caso.suspensao_inicio)} a {formatar_data(caso.suspensao_fim)}"
+                    )
+            pagamento = texto(caso.pagamento)
+            if caso.data_pagamento is not None:
+                pagamento += f" em {formatar_data(caso.data_pagamento)}"
+            linhas.append(
+                [
+                    self.p(texto(caso.numero), "Celula"),
+                    self.p(formatar_data(caso.data), "Celula"),
+                    self.p(texto(caso.dispositivo), "Celula"),
+                    self.p(texto(caso.tipo), "Celula"),
+                    self.p(texto(caso.situacao), "Celula"),
+                    self.p(
+                        formatar_decimal(caso.multa_urm) if caso.multa_urm is not None else "—",
+                        "CelulaDireita",
+                    ),
+                    self.p(
+                        formatar_reais(caso.multa_reais) if caso.multa_reais is not None else "—",
+                        "CelulaDireita",
+                    ),
+                    self.p(suspensao, "Celula"),
+                    self.p(pagamento, "Celula"),
+                ]
+            )
+        tabela = Table(linhas, colWidths=list(self.LARGURAS_CASOS), repeatRows=1)
+        estilo = [
+            ("GRID", (0, 0), (-1, -1), 0.3, COR_TEXTO),
+            ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 2),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]
+        estilo += [("BACKGROUND", (0, i), (-1, i), COR_ZEBRA) for i in range(2, len(linhas), 2)]
+        tabela.setStyle(TableStyle(estilo))
+        return tabela
