@@ -1,4 +1,8 @@
-"""GUI entry point (the full window arrives with the desktop-program work)."""
+"""GUI entry point: the QApplication (Fusion style, Qt's pt_BR translations, Brazilian locale), then login
+(or the first-run administrator on an empty database), then the main window.
+
+Nothing heavy is imported here: ReportLab and openpyxl load only when a document or spreadsheet is made.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,89 @@ import sys
 from secretaria.db import Banco
 
 
-def executar(banco: Banco, *, demo: bool) -> int:
-    from PySide6.QtWidgets import QApplication, QLabel
+def _app() -> object:
+    from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv)
-    titulo = f"Secretaria — {banco.nome_curto}" + (" (DEMONSTRAÇÃO)" if demo else "")
-    rotulo = QLabel(f"Banco de dados: {banco.url_exibicao}")
-    rotulo.setWindowTitle(titulo)
-    rotulo.resize(600, 120)
-    rotulo.show()
+    existente = QApplication.instance()
+    return existente if existente is not None else QApplication(sys.argv)
+
+
+def configurar_aplicacao() -> object:
+    """Create (or reuse) the QApplication and give it the program's look and language."""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QApplication
+
+    app = _app()
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Secretaria")
+    app.setOrganizationName("SMSU Pelotas")
+    app.setApplicationDisplayName("Secretaria")
+    QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
+    if app.property("secretaria_configurada"):
+        return app
+    app.setStyle("Fusion")
+    instalar_traducoes(app)
+    app.setStyleSheet(ESTILO)
+    app.setProperty("secretaria_configurada", True)
+    return app
+
+
+def instalar_traducoes(app: object) -> bool:
+    """Load Qt's own pt_BR translations (qtbase_pt_BR.qm ships in the PySide6-Essentials wheel), so the
+    standard buttons and dialogs read in Portuguese. Our dialogs also set their button texts themselves,
+    so nothing shows in English even if the file were missing. Returns whether the file loaded."""
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+    from PySide6.QtWidgets import QApplication
+
+    assert isinstance(app, QApplication)
+    pasta = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    tradutor = QTranslator(app)
+    if not tradutor.load("qtbase_pt_BR", pasta):
+        return False
+    app.installTranslator(tradutor)
+    return True
+
+
+ESTILO = """
+QListWidget#navegacao { font-size: 11pt; border: none; background: #eef1f5; padding-top: 8px; }
+QListWidget#navegacao::item { padding: 7px 14px; }
+QListWidget#navegacao::item:selected { background: #2f5d8a; color: white; }
+QStatusBar QLabel { padding: 0 8px; color: #333; }
+QTableView { gridline-color: #d8dde3; }
+QHeaderView::section { padding: 4px 6px; }
+"""
+
+
+def entrar(banco: Banco, *, demo: bool, parent: object = None) -> object | None:
+    """Run the first-run or the login dialog (blocking: the program has no window yet); return the
+    `Contexto` of the user who entered, or None if they gave up."""
+    from PySide6.QtWidgets import QDialog, QWidget
+
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.login import DialogoLogin, DialogoPrimeiroAcesso, precisa_primeiro_acesso
+
+    pai = parent if isinstance(parent, QWidget) else None
+    dialogo: DialogoLogin | DialogoPrimeiroAcesso
+    if not demo and precisa_primeiro_acesso(banco):
+        dialogo = DialogoPrimeiroAcesso(banco, pai)
+    else:
+        dialogo = DialogoLogin(banco, demo=demo, parent=pai)
+    if dialogo.exec() != QDialog.DialogCode.Accepted or dialogo.ator is None:
+        return None
+    return Contexto(banco, dialogo.ator, demo)
+
+
+def executar(banco: Banco, *, demo: bool) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.janela_principal import JanelaPrincipal
+
+    app = configurar_aplicacao()
+    assert isinstance(app, QApplication)
+    contexto = entrar(banco, demo=demo)
+    if not isinstance(contexto, Contexto):
+        return 0
+    janela = JanelaPrincipal(contexto)
+    janela.show()
     return int(app.exec())

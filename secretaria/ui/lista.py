@@ -3,8 +3,8 @@ open by double click or Enter, "Exportar para Excel" of the visible rows, and th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -21,7 +21,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from secretaria.ui.modelo_tabela import Filtro, FonteLinhas, ModeloTabela, Ordem, formatar_contagem
+from secretaria.ui.modelo_tabela import (
+    Coluna,
+    Filtro,
+    FonteLinhas,
+    LinhaTabela,
+    ModeloTabela,
+    Ordem,
+    formatar_contagem,
+)
+from secretaria.ui.widgets.datas import CampoData
+
+if TYPE_CHECKING:
+    from secretaria.db import Banco
+    from secretaria.ui.contexto import Contexto
 
 ESPERA_BUSCA_MS = 250
 
@@ -90,6 +103,7 @@ class PaginaLista(QWidget):
         titulo: str,
         situacoes: Sequence[tuple[str | None, str]] = (),
         situacao_inicial: str | None = None,
+        rotulo_situacao: str = "Situação",
         ordem_inicial: Ordem | None = None,
         extra_inicial: Mapping[str, Any] | None = None,
         texto_busca: str = "Buscar (digite parte do nome, número, CNPJ…)",
@@ -124,7 +138,7 @@ class PaginaLista(QWidget):
         if situacoes:
             i = self.combo_situacao.findData(situacao_inicial)
             self.combo_situacao.setCurrentIndex(max(i, 0))
-        self.rotulo_situacao = QLabel("&Situação:")
+        self.rotulo_situacao = QLabel(f"&{rotulo_situacao}:")
         self.rotulo_situacao.setBuddy(self.combo_situacao)
         self.rotulo_situacao.setVisible(bool(situacoes))
         self.combo_situacao.setVisible(bool(situacoes))
@@ -305,3 +319,184 @@ class PaginaLista(QWidget):
 
     def _mostrar_contagem(self, total: int) -> None:
         self.contagem.setText(formatar_contagem(total, self._singular, self._plural))
+
+
+# -- lists backed by secretaria.services.listas ---------------------------------------------------
+
+ROTULOS_GRUPOS = {
+    "situacao": ("Situação", "Todas"),
+    "delegacao": ("Delegação", "Todas"),
+    "documentos": ("Documentos", "Todos"),
+    "funcao": ("Função", "Todas"),
+    "vinculo": ("Vínculo", "Todos"),
+    "fase": ("Fase", "Todas"),
+    "tipo": ("Tipo", "Todos"),
+}
+PREFIXO_GRUPO = "grupo:"
+
+
+class FonteLista:
+    """A `FonteLinhas` over one list of `secretaria.services.listas` ("operadoras", "autos", …): one read
+    session per call, rows highlighted by `listas.destaque`. `Filtro.situacao` and the extras
+    "grupo:<grupo>" are status keys; "operadora_id", "desde", "ate", "usuario", "entidade" pass through."""
+
+    def __init__(self, banco: Banco, nome: str) -> None:
+        from secretaria.services import listas
+
+        self._listas = listas
+        self.banco = banco
+        self.nome = nome
+        self.definicao = listas.definicao(nome)
+        larguras = {"data": 12, "data_hora": 17, "numero": 10, "dinheiro": 14}
+        self._colunas = tuple(
+            Coluna(c.chave, c.cabecalho, largura=larguras.get(c.tipo), alinhamento=c.alinhamento)
+            for c in self.definicao.colunas
+        )
+
+    @property
+    def colunas(self) -> Sequence[Coluna]:
+        return self._colunas
+
+    def filtro_servico(self, filtro: Filtro) -> Any:
+        situacoes = {filtro.situacao} if filtro.situacao else set()
+        for chave, valor in filtro.extra.items():
+            if chave.startswith(PREFIXO_GRUPO) and valor:
+                situacoes.add(valor)
+        extra = filtro.extra
+        return self._listas.Filtro(
+            texto=filtro.texto,
+            situacoes=frozenset(situacoes),
+            operadora_id=extra.get("operadora_id"),
+            desde=extra.get("desde"),
+            ate=extra.get("ate"),
+            usuario=extra.get("usuario"),
+            entidade=extra.get("entidade"),
+        )
+
+    @staticmethod
+    def _ordem(ordem: Ordem) -> tuple[str, bool] | None:
+        return None if ordem.chave is None else (ordem.chave, not ordem.decrescente)
+
+    def contar(self, filtro: Filtro) -> int:
+        with self.banco.leitura() as sessao:
+            return self._listas.contar(sessao, self.nome, self.filtro_servico(filtro))
+
+    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+        with self.banco.leitura() as sessao:
+            linhas = self._listas.pagina(
+                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), inicio, quantidade
+            )
+        return [self._linha(r) for r in linhas]
+
+    def iterar(self, filtro: Filtro, ordem: Ordem) -> Iterator[LinhaTabela]:
+        with self.banco.leitura() as sessao:
+            for r in self._listas.exportar_linhas(
+                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem)
+            ):
+                yield LinhaTabela(r[0], tuple(r[1:]))
+
+    def _linha(self, r: Sequence[Any]) -> LinhaTabela:
+        return LinhaTabela(r[0], tuple(r[1:]), self._listas.destaque(self.nome, r))
+
+
+class PaginaListaServico(PaginaLista):
+    """A `PaginaLista` over a list of `secretaria.services.listas`, with the filters its definition declares:
+    one combo per status group, an operator combo (`por_operadora`) and a period ("de … até …").
+
+        pagina = PaginaListaServico(contexto, "autos", texto_novo="Novo auto", pode_criar=contexto.pode("fiscal"))
+        pagina.abrirRegistro.connect(self._abrir_auto)
+    """
+
+    def __init__(
+        self,
+        contexto: Contexto,
+        nome: str,
+        *,
+        texto_novo: str = "Novo",
+        pode_criar: bool = False,
+        texto_busca: str | None = None,
+        singular: str = "registro",
+        plural: str = "registros",
+        parent: QWidget | None = None,
+    ) -> None:
+        fonte = FonteLista(contexto.banco, nome)
+        d = fonte.definicao
+        self.contexto = contexto
+        grupos = d.grupos
+        principal = grupos[0] if grupos else None
+        rotulo, todas = ROTULOS_GRUPOS.get(principal or "", (principal or "Situação", "Todas"))
+        opcoes: list[tuple[str | None, str]] = []
+        if principal:
+            opcoes = [(None, todas)] + [(f.chave, f.rotulo) for f in d.filtros if f.grupo == principal]
+        chave, ascendente = d.ordem_padrao
+        super().__init__(
+            fonte,
+            titulo=d.titulo,
+            situacoes=opcoes,
+            rotulo_situacao=rotulo,
+            ordem_inicial=Ordem(chave, not ascendente) if chave in {c.chave for c in d.colunas} else None,
+            texto_busca=texto_busca or "Buscar (digite parte do nome, número, documento…)",
+            texto_novo=texto_novo,
+            pode_criar=pode_criar,
+            singular=singular,
+            plural=plural,
+            parent=parent,
+        )
+        self.fonte = fonte
+        self.combos_grupo: dict[str, QComboBox] = {}
+        for grupo in grupos[1:]:
+            rotulo_g, todas_g = ROTULOS_GRUPOS.get(grupo, (grupo.capitalize(), "Todos"))
+            combo = QComboBox()
+            combo.setAccessibleName(rotulo_g)
+            combo.addItem(todas_g, None)
+            for f in d.filtros:
+                if f.grupo == grupo:
+                    combo.addItem(f.rotulo, f.chave)
+            combo.currentIndexChanged.connect(
+                lambda _i, g=grupo, c=combo: self.definir_extra(PREFIXO_GRUPO + g, c.currentData())
+            )
+            self.adicionar_filtro(combo, f"{rotulo_g}:")
+            self.combos_grupo[grupo] = combo
+        self.combo_operadora: QComboBox | None = None
+        if d.por_operadora:
+            self.combo_operadora = QComboBox()
+            self.combo_operadora.setAccessibleName("Operadora")
+            self.combo_operadora.setMinimumContentsLength(18)
+            self.combo_operadora.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            self._preencher_operadoras()
+            self.combo_operadora.currentIndexChanged.connect(
+                lambda _i: self.definir_extra(
+                    "operadora_id", self.combo_operadora.currentData() if self.combo_operadora else None
+                )
+            )
+            self.adicionar_filtro(self.combo_operadora, "Operadora:")
+        self.desde: CampoData | None = None
+        self.ate: CampoData | None = None
+        if d.periodo:
+            self.desde, self.ate = CampoData(), CampoData()
+            self.desde.dataAlterada.connect(lambda v: self.definir_extra("desde", v))
+            self.ate.dataAlterada.connect(lambda v: self.definir_extra("ate", v))
+            self.adicionar_filtro(self.desde, f"{d.periodo}: de")
+            self.adicionar_filtro(self.ate, "até")
+
+    def _preencher_operadoras(self) -> None:
+        from secretaria.services import listas
+
+        assert self.combo_operadora is not None
+        atual = self.combo_operadora.currentData()
+        self.combo_operadora.blockSignals(True)
+        self.combo_operadora.clear()
+        self.combo_operadora.addItem("Todas", None)
+        with self.contexto.banco.leitura() as sessao:
+            linhas = listas.pagina(sessao, "operadoras", None, ("razao_social", True), 0, 10_000)
+        for linha in linhas:
+            self.combo_operadora.addItem(str(linha[1]), linha[0])
+        self.combo_operadora.setCurrentIndex(max(0, self.combo_operadora.findData(atual)))
+        self.combo_operadora.blockSignals(False)
+
+    def recarregar(self, selecionar: Any = None) -> None:
+        if self.combo_operadora is not None:
+            self._preencher_operadoras()
+        super().recarregar(selecionar)

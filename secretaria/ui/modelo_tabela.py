@@ -210,7 +210,15 @@ class ModeloTabela(QAbstractTableModel):
         return None
 
     def iterar_visiveis(self, lote: int = 1000) -> Iterator[tuple[Any, ...]]:
-        """Every row of the current filter and order, formatted as the table shows it (for export)."""
+        """Every row of the current filter and order, formatted as the table shows it (for export). A source
+        with an `iterar(filtro, ordem)` method streams them; otherwise they come in windows of `lote`."""
+        iterar = getattr(self._fonte, "iterar", None)
+        if iterar is not None:
+            for linha in iterar(self._filtro, self._ordem):
+                yield tuple(
+                    self._valor_exportado(c, v) for c, v in zip(self._colunas, linha.valores, strict=False)
+                )
+            return
         inicio = 0
         while True:
             linhas = self._fonte.buscar(self._filtro, self._ordem, inicio, lote)

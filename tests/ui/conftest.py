@@ -17,3 +17,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if str(item.path).startswith(pasta):
             item.add_marker(pytest.mark.qt_log_ignore(_RUIDO_OFFSCREEN))
+
+
+@pytest.fixture
+def banco_sqlite(sqlite_modelo, tmp_path):  # type: ignore[no-untyped-def]
+    """A fresh SQLite database only (for widget tests where the database kind does not matter)."""
+    import shutil
+
+    from secretaria.db import abrir_banco
+
+    arquivo = tmp_path / "secretaria.sqlite"
+    shutil.copyfile(sqlite_modelo, arquivo)
+    banco = abrir_banco(f"sqlite:///{arquivo}")
+    try:
+        yield banco
+    finally:
+        banco.fechar()

@@ -1,0 +1,297 @@
+"""The main window: side navigation (Ctrl+1…9), one page per area created on first visit, the menus and the
+status bar naming the database, the user and their roles.
+
+Pages come from other modules by name and are imported when first shown, so a page being written by
+someone else (or a broken import there) never stops the window from opening; see `PAGINAS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.services.base import ROTULOS_PAPEIS
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.login import DialogoLogin, titulo_janela
+from secretaria.ui.widgets import arquivos, mensagens
+
+
+@dataclass(frozen=True)
+class DefinicaoPagina:
+    """One entry of the side navigation: the page class `classe` of module `modulo`, built as
+    `classe(contexto, parent)`; `papeis` (if any) = who sees the entry."""
+
+    chave: str
+    rotulo: str
+    modulo: str
+    classe: str
+    papeis: tuple[str, ...] = ()
+
+
+PAGINAS: tuple[DefinicaoPagina, ...] = (
+    DefinicaoPagina("inicio", "Início", "secretaria.ui.inicio", "PaginaInicio"),
+    DefinicaoPagina("operadoras", "Operadoras", "secretaria.ui.cadastros.operadoras", "PaginaOperadoras"),
+    DefinicaoPagina("veiculos", "Veículos", "secretaria.ui.cadastros.veiculos", "PaginaVeiculos"),
+    DefinicaoPagina(
+        "empregados", "Empregados e agentes", "secretaria.ui.cadastros.empregados", "PaginaEmpregados"
+    ),
+    DefinicaoPagina("fiscais", "Fiscais", "secretaria.ui.cadastros.fiscais", "PaginaFiscais"),
+    DefinicaoPagina("autos", "Autos de infração", "secretaria.ui.processo.paginas", "PaginaAutos"),
+    DefinicaoPagina(
+        "representacoes", "Representações", "secretaria.ui.processo.paginas", "PaginaRepresentacoes"
+    ),
+    DefinicaoPagina("relatorios", "Relatórios", "secretaria.ui.relatorios", "PaginaRelatorios"),
+    DefinicaoPagina(
+        "administracao", "Administração", "secretaria.ui.admin", "PaginaAdministracao", ("administrador",)
+    ),
+)
+
+
+class PaginaIndisponivel(QLabel):
+    """Stands in for a page whose module is not installed yet (never in a finished program)."""
+
+    def __init__(self, rotulo: str, parent: QWidget | None = None) -> None:
+        super().__init__(f"A tela “{rotulo}” ainda não está disponível nesta versão do programa.", parent)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setStyleSheet("color: #666; font-size: 12pt;")
+
+
+FabricaPagina = Callable[[Contexto, QWidget], QWidget]
+
+
+def carregar_classe(definicao: DefinicaoPagina) -> FabricaPagina | None:
+    """The page class, or None when its module does not exist yet. An import error INSIDE an existing
+    module is a bug and propagates."""
+    try:
+        modulo = importlib.import_module(definicao.modulo)
+    except ModuleNotFoundError as exc:
+        if exc.name and definicao.modulo.startswith(exc.name):
+            return None
+        raise
+    classe = getattr(modulo, definicao.classe, None)
+    return classe if isinstance(classe, type) and issubclass(classe, QWidget) else None
+
+
+class JanelaPrincipal(QMainWindow):
+    """The program's window for one logged-in user (`contexto`). "Trocar usuário" rebuilds the pages for
+    the new user in place.
+
+        janela = JanelaPrincipal(contexto)
+        janela.mostrar_pagina("operadoras")   # what Ctrl+2 does
+        janela.pagina_atual()                 # the page widget shown
+    """
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.navegacao = QListWidget()
+        self.navegacao.setObjectName("navegacao")
+        self.navegacao.setAccessibleName("Navegação")
+        self.navegacao.setFixedWidth(210)
+        self.navegacao.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.pilha = QStackedWidget()
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.navegacao)
+        conteudo = QVBoxLayout()
+        conteudo.setContentsMargins(8, 8, 8, 4)
+        conteudo.addWidget(self.pilha)
+        layout.addLayout(conteudo, 1)
+        self.setCentralWidget(central)
+        self._paginas: dict[str, QWidget] = {}
+        self._definicoes: list[DefinicaoPagina] = []
+        self.rotulo_banco = QLabel()
+        self.rotulo_usuario = QLabel()
+        self.rotulo_papeis = QLabel()
+        for rotulo in (self.rotulo_banco, self.rotulo_usuario, self.rotulo_papeis):
+            self.statusBar().addPermanentWidget(rotulo)
+        self._criar_menus()
+        self._atalhos: list[QShortcut] = []
+        for n in range(1, 10):
+            atalho = QShortcut(QKeySequence(f"Ctrl+{n}"), self)
+            atalho.activated.connect(lambda n=n: self._ir_para_posicao(n - 1))
+            self._atalhos.append(atalho)
+        self.navegacao.currentRowChanged.connect(self._navegar)
+        self.resize(1280, 800)
+        self.definir_contexto(contexto)
+
+    # -- user -------------------------------------------------------------------------------------
+    def definir_contexto(self, contexto: Contexto) -> None:
+        """Show the window for `contexto`'s user: title, status bar, the entries their roles allow."""
+        self.contexto = contexto
+        for pagina in self._paginas.values():
+            self.pilha.removeWidget(pagina)
+            pagina.deleteLater()
+        self._paginas.clear()
+        self.navegacao.blockSignals(True)
+        self.navegacao.clear()
+        self._definicoes = [d for d in PAGINAS if not d.papeis or contexto.pode(*d.papeis)]
+        for i, d in enumerate(self._definicoes, start=1):
+            item = QListWidgetItem(d.rotulo)
+            item.setData(Qt.ItemDataRole.UserRole, d.chave)
+            item.setToolTip(f"Ctrl+{i}" if i <= 9 else d.rotulo)
+            self.navegacao.addItem(item)
+        self.navegacao.blockSignals(False)
+        ator = contexto.ator
+        self.setWindowTitle(titulo_janela(contexto.banco, demo=contexto.demo, ator=ator))
+        self.rotulo_banco.setText(
+            f"Banco: {contexto.banco.nome_curto}" + (" (demonstração)" if contexto.demo else "")
+        )
+        self.rotulo_banco.setToolTip(contexto.banco.url_exibicao)
+        self.rotulo_usuario.setText(f"Usuário: {ator.nome} ({ator.login})")
+        papeis = ", ".join(ROTULOS_PAPEIS.get(p, p) for p in sorted(ator.papeis))
+        self.rotulo_papeis.setText(f"Papéis: {papeis}")
+        self.acao_backup.setEnabled(contexto.pode("administrador"))
+        self.navegacao.setCurrentRow(0)
+        self._navegar(0)
+
+    def trocar_usuario(self) -> None:
+        dialogo = DialogoLogin(self.contexto.banco, demo=self.contexto.demo, parent=self)
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def terminou(resultado: int) -> None:
+            if resultado == QDialog.DialogCode.Accepted and dialogo.ator is not None:
+                self.definir_contexto(Contexto(self.contexto.banco, dialogo.ator, self.contexto.demo))
+                self.statusBar().showMessage(
+                    f"Agora é {dialogo.ator.nome} quem está usando o programa.", 5000
+                )
+
+        dialogo.finished.connect(terminou)
+        dialogo.open()
+        self.dialogo_login = dialogo
+
+    # -- pages ------------------------------------------------------------------------------------
+    @property
+    def chaves_visiveis(self) -> list[str]:
+        return [d.chave for d in self._definicoes]
+
+    def mostrar_pagina(self, chave: str) -> QWidget | None:
+        if chave not in self.chaves_visiveis:
+            return None
+        self.navegacao.setCurrentRow(self.chaves_visiveis.index(chave))
+        return self.pagina_atual()
+
+    def pagina_atual(self) -> QWidget | None:
+        return self.pilha.currentWidget()
+
+    def pagina(self, chave: str) -> QWidget | None:
+        """The page already built for `chave` (None if never shown)."""
+        return self._paginas.get(chave)
+
+    def _ir_para_posicao(self, posicao: int) -> None:
+        if 0 <= posicao < self.navegacao.count():
+            self.navegacao.setCurrentRow(posicao)
+            self.navegacao.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _navegar(self, linha: int) -> None:
+        if not 0 <= linha < len(self._definicoes):
+            return
+        definicao = self._definicoes[linha]
+        pagina = self._paginas.get(definicao.chave)
+        if pagina is None:
+            pagina = self._criar_pagina(definicao)
+            self._paginas[definicao.chave] = pagina
+            self.pilha.addWidget(pagina)
+        else:
+            recarregar: Callable[[], object] | None = getattr(pagina, "recarregar", None)
+            if callable(recarregar):
+                recarregar()
+        self.pilha.setCurrentWidget(pagina)
+
+    def _criar_pagina(self, definicao: DefinicaoPagina) -> QWidget:
+        classe = carregar_classe(definicao)
+        if classe is None:
+            return PaginaIndisponivel(definicao.rotulo)
+        return classe(self.contexto, self)
+
+    # -- menus ------------------------------------------------------------------------------------
+    def _criar_menus(self) -> None:
+        arquivo = self.menuBar().addMenu("&Arquivo")
+        self.acao_trocar = QAction("&Trocar usuário…", self)
+        self.acao_trocar.setShortcut(QKeySequence("Ctrl+Shift+U"))
+        self.acao_trocar.triggered.connect(self.trocar_usuario)
+        arquivo.addAction(self.acao_trocar)
+        self.acao_backup = QAction("&Cópia de segurança…", self)
+        self.acao_backup.triggered.connect(self.copia_de_seguranca)
+        arquivo.addAction(self.acao_backup)
+        arquivo.addSeparator()
+        self.acao_sair = QAction("&Sair", self)
+        self.acao_sair.setShortcut(QKeySequence("Ctrl+Q"))
+        self.acao_sair.triggered.connect(self.close)
+        arquivo.addAction(self.acao_sair)
+        ajuda = self.menuBar().addMenu("Aj&uda")
+        self.acao_sobre = QAction("&Sobre a Secretaria…", self)
+        self.acao_sobre.triggered.connect(self.sobre)
+        ajuda.addAction(self.acao_sobre)
+
+    def copia_de_seguranca(self) -> None:
+        fazer_copia_de_seguranca(self, self.contexto)
+
+    def sobre(self) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            versao = version("secretaria")
+        except PackageNotFoundError:
+            versao = ""
+        mensagens.informar(
+            self,
+            "Sobre a Secretaria",
+            f"Secretaria {versao}\n\n"
+            "Fiscalização do transporte coletivo de Pelotas — Lei Municipal nº 2.413/1978.\n"
+            "Secretaria Municipal de Serviços Urbanos (SMSU).\n\n"
+            f"Banco de dados: {self.contexto.banco.url_exibicao}",
+        )
+
+    def closeEvent(self, evento: QCloseEvent) -> None:
+        evento.accept()
+
+
+def fazer_copia_de_seguranca(parent: QWidget, contexto: Contexto) -> None:
+    """SQLite: ask for the destination and copy (checked). PostgreSQL: show the pg_dump command to run."""
+    from secretaria.services import relogio
+
+    nome = f"secretaria-{relogio.agora():%Y-%m-%d-%H%M}"
+    if not contexto.banco.eh_sqlite:
+        from secretaria.services.backup import comando_pg_dump, destino_sugerido
+
+        comando = comando_pg_dump(contexto.banco.url, Path(destino_sugerido(contexto.banco.url).name))
+        mensagens.informar(
+            parent,
+            "Cópia de segurança",
+            "O banco está num servidor PostgreSQL: a cópia é feita no servidor com o pg_dump.\n\n"
+            f"Execute (o comando também pode ser copiado daqui):\n\n{comando}",
+        )
+        return
+    destino = arquivos.salvar_como(
+        parent, "Cópia de segurança", f"{nome}.sqlite", "Banco de dados SQLite (*.sqlite)"
+    )
+    if destino is None:
+        return
+    from secretaria.db import ErroBanco
+    from secretaria.services.backup import fazer_backup
+
+    try:
+        mensagem = fazer_backup(contexto.banco.url, destino)
+    except ErroBanco as exc:
+        mensagens.avisar_erro(parent, "Cópia de segurança", str(exc))
+        return
+    mensagens.informar(parent, "Cópia de segurança", mensagem)
