@@ -44,7 +44,6 @@ from secretaria.lei.urm import urm_para_reais
 from secretaria.models import (
     Auditoria,
     AutoInfracao,
-    Cassacao,
     Decisao,
     DispositivoCatalogo,
     Empregado,
@@ -402,16 +401,10 @@ def destaque(lista: str, linha: Sequence[Any], hoje: date | None = None) -> str 
 
 def situacao_operadora_sql(hoje: date) -> sa.ColumnElement[str]:
     """The operator's status as of `hoje` as an SQL expression over `operadora` ("ativa", "suspensa",
-    "cassada"): cassada once the cassação is decided, suspensa on the days of a final, not annulled
-    suspension, ativa otherwise. Never typed by hand; the list filters and sorts on it."""
-    cassada = sa.or_(
-        sa.and_(Operadora.cassada_em.is_not(None), Operadora.cassada_em <= hoje),
-        sa.exists().where(
-            Cassacao.operadora_id == Operadora.id,
-            Cassacao.resultado == "cassada",
-            sa.or_(Cassacao.decidida_em.is_(None), Cassacao.decidida_em <= hoje),
-        ),
-    )
+    "cassada"), the same rule as `services.execucao.situacao_operadora`: cassada from the day the cassação
+    was decided, suspensa on the days of a final, not annulled suspension, ativa otherwise. Never typed by
+    hand; the list filters and sorts on it."""
+    cassada = sa.and_(Operadora.cassada_em.is_not(None), Operadora.cassada_em <= hoje)
     return sa.case((cassada, "cassada"), (_suspensa_em(hoje), "suspensa"), else_="ativa")
 
 
