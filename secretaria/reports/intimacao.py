@@ -14,7 +14,15 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table,
 
 from secretaria.reports.dados import DadosIntimacao, DadosLoteIntimacao, Timbre
 from secretaria.reports.formato import formatar_data
-from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, COR_ZEBRA, DocumentoPdf, MarcaPagina, texto
+from secretaria.reports.pdf_base import (
+    COR_FAIXA,
+    COR_TEXTO,
+    COR_ZEBRA,
+    FONTE,
+    DocumentoPdf,
+    MarcaPagina,
+    texto,
+)
 
 __all__ = ["IntimacaoPdf", "LoteIntimacoesPdf"]
 
@@ -62,7 +70,7 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
         )
         infracao = ""
         if dados.dispositivo:
-            infracao = f", por infração ao {texto(dados.dispositivo)} da Lei Municipal nº 2.413/1978"
+            infracao = f", por infração ao {texto(dados.dispositivo)}, da Lei Municipal nº 2.413/1978"
             if dados.tipo:
                 infracao += f" (infração do tipo {dados.tipo})"
         f.append(Spacer(1, 3 * mm))
@@ -77,6 +85,7 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
         )
         f.append(Spacer(1, 4 * mm))
         f.append(self.prazo(dados))
+        f.append(Spacer(1, 2 * mm))
         f.append(self.onde_apresentar(dados))
         f.append(self.assinatura(dados))
         f.append(Spacer(1, 6 * mm))
@@ -218,8 +227,8 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         for ordem, intimacao in enumerate(dados.intimacoes, 1):
             linhas.append(
                 [
-                    self.p(str(ordem), "Celula"),
-                    self.p(intimacao.numero_auto, "Celula"),
+                    str(ordem),  # short fixed texts: plain cells, no paragraph to lay out
+                    intimacao.numero_auto,
                     self.p(texto(intimacao.operadora.razao_social), "Celula"),
                     self.p(texto(intimacao.operadora.endereco), "Celula"),
                     "",
@@ -236,6 +245,8 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
             ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
             ("LEFTPADDING", (0, 0), (-1, -1), 2),
             ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("FONTNAME", (0, 1), (1, -1), FONTE),
+            ("FONTSIZE", (0, 1), (1, -1), 7.5),
         ]
         estilo += [("BACKGROUND", (0, i), (-1, i), COR_ZEBRA) for i in range(2, len(linhas), 2)]
         tabela.setStyle(TableStyle(estilo))

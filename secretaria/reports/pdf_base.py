@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -68,16 +69,25 @@ def texto(valor: str) -> str:
     return escape(limpo).replace("\n", "<br/>")
 
 
+_RENDERIZANDO = threading.Lock()
+
+
 @contextmanager
 def _sem_ascii85() -> Iterator[None]:
     """Binary (Flate only) streams: ASCII85 makes files 25 % larger and, without ReportLab's optional C
-    accelerator, costs a tenth of a batch's time. The setting is global in ReportLab, so it is restored."""
-    anterior = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = anterior
+    accelerator, costs a tenth of a batch's time.
+
+    The setting is global in ReportLab and read when the file is written, so renders are serialised: a
+    render in another thread must not switch it back mid-way (that would change the bytes of an issued
+    document). ReportLab keeps other global state too; one render at a time is the safe use.
+    """
+    with _RENDERIZANDO:
+        anterior = rl_config.useA85
+        rl_config.useA85 = 0
+        try:
+            yield
+        finally:
+            rl_config.useA85 = anterior
 
 
 @functools.cache
@@ -184,25 +194,38 @@ class BlocoFixo(Flowable):  # type: ignore[misc]
     with the same key are assumed identical.
     """
 
+    MARGEM_FORMA = 12.0
+
     def __init__(
         self,
         chave: str,
         conteudo: Callable[[], list[Flowable]],
-        medidas: dict[tuple[str, float], tuple[float, list[Flowable]]],
+        cache: dict[str, tuple[list[Flowable], dict[float, float]]],
     ) -> None:
         super().__init__()
         self.chave = chave
         self.conteudo = conteudo
-        self._medidas = medidas
+        self._cache = cache
         self.nome = "Bloco" + hashlib.sha1(chave.encode(), usedforsecurity=False).hexdigest()[:20]
         self.largura = 0.0
         self.altura = 0.0
-        self._itens: list[Flowable] = []
+
+    @property
+    def _itens(self) -> list[Flowable]:
+        return self._registro()[0]
+
+    def _registro(self) -> tuple[list[Flowable], dict[float, float]]:
+        """The block's flowables (made once per key) and its height for each width it was wrapped at."""
+        registro = self._cache.get(self.chave)
+        if registro is None:
+            registro = (self.conteudo(), {})
+            self._cache[self.chave] = registro
+        return registro
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
-        medida = self._medidas.get((self.chave, availWidth))
-        if medida is None:
-            itens = self.conteudo()
+        itens, alturas = self._registro()
+        altura = alturas.get(availWidth)
+        if altura is None:
             altura = 0.0
             for indice, item in enumerate(itens):
                 if indice:
@@ -210,22 +233,26 @@ class BlocoFixo(Flowable):  # type: ignore[misc]
                 altura += item.wrap(availWidth, 0x7FFFFFFF)[1]
                 if indice < len(itens) - 1:
                     altura += item.getSpaceAfter()
-            medida = (altura, itens)
-            self._medidas[(self.chave, availWidth)] = medida
+            alturas[availWidth] = altura
         self.largura = availWidth
-        self.altura, self._itens = medida
-        return availWidth, self.altura
+        self.altura = altura
+        return availWidth, altura
 
     def getSpaceBefore(self) -> float:
-        return float(self._itens[0].getSpaceBefore()) if self._itens else 0.0
+        itens = self._itens
+        return float(itens[0].getSpaceBefore()) if itens else 0.0
 
     def getSpaceAfter(self) -> float:
-        return float(self._itens[-1].getSpaceAfter()) if self._itens else 0.0
+        itens = self._itens
+        return float(itens[-1].getSpaceAfter()) if itens else 0.0
 
     def draw(self) -> None:
         canv = self.canv
         if not canv.hasForm(self.nome):
-            canv.beginForm(self.nome, 0, 0, self.largura, self.altura)
+            # The bounding box clips: leave room for what is drawn outside a flowable (section bars'
+            # border padding).
+            margem = self.MARGEM_FORMA
+            canv.beginForm(self.nome, -margem, -margem, self.largura + margem, self.altura + margem)
             y = self.altura
             for indice, item in enumerate(self._itens):
                 if indice:
@@ -378,7 +405,7 @@ class DocumentoPdf(Generic[D]):
 
     def __init__(self) -> None:
         self.estilos = estilos()
-        self._blocos: dict[tuple[str, float], tuple[float, list[Flowable]]] = {}
+        self._blocos: dict[str, tuple[list[Flowable], dict[float, float]]] = {}
 
     # ---- what subclasses provide -------------------------------------------------------------------
     def historia(self, dados: D) -> list[Flowable]:

@@ -178,7 +178,7 @@ def test_intimacao_diz_o_prazo_como_data_onde_e_a_quem_apresentar_a_defesa() -> 
     assert "INTIMAÇÃO" in pagina
     assert "Auto de Infração nº 0001/2026" in pagina
     assert "lavrado em 20/11/2026" in pagina
-    assert "Art. 1º, VI da Lei Municipal nº 2.413/1978 (infração do tipo A)" in pagina
+    assert "Art. 1º, VI, da Lei Municipal nº 2.413/1978 (infração do tipo A)" in pagina
     assert "Viação Princesa do Sul & Filhos <Ltda.>" in pagina
     assert "Representante legal Roberto Carlos Almeida" in pagina
     assert "Intimação em 20/11/2026 – defesa até 07/12/2026" in pagina
