@@ -53,11 +53,16 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
     def corpo(self, dados: DadosIntimacao) -> list[Flowable]:
         """The notice's flowables; the batch places them one per page."""
         operadora = dados.operadora
-        f: list[Flowable] = self.cabecalho(
-            "INTIMAÇÃO",
-            f"Auto de Infração nº {dados.numero_auto} – Lei Municipal nº 2.413/1978, arts. 11 e 14",
-        )
-        f.append(self.secao("Destinatária"))
+        # What is the same on every notice is laid out once per file (see BlocoFixo).
+        f: list[Flowable] = [
+            self.bloco_fixo("titulo", lambda: [self.p("INTIMAÇÃO", "Titulo")]),
+            self.p(
+                f"Auto de Infração nº {dados.numero_auto} – Lei Municipal nº 2.413/1978, arts. 11 e 14",
+                "Subtitulo",
+            ),
+            Spacer(1, 3 * mm),
+            self.bloco_fixo("destinataria", lambda: [self.secao("Destinatária")]),
+        ]
         f.append(
             self.campos(
                 [
@@ -92,21 +97,27 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
         f.append(self.bloco_fixo("recibo", self.recibo))
         return f
 
-    def prazo(self, dados: DadosIntimacao) -> Table:
-        """The deadline, boxed: the one thing the operator must not miss."""
-        return self.caixa(
-            [
-                self.p("PRAZO PARA DEFESA", "DestaqueCentro"),
-                Spacer(1, 1.5 * mm),
-                self.p(
-                    f"Intimação em {formatar_data(dados.data_intimacao)} – defesa até "
-                    f"<b>{formatar_data(dados.prazo_defesa)}</b> (15 dias contados da intimação)",
-                    "DestaqueCentro",
-                ),
-            ],
-            fundo=COR_FAIXA,
-            espessura=1.2,
-        )
+    def prazo(self, dados: DadosIntimacao) -> Flowable:
+        """The deadline, boxed: the one thing the operator must not miss (a batch usually shares it)."""
+
+        def conteudo() -> list[Flowable]:
+            return [
+                self.caixa(
+                    [
+                        self.p("PRAZO PARA DEFESA", "DestaqueCentro"),
+                        Spacer(1, 1.5 * mm),
+                        self.p(
+                            f"Intimação em {formatar_data(dados.data_intimacao)} – defesa até "
+                            f"<b>{formatar_data(dados.prazo_defesa)}</b> (15 dias contados da intimação)",
+                            "DestaqueCentro",
+                        ),
+                    ],
+                    fundo=COR_FAIXA,
+                    espessura=1.2,
+                )
+            ]
+
+        return self.bloco_fixo(f"prazo|{dados.data_intimacao}|{dados.prazo_defesa}", conteudo)
 
     def onde_apresentar(self, dados: DadosIntimacao) -> Flowable:
         """Art. 14: a petition, against a receipt, to the Secretário; and how the days are counted."""
