@@ -225,6 +225,7 @@ def _auditoria_verificar(url: str | None) -> int:
     import sqlalchemy as sa
 
     from secretaria.db import ErroBanco, abrir_banco, arquivo_sqlite, mascarar_url, resolver_url
+    from secretaria.services.anexos import verificar_anexos
     from secretaria.services.auditoria import verificar_cadeia
 
     url = resolver_url(url)
@@ -235,6 +236,13 @@ def _auditoria_verificar(url: str | None) -> int:
     try:
         with banco.leitura() as sessao:
             resultado = verificar_cadeia(sessao)
+        with banco.leitura() as sessao:
+            anexos = 0
+            alterados = []
+            for verificacao in verificar_anexos(sessao):
+                anexos += 1
+                if not verificacao.integro:
+                    alterados.append(verificacao)
     except sa.exc.DatabaseError as exc:
         raise ErroBanco(
             f"Não foi possível ler a auditoria do banco {mascarar_url(url)}: "
@@ -248,9 +256,16 @@ def _auditoria_verificar(url: str | None) -> int:
             f"Último registro: nº {resultado.ultimo_id}, hash {resultado.ultimo_hash}. Anote-o fora do "
             "computador: numa verificação futura ele mostra também se registros finais foram apagados."
         )
-    if not resultado.integra:
-        print("A auditoria foi alterada fora do programa. Guarde este resultado e avise o administrador.")
-    return 0 if resultado.integra else SAIDA_AUDITORIA_ROMPIDA
+    if alterados:
+        print(f"Anexos: {len(alterados)} de {anexos} alterados depois de anexados:")
+        for v in alterados:
+            print(f"  anexo nº {v.anexo_id} ({v.nome_arquivo}): {v.motivo}.")
+    else:
+        print(f"Anexos: {anexos} conferidos, todos íntegros.")
+    integro = resultado.integra and not alterados
+    if not integro:
+        print("Houve alteração fora do programa. Guarde este resultado e avise o administrador.")
+    return 0 if integro else SAIDA_AUDITORIA_ROMPIDA
 
 
 def _ler_senha() -> str:

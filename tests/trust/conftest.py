@@ -7,6 +7,9 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,8 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco, abrir_banco
+from secretaria.models import PAPEIS, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+from secretaria.services.base import Ator
 
 RAIZ = Path(__file__).resolve().parents[2]
 
@@ -79,3 +84,114 @@ def contar() -> Contar:
 def filho() -> tuple[str, dict[str, str]]:
     """(python executable, environment) for a child process running the real services."""
     return sys.executable, _ambiente_filho()
+
+
+# ------------------------------------------------------------------------------------ a small city
+
+
+@dataclass(frozen=True)
+class Cidade:
+    operadora_id: int
+    fiscal_id: int
+    linha_id: int
+    veiculo_id: int
+    empregado_id: int
+
+
+ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
+FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
+PROTOCOLO = Ator("protocolo", "Paula do Protocolo", frozenset({"protocolo"}))
+AUTORIDADE = Ator("autoridade", "Augusto Autoridade", frozenset({"autoridade"}))
+SECRETARIO = Ator("secretario", "Sérgio Secretário", frozenset({"secretario"}))
+TODOS = Ator("todos", "Todos os Papéis", frozenset(PAPEIS))
+
+
+@pytest.fixture
+def cidade(banco: Banco) -> Cidade:
+    """One operator with a line, a bus and a driver, an SMSU inspector, and the URM table (inserted directly:
+    these tests are about trust, not about the registries' forms)."""
+    with banco.uow() as uow:
+        s = uow.session
+        op = Operadora(
+            razao_social="Viação Princesa do Sul Ltda.",
+            cnpj="11222333000181",
+            delegacao="concessao",
+            logradouro="Rua Quinze de Novembro",
+            alterado_por="teste",
+        )
+        s.add(op)
+        s.flush()
+        linha = Linha(codigo="L10", nome="Centro–Fragata", operadora_id=op.id, alterado_por="teste")
+        s.add(linha)
+        s.flush()
+        veiculo = Veiculo(
+            prefixo="101",
+            placa="IAB1C23",
+            placa_chave="IAB1C23",
+            renavam="00123456789",
+            operadora_id=op.id,
+            linha_id=linha.id,
+            alterado_por="teste",
+        )
+        empregado = Empregado(
+            nome="João Motorista", cpf="11144477735", operadora_id=op.id, alterado_por="teste"
+        )
+        fiscal = Fiscal(nome="Fábio Fiscal", matricula="SMSU-001", alterado_por="teste")
+        s.add_all([veiculo, empregado, fiscal])
+        s.add_all(
+            [
+                ValorURM(
+                    vigencia=date(2000, 1, 1),
+                    valor=Decimal("150.0000"),
+                    ato="Decreto 1/2000",
+                    alterado_por="teste",
+                ),
+                ValorURM(
+                    vigencia=date(2026, 1, 1),
+                    valor=Decimal("164.7400"),
+                    ato="Decreto 1/2026",
+                    alterado_por="teste",
+                ),
+            ]
+        )
+        s.flush()
+        cidade = Cidade(op.id, fiscal.id, linha.id, veiculo.id, empregado.id)
+        uow.commit()
+    return cidade
+
+
+@pytest.fixture
+def novo_auto(cidade: Cidade) -> Callable[..., Any]:
+    """A valid NovoAuto on `cidade` (fields overridable)."""
+    from secretaria.services.autos import NovoAuto
+
+    def fazer(**campos: Any) -> Any:
+        dia = campos.pop("data", date(2026, 11, 2))
+        padrao: dict[str, Any] = {
+            "operadora_id": cidade.operadora_id,
+            "dispositivo_codigo": "1-VI",
+            "data_infracao": dia,
+            "hora_infracao": time(8, 30),
+            "local": "Praça Coronel Pedro Osório",
+            "data_lavratura": dia,
+            "hora_lavratura": time(9, 0),
+            "local_lavratura": "Terminal central",
+            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
+            "fiscal_id": cidade.fiscal_id,
+        }
+        padrao.update(campos)
+        return NovoAuto(**padrao)
+
+    return fazer
+
+
+@pytest.fixture
+def atores() -> dict[str, Ator]:
+    return {
+        "administrador": ADMIN,
+        "fiscal": FISCAL,
+        "protocolo": PROTOCOLO,
+        "autoridade": AUTORIDADE,
+        "secretario": SECRETARIO,
+        "todos": TODOS,
+    }
