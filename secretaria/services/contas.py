@@ -6,14 +6,24 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.models import Usuario, UsuarioPapel
 from secretaria.services import auditoria, relogio
-from secretaria.services.base import Ator, ErroDominio, exigir_papel, papeis_validos, texto_obrigatorio
+from secretaria.services.base import (
+    Ator,
+    ErroDominio,
+    NaoEncontrado,
+    exigir_papel,
+    papeis_validos,
+    texto_obrigatorio,
+    verificar_versao,
+)
 
 FALHAS_PARA_BLOQUEIO = 5
 DURACAO_BLOQUEIO = timedelta(minutes=15)
@@ -129,3 +139,186 @@ def criar_usuario(
 def existe_usuario(uow: UnidadeDeTrabalho) -> bool:
     with uow:
         return (uow.session.scalar(sa.select(sa.func.count(Usuario.id))) or 0) > 0
+
+
+# -- user administration (administrador), and changing one's own password (anyone) ------------------
+
+
+@dataclass(frozen=True)
+class UsuarioResumo:
+    id: int
+    login: str
+    nome: str
+    papeis: frozenset[str]
+    ativo: bool
+    bloqueado_ate: datetime | None
+    ultimo_acesso: datetime | None
+    versao: int
+    alterado_em: datetime
+    alterado_por: str | None
+
+    def bloqueado(self, agora: datetime | None = None) -> bool:
+        return self.bloqueado_ate is not None and self.bloqueado_ate > (agora or relogio.agora())
+
+
+def listar_usuarios(sessao: so.Session) -> list[UsuarioResumo]:
+    return [_resumo(u) for u in sessao.scalars(sa.select(Usuario).order_by(Usuario.login))]
+
+
+def obter_usuario(sessao: so.Session, usuario_id: int) -> UsuarioResumo:
+    return _resumo(_usuario(sessao, usuario_id))
+
+
+def editar_usuario(
+    uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nome: str, papeis: Iterable[str], versao: int
+) -> None:
+    """Change a user's name and roles; the last active administrator keeps the role."""
+    exigir_papel(ator, "administrador", acao="alterar usuários")
+    nome_limpo = texto_obrigatorio(nome, "nome", "o nome", 200)
+    conjunto = papeis_validos(papeis)
+    with uow:
+        s = uow.session
+        usuario = _usuario(s, usuario_id, travar=True)
+        verificar_versao(usuario, versao, f"O usuário {usuario.login}")
+        if "administrador" not in conjunto:
+            _manter_um_administrador(s, usuario, "retirar o papel de Administrador de")
+        antes = _imagem(usuario)
+        usuario.nome = nome_limpo
+        atuais = {p.papel: p for p in usuario.papeis}
+        usuario.papeis = [atuais.get(p) or UsuarioPapel(papel=p) for p in sorted(conjunto)]
+        _registrar_alteracao(s, ator, usuario, "editar_usuario", antes)
+        uow.commit()
+
+
+def redefinir_senha(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nova_senha: str) -> None:
+    """The administrator sets a new password for a user (who forgot it); this also lifts a lockout."""
+    exigir_papel(ator, "administrador", acao="redefinir senhas")
+    _senha_nova_valida(nova_senha)
+    with uow:
+        s = uow.session
+        usuario = _usuario(s, usuario_id, travar=True)
+        antes = _imagem(usuario)
+        usuario.senha_hash = hash_senha(nova_senha)
+        usuario.falhas_login = 0
+        usuario.bloqueado_ate = None
+        _registrar_alteracao(s, ator, usuario, "redefinir_senha", antes)
+        uow.commit()
+
+
+def definir_ativo(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, ativo: bool) -> None:
+    """Activate or deactivate an account (a deactivated user cannot log in; their acts stay in the log)."""
+    exigir_papel(ator, "administrador", acao="ativar ou desativar usuários")
+    with uow:
+        s = uow.session
+        usuario = _usuario(s, usuario_id, travar=True)
+        if usuario.ativo == bool(ativo):
+            return
+        if not ativo:
+            if usuario.login == ator.login:
+                raise ErroDominio("Você não pode desativar a própria conta.", "ativo")
+            _manter_um_administrador(s, usuario, "desativar")
+        antes = _imagem(usuario)
+        usuario.ativo = bool(ativo)
+        _registrar_alteracao(s, ator, usuario, "ativar_usuario" if ativo else "desativar_usuario", antes)
+        uow.commit()
+
+
+def desbloquear_usuario(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int) -> None:
+    """Lift the lockout after repeated wrong passwords before its 15 minutes are over."""
+    exigir_papel(ator, "administrador", acao="desbloquear usuários")
+    with uow:
+        s = uow.session
+        usuario = _usuario(s, usuario_id, travar=True)
+        if usuario.bloqueado_ate is None and usuario.falhas_login == 0:
+            return
+        antes = _imagem(usuario)
+        usuario.bloqueado_ate = None
+        usuario.falhas_login = 0
+        _registrar_alteracao(s, ator, usuario, "desbloquear_usuario", antes)
+        uow.commit()
+
+
+def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: str, nova_senha: str) -> None:
+    """Any user changes their own password, confirming the current one."""
+    _senha_nova_valida(nova_senha)
+    if nova_senha == senha_atual:
+        raise ErroDominio("A nova senha deve ser diferente da atual.", "nova_senha")
+    with uow:
+        s = uow.session
+        usuario = s.scalar(sa.select(Usuario).where(Usuario.login == ator.login).with_for_update())
+        if usuario is None or not usuario.ativo:
+            raise ErroDominio("Sua conta não está ativa; peça ao administrador.", "senha_atual")
+        if not senha_confere(senha_atual, usuario.senha_hash):
+            raise ErroDominio("A senha atual não confere.", "senha_atual")
+        antes = _imagem(usuario)
+        usuario.senha_hash = hash_senha(nova_senha)
+        _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
+        uow.commit()
+
+
+def _senha_nova_valida(senha: str) -> None:
+    try:
+        validar_senha(senha or "")
+    except ErroDominio as exc:
+        raise ErroDominio(exc.mensagem, "nova_senha") from None
+
+
+def _usuario(s: so.Session, usuario_id: int, *, travar: bool = False) -> Usuario:
+    consulta = sa.select(Usuario).where(Usuario.id == usuario_id)
+    usuario = s.scalar(consulta.with_for_update() if travar else consulta)
+    if usuario is None:
+        raise NaoEncontrado(f"Usuário não encontrado (nº {usuario_id}).")
+    return usuario
+
+
+def _manter_um_administrador(s: so.Session, usuario: Usuario, acao: str) -> None:
+    """Refuse an act that would leave no active administrator (nobody could manage users any more)."""
+    if "administrador" not in usuario.nomes_papeis or not usuario.ativo:
+        return
+    outros = s.scalars(
+        sa.select(Usuario.id)
+        .join(UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id)
+        .where(UsuarioPapel.papel == "administrador", Usuario.ativo.is_(True), Usuario.id != usuario.id)
+        .with_for_update(of=Usuario)
+    ).all()
+    if not outros:
+        raise ErroDominio(
+            f"Não é possível {acao} {usuario.login}: é o único administrador ativo. "
+            "Dê o papel de Administrador a outro usuário antes.",
+            "papeis",
+        )
+
+
+def _imagem(usuario: Usuario) -> dict[str, object]:
+    """The audit image of an account: never the password hash."""
+    return {
+        "login": usuario.login,
+        "nome": usuario.nome,
+        "ativo": usuario.ativo,
+        "papeis": sorted(usuario.nomes_papeis),
+        "bloqueado_ate": usuario.bloqueado_ate.isoformat() if usuario.bloqueado_ate else None,
+    }
+
+
+def _registrar_alteracao(
+    s: so.Session, ator: Ator, usuario: Usuario, acao: str, antes: dict[str, object]
+) -> None:
+    usuario.alterado_por = ator.login
+    so.attributes.flag_modified(usuario, "alterado_por")  # new version even when only the roles changed
+    s.flush()
+    auditoria.registrar(s, ator, acao, "usuario", usuario.id, antes, _imagem(usuario))
+
+
+def _resumo(u: Usuario) -> UsuarioResumo:
+    return UsuarioResumo(
+        id=u.id,
+        login=u.login,
+        nome=u.nome,
+        papeis=u.nomes_papeis,
+        ativo=u.ativo,
+        bloqueado_ate=u.bloqueado_ate,
+        ultimo_acesso=u.ultimo_acesso,
+        versao=u.versao,
+        alterado_em=u.alterado_em,
+        alterado_por=u.alterado_por,
+    )

@@ -77,7 +77,12 @@ RESULTADOS_RECURSO = {
     "provido": "Provido",
     "provido_parcialmente": "Provido em parte",
 }
-SITUACOES_PAGAMENTO = {"aberto": "Em aberto", "pago": "Pago", "divida_ativa": "Inscrito em dívida ativa"}
+SITUACOES_PAGAMENTO = {
+    "aberto": "Em aberto",
+    "pago": "Pago",
+    "divida_ativa": "Inscrito em dívida ativa",
+    "cancelado": "Cancelado (penalidade anulada)",
+}
 SITUACOES_CUMPRIMENTO = {"pendente": "Pendente", "cumprida": "Cumprida", "nao_cumprida": "Não cumprida"}
 ORIGENS_DISPOSITIVO = {"lei": "Lei nº 2.413/1978", "contrato": "Contrato", "ato": "Ato normativo"}
 

@@ -1,0 +1,410 @@
+"""Administration: URM table, calendar, catalogue, letterhead, settings, audit log and user accounts."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from secretaria.db import Banco
+from secretaria.models import (
+    Auditoria,
+    AutoInfracao,
+    Decisao,
+    DiaNaoUtil,
+    DispositivoCatalogo,
+    Fiscal,
+    Operadora,
+    ValorURM,
+)
+from secretaria.services import admin, contas, relogio
+from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
+
+HOJE = date(2026, 11, 30)
+ADMIN = Ator("ana", "Ana", frozenset({"administrador"}))
+CONSULTA = Ator("carlos", "Carlos", frozenset({"consulta", "protocolo", "secretario"}))
+
+
+@pytest.fixture(autouse=True)
+def _hoje(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(relogio, "hoje", lambda: HOJE)
+    monkeypatch.setattr(relogio, "agora", lambda: datetime(2026, 11, 30, 9, 0))
+
+
+def _contar(banco: Banco, modelo: Any) -> int:
+    with banco.leitura() as s:
+        return int(s.scalar(sa.select(sa.func.count()).select_from(modelo)) or 0)
+
+
+def _auto(banco: Banco, *, data_decisao: date | None = None, codigo: str = "1-I", numero: int = 1) -> int:
+    """An auto (and its decision, when dated) inserted directly: only the dates matter here."""
+    base = {"versao": 1, "criado_em": datetime(2026, 1, 1), "alterado_em": datetime(2026, 1, 1)}
+    with banco.engine.begin() as c:
+        if c.scalar(sa.select(sa.func.count()).select_from(Operadora)) == 0:
+            c.execute(
+                sa.insert(Operadora).values(id=1, razao_social="Viação Alfa", cnpj="11222333000181", **base)
+            )
+            c.execute(sa.insert(Fiscal).values(id=1, nome="Fábio", matricula="1", **base))
+        auto_id = c.execute(
+            sa.insert(AutoInfracao)
+            .values(
+                ano=2026,
+                numero=numero,
+                operadora_id=1,
+                dispositivo_codigo=codigo,
+                tipo="E",
+                data_infracao=date(2025, 1, 2),
+                local="Centro",
+                data_lavratura=date(2025, 1, 2),
+                hora_lavratura=time(10),
+                local_lavratura="Centro",
+                descricao_fatos="Fatos.",
+                infrator_nome="X",
+                fiscal_id=1,
+                proxima_penalidade="",
+                lavrado_por="fabio",
+                **base,
+            )
+            .returning(AutoInfracao.id)
+        ).scalar_one()
+        if data_decisao is not None:
+            c.execute(
+                sa.insert(Decisao).values(
+                    auto_id=auto_id,
+                    data=data_decisao,
+                    resultado="aplicada",
+                    multa_ur=Decimal("0.5"),
+                    valor_urm=Decimal("100"),
+                    multa_reais=Decimal("50"),
+                    fundamentacao="",
+                    secretario="sec",
+                    **base,
+                )
+            )
+    return int(auto_id)
+
+
+def test_tabela_da_urm_valor_em_vigor_e_recusas(banco: Banco) -> None:
+    primeiro = admin.adicionar_valor_urm(
+        banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100,00", ato="Decreto 1"
+    )
+    admin.adicionar_valor_urm(
+        banco.uow(), ADMIN, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 2"
+    )
+    with banco.leitura() as s:
+        assert admin.valor_urm_em(s, date(2025, 12, 31)) == Decimal("100.0000")
+        assert admin.valor_urm_em(s, date(2026, 1, 1)) == Decimal("164.7400")
+        with pytest.raises(ErroDominio) as erro:
+            admin.valor_urm_em(s, date(2019, 12, 31))
+        assert "31/12/2019" in erro.value.mensagem and "01/01/2020" in erro.value.mensagem
+        assert [(x.vigencia, x.valor) for x in admin.tabela_urm(s)] == [
+            (date(2020, 1, 1), Decimal("100.0000")),
+            (date(2026, 1, 1), Decimal("164.7400")),
+        ]
+    antes = _contar(banco, ValorURM), _contar(banco, Auditoria)
+    recusas: list[tuple[dict[str, Any], str]] = [
+        ({"vigencia": date(2020, 1, 1), "valor": "120", "ato": "D"}, "vigencia"),
+        ({"vigencia": None, "valor": "120", "ato": "D"}, "vigencia"),
+        ({"vigencia": date(2027, 1, 1), "valor": "0", "ato": "D"}, "valor"),
+        ({"vigencia": date(2027, 1, 1), "valor": "-3", "ato": "D"}, "valor"),
+        ({"vigencia": date(2027, 1, 1), "valor": "abc", "ato": "D"}, "valor"),
+        ({"vigencia": date(2027, 1, 1), "valor": "1,23456", "ato": "D"}, "valor"),
+        ({"vigencia": date(2027, 1, 1), "valor": "170", "ato": "  "}, "ato"),
+    ]
+    for campos, campo in recusas:
+        with pytest.raises(ErroDominio) as erro:
+            admin.adicionar_valor_urm(banco.uow(), ADMIN, **campos)
+        assert erro.value.campo == campo, campos
+    with pytest.raises(AcessoNegado):
+        admin.adicionar_valor_urm(banco.uow(), CONSULTA, vigencia=date(2027, 1, 1), valor="170", ato="D")
+    assert (_contar(banco, ValorURM), _contar(banco, Auditoria)) == antes
+    # No decision yet: the first value may still be corrected and an unused one removed.
+    admin.editar_valor_urm(
+        banco.uow(), ADMIN, primeiro, vigencia=date(2020, 1, 1), valor="101", ato="Decreto 1", versao=1
+    )
+    with banco.leitura() as s:
+        assert admin.valor_urm_em(s, date(2021, 5, 5)) == Decimal("101.0000")
+
+
+def test_urm_usada_por_decisao_nao_muda(banco: Banco) -> None:
+    v2020 = admin.adicionar_valor_urm(
+        banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100", ato="Decreto 1"
+    )
+    v2026 = admin.adicionar_valor_urm(
+        banco.uow(), ADMIN, vigencia=date(2026, 1, 1), valor="164,74", ato="Decreto 2"
+    )
+    _auto(banco, data_decisao=date(2025, 3, 10))
+    with banco.leitura() as s:
+        assert [x.decisoes for x in admin.tabela_urm(s)] == [1, 0]
+    antes = _contar(banco, ValorURM), _contar(banco, Auditoria)
+    atos: list[Callable[[], object]] = [
+        lambda: admin.editar_valor_urm(
+            banco.uow(), ADMIN, v2020, vigencia=date(2020, 1, 1), valor="99", ato="Decreto 1", versao=1
+        ),
+        lambda: admin.editar_valor_urm(
+            banco.uow(), ADMIN, v2026, vigencia=date(2025, 1, 1), valor="164,74", ato="Decreto 2", versao=1
+        ),
+        lambda: admin.excluir_valor_urm(banco.uow(), ADMIN, v2020),
+        lambda: admin.adicionar_valor_urm(
+            banco.uow(), ADMIN, vigencia=date(2024, 6, 1), valor="120", ato="D"
+        ),
+    ]
+    for ato in atos:
+        with pytest.raises(ErroDominio) as erro:
+            ato()
+        assert "10/03/2025" in erro.value.mensagem
+    assert (_contar(banco, ValorURM), _contar(banco, Auditoria)) == antes
+    # What does not change the value in force on 10/03/2025 is allowed.
+    admin.editar_valor_urm(
+        banco.uow(), ADMIN, v2020, vigencia=date(2020, 1, 1), valor="100", ato="Decreto nº 1/2020", versao=1
+    )
+    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2025, 3, 11), valor="150", ato="Decreto 3")
+    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2010, 1, 1), valor="80", ato="Decreto antigo")
+    admin.excluir_valor_urm(banco.uow(), ADMIN, v2026)
+    with banco.leitura() as s:
+        assert admin.valor_urm_em(s, date(2025, 3, 10)) == Decimal("100.0000")
+        assert admin.valor_urm_em(s, date(2026, 6, 1)) == Decimal("150.0000")
+        assert admin.tabela_urm(s)[1].ato == "Decreto nº 1/2020"
+
+
+def test_calendario_de_dias_sem_expediente(banco: Banco) -> None:
+    assert admin.semear_feriados_municipais(banco.uow(), ADMIN, 2027) == 3
+    assert admin.semear_feriados_municipais(banco.uow(), ADMIN, 2027) == 0
+    carnaval = admin.adicionar_dia_nao_util(
+        banco.uow(),
+        ADMIN,
+        data=date(2027, 2, 9),
+        descricao="Ponto facultativo — Carnaval",
+        ato="Decreto 9/2027",
+    )
+    with pytest.raises(ErroDominio) as erro:
+        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 2, 2), descricao="Outro")
+    assert erro.value.campo == "data" and "Navegantes" in erro.value.mensagem
+    with pytest.raises(ErroDominio) as erro:
+        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 3, 1), descricao="")
+    assert erro.value.campo == "descricao"
+    with banco.leitura() as s:
+        dias = admin.dias_nao_uteis(s, 2027)
+    assert [(d.data, d.descricao) for d in dias] == [
+        (date(2027, 2, 2), "Feriado municipal — Nossa Senhora dos Navegantes"),
+        (date(2027, 2, 9), "Ponto facultativo — Carnaval"),
+        (date(2027, 3, 26), "Feriado municipal — Sexta-feira Santa"),
+        (date(2027, 5, 27), "Feriado municipal — Corpus Christi"),
+    ]
+    admin.remover_dia_nao_util(banco.uow(), ADMIN, carnaval)
+    assert _contar(banco, DiaNaoUtil) == 3
+    with pytest.raises(AcessoNegado):
+        admin.remover_dia_nao_util(banco.uow(), CONSULTA, dias[0].id)
+
+
+def test_catalogo_tipo_do_1x_uma_vez_e_lei_intocavel(banco: Banco) -> None:
+    antes = _contar(banco, Auditoria)
+    for codigo, tipo in (("1-I", "A"), ("6-V", "E")):
+        with pytest.raises(ErroDominio) as erro:
+            admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo=codigo, tipo=tipo, ato="Portaria")
+        assert "não pode ser alterado" in erro.value.mensagem
+    for excluir in (admin.excluir_dispositivo, admin.desativar_dispositivo):
+        with pytest.raises(ErroDominio):
+            excluir(banco.uow(), ADMIN, "1-I")
+    with pytest.raises(ErroDominio) as erro:
+        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="F", ato="Portaria")
+    assert erro.value.campo == "tipo"
+    with pytest.raises(ErroDominio) as erro:
+        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="B", ato="")
+    assert erro.value.campo == "ato"
+    with pytest.raises(AcessoNegado):
+        admin.definir_tipo_1x(banco.uow(), CONSULTA, tipo="B", ato="Portaria SMSU nº 1/2026")
+    assert _contar(banco, Auditoria) == antes
+    admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="b", ato="Portaria SMSU nº 1/2026")
+    with pytest.raises(ErroDominio) as erro:
+        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="C", ato="Portaria SMSU nº 2/2026")
+    assert "já foi definido (tipo B, Portaria SMSU nº 1/2026)" in erro.value.mensagem
+    with banco.leitura() as s:
+        lei = admin.listar_dispositivos(s)
+        assert len(lei) == 55 and [d.codigo for d in lei[:3]] == ["1-I", "1-II", "1-III"]
+        assert [d.codigo for d in lei if d.codigo.startswith("1-")][8:11] == ["1-IX", "1-X", "1-XI"]
+        um_x = s.get(DispositivoCatalogo, "1-X")
+        assert um_x is not None and (um_x.tipo, um_x.ato_tipo) == ("B", "Portaria SMSU nº 1/2026")
+
+
+def test_dispositivos_contratuais(banco: Banco) -> None:
+    codigo = admin.adicionar_dispositivo_contratual(
+        banco.uow(),
+        ADMIN,
+        origem="contrato",
+        codigo="ct-01",
+        texto="Manter ar-condicionado em funcionamento.",
+        tipo="C",
+        ato="Contrato de concessão nº 1/2020, cláusula 5ª",
+    )
+    assert codigo == "CT-01"
+    recusas: list[tuple[dict[str, Any], str]] = [
+        ({"codigo": "CT-01"}, "codigo"),
+        ({"codigo": "1-XXX"}, "codigo"),
+        ({"codigo": ""}, "codigo"),
+        ({"origem": "lei"}, "origem"),
+        ({"tipo": "Z"}, "tipo"),
+        ({"texto": " "}, "texto"),
+        ({"ato": ""}, "ato"),
+        ({"natureza": "talvez"}, "natureza"),
+    ]
+    for mudanca, campo in recusas:
+        campos = {
+            "origem": "ato",
+            "codigo": "PT-7",
+            "texto": "Texto.",
+            "tipo": "A",
+            "ato": "Portaria 7",
+            **mudanca,
+        }
+        with pytest.raises(ErroDominio) as erro:
+            admin.adicionar_dispositivo_contratual(banco.uow(), ADMIN, **campos)
+        assert erro.value.campo == campo, mudanca
+    # Not yet cited: may be retyped or deleted; once cited: neither, only deactivated.
+    admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="D", ato="Aditivo 1")
+    admin.adicionar_dispositivo_contratual(
+        banco.uow(), ADMIN, origem="ato", codigo="PT-7", texto="Texto.", tipo="A", ato="Portaria 7"
+    )
+    admin.excluir_dispositivo(banco.uow(), ADMIN, "PT-7")
+    _auto(banco, codigo="CT-01")
+    with pytest.raises(ErroDominio):
+        admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="E", ato="Aditivo 2")
+    with pytest.raises(ErroDominio):
+        admin.excluir_dispositivo(banco.uow(), ADMIN, "CT-01")
+    admin.desativar_dispositivo(banco.uow(), ADMIN, "CT-01")
+    with banco.leitura() as s:
+        todos = admin.listar_dispositivos(s)
+        ct = todos[-1]
+        assert (ct.codigo, ct.rotulo, ct.tipo, ct.ativo, ct.citacoes) == (
+            "CT-01",
+            "Contrato CT-01",
+            "D",
+            False,
+            1,
+        )
+        assert "CT-01" not in [d.codigo for d in admin.listar_dispositivos(s, incluir_inativos=False)]
+
+
+def test_dados_do_orgao_e_configuracoes(banco: Banco) -> None:
+    with banco.leitura() as s:
+        atual = admin.obter_dados_orgao(s)
+    assert atual.dados.prefeitura == "Prefeitura Municipal de Pelotas"
+    novos = admin.DadosDoOrgao(
+        prefeitura="Prefeitura Municipal de Pelotas",
+        secretaria="Secretaria Municipal de Serviços Urbanos",
+        secretario_nome="Marta Secretária",
+        endereco="Praça Coronel Pedro Osório, 101",
+        telefone="(53) 3225-0000",
+        email="smsu@pelotas.rs.gov.br",
+    )
+    admin.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
+    with pytest.raises(ConflitoEdicao) as conflito:
+        admin.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
+    assert "ana" in conflito.value.mensagem
+    with pytest.raises(ErroDominio) as erro:
+        admin.salvar_dados_orgao(
+            banco.uow(), ADMIN, admin.DadosDoOrgao("P", "S", "", "E"), versao=atual.versao + 1
+        )
+    assert erro.value.campo == "secretario_nome"
+    with banco.leitura() as s:
+        assert admin.obter_dados_orgao(s).dados == novos
+        assert admin.obter_configuracoes(s) == admin.Configuracoes(copias_backup=7, dias_decisao_atrasada=30)
+    admin.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=14, dias_decisao_atrasada=20)
+    with pytest.raises(ErroDominio) as erro:
+        admin.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=0, dias_decisao_atrasada=20)
+    assert erro.value.campo == "copias_backup"
+    backup = importlib.import_module("secretaria.services.backup")
+    with banco.leitura() as s:
+        assert admin.obter_configuracoes(s) == admin.Configuracoes(copias_backup=14, dias_decisao_atrasada=20)
+        assert backup.copias_mantidas(s) == 14  # the settings are the ones the other services read
+        filas = pytest.importorskip("secretaria.services.filas")
+        assert filas.dias_para_decidir(s) == 20
+
+
+def test_registro_de_auditoria_com_filtros(banco: Banco) -> None:
+    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100", ato="Decreto 1")
+    outro = Ator("bruno", "Bruno", frozenset({"administrador"}))
+    admin.adicionar_dia_nao_util(banco.uow(), outro, data=date(2027, 2, 9), descricao="Carnaval")
+    admin.definir_tipo_1x(banco.uow(), outro, tipo="B", ato="Portaria 1")
+    with banco.leitura() as s:
+        tudo = admin.consultar_auditoria(s)
+        assert tudo.total == 3
+        assert [r.acao for r in tudo.registros] == [
+            "definir_tipo_dispositivo",
+            "adicionar_dia_nao_util",
+            "adicionar_valor_urm",
+        ]
+        do_bruno = admin.consultar_auditoria(s, usuario="bruno", entidade="dispositivo")
+        assert [(r.entidade_id, r.alteracoes) for r in do_bruno.registros] == [
+            ("1-X", [("ato_tipo", None, "Portaria 1"), ("tipo", None, "B")])
+        ]
+        assert admin.consultar_auditoria(s, texto="carnaval").total == 1
+        assert admin.consultar_auditoria(s, desde=HOJE + date.resolution).total == 0
+        assert (
+            admin.consultar_auditoria(s, inicio=1, quantidade=1).registros[0].acao == "adicionar_dia_nao_util"
+        )
+        assert admin.entidades_auditadas(s) == ["dia_nao_util", "dispositivo", "valor_urm"]
+        with pytest.raises(ErroDominio):
+            admin.consultar_auditoria(s, desde=date(2026, 2, 1), ate=date(2026, 1, 1))
+
+
+def test_usuarios_papeis_senha_bloqueio_e_ultimo_administrador(
+    banco: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(contas, "_N", 2**10)  # a cheaper scrypt: this test hashes a dozen passwords
+    ana = contas.criar_usuario(
+        banco.uow(), ADMIN, login="ana", nome="Ana", senha="segredo123", papeis=["administrador"]
+    )
+    beto = contas.criar_usuario(
+        banco.uow(), ADMIN, login="beto", nome="Beto", senha="segredo123", papeis=["fiscal"]
+    )
+    # The only active administrator keeps the role and the account.
+    with pytest.raises(ErroDominio) as erro:
+        contas.editar_usuario(banco.uow(), ADMIN, ana, nome="Ana", papeis=["consulta"], versao=1)
+    assert "único administrador" in erro.value.mensagem
+    with pytest.raises(ErroDominio):
+        contas.definir_ativo(banco.uow(), ADMIN, ana, ativo=False)
+    contas.editar_usuario(
+        banco.uow(), ADMIN, beto, nome="Beto Silva", papeis=["fiscal", "administrador"], versao=1
+    )
+    with pytest.raises(ConflitoEdicao):
+        contas.editar_usuario(banco.uow(), ADMIN, beto, nome="Beto", papeis=["fiscal"], versao=1)
+    with pytest.raises(ErroDominio) as erro:
+        contas.definir_ativo(banco.uow(), ADMIN, ana, ativo=False)
+    assert erro.value.mensagem == "Você não pode desativar a própria conta."
+    contas.editar_usuario(banco.uow(), ADMIN, ana, nome="Ana", papeis=["consulta", "secretario"], versao=1)
+    with banco.leitura() as s:
+        usuarios = {u.login: u for u in contas.listar_usuarios(s)}
+    assert usuarios["ana"].papeis == {"consulta", "secretario"} and usuarios["ana"].versao == 2
+    assert usuarios["beto"].papeis == {"fiscal", "administrador"} and usuarios["beto"].nome == "Beto Silva"
+    # Lockout, unlock, reset; the audit never holds a password hash.
+    for _ in range(contas.FALHAS_PARA_BLOQUEIO):
+        with pytest.raises(contas.FalhaLogin):
+            contas.autenticar(banco.uow(), "beto", "errada000")
+    with banco.leitura() as s:
+        assert contas.obter_usuario(s, beto).bloqueado()
+    contas.desbloquear_usuario(banco.uow(), ADMIN, beto)
+    assert contas.autenticar(banco.uow(), "beto", "segredo123").login == "beto"
+    with pytest.raises(ErroDominio) as erro:
+        contas.redefinir_senha(banco.uow(), ADMIN, beto, nova_senha="curta")
+    assert erro.value.campo == "nova_senha"
+    contas.redefinir_senha(banco.uow(), ADMIN, beto, nova_senha="nova123456")
+    beto_ator = contas.autenticar(banco.uow(), "beto", "nova123456")
+    with pytest.raises(ErroDominio) as erro:
+        contas.alterar_propria_senha(banco.uow(), beto_ator, senha_atual="errada000", nova_senha="outra12345")
+    assert erro.value.campo == "senha_atual"
+    contas.alterar_propria_senha(banco.uow(), beto_ator, senha_atual="nova123456", nova_senha="outra12345")
+    assert contas.autenticar(banco.uow(), "beto", "outra12345").login == "beto"
+    contas.definir_ativo(banco.uow(), beto_ator, ana, ativo=False)
+    with pytest.raises(contas.FalhaLogin):
+        contas.autenticar(banco.uow(), "ana", "segredo123")
+    with pytest.raises(AcessoNegado):
+        contas.redefinir_senha(banco.uow(), CONSULTA, beto, nova_senha="nova123456")
+    with banco.leitura() as s:
+        textos = s.scalars(sa.select(Auditoria.depois).where(Auditoria.entidade == "usuario")).all()
+    assert textos and not any("scrypt" in (t or "") for t in textos)
