@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -59,7 +59,8 @@ class TabelaLista(QTableView):
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 10)
         horizontal = self.horizontalHeader()
         horizontal.setHighlightSections(False)
-        horizontal.setStretchLastSection(True)
+        horizontal.setStretchLastSection(False)
+        horizontal.setResizeContentsPrecision(0)  # measure only the rows on screen, never the whole list
         horizontal.setSectionsMovable(False)
         horizontal.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
@@ -68,6 +69,44 @@ class TabelaLista(QTableView):
         for i, coluna in enumerate(modelo.colunas):
             largura = coluna.largura or max(len(coluna.titulo) + 4, 12)
             self.setColumnWidth(i, largura * media + 16)
+
+    def ajustar_colunas(self, maximo: int = 380, minimo_texto: int = 110) -> None:
+        """Fit the columns to the rows on screen; when that is wider than the table, narrow the widest text
+        columns first (numbers and dates keep their width); when narrower, widen the widest text column."""
+        modelo = self.model()
+        if modelo is None or modelo.columnCount() == 0:
+            return
+        self.resizeColumnsToContents()
+        cabecalho = self.horizontalHeader()
+        n = modelo.columnCount()
+        naturais = [min(max(self.columnWidth(i), cabecalho.sectionSizeHint(i)), maximo) for i in range(n)]
+        alinhado = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignHCenter
+        textos = [
+            i
+            for i in range(n)
+            if not int(
+                modelo.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole) or 0
+            )
+            & int(alinhado)
+        ] or list(range(n))
+        disponivel = self.viewport().width() - 2
+        larguras = list(naturais)
+        excesso = sum(naturais) - disponivel
+        if excesso > 0:
+            # Narrow the text columns in proportion to what each has above its floor.
+            pisos = {i: max(min(minimo_texto, naturais[i]), cabecalho.sectionSizeHint(i)) for i in textos}
+            folgas = {i: max(0, naturais[i] - pisos[i]) for i in textos}
+            total_folga = sum(folgas.values())
+            if total_folga:
+                corte = min(excesso, total_folga)
+                for i in textos:
+                    larguras[i] = naturais[i] - round(corte * folgas[i] / total_folga)
+        sobra = disponivel - sum(larguras)
+        if sobra > 0:
+            maior = max(textos, key=self.sizeHintForColumn)  # the longest content, not the longest header
+            larguras[maior] += sobra
+        for i, largura in enumerate(larguras):
+            self.setColumnWidth(i, largura)
 
     def keyPressEvent(self, evento: QKeyEvent) -> None:
         # Enter opens the current row even on styles where QAbstractItemView would not emit `activated`.
@@ -111,11 +150,12 @@ class PaginaLista(QWidget):
         pode_criar: bool = False,
         singular: str = "registro",
         plural: str = "registros",
+        feminino: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.titulo = titulo
-        self._singular, self._plural = singular, plural
+        self._singular, self._plural, self._feminino = singular, plural, feminino
         self._extra: dict[str, Any] = dict(extra_inicial or {})
         filtro = Filtro("", situacao_inicial, dict(self._extra))
         self.modelo = ModeloTabela(fonte, filtro=filtro, ordem=ordem_inicial, parent=self)
@@ -215,6 +255,19 @@ class PaginaLista(QWidget):
         self._atalho(QKeySequence.StandardKey.Refresh, lambda: self.recarregar())
         self._mostrar_contagem(self.modelo.total)
         self.setFocusProxy(self.busca)
+        self._colunas_ajustadas = False
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        if not self._colunas_ajustadas:
+            # After the layout has given the table its width (a queued call runs once the show settles).
+            QTimer.singleShot(0, self._ajustar_colunas_uma_vez)
+
+    def _ajustar_colunas_uma_vez(self) -> None:
+        if self._colunas_ajustadas or not self.isVisible():
+            return
+        self.tabela.ajustar_colunas()
+        self._colunas_ajustadas = self.modelo.total > 0
 
     # -- for the pages built on this --------------------------------------------------------------
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None) -> None:
@@ -318,7 +371,7 @@ class PaginaLista(QWidget):
             self.tabela.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _mostrar_contagem(self, total: int) -> None:
-        self.contagem.setText(formatar_contagem(total, self._singular, self._plural))
+        self.contagem.setText(formatar_contagem(total, self._singular, self._plural, feminino=self._feminino))
 
 
 # -- lists backed by secretaria.services.listas ---------------------------------------------------
@@ -417,6 +470,7 @@ class PaginaListaServico(PaginaLista):
         texto_busca: str | None = None,
         singular: str = "registro",
         plural: str = "registros",
+        feminino: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         fonte = FonteLista(contexto.banco, nome)
@@ -440,6 +494,7 @@ class PaginaListaServico(PaginaLista):
             pode_criar=pode_criar,
             singular=singular,
             plural=plural,
+            feminino=feminino,
             parent=parent,
         )
         self.fonte = fonte

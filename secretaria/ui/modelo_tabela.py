@@ -61,10 +61,12 @@ def formatar_celula(valor: Any) -> str:
     return str(valor)
 
 
-def formatar_contagem(n: int, singular: str = "registro", plural: str = "registros") -> str:
-    """ "1.234 registros" / "1 registro" / "nenhum registro"."""
+def formatar_contagem(
+    n: int, singular: str = "registro", plural: str = "registros", *, feminino: bool = False
+) -> str:
+    """ "1.234 registros" / "1 registro" / "nenhum registro" ("nenhuma operadora" with `feminino`)."""
     if n == 0:
-        return f"nenhum {singular}"
+        return f"{'nenhuma' if feminino else 'nenhum'} {singular}"
     numero = f"{n:,}".replace(",", ".")
     return f"{numero} {singular if n == 1 else plural}"
 

@@ -33,3 +33,23 @@ def banco_sqlite(sqlite_modelo, tmp_path):  # type: ignore[no-untyped-def]
         yield banco
     finally:
         banco.fechar()
+
+
+@pytest.fixture
+def digitar(qtbot):  # type: ignore[no-untyped-def]
+    """Type text into a widget key by key, accents included (QTest.keyClicks aborts on non-ASCII)."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    def _digitar(widget, texto: str) -> None:  # type: ignore[no-untyped-def]
+        for c in texto:
+            if c.isascii():
+                qtbot.keyClicks(widget, c)
+                continue
+            for tipo in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+                QApplication.sendEvent(
+                    widget, QKeyEvent(tipo, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, c)
+                )
+
+    return _digitar

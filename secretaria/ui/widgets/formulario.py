@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
     QLayout,
     QVBoxLayout,
@@ -41,6 +42,8 @@ class Formulario:
         form = Formulario(layout_do_dialogo)            # or Formulario() and use form.layout
         form.adicionar("razao_social", "Razão social:", self.razao)
         form.adicionar("cnpj", "CNPJ:", self.cnpj)
+        layout.addWidget(form.grupo("Endereço"))       # optional titled groups
+        form.adicionar("logradouro", "Logradouro:", self.logradouro)
         ...
         id_ = form.tentar(lambda: cadastros.salvar_operadora(uow, ator, ...))
         if id_ is not None:
@@ -57,7 +60,9 @@ class Formulario:
         self.layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.erro_geral = rotulo_erro(parent)
+        self._atual = self.layout
         self._campos: dict[str, tuple[QWidget, QLabel]] = {}
+        self._rotulos: list[QLabel] = []
         self._apelidos: dict[str, str] = {}
         if destino is not None:
             destino.addWidget(self.erro_geral)
@@ -81,13 +86,36 @@ class Formulario:
         rotulo_widget = QLabel(rotulo)
         alvo = foco or (widget if isinstance(widget, QWidget) else caixa)
         rotulo_widget.setBuddy(alvo)
-        self.layout.addRow(rotulo_widget, caixa)
+        rotulo_widget.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._rotulos.append(rotulo_widget)
+        self._atual.addRow(rotulo_widget, caixa)
         self._campos[campo] = (alvo, erro)
         return erro
+
+    def grupo(self, titulo: str) -> QGroupBox:
+        """Start a titled group ("Endereço para intimações"): the next `adicionar` calls go into it. Place
+        the returned QGroupBox in your layout; messages still find their fields across groups."""
+        caixa = QGroupBox(titulo)
+        layout = QFormLayout(caixa)
+        layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+        layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._atual = layout
+        return caixa
+
+    def alinhar_rotulos(self) -> None:
+        """Give every label the width of the widest, so fields line up across groups."""
+        largura = max((r.sizeHint().width() for r in self._rotulos), default=0)
+        for r in self._rotulos:
+            r.setMinimumWidth(largura)
 
     def registrar(self, campo: str, widget: QWidget, erro: QLabel) -> None:
         """Use a field laid out elsewhere (a table, a panel) with its own error label."""
         self._campos[campo] = (widget, erro)
+
+    def rotulo_erro_de(self, campo: str) -> QLabel:
+        """The error label of a field already added (to share it with a second widget on the same row)."""
+        return self._campos[campo][1]
 
     def apelido(self, campo_servico: str, campo_formulario: str) -> None:
         """A service's field name that differs from the form's (e.g. "representante_cpf" → "cpf_rep")."""

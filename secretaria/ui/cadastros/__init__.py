@@ -1,0 +1,1 @@
+"""Registry screens: operators and lines, vehicles, employees and agents, SMSU inspectors."""

@@ -1,0 +1,257 @@
+"""Operators (concessionárias and permissionárias) and their lines: lists and edit dialogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.services import cadastros
+from secretaria.services.rotulos import DELEGACOES
+from secretaria.ui.cadastros.base import (
+    DialogoCadastro,
+    PaginaCadastro,
+    TextoLongo,
+    escolher,
+    preencher_combo,
+    texto_alteracao,
+)
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.widgets import CampoCnpj, CampoCpf, CampoData, CampoMascarado
+
+SITUACAO_COR = {"ativa": "#1b6e20", "suspensa": "#b3261e", "cassada": "#b3261e"}
+
+
+class DialogoOperadora(DialogoCadastro):
+    """Operator form: identification, address for notices, legal representative, contract. The status
+    (ativa / suspensa até … / cassada) is shown, never typed: it follows from suspensions and cassação."""
+
+    titulo_novo = "Nova operadora"
+    titulo_edicao = "Operadora"
+
+    def __init__(
+        self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(contexto, registro_id, parent)
+        f = self.form
+        self.razao_social = QLineEdit()
+        self.nome_fantasia = QLineEdit()
+        self.cnpj = CampoCnpj()
+        self.delegacao = QComboBox()
+        for chave, rotulo in DELEGACOES.items():
+            self.delegacao.addItem(rotulo, chave)
+        self.situacao = QLabel("Ativa")
+        self.logradouro = QLineEdit()
+        self.numero_endereco = QLineEdit()
+        self.numero_endereco.setMaximumWidth(90)
+        self.complemento = QLineEdit()
+        self.bairro = QLineEdit()
+        self.cidade = QLineEdit("Pelotas")
+        self.uf = QLineEdit("RS")
+        self.uf.setMaxLength(2)
+        self.uf.setMaximumWidth(50)
+        self.cep = CampoMascarado("00000-000;_")
+        self.cep.setMaximumWidth(100)
+        self.telefone = QLineEdit()
+        self.email = QLineEdit()
+        self.representante_nome = QLineEdit()
+        self.representante_cpf = CampoCpf()
+        self.contrato_numero = QLineEdit()
+        self.contrato_inicio = CampoData()
+        self.contrato_fim = CampoData()
+
+        esquerda = QVBoxLayout()
+        esquerda.addWidget(f.grupo("Identificação"))
+        f.adicionar("razao_social", "&Razão social:", self.razao_social)
+        f.adicionar("nome_fantasia", "Nome &fantasia:", self.nome_fantasia)
+        f.adicionar("cnpj", "&CNPJ:", self.cnpj)
+        f.adicionar("delegacao", "&Delegação:", self.delegacao)
+        f.adicionar("situacao", "Situação:", self.situacao)
+        esquerda.addWidget(f.grupo("Representante legal"))
+        f.adicionar("representante_nome", "&Nome:", self.representante_nome)
+        f.adicionar("representante_cpf", "C&PF:", self.representante_cpf)
+        esquerda.addWidget(f.grupo("Contrato ou termo de permissão"))
+        f.adicionar("contrato_numero", "Número:", self.contrato_numero)
+        f.adicionar("contrato_inicio", "Início:", self.contrato_inicio)
+        f.adicionar("contrato_fim", "Fim:", self.contrato_fim)
+        esquerda.addStretch(1)
+        direita = QVBoxLayout()
+        direita.addWidget(f.grupo("Endereço para intimações"))
+        f.adicionar("logradouro", "&Logradouro:", self.logradouro)
+        f.adicionar("numero_endereco", "Número:", self.numero_endereco)
+        f.adicionar("complemento", "Complemento:", self.complemento)
+        f.adicionar("bairro", "Bairro:", self.bairro)
+        f.adicionar("cidade", "Cidade:", self.cidade)
+        f.adicionar("uf", "UF:", self.uf)
+        f.adicionar("cep", "CEP:", self.cep)
+        f.adicionar("telefone", "Telefone:", self.telefone)
+        f.adicionar("email", "E-mail:", self.email)
+        direita.addStretch(1)
+        colunas = QHBoxLayout()
+        colunas.addLayout(esquerda, 1)
+        colunas.addLayout(direita, 1)
+        self.layout_principal.addLayout(colunas)
+        self.setMinimumWidth(900)
+        self.finalizar()
+
+    def carregar(self, sessao: Any) -> tuple[int, str]:
+        detalhe = cadastros.obter_operadora(sessao, self.registro_id or 0)
+        d = detalhe.dados
+        self.setWindowTitle(f"Operadora — {d.razao_social}")
+        self.razao_social.setText(d.razao_social)
+        self.nome_fantasia.setText(d.nome_fantasia)
+        self.cnpj.definir_valor(d.cnpj)
+        escolher(self.delegacao, d.delegacao)
+        self.logradouro.setText(d.logradouro)
+        self.numero_endereco.setText(d.numero_endereco)
+        self.complemento.setText(d.complemento)
+        self.bairro.setText(d.bairro)
+        self.cidade.setText(d.cidade)
+        self.uf.setText(d.uf)
+        self.cep.definir_valor(d.cep)
+        self.telefone.setText(d.telefone)
+        self.email.setText(d.email)
+        self.representante_nome.setText(d.representante_nome)
+        self.representante_cpf.definir_valor(d.representante_cpf)
+        self.contrato_numero.setText(d.contrato_numero)
+        self.contrato_inicio.definir_data(d.contrato_inicio)
+        self.contrato_fim.definir_data(d.contrato_fim)
+        situacao = detalhe.situacao
+        self.situacao.setText(situacao[:1].upper() + situacao[1:])
+        cor = SITUACAO_COR.get(situacao.split()[0], "#333")
+        self.situacao.setStyleSheet(f"color: {cor}; font-weight: bold;")
+        return detalhe.versao, texto_alteracao(detalhe.alterado_por, detalhe.alterado_em)
+
+    def dados(self) -> cadastros.DadosOperadora:
+        return cadastros.DadosOperadora(
+            razao_social=self.razao_social.text(),
+            cnpj=self.cnpj.valor(),
+            nome_fantasia=self.nome_fantasia.text(),
+            delegacao=self.delegacao.currentData(),
+            logradouro=self.logradouro.text(),
+            numero_endereco=self.numero_endereco.text(),
+            complemento=self.complemento.text(),
+            bairro=self.bairro.text(),
+            cidade=self.cidade.text(),
+            uf=self.uf.text(),
+            cep=self.cep.valor(),
+            telefone=self.telefone.text(),
+            email=self.email.text(),
+            representante_nome=self.representante_nome.text(),
+            representante_cpf=self.representante_cpf.valor(),
+            contrato_numero=self.contrato_numero.text(),
+            contrato_inicio=self.contrato_inicio.data_ou_erro("contrato_inicio", "o início do contrato"),
+            contrato_fim=self.contrato_fim.data_ou_erro("contrato_fim", "o fim do contrato"),
+        )
+
+    def gravar(self, uow: Any) -> int:
+        dados = self.dados()
+        if self.registro_id is None:
+            return cadastros.criar_operadora(uow, self.contexto.ator, dados)
+        return cadastros.editar_operadora(
+            uow, self.contexto.ator, self.registro_id, dados, versao=self.versao or 0
+        )
+
+
+class DialogoLinha(DialogoCadastro):
+    """Line (itinerary): code, name, operator, route description, active or not."""
+
+    titulo_novo = "Nova linha"
+    titulo_edicao = "Linha"
+
+    def __init__(
+        self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(contexto, registro_id, parent)
+        self.codigo = QLineEdit()
+        self.codigo.setMaximumWidth(140)
+        self.nome = QLineEdit()
+        self.operadora_id = QComboBox()
+        with contexto.banco.leitura() as sessao:
+            opcoes = cadastros.opcoes_operadoras(sessao)
+        preencher_combo(self.operadora_id, [(o.rotulo, o.id) for o in opcoes], "(escolha a operadora)")
+        self.itinerario = TextoLongo(5)
+        self.ativa = QCheckBox("Linha em operação")
+        self.ativa.setChecked(True)
+        self.layout_principal.addLayout(self.form.layout)
+        self.form.adicionar("codigo", "&Código:", self.codigo)
+        self.form.adicionar("nome", "&Nome:", self.nome)
+        self.form.adicionar("operadora_id", "&Operadora:", self.operadora_id)
+        self.form.adicionar("itinerario", "&Itinerário:", self.itinerario)
+        self.form.adicionar("ativa", "", self.ativa)
+        self.setMinimumWidth(560)
+        self.finalizar()
+
+    def carregar(self, sessao: Any) -> tuple[int, str]:
+        detalhe = cadastros.obter_linha(sessao, self.registro_id or 0)
+        d = detalhe.dados
+        self.setWindowTitle(f"Linha {d.codigo} — {d.nome}")
+        self.codigo.setText(d.codigo)
+        self.nome.setText(d.nome)
+        escolher(self.operadora_id, d.operadora_id)
+        self.itinerario.setPlainText(d.itinerario)
+        self.ativa.setChecked(d.ativa)
+        return detalhe.versao, texto_alteracao(detalhe.alterado_por, detalhe.alterado_em)
+
+    def gravar(self, uow: Any) -> int:
+        dados = cadastros.DadosLinha(
+            codigo=self.codigo.text(),
+            nome=self.nome.text(),
+            operadora_id=self.operadora_id.currentData(),
+            itinerario=self.itinerario.toPlainText(),
+            ativa=self.ativa.isChecked(),
+        )
+        if self.registro_id is None:
+            return cadastros.criar_linha(uow, self.contexto.ator, dados)
+        return cadastros.editar_linha(
+            uow, self.contexto.ator, self.registro_id, dados, versao=self.versao or 0
+        )
+
+
+class PaginaOperadoras(QWidget):
+    """The "Operadoras" area: a tab with the operators and one with their lines."""
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.operadoras = PaginaCadastro(
+            contexto,
+            "operadoras",
+            DialogoOperadora,
+            texto_novo="Nova operadora",
+            singular="operadora",
+            plural="operadoras",
+            feminino=True,
+            texto_busca="Razão social, nome fantasia ou CNPJ",
+        )
+        self.linhas = PaginaCadastro(
+            contexto,
+            "linhas",
+            DialogoLinha,
+            texto_novo="Nova linha",
+            singular="linha",
+            plural="linhas",
+            feminino=True,
+            texto_busca="Código, nome ou operadora da linha",
+        )
+        self.abas = QTabWidget()
+        self.abas.addTab(self.operadoras, "&Operadoras")
+        self.abas.addTab(self.linhas, "&Linhas")
+        self.abas.currentChanged.connect(lambda _i: self.recarregar())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.abas)
+        self.setFocusProxy(self.operadoras)
+
+    def recarregar(self) -> None:
+        pagina = self.abas.currentWidget()
+        if isinstance(pagina, PaginaCadastro):
+            pagina.recarregar()
