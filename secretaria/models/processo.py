@@ -17,7 +17,7 @@ FASES_AUTO = ("lavrado", "intimado", "decidido", "em_recurso", "encerrado", "can
 MEIOS_INTIMACAO = ("pessoal", "endereco", "postal_ar")
 RESULTADOS_INTIMACAO = ("entregue", "recusada", "nao_encontrado", "endereco_incorreto", "devolvida")
 RESULTADOS_RECURSO = ("pendente", "negado", "provido", "provido_parcialmente")
-SITUACOES_PAGAMENTO = ("aberto", "pago", "divida_ativa")
+SITUACOES_PAGAMENTO = ("aberto", "pago", "divida_ativa", "cancelado")
 SITUACOES_CUMPRIMENTO = ("pendente", "cumprida", "nao_cumprida")
 
 
@@ -267,11 +267,12 @@ class Recurso(Versionado, Base):
 
 
 class Pagamento(Versionado, Base):
-    """The fine's payment status: open, paid on a day, or sent to the municipal debt roll."""
+    """The fine's payment status: open, paid on a day, or sent to the municipal debt roll; "cancelado" when
+    an appeal annulled the penalty before it was paid."""
 
     __tablename__ = "pagamento"
     __table_args__ = (
-        sa.CheckConstraint("situacao IN ('aberto','pago','divida_ativa')", name="situacao_valida"),
+        sa.CheckConstraint("situacao IN ('aberto','pago','divida_ativa','cancelado')", name="situacao_valida"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 10:16:21.554325
+Create Date: 2026-11-30 10:23:41.126248
 """
 
 from __future__ import annotations
@@ -641,7 +641,8 @@ def upgrade() -> None:
         sa.Column("alterado_em", sa.DateTime(), nullable=False),
         sa.Column("alterado_por", sa.String(length=60), nullable=True),
         sa.CheckConstraint(
-            "situacao IN ('aberto','pago','divida_ativa')", name=op.f("ck_pagamento_situacao_valida")
+            "situacao IN ('aberto','pago','divida_ativa','cancelado')",
+            name=op.f("ck_pagamento_situacao_valida"),
         ),
         sa.ForeignKeyConstraint(["decisao_id"], ["decisao.id"], name=op.f("fk_pagamento_decisao_id_decisao")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_pagamento")),

@@ -1,0 +1,409 @@
+"""The auto de infração (art. 10): drawing it up, its evidence files, cancelling it, and the case read model."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from datetime import date, time
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho, retentavel
+from secretaria.lei.formato import formatar_data
+from secretaria.models import (
+    Anexo,
+    AutoInfracao,
+    Decisao,
+    Empregado,
+    Fiscal,
+    Linha,
+    Operadora,
+    Representacao,
+    Testemunha,
+    Veiculo,
+    VeiculoHistorico,
+)
+from secretaria.services import auditoria, relogio
+from secretaria.services.base import (
+    Ator,
+    ErroDominio,
+    NaoEncontrado,
+    exigir_papel,
+    texto_obrigatorio,
+    texto_opcional,
+    verificar_versao,
+)
+from secretaria.services.caso import Caso, obter_caso
+from secretaria.services.lei_db import dispositivo_citavel
+from secretaria.services.numeracao import proximo_numero
+from secretaria.services.processo_base import auto_para_ato, data_valida, imagem, obter
+from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
+
+__all__ = [
+    "LIMITE_ANEXO_BYTES",
+    "ArquivoAnexo",
+    "Caso",
+    "DadosTestemunha",
+    "NovoAuto",
+    "ResumoAnexo",
+    "ResumoAuto",
+    "abrir_anexo",
+    "anexar_evidencia",
+    "cancelar_auto",
+    "lavrar_auto",
+    "obter_caso",
+    "tipo_do_conteudo",
+]
+
+LIMITE_ANEXO_BYTES = 20 * 1024 * 1024
+MAXIMO_TESTEMUNHAS = 10
+
+
+@dataclass(frozen=True)
+class DadosTestemunha:
+    nome: str
+    documento: str = ""
+    endereco: str = ""
+
+
+@dataclass(frozen=True)
+class NovoAuto:
+    """Everything art. 10 asks (I: place, day, hour of the lavratura; II: offender and witnesses; III: facts
+    and circumstances; IV: the provision) plus who and what was involved. Item V, the next penalty, is
+    computed by `lavrar_auto`, not typed."""
+
+    operadora_id: int
+    dispositivo_codigo: str
+    data_infracao: date
+    local: str
+    data_lavratura: date
+    hora_lavratura: time
+    local_lavratura: str
+    descricao_fatos: str
+    fiscal_id: int
+    hora_infracao: time | None = None
+    circunstancias: str = ""
+    infrator_nome: str = ""
+    """Defaults to the operator's razão social: penalties fall on it (art. 7º caput)."""
+    veiculo_id: int | None = None
+    linha_id: int | None = None
+    empregado_id: int | None = None
+    testemunhas: tuple[DadosTestemunha, ...] = field(default_factory=tuple)
+    recusou_assinar: bool = False
+    representacao_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ResumoAuto:
+    id: int
+    ano: int
+    numero: int
+    numero_formatado: str
+    """"0001/2026"."""
+    proxima_penalidade: str
+    versao: int
+
+
+@retentavel
+def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
+    """Draw up an auto: validate everything, compute the next penalty as of its day, number it, audit."""
+    exigir_papel(ator, "fiscal", acao="lavrar autos de infração")
+    local = texto_obrigatorio(dados.local, "local", "o local da infração", 300)
+    local_lavratura = texto_obrigatorio(dados.local_lavratura, "local_lavratura", "o local da lavratura", 300)
+    fatos = texto_obrigatorio(dados.descricao_fatos, "descricao_fatos", "a descrição dos fatos")
+    circunstancias = texto_opcional(dados.circunstancias, "circunstancias", "as circunstâncias")
+    infrator = texto_opcional(dados.infrator_nome, "infrator_nome", "o nome do infrator", 300)
+    data_lavratura = data_valida(dados.data_lavratura, "data_lavratura", "a data da lavratura")
+    data_infracao = data_valida(dados.data_infracao, "data_infracao", "a data da infração")
+    if data_infracao > data_lavratura:
+        raise ErroDominio(
+            f"A data da infração ({formatar_data(data_infracao)}) não pode ser posterior à da lavratura "
+            f"({formatar_data(data_lavratura)}).",
+            "data_infracao",
+        )
+    if not isinstance(dados.hora_lavratura, time):
+        raise ErroDominio("Informe a hora da lavratura.", "hora_lavratura")
+    if (
+        data_infracao == data_lavratura
+        and dados.hora_infracao is not None
+        and dados.hora_infracao > dados.hora_lavratura
+    ):
+        raise ErroDominio(
+            f"A hora da infração ({dados.hora_infracao:%H:%M}) é posterior à da lavratura "
+            f"({dados.hora_lavratura:%H:%M}), no mesmo dia.",
+            "hora_infracao",
+        )
+    if len(dados.testemunhas) > MAXIMO_TESTEMUNHAS:
+        raise ErroDominio(f"Informe no máximo {MAXIMO_TESTEMUNHAS} testemunhas.", "testemunhas")
+    testemunhas = [
+        Testemunha(
+            nome=texto_obrigatorio(t.nome, "testemunhas", f"o nome da {i}ª testemunha", 200),
+            documento=texto_opcional(t.documento, "testemunhas", "o documento da testemunha", 60),
+            endereco=texto_opcional(t.endereco, "testemunhas", "o endereço da testemunha", 300),
+        )
+        for i, t in enumerate(dados.testemunhas, start=1)
+    ]
+    with uow:
+        s = uow.session
+        dispositivo = dispositivo_citavel(s, dados.dispositivo_codigo)
+        operadora = obter(s, Operadora, dados.operadora_id, "Operadora", "operadora_id")
+        if operadora.cassada_em is not None and operadora.cassada_em < data_infracao:
+            raise ErroDominio(
+                f"A operadora {operadora.razao_social} teve a permissão cassada em "
+                f"{formatar_data(operadora.cassada_em)}, antes do fato: não pode ser autuada por ele.",
+                "operadora_id",
+            )
+        _conferir_vinculos(s, dados, operadora, data_infracao)
+        fiscal = obter(s, Fiscal, dados.fiscal_id, "Fiscal", "fiscal_id")
+        if not fiscal.ativo:
+            raise ErroDominio(f"O fiscal {fiscal.nome} está inativo e não pode lavrar autos.", "fiscal_id")
+        representacao = None
+        antes_rep: dict[str, object] | None = None
+        if dados.representacao_id is not None:
+            representacao = s.scalar(
+                sa.select(Representacao).where(Representacao.id == dados.representacao_id).with_for_update()
+            )
+            if representacao is None:
+                raise NaoEncontrado("Representação não encontrada.", "representacao_id")
+            if representacao.situacao != "recebida":
+                raise ErroDominio(
+                    f"A representação nº {representacao.numero_formatado} já foi "
+                    f"{'autuada' if representacao.situacao == 'autuada' else 'arquivada'}.",
+                    "representacao_id",
+                )
+            antes_rep = imagem(representacao)
+        avaliacao = avaliar_sancao(
+            s,
+            operadora_id=operadora.id,
+            dispositivo_codigo=dispositivo.codigo,
+            data_infracao=data_infracao,
+            data_valor=data_lavratura,
+        )
+        numero = proximo_numero(s, "AI", data_lavratura.year)
+        auto = AutoInfracao(
+            ano=data_lavratura.year,
+            numero=numero,
+            operadora_id=operadora.id,
+            dispositivo_codigo=dispositivo.codigo,
+            tipo=dispositivo.tipo,
+            data_infracao=data_infracao,
+            hora_infracao=dados.hora_infracao,
+            local=local,
+            data_lavratura=data_lavratura,
+            hora_lavratura=dados.hora_lavratura,
+            local_lavratura=local_lavratura,
+            descricao_fatos=fatos,
+            circunstancias=circunstancias,
+            infrator_nome=infrator or operadora.razao_social,
+            veiculo_id=dados.veiculo_id,
+            linha_id=dados.linha_id,
+            empregado_id=dados.empregado_id,
+            fiscal_id=fiscal.id,
+            recusou_assinar=bool(dados.recusou_assinar),
+            proxima_penalidade=texto_proxima_penalidade(avaliacao),
+            representacao_id=dados.representacao_id,
+            lavrado_por=ator.login,
+            fase="lavrado",
+            alterado_por=ator.login,
+        )
+        auto.testemunhas = testemunhas
+        s.add(auto)
+        if representacao is not None:
+            representacao.situacao = "autuada"
+            representacao.alterado_por = ator.login
+        s.flush()
+        depois = imagem(auto, testemunhas=[t.nome for t in testemunhas])
+        auditoria.registrar(s, ator, "lavrar_auto", "auto_infracao", auto.id, None, depois)
+        if representacao is not None:
+            auditoria.registrar(
+                s,
+                ator,
+                "autuar_representacao",
+                "representacao",
+                representacao.id,
+                antes_rep,
+                imagem(representacao),
+            )
+        uow.commit()
+        return ResumoAuto(
+            id=auto.id,
+            ano=auto.ano,
+            numero=auto.numero,
+            numero_formatado=auto.numero_formatado,
+            proxima_penalidade=auto.proxima_penalidade,
+            versao=auto.versao,
+        )
+
+
+def _conferir_vinculos(s: so.Session, dados: NovoAuto, operadora: Operadora, dia: date) -> None:
+    """The vehicle, line and employee named must be the operator's (the vehicle: on the day of the fact)."""
+    if dados.veiculo_id is not None:
+        veiculo = obter(s, Veiculo, dados.veiculo_id, "Veículo", "veiculo_id")
+        if veiculo.operadora_id != operadora.id:
+            serviu = s.scalar(
+                sa.select(VeiculoHistorico.id).where(
+                    VeiculoHistorico.veiculo_id == veiculo.id,
+                    VeiculoHistorico.operadora_id == operadora.id,
+                    VeiculoHistorico.inicio <= dia,
+                    sa.or_(VeiculoHistorico.fim.is_(None), VeiculoHistorico.fim >= dia),
+                )
+            )
+            if serviu is None:
+                raise ErroDominio(
+                    f"O veículo {veiculo.prefixo} (placa {veiculo.placa}) não pertencia à operadora "
+                    f"{operadora.razao_social} em {formatar_data(dia)}.",
+                    "veiculo_id",
+                )
+    if dados.linha_id is not None:
+        linha = obter(s, Linha, dados.linha_id, "Linha", "linha_id")
+        if linha.operadora_id != operadora.id:
+            raise ErroDominio(
+                f"A linha {linha.codigo} não é operada por {operadora.razao_social}.", "linha_id"
+            )
+    if dados.empregado_id is not None:
+        empregado = obter(s, Empregado, dados.empregado_id, "Empregado", "empregado_id")
+        if empregado.operadora_id != operadora.id:
+            raise ErroDominio(
+                f"{empregado.nome} não é empregado(a) de {operadora.razao_social}.", "empregado_id"
+            )
+
+
+# --- evidence files ----------------------------------------------------------------------------------------
+
+_ASSINATURAS = (
+    (b"%PDF-", "application/pdf"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+)
+
+
+def tipo_do_conteudo(conteudo: bytes) -> str | None:
+    """The file's type from its first bytes (never from its name): PDF, JPEG or PNG, else None."""
+    for assinatura, tipo in _ASSINATURAS:
+        if conteudo.startswith(assinatura):
+            return tipo
+    return None
+
+
+@dataclass(frozen=True)
+class ResumoAnexo:
+    id: int
+    nome_arquivo: str
+    tipo_mime: str
+    tamanho: int
+    sha256: str
+
+
+def validar_arquivo(nome_arquivo: str, conteudo: bytes) -> tuple[str, str]:
+    """(clean file name, content type) of an evidence file, or a refusal saying what is wrong."""
+    nome = texto_obrigatorio(
+        os.path.basename((nome_arquivo or "").replace("\\", "/")), "arquivo", "o nome do arquivo", 255
+    )
+    if not isinstance(conteudo, bytes | bytearray) or not conteudo:
+        raise ErroDominio(f"O arquivo {nome} está vazio.", "arquivo")
+    if len(conteudo) > LIMITE_ANEXO_BYTES:
+        raise ErroDominio(
+            f"O arquivo {nome} tem {len(conteudo) / 1024 / 1024:.1f} MB; o limite é "
+            f"{LIMITE_ANEXO_BYTES // 1024 // 1024} MB.".replace(".", ","),
+            "arquivo",
+        )
+    tipo = tipo_do_conteudo(bytes(conteudo[:16]))
+    if tipo is None:
+        raise ErroDominio(
+            f"O arquivo {nome} não é PDF, JPEG nem PNG (o tipo é verificado pelo conteúdo, não pelo nome).",
+            "arquivo",
+        )
+    return nome, tipo
+
+
+def novo_anexo(ator: Ator, nome: str, tipo: str, conteudo: bytes, **destino: int) -> Anexo:
+    dados = bytes(conteudo)
+    return Anexo(
+        nome_arquivo=nome,
+        tipo_mime=tipo,
+        tamanho=len(dados),
+        sha256=hashlib.sha256(dados).hexdigest(),
+        conteudo=dados,
+        anexado_em=relogio.agora(),
+        anexado_por=ator.login,
+        **destino,
+    )
+
+
+@retentavel
+def anexar_evidencia(
+    uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, nome_arquivo: str, conteudo: bytes
+) -> ResumoAnexo:
+    """Attach a photo or scan to the auto, stored with its SHA-256 (20 MB; PDF, JPEG or PNG by content)."""
+    exigir_papel(ator, "fiscal", "protocolo", acao="anexar arquivos ao auto")
+    nome, tipo = validar_arquivo(nome_arquivo, conteudo)
+    with uow:
+        s = uow.session
+        auto_para_ato(s, auto_id, "anexar arquivos")
+        anexo = novo_anexo(ator, nome, tipo, conteudo, auto_id=auto_id)
+        s.add(anexo)
+        s.flush()
+        auditoria.registrar(
+            s, ator, "anexar_evidencia", "anexo", anexo.id, None, imagem(anexo, auto_id=auto_id)
+        )
+        uow.commit()
+        return ResumoAnexo(anexo.id, anexo.nome_arquivo, anexo.tipo_mime, anexo.tamanho, anexo.sha256)
+
+
+@dataclass(frozen=True)
+class ArquivoAnexo:
+    nome_arquivo: str
+    tipo_mime: str
+    conteudo: bytes
+    sha256: str
+    integro: bool
+    """False when the bytes no longer match the SHA-256 stored when the file was attached."""
+
+
+def abrir_anexo(sessao: so.Session, anexo_id: int) -> ArquivoAnexo:
+    """The attached file's bytes, checked against the SHA-256 stored with it."""
+    anexo = obter(sessao, Anexo, anexo_id, "Anexo")
+    conteudo = bytes(anexo.conteudo)
+    return ArquivoAnexo(
+        nome_arquivo=anexo.nome_arquivo,
+        tipo_mime=anexo.tipo_mime,
+        conteudo=conteudo,
+        sha256=anexo.sha256,
+        integro=hashlib.sha256(conteudo).hexdigest() == anexo.sha256,
+    )
+
+
+# --- cancelling --------------------------------------------------------------------------------------------
+
+
+@retentavel
+def cancelar_auto(
+    uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, motivo: str, versao: int | None = None
+) -> None:
+    """Cancel an auto with reasons (never delete it). Refused once the Secretary has decided it: from then
+    on the decision stands until the appeal (art. 15) changes it, and the decision must stay on record."""
+    exigir_papel(ator, "autoridade", "secretario", acao="cancelar autos de infração")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do cancelamento")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "cancelá-lo novamente")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
+        if decisao is not None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(decisao)}: não pode mais "
+                "ser cancelado; a decisão só se altera pelo recurso ao Prefeito (art. 15).",
+                "auto_id",
+            )
+        antes = imagem(auto)
+        auto.fase = "cancelado"
+        auto.cancelado_em = relogio.agora()
+        auto.cancelado_por = ator.login
+        auto.motivo_cancelamento = motivo_limpo
+        auto.penalidade_anulada = True
+        auto.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "cancelar_auto", "auto_infracao", auto.id, antes, imagem(auto))
+        uow.commit()

@@ -1,0 +1,677 @@
+"""The case screen's read model: the auto, every act with its date, the deadlines and the next acts allowed.
+
+Plain frozen dataclasses (never live ORM objects), read in a handful of indexed queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from decimal import Decimal
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.urm import formatar_reais, formatar_urm
+from secretaria.models import (
+    Anexo,
+    AutoInfracao,
+    Cumprimento,
+    Decisao,
+    Defesa,
+    DispositivoCatalogo,
+    DocumentoEmitido,
+    Intimacao,
+    Pagamento,
+    Proposta,
+    Recurso,
+    Representacao,
+    Suspensao,
+)
+from secretaria.services import relogio
+from secretaria.services.base import Ator, NaoEncontrado
+from secretaria.services.processo_base import ROTULOS_FASE
+from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
+
+PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
+    "registrar_intimacao_auto": ("protocolo",),
+    "registrar_defesa": ("protocolo",),
+    "registrar_proposta": ("autoridade",),
+    "decidir": ("secretario",),
+    "registrar_intimacao_decisao": ("protocolo",),
+    "registrar_recurso": ("protocolo",),
+    "julgar_recurso": ("protocolo",),
+    "iniciar_suspensao": ("secretario", "autoridade"),
+    "registrar_pagamento": ("protocolo",),
+    "registrar_cumprimento": ("fiscal", "protocolo"),
+    "anexar_evidencia": ("fiscal", "protocolo"),
+    "cancelar_auto": ("autoridade", "secretario"),
+}
+"""Each act the case screen offers → the roles that may do it (the services check the same roles)."""
+
+ROTULOS_ATOS = {
+    "registrar_intimacao_auto": "Registrar intimação do auto",
+    "registrar_defesa": "Registrar defesa",
+    "registrar_proposta": "Propor penalidade",
+    "decidir": "Decidir",
+    "registrar_intimacao_decisao": "Registrar intimação da decisão",
+    "registrar_recurso": "Registrar recurso",
+    "julgar_recurso": "Registrar julgamento do recurso",
+    "iniciar_suspensao": "Iniciar suspensão",
+    "registrar_pagamento": "Registrar pagamento",
+    "registrar_cumprimento": "Registrar cumprimento (art. 8º)",
+    "anexar_evidencia": "Anexar arquivo",
+    "cancelar_auto": "Cancelar auto",
+}
+
+
+@dataclass(frozen=True)
+class EventoCaso:
+    data: date
+    ato: str
+    titulo: str
+    descricao: str
+
+
+@dataclass(frozen=True)
+class PrazoCaso:
+    nome: str
+    vencimento: date
+    estado: str
+    """"aberto" (running), "vencido" (passed, still relevant), "cumprido" (the petition was filed) or
+    "encerrado" (passed unused, but the case moved on: nothing to warn about)."""
+    texto: str
+    """"vence em dd/mm/aaaa", "vencido em dd/mm/aaaa", "cumprido: defesa protocolada em dd/mm/aaaa"…"""
+
+
+@dataclass(frozen=True)
+class TestemunhaCaso:
+    __test__ = False  # not a pytest test class, despite the name
+
+    nome: str
+    documento: str
+    endereco: str
+
+
+@dataclass(frozen=True)
+class IntimacaoCaso:
+    id: int
+    objeto: str
+    data: date
+    meio: str
+    resultado: str
+    sucesso: bool
+    recebedor_nome: str
+    recebedor_documento: str
+    recibo: str
+    observacao: str
+    prazo: date | None
+    registrado_por: str
+
+
+@dataclass(frozen=True)
+class DefesaCaso:
+    id: int
+    protocolada_em: date
+    tempestiva: bool
+    requerente: str
+    texto: str
+    recibo: str
+    versao: int
+
+
+@dataclass(frozen=True)
+class PropostaCaso:
+    id: int
+    data: date
+    acao: str
+    multa_ur: Decimal
+    suspensao_dias: int
+    fundamentacao: str
+    autoridade: str
+
+
+@dataclass(frozen=True)
+class DecisaoCaso:
+    id: int
+    data: date
+    resultado: str
+    multa_ur: Decimal
+    valor_urm: Decimal | None
+    multa_reais: Decimal
+    suspensao_dias: int
+    reincidencia: int
+    faixa_min_ur: Decimal | None
+    faixa_max_ur: Decimal | None
+    fundamentacao: str
+    fundamentos_legais: str
+    secretario: str
+    defesa_intempestiva: bool
+    versao: int
+
+
+@dataclass(frozen=True)
+class RecursoCaso:
+    id: int
+    protocolado_em: date
+    tempestivo: bool
+    razoes: str
+    resultado: str
+    julgado_em: date | None
+    multa_ur_nova: Decimal | None
+    suspensao_dias_nova: int | None
+    fundamentacao_julgamento: str | None
+    versao: int
+
+
+@dataclass(frozen=True)
+class PagamentoCaso:
+    id: int
+    situacao: str
+    valor: Decimal
+    pago_em: date | None
+    valor_pago: Decimal | None
+    guia: str
+    inscrito_divida_em: date | None
+    versao: int
+
+
+@dataclass(frozen=True)
+class CumprimentoCaso:
+    id: int
+    situacao: str
+    verificado_em: date | None
+    verificado_por: str | None
+    observacao: str
+    versao: int
+
+
+@dataclass(frozen=True)
+class SuspensaoCaso:
+    id: int
+    inicio: date
+    fim: date
+    dias: int
+    anulada: bool
+
+
+@dataclass(frozen=True)
+class AnexoCaso:
+    id: int
+    nome_arquivo: str
+    tipo_mime: str
+    tamanho: int
+    sha256: str
+    anexado_em: datetime
+    anexado_por: str
+
+
+@dataclass(frozen=True)
+class DocumentoCaso:
+    id: int
+    tipo: str
+    referencia: str
+    nome_arquivo: str
+    sha256: str
+    emitido_em: datetime
+    emitido_por: str
+
+
+@dataclass(frozen=True)
+class Caso:
+    id: int
+    ano: int
+    numero: int
+    numero_formatado: str
+    fase: str
+    fase_rotulo: str
+    versao: int
+    operadora_id: int
+    operadora_nome: str
+    operadora_cnpj: str
+    operadora_endereco: str
+    operadora_representante: str
+    dispositivo_codigo: str
+    dispositivo_rotulo: str
+    dispositivo_texto: str
+    dispositivo_nota: str | None
+    tipo: str
+    data_infracao: date
+    hora_infracao: time | None
+    local: str
+    data_lavratura: date
+    hora_lavratura: time
+    local_lavratura: str
+    descricao_fatos: str
+    circunstancias: str
+    infrator_nome: str
+    veiculo_id: int | None
+    veiculo_descricao: str | None
+    linha_id: int | None
+    linha_descricao: str | None
+    empregado_id: int | None
+    empregado_nome: str | None
+    fiscal_id: int
+    fiscal_nome: str
+    fiscal_matricula: str
+    testemunhas: tuple[TestemunhaCaso, ...]
+    recusou_assinar: bool
+    proxima_penalidade: str
+    representacao_id: int | None
+    representacao_numero: str | None
+    lavrado_por: str
+    cancelado_em: datetime | None
+    cancelado_por: str | None
+    motivo_cancelamento: str | None
+    prazo_defesa: date | None
+    prazo_recurso: date | None
+    multa_ur: Decimal
+    """The penalty as it stands (after the appeal)."""
+    suspensao_dias: int
+    penalidade_anulada: bool
+    intimacoes: tuple[IntimacaoCaso, ...]
+    defesas: tuple[DefesaCaso, ...]
+    propostas: tuple[PropostaCaso, ...]
+    decisao: DecisaoCaso | None
+    recurso: RecursoCaso | None
+    pagamento: PagamentoCaso | None
+    cumprimento: CumprimentoCaso | None
+    suspensao: SuspensaoCaso | None
+    anexos: tuple[AnexoCaso, ...]
+    documentos: tuple[DocumentoCaso, ...]
+    linha_do_tempo: tuple[EventoCaso, ...]
+    prazos: tuple[PrazoCaso, ...]
+    final_em: date | None
+    """The day the decision became final, when it is."""
+    proximos_atos: tuple[str, ...]
+    """Keys of PAPEIS_DOS_ATOS that the case's phase allows now (whatever the user's roles)."""
+
+    def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
+        """The next acts this user may do (the phase allows it and the user holds a role for it)."""
+        return tuple(a for a in self.proximos_atos if ator.tem(*PAPEIS_DOS_ATOS[a]))
+
+
+def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Caso:
+    """Everything the case screen shows, as of `hoje` (default: today)."""
+    dia = hoje or relogio.hoje()
+    auto = sessao.scalar(
+        sa.select(AutoInfracao)
+        .where(AutoInfracao.id == auto_id)
+        .options(
+            so.joinedload(AutoInfracao.operadora),
+            so.joinedload(AutoInfracao.veiculo),
+            so.joinedload(AutoInfracao.linha),
+            so.joinedload(AutoInfracao.empregado),
+            so.joinedload(AutoInfracao.fiscal),
+            so.selectinload(AutoInfracao.testemunhas),
+        )
+    )
+    if auto is None:
+        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    dispositivo = sessao.get(DispositivoCatalogo, auto.dispositivo_codigo)
+    representacao = sessao.get(Representacao, auto.representacao_id) if auto.representacao_id else None
+
+    intimacoes = tuple(
+        IntimacaoCaso(
+            i.id, i.objeto, i.data, i.meio, i.resultado, i.sucesso, i.recebedor_nome, i.recebedor_documento,
+            i.recibo, i.observacao, i.prazo, i.registrado_por,
+        )
+        for i in sessao.scalars(sa.select(Intimacao).where(Intimacao.auto_id == auto.id).order_by(Intimacao.data, Intimacao.id))
+    )  # fmt: skip
+    defesas = tuple(
+        DefesaCaso(d.id, d.protocolada_em, d.tempestiva, d.requerente, d.texto, d.recibo, d.versao)
+        for d in sessao.scalars(
+            sa.select(Defesa).where(Defesa.auto_id == auto.id).order_by(Defesa.protocolada_em, Defesa.id)
+        )
+    )
+    propostas = tuple(
+        PropostaCaso(p.id, p.data, p.acao, p.multa_ur, p.suspensao_dias, p.fundamentacao, p.autoridade)
+        for p in sessao.scalars(
+            sa.select(Proposta).where(Proposta.auto_id == auto.id).order_by(Proposta.data, Proposta.id)
+        )
+    )
+    decisao = recurso = pagamento = suspensao = None
+    d = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if d is not None:
+        decisao = DecisaoCaso(
+            d.id, d.data, d.resultado, d.multa_ur, d.valor_urm, d.multa_reais, d.suspensao_dias, d.reincidencia,
+            d.faixa_min_ur, d.faixa_max_ur, d.fundamentacao, d.fundamentos_legais, d.secretario,
+            d.defesa_intempestiva, d.versao,
+        )  # fmt: skip
+        r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
+        if r is not None:
+            recurso = RecursoCaso(
+                r.id, r.protocolado_em, r.tempestivo, r.razoes, r.resultado, r.julgado_em, r.multa_ur_nova,
+                r.suspensao_dias_nova, r.fundamentacao_julgamento, r.versao,
+            )  # fmt: skip
+        p = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == d.id))
+        if p is not None:
+            pagamento = PagamentoCaso(
+                p.id, p.situacao, p.valor, p.pago_em, p.valor_pago, p.guia, p.inscrito_divida_em, p.versao
+            )
+        su = sessao.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == d.id))
+        if su is not None:
+            suspensao = SuspensaoCaso(su.id, su.inicio, su.fim, su.dias, su.anulada)
+    c = sessao.scalar(sa.select(Cumprimento).where(Cumprimento.auto_id == auto.id))
+    cumprimento = (
+        CumprimentoCaso(c.id, c.situacao, c.verificado_em, c.verificado_por, c.observacao, c.versao)
+        if c
+        else None
+    )
+    anexos = tuple(
+        AnexoCaso(*linha)
+        for linha in sessao.execute(
+            sa.select(
+                Anexo.id, Anexo.nome_arquivo, Anexo.tipo_mime, Anexo.tamanho, Anexo.sha256, Anexo.anexado_em,
+                Anexo.anexado_por,
+            ).where(Anexo.auto_id == auto.id).order_by(Anexo.id)
+        )
+    )  # fmt: skip
+    documentos = tuple(
+        DocumentoCaso(*linha)
+        for linha in sessao.execute(
+            sa.select(
+                DocumentoEmitido.id, DocumentoEmitido.tipo, DocumentoEmitido.referencia, DocumentoEmitido.nome_arquivo,
+                DocumentoEmitido.sha256, DocumentoEmitido.emitido_em, DocumentoEmitido.emitido_por,
+            ).where(DocumentoEmitido.auto_id == auto.id).order_by(DocumentoEmitido.id)
+        )
+    )  # fmt: skip
+
+    definitiva = decisao_final(
+        resultado=decisao.resultado if decisao else None,
+        data_decisao=decisao.data if decisao else None,
+        prazo_recurso=auto.prazo_recurso,
+        recurso_tempestivo=recurso.tempestivo if recurso else None,
+        recurso_julgado_em=recurso.julgado_em if recurso else None,
+        dia=dia,
+    )
+    operadora = auto.operadora
+    return Caso(
+        id=auto.id,
+        ano=auto.ano,
+        numero=auto.numero,
+        numero_formatado=auto.numero_formatado,
+        fase=auto.fase,
+        fase_rotulo=ROTULOS_FASE.get(auto.fase, auto.fase),
+        versao=auto.versao,
+        operadora_id=operadora.id,
+        operadora_nome=operadora.razao_social,
+        operadora_cnpj=operadora.cnpj,
+        operadora_endereco=operadora.endereco_completo,
+        operadora_representante=operadora.representante_nome,
+        dispositivo_codigo=auto.dispositivo_codigo,
+        dispositivo_rotulo=dispositivo.rotulo if dispositivo else auto.dispositivo_codigo,
+        dispositivo_texto=dispositivo.texto if dispositivo else "",
+        dispositivo_nota=dispositivo.nota if dispositivo else None,
+        tipo=auto.tipo,
+        data_infracao=auto.data_infracao,
+        hora_infracao=auto.hora_infracao,
+        local=auto.local,
+        data_lavratura=auto.data_lavratura,
+        hora_lavratura=auto.hora_lavratura,
+        local_lavratura=auto.local_lavratura,
+        descricao_fatos=auto.descricao_fatos,
+        circunstancias=auto.circunstancias,
+        infrator_nome=auto.infrator_nome,
+        veiculo_id=auto.veiculo_id,
+        veiculo_descricao=f"{auto.veiculo.prefixo} — placa {auto.veiculo.placa}" if auto.veiculo else None,
+        linha_id=auto.linha_id,
+        linha_descricao=f"{auto.linha.codigo} — {auto.linha.nome}" if auto.linha else None,
+        empregado_id=auto.empregado_id,
+        empregado_nome=auto.empregado.nome if auto.empregado else None,
+        fiscal_id=auto.fiscal_id,
+        fiscal_nome=auto.fiscal.nome,
+        fiscal_matricula=auto.fiscal.matricula,
+        testemunhas=tuple(TestemunhaCaso(t.nome, t.documento, t.endereco) for t in auto.testemunhas),
+        recusou_assinar=auto.recusou_assinar,
+        proxima_penalidade=auto.proxima_penalidade,
+        representacao_id=auto.representacao_id,
+        representacao_numero=representacao.numero_formatado if representacao else None,
+        lavrado_por=auto.lavrado_por,
+        cancelado_em=auto.cancelado_em,
+        cancelado_por=auto.cancelado_por,
+        motivo_cancelamento=auto.motivo_cancelamento,
+        prazo_defesa=auto.prazo_defesa,
+        prazo_recurso=auto.prazo_recurso,
+        multa_ur=auto.multa_ur,
+        suspensao_dias=auto.suspensao_dias,
+        penalidade_anulada=auto.penalidade_anulada,
+        intimacoes=intimacoes,
+        defesas=defesas,
+        propostas=propostas,
+        decisao=decisao,
+        recurso=recurso,
+        pagamento=pagamento,
+        cumprimento=cumprimento,
+        suspensao=suspensao,
+        anexos=anexos,
+        documentos=documentos,
+        linha_do_tempo=_linha_do_tempo(
+            auto,
+            representacao,
+            intimacoes,
+            defesas,
+            propostas,
+            decisao,
+            recurso,
+            pagamento,
+            cumprimento,
+            suspensao,
+        ),
+        prazos=_prazos(auto, defesas, decisao, recurso, dia),
+        final_em=definitiva,
+        proximos_atos=_proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva),
+    )
+
+
+def _linha_do_tempo(
+    auto: AutoInfracao,
+    representacao: Representacao | None,
+    intimacoes: tuple[IntimacaoCaso, ...],
+    defesas: tuple[DefesaCaso, ...],
+    propostas: tuple[PropostaCaso, ...],
+    decisao: DecisaoCaso | None,
+    recurso: RecursoCaso | None,
+    pagamento: PagamentoCaso | None,
+    cumprimento: CumprimentoCaso | None,
+    suspensao: SuspensaoCaso | None,
+) -> tuple[EventoCaso, ...]:
+    ev: list[EventoCaso] = []
+    if representacao is not None:
+        ev.append(
+            EventoCaso(
+                representacao.recebida_em,
+                "representacao",
+                f"Representação nº {representacao.numero_formatado}",
+                f"Recebida de {representacao.peticionario_nome} (art. 12).",
+            )
+        )
+    ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", f"{auto.local}."))
+    ev.append(
+        EventoCaso(
+            auto.data_lavratura,
+            "lavratura",
+            f"Auto de infração nº {auto.numero_formatado}",
+            f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {auto.proxima_penalidade}",
+        )
+    )
+    for i in intimacoes:
+        objeto = "do auto" if i.objeto == "auto" else "da decisão"
+        texto = f"{MEIOS_INTIMACAO.get(i.meio, i.meio).capitalize()}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
+        if i.recebedor_nome:
+            texto += f", recebida por {i.recebedor_nome}"
+        if i.prazo is not None:
+            texto += f"; prazo até {formatar_data(i.prazo)}"
+        ev.append(
+            EventoCaso(
+                i.data, "intimacao", f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}", texto + "."
+            )
+        )
+    for d in defesas:
+        situacao = "tempestiva" if d.tempestiva else "intempestiva"
+        ev.append(
+            EventoCaso(
+                d.protocolada_em, "defesa", f"Defesa ({situacao})", d.requerente or "Defesa protocolada."
+            )
+        )
+    for p in propostas:
+        texto = (
+            f"Multa de {formatar_urm(p.multa_ur)}"
+            + (f" e suspensão de {p.suspensao_dias} dias" if p.suspensao_dias else "")
+            if p.acao == "aplicar"
+            else "Arquivamento"
+        )
+        ev.append(EventoCaso(p.data, "proposta", "Proposta da autoridade (art. 13)", texto + "."))
+    if decisao is not None:
+        if decisao.resultado == "aplicada":
+            texto = f"Multa de {formatar_urm(decisao.multa_ur)} = {formatar_reais(decisao.multa_reais)}"
+            if decisao.suspensao_dias:
+                texto += f" e suspensão de {decisao.suspensao_dias} dias"
+            ev.append(EventoCaso(decisao.data, "decisao", "Decisão: penalidade aplicada", texto + "."))
+        else:
+            ev.append(EventoCaso(decisao.data, "decisao", "Decisão: auto arquivado", decisao.fundamentacao))
+    if recurso is not None:
+        ev.append(
+            EventoCaso(
+                recurso.protocolado_em,
+                "recurso",
+                f"Recurso ao Prefeito ({'tempestivo' if recurso.tempestivo else 'intempestivo'})",
+                recurso.razoes or "Recurso protocolado.",
+            )
+        )
+        if recurso.julgado_em is not None:
+            texto = {
+                "negado": "Recurso negado: penalidade mantida.",
+                "provido": "Recurso provido: penalidade anulada.",
+                "provido_parcialmente": f"Recurso provido em parte: multa reduzida a {formatar_urm(recurso.multa_ur_nova or Decimal(0))}"
+                + (
+                    f" e suspensão a {recurso.suspensao_dias_nova} dias"
+                    if recurso.suspensao_dias_nova
+                    else ""
+                )
+                + ".",
+            }.get(recurso.resultado, recurso.resultado)
+            ev.append(EventoCaso(recurso.julgado_em, "julgamento_recurso", "Julgamento do recurso", texto))
+    if suspensao is not None:
+        texto = (
+            f"De {formatar_data(suspensao.inicio)} a {formatar_data(suspensao.fim)} ({suspensao.dias} dias)"
+        )
+        ev.append(
+            EventoCaso(
+                suspensao.inicio,
+                "suspensao",
+                "Suspensão",
+                texto + (" — anulada." if suspensao.anulada else "."),
+            )
+        )
+    if pagamento is not None and pagamento.pago_em is not None:
+        ev.append(
+            EventoCaso(
+                pagamento.pago_em,
+                "pagamento",
+                "Multa paga",
+                formatar_reais(pagamento.valor_pago or pagamento.valor) + ".",
+            )
+        )
+    if pagamento is not None and pagamento.inscrito_divida_em is not None:
+        ev.append(
+            EventoCaso(pagamento.inscrito_divida_em, "divida_ativa", "Multa inscrita em dívida ativa", "")
+        )
+    if cumprimento is not None and cumprimento.verificado_em is not None:
+        titulo = "Exigência cumprida" if cumprimento.situacao == "cumprida" else "Exigência não cumprida"
+        ev.append(
+            EventoCaso(
+                cumprimento.verificado_em, "cumprimento", f"{titulo} (art. 8º)", cumprimento.observacao
+            )
+        )
+    if auto.cancelado_em is not None:
+        ev.append(
+            EventoCaso(
+                auto.cancelado_em.date(), "cancelamento", "Auto cancelado", auto.motivo_cancelamento or ""
+            )
+        )
+    ordem = {e.ato: i for i, e in enumerate(ev)}
+    return tuple(sorted(ev, key=lambda e: (e.data, ordem[e.ato])))
+
+
+def _estado(vencimento: date, dia: date) -> tuple[str, str]:
+    if dia <= vencimento:
+        return "aberto", ("vence hoje" if dia == vencimento else f"vence em {formatar_data(vencimento)}")
+    return "vencido", f"vencido em {formatar_data(vencimento)}"
+
+
+def _prazos(
+    auto: AutoInfracao,
+    defesas: tuple[DefesaCaso, ...],
+    decisao: DecisaoCaso | None,
+    recurso: RecursoCaso | None,
+    dia: date,
+) -> tuple[PrazoCaso, ...]:
+    prazos: list[PrazoCaso] = []
+    if auto.prazo_defesa is not None:
+        if defesas:
+            primeira = defesas[0]
+            estado, texto = (
+                "cumprido",
+                (
+                    f"cumprido: defesa protocolada em {formatar_data(primeira.protocolada_em)}"
+                    + ("" if primeira.tempestiva else " (intempestiva)")
+                ),
+            )
+        elif decisao is not None or auto.fase == "cancelado":
+            estado, texto = "encerrado", f"venceu em {formatar_data(auto.prazo_defesa)}, sem defesa"
+        else:
+            estado, texto = _estado(auto.prazo_defesa, dia)
+        prazos.append(PrazoCaso("Defesa (art. 14)", auto.prazo_defesa, estado, texto))
+    if auto.prazo_recurso is not None:
+        if recurso is not None:
+            estado, texto = (
+                "cumprido",
+                (
+                    f"cumprido: recurso protocolado em {formatar_data(recurso.protocolado_em)}"
+                    + ("" if recurso.tempestivo else " (intempestivo)")
+                ),
+            )
+        else:
+            estado, texto = _estado(auto.prazo_recurso, dia)
+            if estado == "vencido":
+                texto += " — decisão definitiva"
+        prazos.append(PrazoCaso("Recurso ao Prefeito (art. 15)", auto.prazo_recurso, estado, texto))
+    return tuple(prazos)
+
+
+def _proximos_atos(
+    auto: AutoInfracao,
+    decisao: DecisaoCaso | None,
+    recurso: RecursoCaso | None,
+    pagamento: PagamentoCaso | None,
+    cumprimento: CumprimentoCaso | None,
+    suspensao: SuspensaoCaso | None,
+    definitiva: date | None,
+) -> tuple[str, ...]:
+    if auto.fase == "cancelado":
+        return ()
+    atos: list[str] = []
+    if decisao is None:
+        if auto.fase == "lavrado":
+            atos.append("registrar_intimacao_auto")
+        else:
+            atos += ["registrar_defesa", "registrar_proposta"]
+        atos += ["decidir", "cancelar_auto"]
+    else:
+        if auto.prazo_recurso is None and decisao.resultado == "aplicada":
+            atos.append("registrar_intimacao_decisao")
+        if decisao.resultado == "aplicada" and recurso is None:
+            atos.append("registrar_recurso")
+        if recurso is not None and recurso.resultado == "pendente":
+            atos.append("julgar_recurso")
+        if not auto.penalidade_anulada and decisao.resultado == "aplicada":
+            if auto.suspensao_dias > 0 and suspensao is None and definitiva is not None:
+                atos.append("iniciar_suspensao")
+            if pagamento is not None and pagamento.situacao in ("aberto", "divida_ativa"):
+                atos.append("registrar_pagamento")
+            if cumprimento is not None and cumprimento.situacao != "cumprida":
+                atos.append("registrar_cumprimento")
+    atos.append("anexar_evidencia")
+    return tuple(atos)

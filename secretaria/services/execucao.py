@@ -1,0 +1,463 @@
+"""Carrying out the decision: suspension, payment of the fine, the art. 8º follow-up, and cassação (art. 16).
+
+The operator's status (ativa / suspensa até … / cassada) is derived here from the Suspensao rows and the
+cassação outcome, never typed by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho, retentavel
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
+from secretaria.models import Cassacao, CassacaoAto, Cumprimento, Decisao, Operadora, Pagamento, Suspensao
+from secretaria.services import auditoria
+from secretaria.services.base import (
+    Ator,
+    ErroDominio,
+    exigir_papel,
+    texto_obrigatorio,
+    texto_opcional,
+    verificar_versao,
+)
+from secretaria.services.lei_db import calendario
+from secretaria.services.processo_base import (
+    auto_para_ato,
+    data_valida,
+    escolha,
+    imagem,
+    obter,
+    reais_validos,
+)
+from secretaria.services.tramitacao import final_em
+
+SITUACOES_PAGAMENTO = {"pago": "paga", "divida_ativa": "inscrita em dívida ativa"}
+SITUACOES_CUMPRIMENTO = {"cumprida": "exigência cumprida", "nao_cumprida": "exigência não cumprida"}
+TIPOS_ATO_CASSACAO = {
+    "notificacao": "notificação da permissionária para defesa",
+    "defesa": "defesa da permissionária",
+    "prova": "produção de provas",
+    "parecer": "parecer",
+    "outro": "outro ato",
+}
+RESULTADOS_CASSACAO = {"cassada": "cassar a permissão", "arquivada": "arquivar o procedimento"}
+
+
+# --- operator status ---------------------------------------------------------------------------------------
+
+
+def situacao_operadora(sessao: so.Session, operadora_id: int, dia: date) -> str:
+    """ "ativa", "suspensa até dd/mm/aaaa" or "cassada" on `dia`, from the suspensions and the cassação."""
+    cassada_em = sessao.scalar(sa.select(Operadora.cassada_em).where(Operadora.id == operadora_id))
+    if cassada_em is not None and cassada_em <= dia:
+        return "cassada"
+    fim = sessao.scalar(
+        sa.select(sa.func.max(Suspensao.fim)).where(
+            Suspensao.operadora_id == operadora_id,
+            Suspensao.inicio <= dia,
+            Suspensao.fim >= dia,
+            Suspensao.anulada.is_(False),
+        )
+    )
+    return f"suspensa até {formatar_data(fim)}" if fim is not None else "ativa"
+
+
+def situacoes_operadoras(sessao: so.Session, dia: date) -> dict[int, str]:
+    """The status of every operator that is not "ativa" on `dia` (for lists: one query, not one per row)."""
+    cassadas = sa.select(Operadora.id, sa.literal(None, sa.Date).label("fim")).where(
+        Operadora.cassada_em <= dia
+    )
+    suspensas = (
+        sa.select(Suspensao.operadora_id, sa.func.max(Suspensao.fim))
+        .where(Suspensao.inicio <= dia, Suspensao.fim >= dia, Suspensao.anulada.is_(False))
+        .group_by(Suspensao.operadora_id)
+    )
+    situacoes: dict[int, str] = {}
+    for operadora_id, fim in sessao.execute(sa.union_all(suspensas, cassadas)):
+        if fim is None:
+            situacoes[operadora_id] = "cassada"
+        else:
+            situacoes.setdefault(operadora_id, f"suspensa até {formatar_data(fim)}")
+    return situacoes
+
+
+# --- suspension --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumoSuspensao:
+    id: int
+    inicio: date
+    fim: date
+    dias: int
+
+
+@retentavel
+def iniciar_suspensao(
+    uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, inicio: date, versao: int | None = None
+) -> ResumoSuspensao:
+    """Start serving a final suspension: the operator is "suspensa" from `inicio` to `inicio + dias − 1`."""
+    exigir_papel(ator, "secretario", "autoridade", acao="iniciar a suspensão")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "iniciar a suspensão")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+        if (
+            decisao is None
+            or decisao.resultado != "aplicada"
+            or auto.suspensao_dias <= 0
+            or auto.penalidade_anulada
+        ):
+            raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem suspensão a cumprir.", "auto_id")
+        existente = s.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == decisao.id))
+        if existente is not None:
+            raise ErroDominio(
+                f"A suspensão do auto nº {auto.numero_formatado} já foi iniciada em "
+                f"{formatar_data(existente.inicio)}.",
+                "auto_id",
+            )
+        definitiva = final_em(s, auto.id)
+        if definitiva is None:
+            motivo = (
+                f"o prazo de recurso vai até {formatar_data(auto.prazo_recurso)}"
+                if auto.prazo_recurso is not None and auto.fase == "decidido"
+                else "há recurso pendente"
+                if auto.fase == "em_recurso"
+                else "a decisão ainda não foi intimada"
+            )
+            raise ErroDominio(
+                f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva ({motivo}): a suspensão só "
+                "se cumpre depois dela.",
+                "inicio",
+            )
+        dia = data_valida(
+            inicio,
+            "inicio",
+            "o início da suspensão",
+            minimo=definitiva,
+            rotulo_minimo="a decisão definitiva",
+            futuro=True,
+        )
+        operadora = obter(s, Operadora, auto.operadora_id, "Operadora")
+        if operadora.cassada_em is not None and operadora.cassada_em <= dia:
+            raise ErroDominio(
+                f"A operadora {operadora.razao_social} teve a permissão cassada em "
+                f"{formatar_data(operadora.cassada_em)}.",
+                "inicio",
+            )
+        suspensao = Suspensao(
+            operadora_id=auto.operadora_id,
+            decisao_id=decisao.id,
+            inicio=dia,
+            dias=auto.suspensao_dias,
+            fim=dia + timedelta(days=auto.suspensao_dias - 1),
+            anulada=False,
+            alterado_por=ator.login,
+        )
+        s.add(suspensao)
+        s.flush()
+        auditoria.registrar(s, ator, "iniciar_suspensao", "suspensao", suspensao.id, None, imagem(suspensao))
+        uow.commit()
+        return ResumoSuspensao(suspensao.id, suspensao.inicio, suspensao.fim, suspensao.dias)
+
+
+# --- payment and follow-up ---------------------------------------------------------------------------------
+
+
+@retentavel
+def registrar_pagamento(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    situacao: str,
+    data: date,
+    valor_pago: Decimal | None = None,
+    guia: str = "",
+    versao: int | None = None,
+) -> None:
+    """The fine paid on a day (amount; default the full amount), or sent to the municipal debt roll.
+
+    `versao` is the payment record's version. Inscription in dívida ativa needs the decision to be final.
+    """
+    exigir_papel(ator, "protocolo", acao="registrar pagamentos")
+    situacao = escolha(situacao, SITUACOES_PAGAMENTO, "situacao", "a situação da multa")
+    guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar pagamentos")
+        linha = s.execute(
+            sa.select(Pagamento, Decisao)
+            .join(Decisao, Decisao.id == Pagamento.decisao_id)
+            .where(Decisao.auto_id == auto.id)
+        ).first()
+        if linha is None:
+            raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
+        pagamento, decisao = linha.tuple()
+        verificar_versao(pagamento, versao, f"O pagamento do auto nº {auto.numero_formatado}")
+        if pagamento.situacao == "cancelado":
+            raise ErroDominio(
+                f"A multa do auto nº {auto.numero_formatado} foi anulada pelo recurso: não há o que pagar.",
+                "situacao",
+            )
+        if pagamento.situacao == "pago":
+            raise ErroDominio(
+                f"A multa do auto nº {auto.numero_formatado} já foi paga em {formatar_data(pagamento.pago_em)}.",  # type: ignore[arg-type]
+                "situacao",
+            )
+        antes = imagem(pagamento)
+        if situacao == "pago":
+            pagamento.pago_em = data_valida(
+                data, "data", "a data do pagamento", minimo=decisao.data, rotulo_minimo="a decisão"
+            )
+            pagamento.valor_pago = reais_validos(
+                pagamento.valor if valor_pago is None else valor_pago, "valor_pago", "o valor pago"
+            )
+            pagamento.situacao = "pago"
+        else:
+            if pagamento.situacao == "divida_ativa":
+                raise ErroDominio(
+                    f"A multa do auto nº {auto.numero_formatado} já foi inscrita em dívida ativa em "
+                    f"{formatar_data(pagamento.inscrito_divida_em)}.",  # type: ignore[arg-type]
+                    "situacao",
+                )
+            definitiva = final_em(s, auto.id)
+            if definitiva is None:
+                raise ErroDominio(
+                    f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva: a multa só vai para a "
+                    "dívida ativa depois dela.",
+                    "situacao",
+                )
+            pagamento.inscrito_divida_em = data_valida(
+                data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
+            )
+            pagamento.situacao = "divida_ativa"
+        if guia_limpa:
+            pagamento.guia = guia_limpa
+        pagamento.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(
+            s, ator, "registrar_pagamento", "pagamento", pagamento.id, antes, imagem(pagamento)
+        )
+        uow.commit()
+
+
+@retentavel
+def registrar_cumprimento(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    situacao: str,
+    data: date,
+    observacao: str = "",
+    versao: int | None = None,
+) -> None:
+    """Art. 8º: whether the operator complied with the duty, checked on a day by the acting user.
+
+    `versao` is the follow-up record's version. A later check may replace an earlier "não cumprida".
+    """
+    exigir_papel(ator, "fiscal", "protocolo", acao="registrar o cumprimento da exigência")
+    situacao = escolha(situacao, SITUACOES_CUMPRIMENTO, "situacao", "o resultado da verificação")
+    obs = texto_opcional(observacao, "observacao", "a observação")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar o cumprimento da exigência")
+        cumprimento = s.scalar(sa.select(Cumprimento).where(Cumprimento.auto_id == auto.id))
+        if cumprimento is None or auto.data_decisao is None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} não tem penalidade aplicada: não há exigência a acompanhar.",
+                "auto_id",
+            )
+        verificar_versao(cumprimento, versao, f"O acompanhamento do auto nº {auto.numero_formatado}")
+        dia = data_valida(
+            data, "data", "a data da verificação", minimo=auto.data_decisao, rotulo_minimo="a decisão"
+        )
+        antes = imagem(cumprimento)
+        cumprimento.situacao = situacao
+        cumprimento.verificado_em = dia
+        cumprimento.verificado_por = ator.login
+        cumprimento.observacao = obs
+        cumprimento.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(
+            s, ator, "registrar_cumprimento", "cumprimento", cumprimento.id, antes, imagem(cumprimento)
+        )
+        uow.commit()
+
+
+# --- cassação (art. 16) ------------------------------------------------------------------------------------
+
+
+@retentavel
+def instaurar_cassacao(
+    uow: UnidadeDeTrabalho, ator: Ator, *, operadora_id: int, data: date, motivo: str
+) -> int:
+    """Open the cassação procedure of a permission (art. 16: relevant, proven reason; full defence)."""
+    exigir_papel(ator, "autoridade", "secretario", acao="instaurar cassação")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo relevante da cassação")
+    dia = data_valida(data, "data", "a data da instauração")
+    with uow:
+        s = uow.session
+        operadora = s.scalar(sa.select(Operadora).where(Operadora.id == operadora_id).with_for_update())
+        if operadora is None:
+            raise ErroDominio("Operadora não encontrada.", "operadora_id")
+        if operadora.delegacao != "permissao":
+            raise ErroDominio(
+                f"O art. 16 prevê a cassação de permissão ou autorização; {operadora.razao_social} é "
+                "concessionária.",
+                "operadora_id",
+            )
+        if operadora.cassada_em is not None:
+            raise ErroDominio(
+                f"A permissão de {operadora.razao_social} já foi cassada em {formatar_data(operadora.cassada_em)}.",
+                "operadora_id",
+            )
+        aberta = s.scalar(
+            sa.select(Cassacao.instaurada_em).where(
+                Cassacao.operadora_id == operadora.id, Cassacao.situacao != "decidida"
+            )
+        )
+        if aberta is not None:
+            raise ErroDominio(
+                f"Já há um procedimento de cassação em andamento contra {operadora.razao_social}, instaurado em "
+                f"{formatar_data(aberta)}.",
+                "operadora_id",
+            )
+        cassacao = Cassacao(
+            operadora_id=operadora.id,
+            instaurada_em=dia,
+            motivo=motivo_limpo,
+            situacao="instaurada",
+            alterado_por=ator.login,
+        )
+        s.add(cassacao)
+        s.flush()
+        auditoria.registrar(s, ator, "instaurar_cassacao", "cassacao", cassacao.id, None, imagem(cassacao))
+        uow.commit()
+        return cassacao.id
+
+
+def _cassacao_para_ato(s: so.Session, cassacao_id: int) -> Cassacao:
+    cassacao = s.scalar(sa.select(Cassacao).where(Cassacao.id == cassacao_id).with_for_update())
+    if cassacao is None:
+        raise ErroDominio("Procedimento de cassação não encontrado.", "cassacao_id")
+    if cassacao.situacao == "decidida":
+        raise ErroDominio(
+            f"O procedimento de cassação já foi decidido em {formatar_data(cassacao.decidida_em)}.",  # type: ignore[arg-type]
+            "cassacao_id",
+        )
+    return cassacao
+
+
+@retentavel
+def registrar_ato_cassacao(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    cassacao_id: int,
+    data: date,
+    tipo: str,
+    descricao: str,
+    versao: int | None = None,
+) -> int:
+    """Record an act of the procedure (notice to defend, defence, evidence, opinion…)."""
+    exigir_papel(ator, "protocolo", "autoridade", "secretario", acao="registrar atos da cassação")
+    tipo = escolha(tipo, TIPOS_ATO_CASSACAO, "tipo", "o tipo do ato")
+    descricao_limpa = texto_obrigatorio(descricao, "descricao", "a descrição do ato")
+    with uow:
+        s = uow.session
+        cassacao = _cassacao_para_ato(s, cassacao_id)
+        verificar_versao(cassacao, versao, "O procedimento de cassação")
+        dia = data_valida(
+            data, "data", "a data do ato", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
+        )
+        antes = imagem(cassacao)
+        ato = CassacaoAto(
+            cassacao_id=cassacao.id, data=dia, tipo=tipo, descricao=descricao_limpa, registrado_por=ator.login
+        )
+        s.add(ato)
+        if tipo in ("notificacao", "defesa") and cassacao.situacao == "instaurada":
+            cassacao.situacao = "em_defesa"
+            cassacao.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "registrar_ato_cassacao", "cassacao_ato", ato.id, None, imagem(ato))
+        if imagem(cassacao) != antes:
+            auditoria.registrar(
+                s, ator, "registrar_ato_cassacao", "cassacao", cassacao.id, antes, imagem(cassacao)
+            )
+        uow.commit()
+        return ato.id
+
+
+@retentavel
+def decidir_cassacao(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    cassacao_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str,
+    versao: int | None = None,
+) -> None:
+    """The Secretary's decision. Cassar needs the full defence of art. 16: the permissionária notified to
+    defend itself, and its defence on file or the 15-day period (as in art. 14) passed."""
+    exigir_papel(ator, "secretario", acao="decidir a cassação")
+    resultado = escolha(resultado, RESULTADOS_CASSACAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    with uow:
+        s = uow.session
+        cassacao = _cassacao_para_ato(s, cassacao_id)
+        verificar_versao(cassacao, versao, "O procedimento de cassação")
+        dia = data_valida(
+            data, "data", "a data da decisão", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
+        )
+        operadora = s.scalar(
+            sa.select(Operadora).where(Operadora.id == cassacao.operadora_id).with_for_update()
+        )
+        assert operadora is not None
+        if resultado == "cassada":
+            atos = s.execute(
+                sa.select(CassacaoAto.tipo, sa.func.min(CassacaoAto.data))
+                .where(CassacaoAto.cassacao_id == cassacao.id)
+                .group_by(CassacaoAto.tipo)
+            ).all()
+            primeiros = {tipo: primeiro for tipo, primeiro in atos}
+            notificada = primeiros.get("notificacao")
+            if notificada is None:
+                raise ErroDominio(
+                    "O art. 16 assegura ampla defesa: registre a notificação da permissionária para se defender "
+                    "antes de decidir pela cassação.",
+                    "resultado",
+                )
+            prazo = calendario(s).vencimento(notificada, PRAZO_DEFESA_DIAS)
+            if "defesa" not in primeiros and dia <= prazo:
+                raise ErroDominio(
+                    f"A permissionária foi notificada em {formatar_data(notificada)} e pode se defender até "
+                    f"{formatar_data(prazo)}: sem defesa registrada, a cassação só pode ser decidida depois disso.",
+                    "data",
+                )
+        antes, antes_operadora = imagem(cassacao), imagem(operadora)
+        cassacao.situacao = "decidida"
+        cassacao.resultado = resultado
+        cassacao.decidida_em = dia
+        cassacao.fundamentacao = fundamentos
+        cassacao.alterado_por = ator.login
+        if resultado == "cassada":
+            operadora.cassada_em = dia
+            operadora.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "decidir_cassacao", "cassacao", cassacao.id, antes, imagem(cassacao))
+        if resultado == "cassada":
+            auditoria.registrar(
+                s, ator, "decidir_cassacao", "operadora", operadora.id, antes_operadora, imagem(operadora)
+            )
+        uow.commit()

@@ -1,0 +1,394 @@
+"""The home screen's work queues: what needs doing today, each row opening its case.
+
+Each queue is ONE query, filtered on an indexed column (`auto_infracao.fase` + deadline, `pagamento.situacao`,
+`recurso.resultado`, `veiculo` validity dates, `suspensao` period, `representacao.situacao`), returning the
+total (a window count) and the first `limite` rows, oldest deadline first.
+
+"Overdue decision": an intimated auto with no decision whose defence deadline passed more than X days ago;
+X is the setting `dias_para_decidir` (Configuracao), 30 by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.urm import formatar_reais
+from secretaria.models import (
+    AutoInfracao,
+    Configuracao,
+    Decisao,
+    Defesa,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Representacao,
+    Suspensao,
+    Veiculo,
+)
+from secretaria.services import relogio
+from secretaria.services.tramitacao import condicao_final
+
+CHAVE_DIAS_DECISAO = "dias_para_decidir"
+DIAS_DECISAO_PADRAO = 30
+LIMITE_PADRAO = 100
+
+
+@dataclass(frozen=True)
+class LinhaFila:
+    entidade: str
+    """"auto", "veiculo", "operadora" or "representacao": what a double click opens."""
+    id: int
+    referencia: str
+    operadora_id: int | None
+    operadora: str
+    data: date | None
+    prazo: date | None
+    detalhe: str
+
+
+@dataclass(frozen=True)
+class Fila:
+    chave: str
+    titulo: str
+    total: int
+    linhas: tuple[LinhaFila, ...]
+
+
+def _executar(
+    sessao: so.Session,
+    consulta: sa.Select[Any],
+    limite: int,
+    chave: str,
+    titulo: str,
+    linha: Callable[[Any], LinhaFila],
+) -> Fila:
+    """Run `consulta` once with a window count of all matching rows, keeping the first `limite` rows."""
+    resultado = sessao.execute(
+        consulta.add_columns(sa.func.count().over().label("total_fila")).limit(limite)
+    ).all()
+    total = resultado[0].total_fila if resultado else 0
+    return Fila(chave, titulo, int(total), tuple(linha(r) for r in resultado))
+
+
+def _auto_colunas() -> tuple[Any, ...]:
+    a = AutoInfracao
+    return (a.id, a.ano, a.numero, a.operadora_id, Operadora.razao_social, a.data_lavratura)
+
+
+def _linha_auto(
+    prazo: Callable[[Any], date | None], detalhe: Callable[[Any], str]
+) -> Callable[[Any], LinhaFila]:
+    def fazer(r: Any) -> LinhaFila:
+        return LinhaFila(
+            "auto",
+            r.id,
+            f"AI nº {r.numero:04d}/{r.ano}",
+            r.operadora_id,
+            r.razao_social,
+            r.data_lavratura,
+            prazo(r),
+            detalhe(r),
+        )
+
+    return fazer
+
+
+def autos_aguardando_intimacao(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas())
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "lavrado")
+        .order_by(a.data_lavratura, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "aguardando_intimacao",
+        "Autos aguardando intimação",
+        _linha_auto(lambda r: None, lambda r: f"Lavrado em {formatar_data(r.data_lavratura)}"),
+    )
+
+
+def defesas_a_vencer(
+    sessao: so.Session, hoje: date | None = None, dias: int = 7, limite: int = LIMITE_PADRAO
+) -> Fila:
+    """Intimated autos whose defence deadline falls in the next `dias` days and no defence is on file yet."""
+    dia = hoje or relogio.hoje()
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), a.prazo_defesa)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "intimado", a.prazo_defesa >= dia, a.prazo_defesa <= dia + timedelta(days=dias))
+        .where(~sa.exists().where(Defesa.auto_id == a.id))
+        .order_by(a.prazo_defesa, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "defesas_a_vencer",
+        f"Prazos de defesa que vencem nos próximos {dias} dias",
+        _linha_auto(lambda r: r.prazo_defesa, lambda r: f"Defesa até {formatar_data(r.prazo_defesa)}"),
+    )
+
+
+def dias_para_decidir(sessao: so.Session) -> int:
+    valor = sessao.get(Configuracao, CHAVE_DIAS_DECISAO)
+    try:
+        return max(0, int(valor.valor)) if valor is not None else DIAS_DECISAO_PADRAO
+    except ValueError:
+        return DIAS_DECISAO_PADRAO
+
+
+def decisoes_atrasadas(
+    sessao: so.Session, hoje: date | None = None, dias: int | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    """Intimated, undecided autos whose defence deadline passed more than `dias` (setting, default 30) ago."""
+    dia = hoje or relogio.hoje()
+    atraso = dias_para_decidir(sessao) if dias is None else dias
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), a.prazo_defesa)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "intimado", a.prazo_defesa < dia - timedelta(days=atraso))
+        .order_by(a.prazo_defesa, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "decisoes_atrasadas",
+        f"Decisões atrasadas (prazo de defesa vencido há mais de {atraso} dias)",
+        _linha_auto(lambda r: r.prazo_defesa, lambda r: f"Defesa venceu em {formatar_data(r.prazo_defesa)}"),
+    )
+
+
+def decisoes_aguardando_intimacao(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), a.data_decisao)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "decidido", a.prazo_recurso.is_(None))
+        .order_by(a.data_decisao, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "decisoes_aguardando_intimacao",
+        "Decisões aguardando intimação",
+        _linha_auto(lambda r: None, lambda r: f"Decidido em {formatar_data(r.data_decisao)}"),
+    )
+
+
+def recursos_em_prazo(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Decisions intimated whose appeal deadline is still open (no timely appeal filed yet)."""
+    dia = hoje or relogio.hoje()
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), a.prazo_recurso)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "decidido", a.prazo_recurso >= dia)
+        .order_by(a.prazo_recurso, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "recursos_em_prazo",
+        "Prazos de recurso em curso",
+        _linha_auto(lambda r: r.prazo_recurso, lambda r: f"Recurso até {formatar_data(r.prazo_recurso)}"),
+    )
+
+
+def recursos_aguardando_julgamento(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), Recurso.protocolado_em, Recurso.tempestivo)
+        .select_from(Recurso)
+        .join(Decisao, Decisao.id == Recurso.decisao_id)
+        .join(a, a.id == Decisao.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(Recurso.resultado == "pendente")
+        .order_by(Recurso.protocolado_em, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "recursos_aguardando_julgamento",
+        "Recursos aguardando julgamento do Prefeito",
+        _linha_auto(
+            lambda r: None,
+            lambda r: (
+                f"Recurso {'tempestivo' if r.tempestivo else 'intempestivo'} de {formatar_data(r.protocolado_em)}"
+            ),
+        ),
+    )
+
+
+def multas_definitivas_em_aberto(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    """Fines of final decisions (appeal deadline passed unused, or appeal decided) still unpaid."""
+    dia = hoje or relogio.hoje()
+    a = AutoInfracao
+    consulta = (
+        sa.select(*_auto_colunas(), Pagamento.valor, a.prazo_recurso)
+        .select_from(Pagamento)
+        .join(Decisao, Decisao.id == Pagamento.decisao_id)
+        .join(a, a.id == Decisao.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(Pagamento.situacao == "aberto", condicao_final(dia))
+        .order_by(a.data_decisao, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "multas_em_aberto",
+        "Multas de decisões definitivas não pagas",
+        _linha_auto(lambda r: r.prazo_recurso, lambda r: f"Multa de {formatar_reais(r.valor)} em aberto"),
+    )
+
+
+def veiculos_vencidos(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Vehicles in service with inspection (vistoria) or licence expired."""
+    dia = hoje or relogio.hoje()
+    v = Veiculo
+    consulta = (
+        sa.select(
+            v.id,
+            v.prefixo,
+            v.placa,
+            v.operadora_id,
+            Operadora.razao_social,
+            v.vistoria_validade,
+            v.licenca_validade,
+        )
+        .join(Operadora, Operadora.id == v.operadora_id)
+        .where(sa.or_(v.vistoria_validade < dia, v.licenca_validade < dia), v.situacao != "baixado")
+        .order_by(Operadora.razao_social, v.prefixo, v.id)
+    )
+
+    def linha(r: Any) -> LinhaFila:
+        vencidos = []
+        if r.vistoria_validade is not None and r.vistoria_validade < dia:
+            vencidos.append(f"vistoria vencida em {formatar_data(r.vistoria_validade)}")
+        if r.licenca_validade is not None and r.licenca_validade < dia:
+            vencidos.append(f"licença vencida em {formatar_data(r.licenca_validade)}")
+        datas = [d for d in (r.vistoria_validade, r.licenca_validade) if d is not None and d < dia]
+        return LinhaFila(
+            "veiculo",
+            r.id,
+            f"{r.prefixo} — placa {r.placa}",
+            r.operadora_id,
+            r.razao_social,
+            None,
+            min(datas) if datas else None,
+            "; ".join(vencidos).capitalize(),
+        )
+
+    return _executar(
+        sessao, consulta, limite, "veiculos_vencidos", "Veículos com vistoria ou licença vencida", linha
+    )
+
+
+def operadoras_suspensas(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    dia = hoje or relogio.hoje()
+    s = Suspensao
+    consulta = (
+        sa.select(s.id, s.operadora_id, Operadora.razao_social, s.inicio, s.fim)
+        .join(Operadora, Operadora.id == s.operadora_id)
+        .where(s.inicio <= dia, s.fim >= dia, s.anulada.is_(False))
+        .order_by(s.fim, s.id)
+    )
+
+    def linha(r: Any) -> LinhaFila:
+        return LinhaFila(
+            "operadora",
+            r.operadora_id,
+            r.razao_social,
+            r.operadora_id,
+            r.razao_social,
+            r.inicio,
+            r.fim,
+            f"Suspensa de {formatar_data(r.inicio)} até {formatar_data(r.fim)}",
+        )
+
+    return _executar(sessao, consulta, limite, "operadoras_suspensas", "Operadoras suspensas hoje", linha)
+
+
+def representacoes_pendentes(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    r_ = Representacao
+    consulta = (
+        sa.select(
+            r_.id,
+            r_.ano,
+            r_.numero,
+            r_.operadora_id,
+            Operadora.razao_social,
+            r_.recebida_em,
+            r_.peticionario_nome,
+        )
+        .outerjoin(Operadora, Operadora.id == r_.operadora_id)
+        .where(r_.situacao == "recebida")
+        .order_by(r_.recebida_em, r_.id)
+    )
+
+    def linha(r: Any) -> LinhaFila:
+        return LinhaFila(
+            "representacao",
+            r.id,
+            f"REP nº {r.numero:04d}/{r.ano}",
+            r.operadora_id,
+            r.razao_social or "",
+            r.recebida_em,
+            None,
+            f"De {r.peticionario_nome}",
+        )
+
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "representacoes_pendentes",
+        "Representações aguardando autuação ou arquivamento",
+        linha,
+    )
+
+
+def painel(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO, dias_defesa: int = 7
+) -> tuple[Fila, ...]:
+    """All the home screen's queues, in the order the screen shows them."""
+    dia = hoje or relogio.hoje()
+    return (
+        autos_aguardando_intimacao(sessao, dia, limite),
+        defesas_a_vencer(sessao, dia, dias_defesa, limite),
+        decisoes_atrasadas(sessao, dia, None, limite),
+        decisoes_aguardando_intimacao(sessao, dia, limite),
+        recursos_em_prazo(sessao, dia, limite),
+        recursos_aguardando_julgamento(sessao, dia, limite),
+        multas_definitivas_em_aberto(sessao, dia, limite),
+        veiculos_vencidos(sessao, dia, limite),
+        operadoras_suspensas(sessao, dia, limite),
+        representacoes_pendentes(sessao, dia, limite),
+    )

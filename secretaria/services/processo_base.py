@@ -1,0 +1,152 @@
+"""What every act of the case shares: loading the auto for writing, dates, amounts, and audit images.
+
+A save that loses an optimistic-lock race surfaces from the unit of work as ConflitoEdicao (db.py).
+Every act of the case loads its auto through `auto_para_ato`: it takes the row lock on PostgreSQL (SQLite
+writers are already serialized by BEGIN IMMEDIATE), so two users recording acts on one case at the same
+moment are ordered, and the checks each act makes ("already decided?") see the other's result. The lock is
+taken before any audit row, whose advisory lock comes last in every act: one order, so no deadlock.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.lei.formato import formatar_data
+from secretaria.models import AutoInfracao, Base
+from secretaria.services import relogio
+from secretaria.services.auditoria import instantaneo
+from secretaria.services.base import ErroDominio, NaoEncontrado
+
+INICIO_LEI = date(1978, 5, 19)
+"""Lei nº 2.413 was signed on 19/05/1978: no act of its procedure is dated before it."""
+
+M = TypeVar("M", bound=Base)
+
+ROTULOS_FASE = {
+    "lavrado": "Lavrado — aguardando intimação",
+    "intimado": "Intimado — prazo de defesa",
+    "decidido": "Decidido",
+    "em_recurso": "Em recurso ao Prefeito",
+    "encerrado": "Encerrado",
+    "cancelado": "Cancelado",
+}
+
+
+def obter(
+    sessao: so.Session, modelo: type[M], ident: int | None, descricao: str, campo: str | None = None
+) -> M:
+    """The row `ident` of `modelo`, or a NaoEncontrado naming what was looked for."""
+    registro = sessao.get(modelo, ident) if ident is not None else None
+    if registro is None:
+        raise NaoEncontrado(f"{descricao} não encontrado(a) (nº {ident}).", campo)
+    return registro
+
+
+def auto_para_ato(sessao: so.Session, auto_id: int, acao: str) -> AutoInfracao:
+    """The auto, locked for this act; refused when it does not exist or was cancelled."""
+    auto = sessao.scalar(sa.select(AutoInfracao).where(AutoInfracao.id == auto_id).with_for_update())
+    if auto is None:
+        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    if auto.fase == "cancelado":
+        quando = f" em {auto.cancelado_em:%d/%m/%Y}" if auto.cancelado_em else ""
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} foi cancelado{quando}: não é possível {acao}.", "auto_id"
+        )
+    return auto
+
+
+def data_valida(
+    dia: date | None,
+    campo: str,
+    rotulo: str,
+    *,
+    minimo: date | None = None,
+    rotulo_minimo: str = "",
+    futuro: bool = False,
+) -> date:
+    """A date that is given, not in the future (unless `futuro`), not before the law nor before `minimo`."""
+    if dia is None:
+        raise ErroDominio(f"Informe {rotulo}.", campo)
+    if not isinstance(dia, date):
+        raise ErroDominio(f"{_maiuscula(rotulo)} é inválida.", campo)
+    if not futuro and dia > relogio.hoje():
+        raise ErroDominio(
+            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) está no futuro: hoje é {formatar_data(relogio.hoje())}.",
+            campo,
+        )
+    if dia < INICIO_LEI:
+        raise ErroDominio(
+            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) é anterior à Lei nº 2.413, de 19/05/1978.", campo
+        )
+    if minimo is not None and dia < minimo:
+        raise ErroDominio(
+            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) não pode ser anterior a {rotulo_minimo} "
+            f"({formatar_data(minimo)}).",
+            campo,
+        )
+    return dia
+
+
+def urm_valida(valor: Decimal | int | str | None, campo: str, rotulo: str) -> Decimal:
+    """An amount in URM to the hundredth, non-negative and below 1.000 (the law's cap is 10,00)."""
+    if valor is None:
+        raise ErroDominio(f"Informe {rotulo}.", campo)
+    try:
+        numero = Decimal(str(valor).replace(",", ".")) if not isinstance(valor, Decimal) else valor
+        if not numero.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise ErroDominio(f"{_maiuscula(rotulo)} inválida: use um número como 0,50.", campo) from None
+    if numero < 0 or numero >= 1000:
+        raise ErroDominio(f"{_maiuscula(rotulo)} fora dos limites: {numero}.", campo)
+    if numero != numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):
+        raise ErroDominio(f"{_maiuscula(rotulo)} deve ter no máximo duas casas decimais.", campo)
+    return numero.quantize(Decimal("0.01"))
+
+
+def reais_validos(valor: Decimal | int | str | None, campo: str, rotulo: str) -> Decimal:
+    if valor is None:
+        raise ErroDominio(f"Informe {rotulo}.", campo)
+    try:
+        numero = Decimal(str(valor).replace(",", ".")) if not isinstance(valor, Decimal) else valor
+        if not numero.is_finite():
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise ErroDominio(f"{_maiuscula(rotulo)} inválido: use um valor como 82,37.", campo) from None
+    if numero <= 0 or numero >= Decimal("1e11"):
+        raise ErroDominio(f"{_maiuscula(rotulo)} deve ser maior que zero.", campo)
+    return numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def dias_validos(valor: int | None, campo: str, rotulo: str) -> int:
+    if valor is None:
+        return 0
+    if isinstance(valor, bool) or not isinstance(valor, int):
+        raise ErroDominio(f"{_maiuscula(rotulo)} deve ser um número inteiro de dias.", campo)
+    if valor < 0 or valor > 366:
+        raise ErroDominio(f"{_maiuscula(rotulo)} fora dos limites: {valor} dias.", campo)
+    return valor
+
+
+def escolha(valor: str | None, opcoes: dict[str, str], campo: str, rotulo: str) -> str:
+    """One of `opcoes` (key → label), refused with the list of labels otherwise."""
+    if valor in opcoes:
+        return str(valor)
+    lista = ", ".join(f"“{r}”" for r in opcoes.values())
+    raise ErroDominio(f"Escolha {rotulo}: {lista}.", campo)
+
+
+def imagem(registro: Any, **extras: Any) -> dict[str, Any]:
+    """The audit image of a record, with `extras` (children such as witnesses) added."""
+    dados = instantaneo(registro)
+    dados.update(extras)
+    return dados
+
+
+def _maiuscula(texto: str) -> str:
+    return texto[:1].upper() + texto[1:]

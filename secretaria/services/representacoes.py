@@ -1,0 +1,222 @@
+"""Representação (art. 12): any person's petition; then an auto drawn up from it, or filed away with reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho, retentavel
+from secretaria.lei.catalogo import NOTA_ART12_PARAGRAFO2
+from secretaria.lei.formato import formatar_data
+from secretaria.models import DispositivoCatalogo, Operadora, Representacao
+from secretaria.services import auditoria, relogio
+from secretaria.services.autos import ResumoAnexo, novo_anexo, validar_arquivo
+from secretaria.services.base import (
+    Ator,
+    ErroDominio,
+    exigir_papel,
+    texto_obrigatorio,
+    texto_opcional,
+    verificar_versao,
+)
+from secretaria.services.numeracao import proximo_numero
+from secretaria.services.processo_base import data_valida, imagem, obter
+
+
+@dataclass(frozen=True)
+class ResumoRepresentacao:
+    id: int
+    numero_formatado: str
+    """"0001/2026" (shown as "REP nº 0001/2026")."""
+    versao: int
+
+
+@retentavel
+def receber_representacao(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    recebida_em: date,
+    peticionario_nome: str,
+    peticionario_profissao: str,
+    peticionario_endereco: str,
+    fatos: str,
+    meios_prova: str,
+    peticionario_contato: str = "",
+    operadora_id: int | None = None,
+    dispositivo_codigo: str | None = None,
+    data_fato: date | None = None,
+    local_fato: str = "",
+) -> ResumoRepresentacao:
+    """Receive a petition: art. 12 § 1º asks the petitioner's name, profession and address, and the evidence
+    or the means by which the infraction became known."""
+    exigir_papel(ator, "fiscal", acao="receber representações")
+    nome = texto_obrigatorio(peticionario_nome, "peticionario_nome", "o nome do autor da representação", 200)
+    profissao = texto_obrigatorio(
+        peticionario_profissao,
+        "peticionario_profissao",
+        "a profissão do autor da representação (art. 12, § 1º)",
+        120,
+    )
+    endereco = texto_obrigatorio(
+        peticionario_endereco,
+        "peticionario_endereco",
+        "o endereço do autor da representação (art. 12, § 1º)",
+        300,
+    )
+    contato = texto_opcional(peticionario_contato, "peticionario_contato", "o contato", 200)
+    fatos_limpos = texto_obrigatorio(fatos, "fatos", "os fatos representados")
+    provas = texto_obrigatorio(
+        meios_prova,
+        "meios_prova",
+        "as provas ou os meios pelos quais a infração se tornou conhecida (art. 12, § 1º)",
+    )
+    local = texto_opcional(local_fato, "local_fato", "o local do fato", 300)
+    dia = data_valida(recebida_em, "recebida_em", "a data do recebimento")
+    fato = None
+    if data_fato is not None:
+        fato = data_valida(data_fato, "data_fato", "a data do fato")
+        if fato > dia:
+            raise ErroDominio(
+                f"A data do fato ({formatar_data(fato)}) é posterior ao recebimento ({formatar_data(dia)}).",
+                "data_fato",
+            )
+    with uow:
+        s = uow.session
+        if operadora_id is not None:
+            obter(s, Operadora, operadora_id, "Operadora", "operadora_id")
+        codigo = None
+        if dispositivo_codigo:
+            codigo = dispositivo_codigo.strip().upper()
+            if s.get(DispositivoCatalogo, codigo) is None:
+                raise ErroDominio(
+                    f"O dispositivo “{dispositivo_codigo}” não existe no catálogo.", "dispositivo_codigo"
+                )
+        numero = proximo_numero(s, "REP", dia.year)
+        rep = Representacao(
+            ano=dia.year,
+            numero=numero,
+            recebida_em=dia,
+            peticionario_nome=nome,
+            peticionario_profissao=profissao,
+            peticionario_endereco=endereco,
+            peticionario_contato=contato,
+            fatos=fatos_limpos,
+            meios_prova=provas,
+            operadora_id=operadora_id,
+            dispositivo_codigo=codigo,
+            data_fato=fato,
+            local_fato=local,
+            situacao="recebida",
+            recebida_por=ator.login,
+            alterado_por=ator.login,
+        )
+        s.add(rep)
+        s.flush()
+        auditoria.registrar(s, ator, "receber_representacao", "representacao", rep.id, None, imagem(rep))
+        uow.commit()
+        return ResumoRepresentacao(rep.id, rep.numero_formatado, rep.versao)
+
+
+@retentavel
+def arquivar_representacao(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    representacao_id: int,
+    motivo: str,
+    data: date | None = None,
+    versao: int | None = None,
+) -> None:
+    """File the petition away with reasons (art. 12 § 2º: the authority draws it up, or files it)."""
+    exigir_papel(ator, "fiscal", "autoridade", "secretario", acao="arquivar representações")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do arquivamento")
+    with uow:
+        s = uow.session
+        rep = s.scalar(sa.select(Representacao).where(Representacao.id == representacao_id).with_for_update())
+        if rep is None:
+            raise ErroDominio("Representação não encontrada.", "representacao_id")
+        verificar_versao(rep, versao, f"A representação nº {rep.numero_formatado}")
+        if rep.situacao != "recebida":
+            raise ErroDominio(
+                f"A representação nº {rep.numero_formatado} já foi "
+                f"{'autuada' if rep.situacao == 'autuada' else 'arquivada'}.",
+                "representacao_id",
+            )
+        dia = data_valida(
+            data or relogio.hoje(),
+            "data",
+            "a data do arquivamento",
+            minimo=rep.recebida_em,
+            rotulo_minimo="o recebimento",
+        )
+        antes = imagem(rep)
+        rep.situacao = "arquivada"
+        rep.arquivada_em = dia
+        rep.motivo_arquivamento = motivo_limpo
+        rep.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "arquivar_representacao", "representacao", rep.id, antes, imagem(rep))
+        uow.commit()
+
+
+@retentavel
+def anexar_prova_representacao(
+    uow: UnidadeDeTrabalho, ator: Ator, *, representacao_id: int, nome_arquivo: str, conteudo: bytes
+) -> ResumoAnexo:
+    """Attach the petition's evidence (PDF, JPEG or PNG by content; 20 MB), stored with its SHA-256."""
+    exigir_papel(ator, "fiscal", acao="anexar provas à representação")
+    nome, tipo = validar_arquivo(nome_arquivo, conteudo)
+    with uow:
+        s = uow.session
+        obter(s, Representacao, representacao_id, "Representação", "representacao_id")
+        anexo = novo_anexo(ator, nome, tipo, conteudo, representacao_id=representacao_id)
+        s.add(anexo)
+        s.flush()
+        auditoria.registrar(s, ator, "anexar_prova_representacao", "anexo", anexo.id, None, imagem(anexo))
+        uow.commit()
+        return ResumoAnexo(anexo.id, anexo.nome_arquivo, anexo.tipo_mime, anexo.tamanho, anexo.sha256)
+
+
+@dataclass(frozen=True)
+class PreenchimentoAuto:
+    """What the auto form starts with when drawn up from a representação (the user completes the rest)."""
+
+    representacao_id: int
+    representacao_numero: str
+    operadora_id: int | None
+    dispositivo_codigo: str | None
+    data_infracao: date | None
+    local: str
+    descricao_fatos: str
+    circunstancias: str
+    nota: str
+    """Art. 12 § 2º cites art. 10 items IV, V and VI; the program applies IV and V (see the note)."""
+
+
+def dados_auto_de_representacao(sessao: so.Session, representacao_id: int) -> PreenchimentoAuto:
+    """Pre-fill for the auto form from a received representação; refused once it was drawn up or filed."""
+    rep = obter(sessao, Representacao, representacao_id, "Representação", "representacao_id")
+    if rep.situacao != "recebida":
+        raise ErroDominio(
+            f"A representação nº {rep.numero_formatado} já foi "
+            f"{'autuada' if rep.situacao == 'autuada' else 'arquivada'}.",
+            "representacao_id",
+        )
+    return PreenchimentoAuto(
+        representacao_id=rep.id,
+        representacao_numero=rep.numero_formatado,
+        operadora_id=rep.operadora_id,
+        dispositivo_codigo=rep.dispositivo_codigo,
+        data_infracao=rep.data_fato,
+        local=rep.local_fato,
+        descricao_fatos=rep.fatos,
+        circunstancias=(
+            f"Conforme a representação nº {rep.numero_formatado}, recebida em {formatar_data(rep.recebida_em)}, "
+            f"de {rep.peticionario_nome} ({rep.peticionario_profissao}). Provas/meios: {rep.meios_prova}"
+        ),
+        nota=NOTA_ART12_PARAGRAFO2,
+    )

@@ -1,0 +1,152 @@
+"""The sanction panel and the auto's "next penalty" (art. 10, V): the law's calculation on the database's data.
+
+One indexed query for the antecedents (plus two key lookups: the provision and the URM value), then the pure
+`calcular_sancao`: fast enough to run on every change of the auto form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+import sqlalchemy.orm as so
+
+from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecedentes
+from secretaria.lei.urm import urm_para_reais
+from secretaria.services import relogio
+from secretaria.services.base import ErroDominio
+from secretaria.services.lei_db import antecedentes_autos, dispositivo_citavel, valor_urm_em
+
+
+@dataclass(frozen=True)
+class AntecedenteAvaliado:
+    """One earlier auto, as the panel lists it: counted or not, and why."""
+
+    auto_id: int
+    numero: str
+    data_infracao: date
+    data_decisao: date | None
+    multa_ur: Decimal
+    suspensao_dias: int
+    anulada: bool
+    contado: bool
+    situacao: str
+    """`secretaria.lei.sancoes.Situacao` value, or "arquivado" for a dismissed auto."""
+    motivo: str
+
+
+@dataclass(frozen=True)
+class AvaliacaoSancao:
+    operadora_id: int
+    dispositivo_codigo: str
+    dispositivo_rotulo: str
+    dispositivo_texto: str
+    tipo: str
+    data_infracao: date
+    sancao: Sancao
+    antecedentes: tuple[AntecedenteAvaliado, ...]
+    data_valor: date
+    valor_urm: Decimal | None
+    multa_min_reais: Decimal | None
+    multa_max_reais: Decimal | None
+    aviso_urm: str | None
+    """Why there are no R$ amounts (no URM value in force on `data_valor`), else None."""
+    nota_dispositivo: str | None
+    """The provision's "(sic)" note, when its printed text is garbled."""
+    leitura_paragrafo2: str | None
+    """Art. 7º § 2º as printed and the reading applied, when the range is a recidivism one (n ≥ 1)."""
+
+    @property
+    def reincidencia(self) -> int:
+        return self.sancao.reincidencia
+
+    @property
+    def contados(self) -> tuple[AntecedenteAvaliado, ...]:
+        return tuple(a for a in self.antecedentes if a.contado)
+
+    @property
+    def nao_contados(self) -> tuple[AntecedenteAvaliado, ...]:
+        return tuple(a for a in self.antecedentes if not a.contado)
+
+
+def avaliar_sancao(
+    sessao: so.Session,
+    *,
+    operadora_id: int,
+    dispositivo_codigo: str,
+    data_infracao: date,
+    excluir_auto_id: int | None = None,
+    data_valor: date | None = None,
+) -> AvaliacaoSancao:
+    """The penalty the law allows for this infraction, with the antecedents that count and those that don't.
+
+    Refused (ErroDominio on `dispositivo_codigo`) for a provision that cannot be cited. R$ amounts use the URM
+    of `data_valor` (default today); with no value in force they are None and `aviso_urm` says why.
+    """
+    dispositivo = dispositivo_citavel(sessao, dispositivo_codigo)
+    registros = antecedentes_autos(
+        sessao, operadora_id, dispositivo.codigo, excluir_auto_id=excluir_auto_id, ate=data_infracao
+    )
+    lista = [r.antecedente for r in registros]
+    sancao = calcular_sancao(dispositivo.tipo, data_infracao, lista)
+    classificacoes = classificar_antecedentes(dispositivo.tipo, data_infracao, lista)
+    avaliados = []
+    for r, c in zip(registros, classificacoes, strict=True):
+        motivo = c.explicacao
+        situacao = str(c.situacao)
+        if r.arquivado:
+            situacao = "arquivado"
+            motivo = f"infração de {formatar_data(r.antecedente.data_infracao)}: não conta — auto arquivado"
+        avaliados.append(
+            AntecedenteAvaliado(
+                auto_id=r.auto_id,
+                numero=r.numero,
+                data_infracao=r.antecedente.data_infracao,
+                data_decisao=r.antecedente.data_decisao,
+                multa_ur=r.antecedente.multa_ur,
+                suspensao_dias=r.antecedente.suspensao_dias,
+                anulada=r.antecedente.anulada,
+                contado=c.contado,
+                situacao=situacao,
+                motivo=f"AI nº {r.numero} — {motivo}",
+            )
+        )
+    dia_valor = data_valor or relogio.hoje()
+    valor: Decimal | None
+    aviso: str | None = None
+    try:
+        valor = valor_urm_em(sessao, dia_valor)
+    except ErroDominio as exc:
+        valor, aviso = None, exc.mensagem
+    return AvaliacaoSancao(
+        operadora_id=operadora_id,
+        dispositivo_codigo=dispositivo.codigo,
+        dispositivo_rotulo=dispositivo.rotulo,
+        dispositivo_texto=dispositivo.texto,
+        tipo=dispositivo.tipo,
+        data_infracao=data_infracao,
+        sancao=sancao,
+        antecedentes=tuple(avaliados),
+        data_valor=dia_valor,
+        valor_urm=valor,
+        multa_min_reais=None if valor is None else urm_para_reais(sancao.multa_min_ur, valor),
+        multa_max_reais=None if valor is None else urm_para_reais(sancao.multa_max_ur, valor),
+        aviso_urm=aviso,
+        nota_dispositivo=dispositivo.nota or None,
+        leitura_paragrafo2=(
+            f"{TEXTO_ART7_PARAGRAFO2}\n{LEITURA_ART7_PARAGRAFO2}" if sancao.reincidencia >= 1 else None
+        ),
+    )
+
+
+def texto_proxima_penalidade(avaliacao: AvaliacaoSancao) -> str:
+    """The text printed on the auto as "a próxima penalidade a ser aplicada" (art. 10, V)."""
+    s = avaliacao.sancao
+    return (
+        f"{s.descricao.removesuffix('.')} — {avaliacao.dispositivo_rotulo}, tipo {avaliacao.tipo}; "
+        f"art. 7º da Lei Municipal nº 2.413/1978, conforme os antecedentes da operadora em "
+        f"{formatar_data(avaliacao.data_valor)}."
+    )

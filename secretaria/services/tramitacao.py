@@ -1,0 +1,741 @@
+"""The case after the auto (arts. 11, 13, 14 and 15): intimações, defence, proposal, decision, appeal.
+
+The law's order of acts is enforced here, once, for every caller:
+- an intimação that reaches the operator (the first success) starts the defence deadline (REGRAS § 4);
+- a defence needs that intimação; one filed late is still recorded, marked "intempestiva";
+- the Secretary may dismiss the auto at any time before deciding; a penalty needs the intimação and either a
+  defence on file or the defence deadline passed (art. 14: ampla defesa), and must lie in the range
+  `calcular_sancao` gives for the auto's infraction day with the antecedents as they stand at the decision;
+  the fine in R$ uses the URM of the decision day;
+- the intimação of an applied decision starts the appeal deadline; one appeal per decision, only against an
+  applied penalty. An appeal filed before the decision's intimação is accepted and counted as timely (the
+  deadline had not even started); one filed after the deadline is recorded as untimely and does not stop the
+  decision from becoming final;
+- the Mayor's outcome: denied, granted (penalty annulled: fine cancelled unless already paid, suspension
+  annulled, and later cases no longer count this one), or granted in part (reduced, within the range).
+
+Phases of the auto (`AutoInfracao.fase`): lavrado → intimado → decidido (penalty applied) → em_recurso (a timely
+appeal pending) → encerrado (appeal judged); a dismissal goes straight to encerrado. "Final" is derived from
+dates (`decisao_final`), never stored by a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho, retentavel
+from secretaria.lei.erros import ErroLei
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
+from secretaria.lei.sancoes import Sancao, conferir_penalidade
+from secretaria.lei.urm import formatar_urm, urm_para_reais
+from secretaria.models import (
+    AutoInfracao,
+    Cumprimento,
+    Decisao,
+    Defesa,
+    Intimacao,
+    Pagamento,
+    Proposta,
+    Recurso,
+    Suspensao,
+)
+from secretaria.services import auditoria, relogio
+from secretaria.services.base import (
+    Ator,
+    ErroDominio,
+    exigir_papel,
+    texto_obrigatorio,
+    texto_opcional,
+    verificar_versao,
+)
+from secretaria.services.lei_db import calendario, valor_urm_em
+from secretaria.services.processo_base import (
+    auto_para_ato,
+    data_valida,
+    dias_validos,
+    escolha,
+    imagem,
+    urm_valida,
+)
+from secretaria.services.sancao import avaliar_sancao
+
+OBJETOS_INTIMACAO = {"auto": "auto de infração", "decisao": "decisão"}
+MEIOS_INTIMACAO = {
+    "pessoal": "na pessoa do representante legal",
+    "endereco": "cópia entregue no endereço da empresa, mediante recibo",
+    "postal_ar": "via postal com aviso de recebimento (AR)",
+}
+RESULTADOS_INTIMACAO = {
+    "entregue": "entregue",
+    "recusada": "recusada",
+    "nao_encontrado": "destinatário não encontrado",
+    "endereco_incorreto": "endereço incorreto",
+    "devolvida": "devolvida",
+}
+RESULTADOS_DECISAO = {"aplicada": "aplicar a penalidade", "arquivado": "arquivar o auto"}
+ACOES_PROPOSTA = {"aplicar": "aplicar a penalidade", "arquivar": "arquivar o auto"}
+RESULTADOS_JULGAMENTO = {
+    "negado": "recurso negado",
+    "provido": "recurso provido (penalidade anulada)",
+    "provido_parcialmente": "recurso provido em parte (penalidade reduzida)",
+}
+
+
+# --- finality ----------------------------------------------------------------------------------------------
+
+
+def decisao_final(
+    *,
+    resultado: str | None,
+    data_decisao: date | None,
+    prazo_recurso: date | None,
+    recurso_tempestivo: bool | None,
+    recurso_julgado_em: date | None,
+    dia: date,
+) -> date | None:
+    """The day the decision became final ("definitiva") if it is final on `dia`, else None.
+
+    A dismissal is final when made (no appeal lies against it). A penalty is final the day after the appeal
+    deadline when no timely appeal was filed, or on the day the appeal was decided.
+    """
+    if resultado is None or data_decisao is None:
+        return None
+    if resultado == "arquivado":
+        return data_decisao if data_decisao <= dia else None
+    candidatos: list[date] = []
+    if recurso_julgado_em is not None and recurso_julgado_em <= dia:
+        candidatos.append(recurso_julgado_em)
+    if not recurso_tempestivo and prazo_recurso is not None and dia > prazo_recurso:
+        candidatos.append(prazo_recurso + timedelta(days=1))
+    return min(candidatos) if candidatos else None
+
+
+def condicao_final(hoje: date) -> sa.ColumnElement[bool]:
+    """The same rule as `decisao_final`, for queries on `auto_infracao` (uses its `fase` indexes)."""
+    a = AutoInfracao
+    return sa.or_(a.fase == "encerrado", sa.and_(a.fase == "decidido", a.prazo_recurso < hoje))
+
+
+def final_em(sessao: so.Session, auto_id: int, dia: date | None = None) -> date | None:
+    """`decisao_final` for one auto, read from the database (None when not decided or not final yet)."""
+    linha = sessao.execute(
+        sa.select(
+            Decisao.resultado,
+            Decisao.data,
+            AutoInfracao.prazo_recurso,
+            Recurso.tempestivo,
+            Recurso.julgado_em,
+        )
+        .join(AutoInfracao, AutoInfracao.id == Decisao.auto_id)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .where(Decisao.auto_id == auto_id)
+    ).first()
+    if linha is None:
+        return None
+    return decisao_final(
+        resultado=linha.resultado,
+        data_decisao=linha.data,
+        prazo_recurso=linha.prazo_recurso,
+        recurso_tempestivo=linha.tempestivo,
+        recurso_julgado_em=linha.julgado_em,
+        dia=dia or relogio.hoje(),
+    )
+
+
+# --- intimação (art. 11) -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumoIntimacao:
+    id: int
+    sucesso: bool
+    prazo: date | None
+    """The deadline this intimação started (defence or appeal), when it was the first success."""
+    explicacao_prazo: str | None
+
+
+@retentavel
+def registrar_intimacao(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    meio: str,
+    resultado: str,
+    objeto: str = "auto",
+    recebedor_nome: str = "",
+    recebedor_documento: str = "",
+    recibo: str = "",
+    observacao: str = "",
+    versao: int | None = None,
+) -> ResumoIntimacao:
+    """Record one delivery attempt of the auto or of the decision, successful or not."""
+    exigir_papel(ator, "protocolo", acao="registrar intimações")
+    objeto = escolha(objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
+    meio = escolha(meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
+    resultado = escolha(resultado, RESULTADOS_INTIMACAO, "resultado", "o resultado da intimação")
+    sucesso = resultado == "entregue"
+    nome = texto_opcional(recebedor_nome, "recebedor_nome", "o nome de quem recebeu", 200)
+    if sucesso and not nome:
+        raise ErroDominio("Informe quem recebeu a intimação (art. 11).", "recebedor_nome")
+    documento = texto_opcional(recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60)
+    recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
+    obs = texto_opcional(observacao, "observacao", "a observação")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar intimações")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+        if objeto == "auto":
+            if decisao is not None:
+                raise ErroDominio(
+                    f"O auto nº {auto.numero_formatado} já foi decidido: registre a intimação da decisão.",
+                    "objeto",
+                )
+            dia = data_valida(
+                data,
+                "data",
+                "a data da intimação",
+                minimo=auto.data_lavratura,
+                rotulo_minimo="a lavratura do auto",
+            )
+        else:
+            if decisao is None:
+                raise ErroDominio(
+                    f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a intimar.",
+                    "objeto",
+                )
+            dia = data_valida(
+                data, "data", "a data da intimação", minimo=decisao.data, rotulo_minimo="a decisão"
+            )
+        intimacao = Intimacao(
+            auto_id=auto.id,
+            objeto=objeto,
+            data=dia,
+            meio=meio,
+            resultado=resultado,
+            sucesso=sucesso,
+            recebedor_nome=nome,
+            recebedor_documento=documento,
+            recibo=recibo_limpo,
+            observacao=obs,
+            registrado_por=ator.login,
+            registrado_em=relogio.agora(),
+        )
+        antes = imagem(auto)
+        mudou = False
+        explicacao = None
+        if sucesso and objeto == "auto" and auto.prazo_defesa is None:
+            prazo = calendario(s).prazo(dia, PRAZO_DEFESA_DIAS)
+            intimacao.prazo = auto.prazo_defesa = prazo.vencimento
+            auto.fase = "intimado"
+            explicacao, mudou = f"Prazo de defesa (art. 14): {prazo.explicacao}", True
+        elif (
+            sucesso
+            and objeto == "decisao"
+            and decisao is not None
+            and decisao.resultado == "aplicada"
+            and auto.prazo_recurso is None
+        ):
+            prazo = calendario(s).prazo(dia, PRAZO_RECURSO_DIAS)
+            intimacao.prazo = auto.prazo_recurso = prazo.vencimento
+            explicacao, mudou = f"Prazo de recurso (art. 15): {prazo.explicacao}", True
+        if mudou:
+            auto.alterado_por = ator.login
+        s.add(intimacao)
+        s.flush()
+        auditoria.registrar(
+            s, ator, "registrar_intimacao", "intimacao", intimacao.id, None, imagem(intimacao)
+        )
+        if mudou:
+            auditoria.registrar(s, ator, "registrar_intimacao", "auto_infracao", auto.id, antes, imagem(auto))
+        uow.commit()
+        return ResumoIntimacao(intimacao.id, sucesso, intimacao.prazo, explicacao)
+
+
+def _primeira_intimacao(s: so.Session, auto_id: int, objeto: str) -> date | None:
+    return s.scalar(
+        sa.select(sa.func.min(Intimacao.data)).where(
+            Intimacao.auto_id == auto_id, Intimacao.objeto == objeto, Intimacao.sucesso.is_(True)
+        )
+    )
+
+
+# --- defesa (art. 14) --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumoDefesa:
+    id: int
+    tempestiva: bool
+    prazo: date
+
+
+@retentavel
+def registrar_defesa(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    protocolada_em: date,
+    requerente: str = "",
+    texto: str = "",
+    recibo: str = "",
+    versao: int | None = None,
+) -> ResumoDefesa:
+    """Record the defence petition; an untimely one is recorded too, marked "intempestiva"."""
+    exigir_papel(ator, "protocolo", acao="registrar defesas")
+    requerente_limpo = texto_opcional(requerente, "requerente", "o requerente", 200)
+    texto_limpo = texto_opcional(texto, "texto", "o texto da defesa")
+    recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar defesas")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        intimado_em = _primeira_intimacao(s, auto.id, "auto")
+        if auto.prazo_defesa is None or intimado_em is None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} ainda não foi intimado: a defesa só corre a partir da "
+                "intimação (art. 14). Registre antes a intimação.",
+                "protocolada_em",
+            )
+        data_decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
+        if data_decisao is not None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(data_decisao)}: "
+                "a defesa não pode mais ser registrada (cabe recurso ao Prefeito).",
+                "auto_id",
+            )
+        dia = data_valida(
+            protocolada_em,
+            "protocolada_em",
+            "a data do protocolo",
+            minimo=intimado_em,
+            rotulo_minimo="a intimação",
+        )
+        defesa = Defesa(
+            auto_id=auto.id,
+            protocolada_em=dia,
+            tempestiva=tempestivo(dia, auto.prazo_defesa),
+            requerente=requerente_limpo,
+            texto=texto_limpo,
+            recibo=recibo_limpo,
+            registrado_por=ator.login,
+            alterado_por=ator.login,
+        )
+        s.add(defesa)
+        s.flush()
+        auditoria.registrar(s, ator, "registrar_defesa", "defesa", defesa.id, None, imagem(defesa))
+        uow.commit()
+        return ResumoDefesa(defesa.id, defesa.tempestiva, auto.prazo_defesa)
+
+
+# --- penalty range -----------------------------------------------------------------------------------------
+
+
+def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = None) -> Sancao:
+    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out)."""
+    return avaliar_sancao(
+        s,
+        operadora_id=auto.operadora_id,
+        dispositivo_codigo=auto.dispositivo_codigo,
+        data_infracao=auto.data_infracao,
+        excluir_auto_id=auto.id,
+        data_valor=data_valor,
+    ).sancao
+
+
+def _conferir(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
+    """`conferir_penalidade`, with the refusal placed beside the field that is wrong."""
+    try:
+        conferir_penalidade(sancao, multa_ur, 0)
+    except ErroLei as exc:
+        raise ErroDominio(str(exc), "multa_ur") from exc
+    try:
+        conferir_penalidade(sancao, multa_ur, suspensao_dias)
+    except ErroLei as exc:
+        raise ErroDominio(str(exc), "suspensao_dias") from exc
+
+
+def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> None:
+    """Refuse a penalty before the intimação, or before the defence deadline when no defence is on file."""
+    if auto.fase == "lavrado" or auto.prazo_defesa is None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} ainda não foi intimado: não é possível {acao} antes da "
+            "intimação e do prazo de defesa (arts. 11 e 14).",
+            "auto_id",
+        )
+    tem_defesa = s.scalar(sa.select(sa.func.count(Defesa.id)).where(Defesa.auto_id == auto.id)) or 0
+    if not tem_defesa and dia <= auto.prazo_defesa:
+        raise ErroDominio(
+            f"O prazo de defesa do auto nº {auto.numero_formatado} vai até {formatar_data(auto.prazo_defesa)} e "
+            f"nenhuma defesa foi registrada: não é possível {acao} antes do fim do prazo (art. 14).",
+            "data",
+        )
+
+
+# --- proposta (art. 13) ------------------------------------------------------------------------------------
+
+
+@retentavel
+def registrar_proposta(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    acao: str,
+    fundamentacao: str,
+    multa_ur: Decimal | None = None,
+    suspensao_dias: int = 0,
+) -> int:
+    """The competent authority proposes the penalty (inside the range) or the dismissal."""
+    exigir_papel(ator, "autoridade", acao="propor penalidades")
+    acao = escolha(acao, ACOES_PROPOSTA, "acao", "a proposta")
+    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da proposta")
+    if acao == "aplicar":
+        multa = urm_valida(multa_ur, "multa_ur", "a multa proposta (URM)")
+        dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão proposta")
+    else:
+        multa, dias = Decimal(0), 0
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "propor penalidade")
+        _recusar_decidido(s, auto)
+        dia = data_valida(
+            data, "data", "a data da proposta", minimo=auto.data_lavratura, rotulo_minimo="a lavratura"
+        )
+        if acao == "aplicar":
+            _aguarda_defesa(s, auto, dia, "propor a penalidade")
+            _conferir(sancao_do_auto(s, auto, dia), multa, dias)
+        proposta = Proposta(
+            auto_id=auto.id,
+            data=dia,
+            acao=acao,
+            multa_ur=multa,
+            suspensao_dias=dias,
+            fundamentacao=fundamentos,
+            autoridade=ator.login,
+            registrada_em=relogio.agora(),
+        )
+        s.add(proposta)
+        s.flush()
+        auditoria.registrar(s, ator, "registrar_proposta", "proposta", proposta.id, None, imagem(proposta))
+        uow.commit()
+        return proposta.id
+
+
+def _recusar_decidido(s: so.Session, auto: AutoInfracao) -> None:
+    data_decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
+    if data_decisao is not None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(data_decisao)}.", "auto_id"
+        )
+
+
+# --- decisão (art. 13) -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumoDecisao:
+    id: int
+    resultado: str
+    multa_ur: Decimal
+    valor_urm: Decimal | None
+    multa_reais: Decimal
+    suspensao_dias: int
+    reincidencia: int
+    faixa_min_ur: Decimal | None
+    faixa_max_ur: Decimal | None
+
+
+@retentavel
+def decidir(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str,
+    multa_ur: Decimal | None = None,
+    suspensao_dias: int = 0,
+    versao: int | None = None,
+) -> ResumoDecisao:
+    """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed)."""
+    exigir_papel(ator, "secretario", acao="decidir autos de infração")
+    resultado = escolha(resultado, RESULTADOS_DECISAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    if resultado == "aplicada":
+        multa = urm_valida(multa_ur, "multa_ur", "a multa (URM)")
+        dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão")
+    else:
+        multa, dias = Decimal(0), 0
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "decidi-lo")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        _recusar_decidido(s, auto)
+        intimado_em = _primeira_intimacao(s, auto.id, "auto")
+        dia = data_valida(
+            data,
+            "data",
+            "a data da decisão",
+            minimo=intimado_em or auto.data_lavratura,
+            rotulo_minimo="a intimação do auto" if intimado_em else "a lavratura do auto",
+        )
+        defesas = s.execute(sa.select(Defesa.tempestiva).where(Defesa.auto_id == auto.id)).scalars().all()
+        sancao = None
+        valor_urm = None
+        reais = Decimal(0)
+        if resultado == "aplicada":
+            _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
+            sancao = sancao_do_auto(s, auto, dia)
+            _conferir(sancao, multa, dias)
+            valor_urm = valor_urm_em(s, dia, "data")
+            reais = urm_para_reais(multa, valor_urm)
+        antes = imagem(auto)
+        decisao = Decisao(
+            auto_id=auto.id,
+            data=dia,
+            resultado=resultado,
+            multa_ur=multa,
+            valor_urm=valor_urm,
+            multa_reais=reais,
+            suspensao_dias=dias,
+            reincidencia=sancao.reincidencia if sancao else 0,
+            faixa_min_ur=sancao.multa_min_ur if sancao else None,
+            faixa_max_ur=sancao.multa_max_ur if sancao else None,
+            fundamentacao=fundamentos,
+            fundamentos_legais="\n".join(sancao.fundamentos) if sancao else "",
+            secretario=ator.login,
+            defesa_intempestiva=bool(defesas) and not any(defesas),
+            alterado_por=ator.login,
+        )
+        s.add(decisao)
+        novos: list[Any] = [decisao]
+        if resultado == "aplicada":
+            auto.fase = "decidido"
+            auto.data_decisao = dia
+            auto.multa_ur = multa
+            auto.suspensao_dias = dias
+            novos.append(Pagamento(decisao=decisao, situacao="aberto", valor=reais, alterado_por=ator.login))
+            novos.append(Cumprimento(auto_id=auto.id, situacao="pendente", alterado_por=ator.login))
+        else:
+            # A dismissal punishes nothing: no penalty decision day, so later cases never count it.
+            auto.fase = "encerrado"
+        auto.alterado_por = ator.login
+        s.add_all(novos)
+        s.flush()
+        for registro in novos:
+            auditoria.registrar(
+                s, ator, "decidir", registro.__tablename__, registro.id, None, imagem(registro)
+            )
+        auditoria.registrar(s, ator, "decidir", "auto_infracao", auto.id, antes, imagem(auto))
+        uow.commit()
+        return ResumoDecisao(
+            id=decisao.id,
+            resultado=resultado,
+            multa_ur=multa,
+            valor_urm=valor_urm,
+            multa_reais=reais,
+            suspensao_dias=dias,
+            reincidencia=decisao.reincidencia,
+            faixa_min_ur=decisao.faixa_min_ur,
+            faixa_max_ur=decisao.faixa_max_ur,
+        )
+
+
+# --- recurso (art. 15) -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResumoRecurso:
+    id: int
+    tempestivo: bool
+    antes_da_intimacao: bool
+    """Filed before the decision was intimated: accepted, and timely (the deadline had not started)."""
+    prazo: date | None
+
+
+@retentavel
+def registrar_recurso(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    protocolado_em: date,
+    razoes: str = "",
+    versao: int | None = None,
+) -> ResumoRecurso:
+    """Record the appeal to the Prefeito against an applied penalty (one per decision)."""
+    exigir_papel(ator, "protocolo", acao="registrar recursos")
+    razoes_limpas = texto_opcional(razoes, "razoes", "as razões do recurso")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar recursos")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+        if decisao is None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão de que recorrer.",
+                "auto_id",
+            )
+        if decisao.resultado != "aplicada":
+            raise ErroDominio(
+                f"Não cabe recurso: a decisão de {formatar_data(decisao.data)} arquivou o auto nº "
+                f"{auto.numero_formatado}, sem penalidade.",
+                "auto_id",
+            )
+        anterior = s.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
+        if anterior is not None:
+            raise ErroDominio(
+                f"Já foi registrado recurso contra a decisão do auto nº {auto.numero_formatado}, protocolado em "
+                f"{formatar_data(anterior.protocolado_em)}: o art. 15 admite um só recurso.",
+                "auto_id",
+            )
+        dia = data_valida(
+            protocolado_em,
+            "protocolado_em",
+            "a data do protocolo",
+            minimo=decisao.data,
+            rotulo_minimo="a decisão",
+        )
+        antes_da_intimacao = auto.prazo_recurso is None
+        no_prazo = antes_da_intimacao or tempestivo(dia, auto.prazo_recurso)  # type: ignore[arg-type]
+        recurso = Recurso(
+            decisao_id=decisao.id,
+            protocolado_em=dia,
+            tempestivo=no_prazo,
+            razoes=razoes_limpas,
+            registrado_por=ator.login,
+            resultado="pendente",
+            alterado_por=ator.login,
+        )
+        s.add(recurso)
+        antes = imagem(auto)
+        if no_prazo:
+            auto.fase = "em_recurso"
+            auto.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "registrar_recurso", "recurso", recurso.id, None, imagem(recurso))
+        if no_prazo:
+            auditoria.registrar(s, ator, "registrar_recurso", "auto_infracao", auto.id, antes, imagem(auto))
+        uow.commit()
+        return ResumoRecurso(recurso.id, no_prazo, antes_da_intimacao, auto.prazo_recurso)
+
+
+@retentavel
+def julgar_recurso(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str = "",
+    multa_ur_nova: Decimal | None = None,
+    suspensao_dias_nova: int | None = None,
+    versao: int | None = None,
+) -> None:
+    """Record the Prefeito's outcome; a granted appeal annuls the penalty, a partial one reduces it."""
+    exigir_papel(ator, "protocolo", acao="registrar o julgamento de recursos")
+    resultado = escolha(resultado, RESULTADOS_JULGAMENTO, "resultado", "o resultado do recurso")
+    fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
+    with uow:
+        s = uow.session
+        auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso")
+        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+        linha = s.execute(
+            sa.select(Recurso, Decisao)
+            .join(Decisao, Decisao.id == Recurso.decisao_id)
+            .where(Decisao.auto_id == auto.id)
+        ).first()
+        if linha is None:
+            raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
+        recurso, decisao = linha.tuple()
+        if recurso.resultado != "pendente":
+            raise ErroDominio(
+                f"O recurso do auto nº {auto.numero_formatado} já foi julgado em "
+                f"{formatar_data(recurso.julgado_em or recurso.protocolado_em)}.",
+                "auto_id",
+            )
+        dia = data_valida(
+            data,
+            "data",
+            "a data do julgamento",
+            minimo=recurso.protocolado_em,
+            rotulo_minimo="o protocolo do recurso",
+        )
+        multa_nova: Decimal | None = None
+        dias_novos: int | None = None
+        if resultado == "provido_parcialmente":
+            multa_nova = urm_valida(multa_ur_nova, "multa_ur", "a multa reduzida (URM)")
+            dias_novos = dias_validos(suspensao_dias_nova, "suspensao_dias", "a suspensão reduzida")
+            if multa_nova > auto.multa_ur or dias_novos > auto.suspensao_dias:
+                raise ErroDominio(
+                    "No provimento parcial a penalidade só pode ser reduzida: a decisão aplicou "
+                    f"{formatar_urm(auto.multa_ur)}"
+                    + (f" e {auto.suspensao_dias} dias de suspensão" if auto.suspensao_dias else "")
+                    + ".",
+                    "multa_ur" if multa_nova > auto.multa_ur else "suspensao_dias",
+                )
+            if multa_nova == auto.multa_ur and dias_novos == auto.suspensao_dias:
+                raise ErroDominio(
+                    "No provimento parcial a penalidade deve ser reduzida; para mantê-la, registre “recurso negado”.",
+                    "multa_ur",
+                )
+            _conferir(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
+        antes_auto, antes_recurso = imagem(auto), imagem(recurso)
+        recurso.resultado = resultado
+        recurso.julgado_em = dia
+        recurso.multa_ur_nova = multa_nova
+        recurso.suspensao_dias_nova = dias_novos
+        recurso.fundamentacao_julgamento = fundamentos or None
+        recurso.alterado_por = ator.login
+        auto.fase = "encerrado"
+        auto.alterado_por = ator.login
+        pagamento = s.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id))
+        suspensao = s.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == decisao.id))
+        alterados: list[tuple[str, Any, dict[str, Any]]] = []
+        if pagamento is not None:
+            alterados.append(("pagamento", pagamento, imagem(pagamento)))
+        if suspensao is not None:
+            alterados.append(("suspensao", suspensao, imagem(suspensao)))
+        if resultado == "provido":
+            auto.penalidade_anulada = True
+            if pagamento is not None and pagamento.situacao != "pago":
+                pagamento.situacao = "cancelado"
+            if suspensao is not None:
+                suspensao.anulada = True
+        elif resultado == "provido_parcialmente":
+            assert multa_nova is not None and dias_novos is not None
+            auto.multa_ur = multa_nova
+            auto.suspensao_dias = dias_novos
+            if pagamento is not None and pagamento.situacao != "pago" and decisao.valor_urm is not None:
+                pagamento.valor = urm_para_reais(multa_nova, decisao.valor_urm)
+            if suspensao is not None:
+                if dias_novos == 0:
+                    suspensao.anulada = True
+                else:
+                    suspensao.dias = dias_novos
+                    suspensao.fim = suspensao.inicio + timedelta(days=dias_novos - 1)
+        mudaram = [
+            (nome, registro, antes) for nome, registro, antes in alterados if imagem(registro) != antes
+        ]
+        for _, registro, _antes in mudaram:
+            registro.alterado_por = ator.login
+        s.flush()
+        auditoria.registrar(s, ator, "julgar_recurso", "recurso", recurso.id, antes_recurso, imagem(recurso))
+        auditoria.registrar(s, ator, "julgar_recurso", "auto_infracao", auto.id, antes_auto, imagem(auto))
+        for nome, registro, antes in mudaram:
+            auditoria.registrar(s, ator, "julgar_recurso", nome, registro.id, antes, imagem(registro))
+        uow.commit()

@@ -1,0 +1,270 @@
+"""Test data for the case services: a small city inserted directly, one actor per role, and a script of acts.
+
+Plain module (no pytest): `tests/services/conftest.py` turns it into fixtures (`cidade`, `roteiro`); tests
+elsewhere may import it as `tests.services.fabrica` (run from the project root) or use those fixtures.
+
+Usage in a test:  roteiro = Roteiro(banco, cidade, monkeypatch)  (or the `roteiro` fixture), then
+`r = roteiro.lavrar(dispositivo="1-VI", data_infracao=date(2026, 2, 10))`, `roteiro.intimar(r.id, ...)`,
+`roteiro.decidido(...)` for a whole applied case. "Today" is `roteiro.hoje` (the services' clock is patched).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from secretaria.db import Banco
+from secretaria.models import PAPEIS, Auditoria, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+from secretaria.services import relogio
+from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
+from secretaria.services.base import Ator
+from secretaria.services.tramitacao import (
+    ResumoDecisao,
+    decidir,
+    julgar_recurso,
+    registrar_intimacao,
+    registrar_recurso,
+)
+
+HOJE = date(2026, 11, 30)
+URM_2020 = Decimal("150.0000")
+URM_2026 = Decimal("164.7400")
+
+NOMES = {
+    "administrador": "Ana Administradora",
+    "fiscal": "Fábio Fiscal",
+    "protocolo": "Paula do Protocolo",
+    "autoridade": "Augusto Autoridade",
+    "secretario": "Sérgio Secretário",
+    "consulta": "Clara Consulta",
+}
+ATORES: dict[str, Ator] = {p: Ator(p, NOMES[p], frozenset({p})) for p in PAPEIS}
+"""One actor per role, login = role name."""
+
+
+@dataclass(frozen=True)
+class Cidade:
+    operadora_id: int
+    """Concessionária "Viação Princesa do Sul"."""
+    operadora2_id: int
+    """Permissionária "Transportes Laranjal" (cassação applies to permissions)."""
+    linha_id: int
+    linha2_id: int
+    veiculo_id: int
+    veiculo2_id: int
+    empregado_id: int
+    empregado2_id: int
+    fiscal_id: int
+
+
+def popular(banco: Banco, *, urm: bool = True) -> Cidade:
+    """Two operators with a line, a bus and a driver each, one SMSU inspector and (optionally) the URM table."""
+    with banco.uow() as uow:
+        s = uow.session
+        op1 = Operadora(
+            razao_social="Viação Princesa do Sul Ltda.",
+            nome_fantasia="Princesa do Sul",
+            cnpj="11222333000181",
+            delegacao="concessao",
+            logradouro="Rua Quinze de Novembro",
+            numero_endereco="100",
+            bairro="Centro",
+            cep="96015000",
+            representante_nome="Carlos Representante",
+            representante_cpf="52998224725",
+            alterado_por="teste",
+        )
+        op2 = Operadora(
+            razao_social="Transportes Laranjal Ltda.",
+            cnpj="11444777000161",
+            delegacao="permissao",
+            logradouro="Avenida Adolfo Fetter",
+            numero_endereco="2000",
+            representante_nome="Lúcia Laranjal",
+            alterado_por="teste",
+        )
+        s.add_all([op1, op2])
+        s.flush()
+        l1 = Linha(codigo="L10", nome="Centro–Fragata", operadora_id=op1.id, alterado_por="teste")
+        l2 = Linha(codigo="L20", nome="Centro–Laranjal", operadora_id=op2.id, alterado_por="teste")
+        s.add_all([l1, l2])
+        s.flush()
+        v1 = Veiculo(
+            prefixo="101",
+            placa="IAB1C23",
+            placa_chave="IAB1C23",
+            renavam="00123456789",
+            operadora_id=op1.id,
+            linha_id=l1.id,
+            vistoria_validade=date(2027, 6, 30),
+            licenca_validade=date(2027, 3, 31),
+            alterado_por="teste",
+        )
+        v2 = Veiculo(
+            prefixo="201",
+            placa="IXY9876",
+            placa_chave="IXY9J76",
+            renavam="00987654321",
+            operadora_id=op2.id,
+            linha_id=l2.id,
+            vistoria_validade=date(2026, 10, 31),
+            licenca_validade=date(2027, 3, 31),
+            alterado_por="teste",
+        )
+        e1 = Empregado(nome="João Motorista", cpf="11144477735", operadora_id=op1.id, alterado_por="teste")
+        e2 = Empregado(
+            nome="Maria Cobradora",
+            cpf="39053344705",
+            funcao="cobrador",
+            operadora_id=op2.id,
+            alterado_por="teste",
+        )
+        f = Fiscal(nome="Fábio Fiscal", matricula="SMSU-001", alterado_por="teste")
+        s.add_all([v1, v2, e1, e2, f])
+        if urm:
+            s.add_all(
+                [
+                    ValorURM(
+                        vigencia=date(2020, 1, 1),
+                        valor=URM_2020,
+                        ato="Decreto nº 1/2020",
+                        alterado_por="teste",
+                    ),
+                    ValorURM(
+                        vigencia=date(2026, 1, 1),
+                        valor=URM_2026,
+                        ato="Decreto nº 1/2026",
+                        alterado_por="teste",
+                    ),
+                ]
+            )
+        s.flush()
+        cidade = Cidade(op1.id, op2.id, l1.id, l2.id, v1.id, v2.id, e1.id, e2.id, f.id)
+        uow.commit()
+    return cidade
+
+
+def contagens(banco: Banco) -> dict[str, int]:
+    """Rows per table (audit included): compare before/after a refused act to prove nothing was written."""
+    from secretaria.models import Base
+
+    with banco.leitura() as s:
+        return {
+            t.name: s.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
+            for t in Base.metadata.sorted_tables
+        }
+
+
+def ultima_auditoria(banco: Banco) -> Auditoria | None:
+    with banco.leitura() as s:
+        return s.scalar(sa.select(Auditoria).order_by(Auditoria.id.desc()).limit(1))
+
+
+class Roteiro:
+    """Drives a case act by act with sensible defaults; the services' clock reads `self.hoje`."""
+
+    def __init__(
+        self, banco: Banco, cidade: Cidade, monkeypatch: pytest.MonkeyPatch, hoje: date = HOJE
+    ) -> None:
+        self.banco = banco
+        self.cidade = cidade
+        self.hoje = hoje
+        monkeypatch.setattr(relogio, "hoje", lambda: self.hoje)
+        monkeypatch.setattr(relogio, "agora", lambda: datetime.combine(self.hoje, time(10, 0)))
+
+    def uow(self) -> Any:
+        return self.banco.uow()
+
+    def novo_auto(self, **campos: Any) -> NovoAuto:
+        data_infracao = campos.pop("data_infracao", self.hoje)
+        padrao: dict[str, Any] = {
+            "operadora_id": self.cidade.operadora_id,
+            "dispositivo_codigo": "1-VI",
+            "data_infracao": data_infracao,
+            "hora_infracao": time(8, 30),
+            "local": "Praça Coronel Pedro Osório",
+            "data_lavratura": campos.pop("data_lavratura", data_infracao),
+            "hora_lavratura": time(9, 0),
+            "local_lavratura": "Terminal central",
+            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
+            "fiscal_id": self.cidade.fiscal_id,
+        }
+        if "dispositivo" in campos:
+            campos["dispositivo_codigo"] = campos.pop("dispositivo")
+        padrao.update(campos)
+        return NovoAuto(**padrao)
+
+    def lavrar(self, **campos: Any) -> ResumoAuto:
+        return lavrar_auto(self.uow(), ATORES["fiscal"], self.novo_auto(**campos))
+
+    def intimar(self, auto_id: int, data: date, *, objeto: str = "auto", resultado: str = "entregue") -> Any:
+        return registrar_intimacao(
+            self.uow(),
+            ATORES["protocolo"],
+            auto_id=auto_id,
+            objeto=objeto,
+            data=data,
+            meio="pessoal",
+            resultado=resultado,
+            recebedor_nome="Carlos Representante" if resultado == "entregue" else "",
+        )
+
+    def decidir(
+        self,
+        auto_id: int,
+        data: date,
+        multa: str | Decimal | None = None,
+        suspensao: int = 0,
+        resultado: str = "aplicada",
+    ) -> ResumoDecisao:
+        return decidir(
+            self.uow(),
+            ATORES["secretario"],
+            auto_id=auto_id,
+            data=data,
+            resultado=resultado,
+            multa_ur=None if multa is None else Decimal(multa),
+            suspensao_dias=suspensao,
+            fundamentacao="Infração comprovada pelo auto e não afastada pela defesa.",
+        )
+
+    def decidido(
+        self,
+        *,
+        data_infracao: date,
+        multa: str,
+        suspensao: int = 0,
+        dispositivo: str = "1-VI",
+        operadora_id: int | None = None,
+        dias_ate_decisao: int = 20,
+    ) -> ResumoAuto:
+        """A whole applied case: drawn up on the day, intimated next day, decided after the defence deadline."""
+        r = self.lavrar(
+            dispositivo=dispositivo,
+            data_infracao=data_infracao,
+            operadora_id=operadora_id or self.cidade.operadora_id,
+        )
+        self.intimar(r.id, data_infracao + timedelta(days=1))
+        self.decidir(r.id, data_infracao + timedelta(days=1 + dias_ate_decisao), multa, suspensao)
+        return r
+
+    def recorrer(self, auto_id: int, data: date) -> Any:
+        return registrar_recurso(
+            self.uow(), ATORES["protocolo"], auto_id=auto_id, protocolado_em=data, razoes="Razões."
+        )
+
+    def julgar(self, auto_id: int, data: date, resultado: str, **campos: Any) -> None:
+        julgar_recurso(
+            self.uow(),
+            ATORES["protocolo"],
+            auto_id=auto_id,
+            data=data,
+            resultado=resultado,
+            fundamentacao="Julgado.",
+            **campos,
+        )
