@@ -113,9 +113,9 @@ def _intervalo_ur(minimo: Decimal, maximo: Decimal) -> str:
 def _base_multa(tipo: str, n: int, sancao: Sancao) -> str:
     alinea = tipo.lower()
     if n == 0:
-        return f"art. 7º, § 1º, {alinea})"
+        return f"art. 7º, § 1º, alínea {alinea}"
     teto = " e inciso I (teto de 10,00 URM)" if sancao.multa_max_ur >= Decimal("10") else ""
-    return f"art. 7º, § 1º, {alinea}), e § 2º (em dobro a cada reincidência){teto}"
+    return f"art. 7º, § 1º, alínea {alinea}, e § 2º (em dobro a cada reincidência){teto}"
 
 
 def texto_suspensao(tipo: str, sancao: Sancao) -> tuple[str, str]:
@@ -124,7 +124,7 @@ def texto_suspensao(tipo: str, sancao: Sancao) -> tuple[str, str]:
     if not sancao.suspensao_cabivel or sancao.suspensao_max_dias is None:
         return (
             f"Não cabível: no tipo {tipo} a suspensão só cabe a partir da {minimo}ª reincidência.",
-            f"art. 7º, § 5º, {tipo.lower()})",
+            f"art. 7º, § 5º, alínea {tipo.lower()}",
         )
     smin, smax = sancao.suspensao_min_dias or 0, sancao.suspensao_max_dias
     if smin == smax:
@@ -200,7 +200,7 @@ def montar_html(c: ConteudoPainel) -> str:
         rmin = formatar_reais(urm_para_reais(s.multa_min_ur, c.valor_urm))
         rmax = formatar_reais(urm_para_reais(s.multa_max_ur, c.valor_urm))
         reais = rmin if rmin == rmax else f"{rmin} a {rmax}"
-        dia = f" (URM de {formatar_data(c.urm_desde)})" if c.urm_desde else ""
+        dia = f" ({formatar_data(c.urm_desde)})" if c.urm_desde else ""
         multa += (
             f" = <b>{_e(reais)}</b><br><span style='color:{COR_SECUNDARIA}'>Valor da URM hoje{_e(dia)}: "
             f"{_e(formatar_reais(c.valor_urm))}. A multa em reais será calculada com a URM em vigor na data "

@@ -1,0 +1,219 @@
+"""PRODUTO path 2: the auto form with the live sanction panel, and drawing up the auto.
+
+The panel is checked against REGRAS.md § 3's worked examples: the earlier autos are created through the
+case services (tests/services/fabrica.py), then the form's fields are set as a user would and the panel's
+text is read.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.lei.sancoes import Antecedente, calcular_sancao
+from secretaria.services.caso import obter_caso
+from secretaria.ui.processo.campos import selecionar_dado
+from secretaria.ui.processo.form_auto import DialogoAuto
+from secretaria.ui.processo.painel_sancao import ConteudoPainel, PainelSancao
+
+
+def _carregar_apoio() -> Any:
+    import importlib.util
+    import sys
+
+    nome = "tests.ui.apoio_processo"
+    if nome not in sys.modules:
+        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
+        assert spec is not None and spec.loader is not None
+        modulo = importlib.util.module_from_spec(spec)
+        sys.modules[nome] = modulo
+        spec.loader.exec_module(modulo)
+    return sys.modules[nome]
+
+
+ap = _carregar_apoio()
+cidade = ap.cidade
+roteiro = ap.roteiro
+sem_caixas_abertas = ap.sem_caixas_abertas
+
+
+# --- the panel alone, on the law's own results ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tipo", "dia", "antecedentes", "esperado"),
+    [
+        ("A", date(2026, 3, 10), [], ["Infração primária (nível 0)", "0,10 a 0,50 URM", "Não cabível"]),
+        (
+            "A",
+            date(2026, 3, 10),
+            [Antecedente(date(2026, 2, 10), date(2026, 3, 1), Decimal("0.30"))],
+            ["1ª reincidência (nível 1)", "0,20 a 1,00 URM", "Não cabível", "Leitura do § 2º"],
+        ),
+        (
+            "E",
+            date(2026, 11, 1),
+            [
+                Antecedente(date(2026, 1, 5), date(2026, 2, 1), Decimal(3)),
+                Antecedente(date(2026, 3, 5), date(2026, 4, 1), Decimal(6)),
+                Antecedente(date(2026, 5, 5), date(2026, 6, 1), Decimal(10), 4),
+            ],
+            ["3ª reincidência (nível 3)", "10,00 URM", "exatamente 8 dias"],
+        ),
+    ],
+)
+def test_painel_mostra_nivel_faixa_e_suspensao(
+    qtbot: QtBot, tipo: str, dia: date, antecedentes: list[Antecedente], esperado: list[str]
+) -> None:
+    painel = PainelSancao()
+    qtbot.addWidget(painel)
+    painel.mostrar(
+        ConteudoPainel(
+            dispositivo_rotulo="Art. 1º, VI",
+            tipo=tipo,
+            data_infracao=dia,
+            sancao=calcular_sancao(tipo, dia, antecedentes),
+            valor_urm=Decimal("164.74"),
+            urm_desde=dia,
+        )
+    )
+    texto = painel.texto()
+    for trecho in esperado:
+        assert trecho in texto
+    assert "Art. 7º" in texto  # every line cites its basis
+
+
+# --- the form, live, on the database -------------------------------------------------------------------------
+
+
+def _abrir_form(qtbot: QtBot, banco: Banco, **kw: Any) -> DialogoAuto:
+    dialogo = DialogoAuto(ap.contexto(banco, "fiscal", login="fiscal"), **kw)
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    return dialogo
+
+
+def _preencher(dialogo: DialogoAuto, operadora_id: int, codigo: str, dia: date) -> None:
+    assert selecionar_dado(dialogo.operadora, operadora_id)
+    assert selecionar_dado(dialogo.dispositivo, codigo)
+    dialogo.data_infracao.editor.setFocus()
+    dialogo.data_infracao.editor.selectAll()
+    dialogo.data_infracao.editor.setText(dia.strftime("%d%m%Y"))
+
+
+def _painel(qtbot: QtBot, dialogo: DialogoAuto, trecho: str) -> str:
+    qtbot.waitUntil(lambda: trecho in dialogo.painel.texto(), timeout=3000)
+    return dialogo.painel.texto()
+
+
+def test_exemplo_2_reincidencia_tipo_a(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    anterior = roteiro.decidido(data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18)
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 3, 10))
+    texto = _painel(qtbot, dialogo, "nível 1")
+    assert "Tipo A · 1ª reincidência (nível 1) · multa 0,20 a 1,00 URM · sem suspensão" in texto
+    assert "Autos anteriores que contam (1)" in texto
+    assert f"AI nº {anterior.numero_formatado} — infração de 10/02/2026, decidida em 01/03/2026" in texto
+    assert "0,20 a 1,00 URM = R$ 32,95 a R$ 164,74" in texto
+    assert "Não cabível: no tipo A a suspensão só cabe a partir da 6ª reincidência." in texto
+    assert "sic" in texto and "em dobro" in texto  # the § 2º reading is shown when n ≥ 1
+
+    # Example 3: one day later the prior is out of the one-month window (§ 4º), and the panel says why.
+    dialogo.data_infracao.editor.setText("11032026")
+    texto = _painel(qtbot, dialogo, "nível 0")
+    assert "Infração primária (nível 0)" in texto and "0,10 a 0,50 URM" in texto
+    assert "Autos anteriores que não contam (1)" in texto
+    assert "fora do prazo de reincidência" in texto
+
+
+def test_exemplo_4_anterior_sem_decisao_nao_conta(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    roteiro.lavrar(dispositivo="1-XXII", data_infracao=date(2026, 2, 10))
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-XXII", date(2026, 3, 10))
+    texto = _painel(qtbot, dialogo, "não contam (1)")
+    assert "Infração primária (nível 0)" in texto
+    assert "Não conta — sem decisão: autuada, mas não punida" in texto
+
+
+def test_exemplos_6_e_7_tipo_e_com_suspensao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    roteiro.decidido(dispositivo="1-I", data_infracao=date(2026, 1, 5), multa="3")
+    roteiro.decidido(dispositivo="1-I", data_infracao=date(2026, 3, 5), multa="6")
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-I", date(2026, 9, 1))
+    texto = _painel(qtbot, dialogo, "nível 2")
+    assert "Tipo E · 2ª reincidência (nível 2) · multa 10,00 URM · suspensão de 1 a 10 dias" in texto
+    assert "Cabível: de 1 a 10 dias (primeira suspensão), além da multa." in texto
+    assert "10,00 URM = R$ 1.647,40" in texto
+
+    roteiro.decidido(dispositivo="1-I", data_infracao=date(2026, 5, 5), multa="10", suspensao=4)
+    dialogo.data_infracao.editor.setText("01112026")
+    texto = _painel(qtbot, dialogo, "nível 3")
+    assert "suspensão de 8 dias" in texto
+    assert "Cabível: exatamente 8 dias (o dobro da última suspensão), além da multa." in texto
+    assert "Autos anteriores que contam (3)" in texto
+
+
+def test_dispositivo_sem_tipo_nao_pode_ser_citado(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-X", date(2026, 11, 2))
+    texto = _painel(qtbot, dialogo, "não pode ser citado")
+    assert "Art. 1º, X" in texto
+    assert "O administrador deve definir o tipo" in texto
+
+
+def test_lavrar_auto_pelo_formulario(qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path) -> None:
+    foto = tmp_path / "foto.png"
+    foto.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 11, 27))
+    assert selecionar_dado(dialogo.veiculo, roteiro.cidade.veiculo_id)
+    assert selecionar_dado(dialogo.fiscal, roteiro.cidade.fiscal_id)
+    qtbot.keyClicks(dialogo.local, "Praca Coronel Pedro Osorio")  # QTest types ASCII only
+    qtbot.keyClicks(dialogo.descricao_fatos, "Cobrador sem uniforme.")
+    qtbot.keyClicks(dialogo.local_lavratura, "Terminal central")
+    dialogo.testemunhas.adicionar("Rita Testemunha", "RG 123", "Rua A, 1")
+    dialogo.adicionar_arquivo(foto)
+
+    # A missing required field: refused beside it, no confirmation asked, nothing written.
+    dialogo.local.clear()
+    qtbot.mouseClick(dialogo.botoes.buttons()[0], Qt.MouseButton.LeftButton)
+    assert "local da infração" in dialogo.form.mensagem("local")
+    qtbot.keyClicks(dialogo.local, "Praca Coronel Pedro Osorio")  # QTest types ASCII only
+
+    with qtbot.waitSignal(dialogo.autoLavrado) as sinal:
+        qtbot.keyClick(dialogo.local, Qt.Key.Key_Return)  # Enter = the default button, "Lavrar auto"
+        pergunta = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+        assert "próximo número de 2026" in pergunta
+    auto_id, numero = sinal.args
+    assert numero == "0001/2026"
+    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
+    assert "Auto de infração nº 0001/2026 lavrado" in aviso
+    assert "Multa de 0,10 a 0,50 URM" in aviso
+    with banco.leitura() as s:
+        caso = obter_caso(s, auto_id)
+    assert caso.testemunhas[0].nome == "Rita Testemunha"
+    assert [a.nome_arquivo for a in caso.anexos] == ["foto.png"]
+    assert caso.veiculo_id == roteiro.cidade.veiculo_id
+
+
+def test_recusa_do_servico_aparece_ao_lado_do_campo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 11, 27))
+    assert selecionar_dado(dialogo.fiscal, roteiro.cidade.fiscal_id)
+    dialogo.local.setText("Centro")
+    dialogo.descricao_fatos.setPlainText("Fatos.")
+    dialogo.local_lavratura.setText("Terminal")
+    dialogo.data_lavratura.editor.setText("26112026")  # before the infraction
+    dialogo.lavrar()
+    ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+    assert "não pode ser posterior à da lavratura" in dialogo.form.mensagem("data_infracao")
+    assert dialogo.isVisible()
+    assert ap.fabrica.contagens(banco)["auto_infracao"] == 0
