@@ -485,26 +485,33 @@ class DocumentoPdf(Generic[D]):
         return saida.getvalue()
 
     def desenhar_timbre(self, canv: Canvas, timbre: Timbre) -> None:
-        """The letterhead: state, city hall, secretariat, address; drawn once into a form XObject."""
+        """The letterhead: state, city hall, secretariat, address; drawn once into a form XObject.
+
+        Each line is shrunk (never wrapped) when the administration's data is longer than the page is wide.
+        """
         largura, altura = self.TAMANHO
         centro = self.MARGEM_ESQUERDA + self.largura_util / 2
         topo = altura - self.MARGEM_SUPERIOR
+
+        def linha(texto_linha: str, fonte: str, tamanho: float, descida: float) -> None:
+            texto_linha = para_winansi(limpar_texto(texto_linha))
+            ocupada = stringWidth(texto_linha, fonte, tamanho)
+            if ocupada > self.largura_util:
+                tamanho = max(5.0, tamanho * self.largura_util / ocupada)
+            canv.setFont(fonte, tamanho)
+            canv.drawCentredString(centro, topo - descida, texto_linha)
+
         canv.saveState()
         canv.setFillColor(COR_SECUNDARIA)
-        canv.setFont(FONTE, 7.5)
-        canv.drawCentredString(centro, topo - 3 * mm, para_winansi(timbre.estado.upper()))
+        linha(timbre.estado.upper(), FONTE, 7.5, 3 * mm)
         canv.setFillColor(COR_TEXTO)
-        canv.setFont(FONTE_NEGRITO, 14)
-        canv.drawCentredString(centro, topo - 9 * mm, para_winansi(timbre.prefeitura.upper()))
-        canv.setFont(FONTE_NEGRITO, 10)
-        canv.drawCentredString(centro, topo - 14 * mm, para_winansi(timbre.secretaria.upper()))
+        linha(timbre.prefeitura.upper(), FONTE_NEGRITO, 14, 9 * mm)
+        linha(timbre.secretaria.upper(), FONTE_NEGRITO, 10, 14 * mm)
         canv.setFillColor(COR_SECUNDARIA)
-        canv.setFont(FONTE, 7.5)
-        endereco = f"{timbre.endereco} – {timbre.cidade}/{timbre.uf}"
-        canv.drawCentredString(centro, topo - 18.5 * mm, para_winansi(limpar_texto(endereco)))
+        linha(f"{timbre.endereco} – {timbre.cidade}/{timbre.uf}", FONTE, 7.5, 18.5 * mm)
         contato = "   ·   ".join(p for p in (timbre.telefone, timbre.email) if p)
         if contato:
-            canv.drawCentredString(centro, topo - 21.8 * mm, para_winansi(limpar_texto(contato)))
+            linha(contato, FONTE, 7.5, 21.8 * mm)
         esquerda = self.MARGEM_ESQUERDA
         direita = largura - self.MARGEM_DIREITA
         canv.setStrokeColor(COR_TEXTO)

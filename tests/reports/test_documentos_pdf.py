@@ -397,3 +397,23 @@ def test_listas_viram_tuplas_e_dados_sao_imutaveis() -> None:
         DadosIntimacao(
             **{**{f: getattr(dados, f) for f in dados.__dataclass_fields__}, "numero_auto": "1/26"}
         )
+
+
+def test_timbre_longo_encolhe_em_vez_de_sair_da_pagina() -> None:
+    endereco = (
+        "Rua Marechal Floriano Peixoto, 1234, sala 501, Edifício Comendador Francisco Alves – Centro Histórico – "
+        "CEP 96015-440 – Caixa Postal 123 – Protocolo Geral"
+    )
+    dados = intimacao(timbre=replace(TIMBRE, endereco=endereco))
+    leitor = PdfReader(io.BytesIO(IntimacaoPdf().render(dados)))
+    linhas_do_timbre: list[tuple[float, float]] = []
+
+    def visitar(texto: str, _cm: object, tm: list[float], _fonte: object, tamanho: float) -> None:
+        if texto.startswith("Rua Marechal") and texto.rstrip().endswith("Pelotas/RS"):
+            linhas_do_timbre.append((tm[4], tamanho))
+
+    assert endereco in so_espacos(leitor.pages[0].extract_text(visitor_text=visitar))
+    assert len(linhas_do_timbre) == 1
+    x, tamanho = linhas_do_timbre[0]
+    assert tamanho < 7.5  # shrunk to fit
+    assert x >= IntimacaoPdf.MARGEM_ESQUERDA - 0.5
