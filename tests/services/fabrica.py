@@ -160,9 +160,16 @@ def contagens(banco: Banco) -> dict[str, int]:
         }
 
 
-def ultima_auditoria(banco: Banco) -> Auditoria | None:
+def ultima_auditoria(banco: Banco) -> dict[str, Any] | None:
+    """The last audit row as a dict (acao, usuario_login, entidade, entidade_id, antes, depois as JSON text)."""
     with banco.leitura() as s:
-        return s.scalar(sa.select(Auditoria).order_by(Auditoria.id.desc()).limit(1))
+        reg = s.scalar(sa.select(Auditoria).order_by(Auditoria.id.desc()).limit(1))
+        if reg is None:
+            return None
+        return {
+            c: getattr(reg, c)
+            for c in ("acao", "usuario_login", "entidade", "entidade_id", "antes", "depois")
+        }
 
 
 class Roteiro:
