@@ -42,6 +42,15 @@ def _limpar(texto: str) -> str:
     return texto.translate(_PONTUACAO).upper()
 
 
+def _informados(quantidade: int) -> str:
+    """A quantidade recebida, com a concordância certa: "nenhum foi informado", "foi informado 1"."""
+    if quantidade == 0:
+        return "nenhum foi informado"
+    if quantidade == 1:
+        return "foi informado 1"
+    return f"foram informados {quantidade}"
+
+
 def _dv_modulo11(valores: list[int]) -> int:
     """Dígito verificador do CPF e do CNPJ: pesos 2, 3, ... a partir da direita; resto < 2 → 0."""
     soma = sum(v * p for v, p in zip(reversed(valores), _pesos(len(valores)), strict=True))
@@ -59,7 +68,7 @@ def validar_cpf(texto: str) -> str:
     if not _DIGITOS.fullmatch(cpf):
         raise DocumentoInvalido("CPF deve conter apenas números.")
     if len(cpf) != 11:
-        raise DocumentoInvalido(f"CPF deve ter 11 dígitos (foram informados {len(cpf)}).")
+        raise DocumentoInvalido(f"CPF deve ter 11 dígitos ({_informados(len(cpf))}).")
     if len(set(cpf)) == 1:
         raise DocumentoInvalido("CPF inválido: todos os dígitos são iguais.")
     valores = [int(c) for c in cpf]
@@ -91,7 +100,7 @@ def validar_cnpj(texto: str) -> str:
     """
     cnpj = _limpar(texto)
     if len(cnpj) != 14:
-        raise DocumentoInvalido(f"CNPJ deve ter 14 caracteres (foram informados {len(cnpj)}).")
+        raise DocumentoInvalido(f"CNPJ deve ter 14 caracteres ({_informados(len(cnpj))}).")
     if not _CNPJ.fullmatch(cnpj):
         raise DocumentoInvalido(
             "CNPJ deve ter 12 letras ou números seguidos de 2 dígitos verificadores numéricos."
@@ -165,7 +174,7 @@ def validar_renavam(texto: str) -> str:
         renavam = "00" + renavam
     if len(renavam) != 11:
         raise DocumentoInvalido(
-            f"RENAVAM deve ter 11 dígitos, ou 9 nos números antigos (foram informados {len(renavam)})."
+            f"RENAVAM deve ter 11 dígitos, ou 9 nos números antigos ({_informados(len(renavam))})."
         )
     if set(renavam) == {"0"}:
         raise DocumentoInvalido("RENAVAM inválido: número zerado.")

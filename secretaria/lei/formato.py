@@ -7,7 +7,7 @@ sem depender do *locale* da máquina (que num computador da Prefeitura pode não
 from __future__ import annotations
 
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 __all__ = ["formatar_data", "formatar_decimal"]
 
@@ -18,8 +18,13 @@ def formatar_decimal(valor: Decimal | int, casas: int = 2) -> str:
     O arredondamento é "meio para cima" (o das contas da Prefeitura), e não o "meio para o par" que o
     ``format`` do Python usaria.
     """
+    numero = Decimal(valor)
     quantum = Decimal(1).scaleb(-casas)
-    texto = f"{Decimal(valor).quantize(quantum, rounding=ROUND_HALF_UP):,.{casas}f}"
+    # Precisão suficiente para o número inteiro mais as casas: o contexto padrão (28 algarismos) faria o
+    # ``quantize`` de um número grande falhar com InvalidOperation em vez de escrevê-lo.
+    with localcontext() as contexto:
+        contexto.prec = max(contexto.prec, numero.adjusted() + casas + 2)
+        texto = f"{numero.quantize(quantum, rounding=ROUND_HALF_UP):,.{casas}f}"
     return texto.translate(str.maketrans(",.", ".,"))
 
 

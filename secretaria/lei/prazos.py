@@ -109,9 +109,10 @@ class Prazo:
 
     @property
     def explicacao(self) -> str:
+        contados, terminam = ("dia contado", "termina") if self.dias == 1 else ("dias contados", "terminam")
         texto = (
-            f"Intimação em {formatar_data(self.data_ciencia)}; {self.dias} dias contados a partir de "
-            f"{formatar_data(self.inicio)} (Lei nº 9.784/1999, art. 66) terminam em "
+            f"Intimação em {formatar_data(self.data_ciencia)}; {self.dias} {contados} a partir de "
+            f"{formatar_data(self.inicio)} (Lei nº 9.784/1999, art. 66) {terminam} em "
             f"{formatar_data(self.termo)}"
         )
         if not self.adiamentos:

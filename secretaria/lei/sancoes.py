@@ -58,6 +58,9 @@ FAIXA_PRIMEIRA_PENALIDADE: dict[str, tuple[Decimal, Decimal]] = {
 TETO_MULTA_UR = Decimal("10.00")
 """Art. 7º, I: a multa vai até 10 vezes a unidade de referência."""
 
+_MAIOR_FAIXA_ESCRITA = Decimal(1000)
+"""Acima disto a faixa dobrada (§ 2º) não é escrita por extenso nos fundamentos: só se diz que passa do teto."""
+
 NIVEL_SUSPENSAO: dict[str, int] = {"A": 6, "B": 5, "C": 4, "D": 3, "E": 2}
 """Art. 7º, § 5º: nível de reincidência a partir do qual a suspensão pode ser aplicada."""
 
@@ -289,34 +292,33 @@ def _calcular(
         a: Classificacao(a, situacao, False, f"{_infracao(a)}: não conta — {motivo}")
         for a, situacao, motivo in nao_punidos
     }
-    fora_da_cadeia: list[str] = []
+    # Cada punido fora da cadeia, com o motivo: o do § 3º (punido só depois do elo seguinte da cadeia, que
+    # por isso não foi reincidência dele) ou o do § 4º (a cadeia se interrompeu pelo prazo).
+    punidos_tarde: list[str] = []
+    fora_do_prazo: list[str] = []
     for p in punidos:
         seguinte = min(f for f in fatos if f > p.infracao)
         if p.infracao in cadeia and p.decisao <= seguinte:
             situacao, texto = Situacao.CONTADO, "conta — integra a cadeia de reincidência"
         elif p.decisao > seguinte:
+            # ``seguinte`` é aqui sempre um elo da cadeia: o punido foi decidido até o dia do novo fato.
             situacao = Situacao.DECIDIDO_DEPOIS
             texto = (
-                f"não conta — decidida em {formatar_data(p.decisao)}, só depois da infração seguinte, de "
-                f"{formatar_data(seguinte)}, que por isso não foi reincidência dela"
+                f"não conta — decidida em {formatar_data(p.decisao)}, só depois da infração seguinte na "
+                f"cadeia, de {formatar_data(seguinte)}, que por isso não foi reincidência dela"
             )
-            fora_da_cadeia.append(f"{_infracao(p.antecedente)} — {texto.removeprefix('não conta — ')}")
+            punidos_tarde.append(f"{_infracao(p.antecedente)} — {texto.removeprefix('não conta — ')}")
         else:
-            # Punida, e a infração seguinte da cadeia (ou o novo fato) veio depois do prazo do § 4º.
             situacao = Situacao.FORA_DO_PRAZO
-            texto = (
-                "não conta — fora do prazo de reincidência "
-                f"(até {formatar_data(somar_meses(p.infracao, janela))}; "
-                f"fato seguinte em {formatar_data(seguinte)})"
-            )
-            fora_da_cadeia.append(f"{_infracao(p.antecedente)} — {texto.removeprefix('não conta — ')}")
+            texto = "não conta — " + _motivo_fora_do_prazo(p, seguinte, dia, punidos, janela)
+            fora_do_prazo.append(f"{_infracao(p.antecedente)} — {texto.removeprefix('não conta — ')}")
         classificados[p.antecedente] = Classificacao(
             p.antecedente, situacao, True, f"{_infracao(p.antecedente)}: {texto}"
         )
 
     fundamentos = [
-        _fundamento_punidos(dia, punidos, nao_punidos),
-        _fundamento_prazo(tipo, janela, fora_da_cadeia),
+        _fundamento_punidos(dia, punidos, nao_punidos, punidos_tarde),
+        _fundamento_prazo(tipo, janela, fora_do_prazo),
         _fundamento_nivel(dia, nivel, cadeia, punidos, janela),
     ]
 
@@ -330,10 +332,15 @@ def _calcular(
         )
     else:
         sem_teto_min, sem_teto_max = base_min * 2**nivel, base_max * 2**nivel
+        dobrada = (
+            f"= {_intervalo(sem_teto_min, sem_teto_max)} URM"
+            if sem_teto_max <= _MAIOR_FAIXA_ESCRITA
+            else f"— acima de {formatar_decimal(TETO_MULTA_UR)} URM nos dois extremos"
+        )
         fundamentos.append(
             "Art. 7º, § 2º (texto lacunoso, lido como “multa em dobro a cada reincidência, respeitados os "
             f"limites máximos”): faixa do § 1º, {alinea}) ({_intervalo(base_min, base_max)} URM) "
-            f"× 2{_expoente(nivel)} = {_intervalo(sem_teto_min, sem_teto_max)} URM."
+            f"× 2{_expoente(nivel)} {dobrada}."
         )
         if sem_teto_max > TETO_MULTA_UR:
             fundamentos.append(
@@ -346,8 +353,9 @@ def _calcular(
     minimo_suspensao = NIVEL_SUSPENSAO[tipo]
     cabivel = nivel >= minimo_suspensao
     fundamentos.append(
-        f"Art. 7º, § 5º, {alinea}): no tipo {tipo} a suspensão só pode ser aplicada a partir da "
-        f"{minimo_suspensao}ª reincidência — {'cabível' if cabivel else 'não cabível'} (nível {nivel})."
+        f"Art. 7º, § 5º, {alinea}): a pena de suspensão só pode ser aplicada após a {minimo_suspensao}ª "
+        f"reincidência (entendido como: a partir da própria {minimo_suspensao}ª reincidência) — "
+        f"{'cabível' if cabivel else 'não cabível'} (nível {nivel})."
     )
 
     # Regras 6 e 7 (§§ 6º, 7º e 8º): duração da suspensão e cumulação com a multa.
@@ -399,32 +407,65 @@ def _calcular(
 
 
 def _fundamento_punidos(
-    dia: date, punidos: Sequence[_Punido], nao_punidos: Sequence[tuple[Antecedente, Situacao, str]]
+    dia: date,
+    punidos: Sequence[_Punido],
+    nao_punidos: Sequence[tuple[Antecedente, Situacao, str]],
+    punidos_tarde: Sequence[str],
 ) -> str:
     if not punidos and not nao_punidos:
         return (
             "Art. 7º, § 3º: não há antecedentes do mesmo dispositivo; só é reincidência a infração a "
-            "preceito "
-            "pelo qual a operadora já tenha sido autuada e punida."
+            "preceito pelo qual a operadora já tenha sido autuada e punida."
         )
     lista = ", ".join(f"{_infracao(p.antecedente)} (decidida em {formatar_data(p.decisao)})" for p in punidos)
-    texto = f"Art. 7º, § 3º: autuados e punidos antes do fato de {formatar_data(dia)}: {lista or 'nenhum'}."
+    texto = (
+        f"Art. 7º, § 3º: infrações anteriores ao novo fato, de {formatar_data(dia)}, já autuadas e punidas "
+        f"(decisão até esse dia): {lista or 'nenhuma'}."
+    )
     if nao_punidos:
         texto += (
             " Não contam: " + "; ".join(f"{_infracao(a)} — {motivo}" for a, _, motivo in nao_punidos) + "."
         )
+    if punidos_tarde:
+        texto += (
+            " Punidas só depois da infração seguinte, não entram na cadeia de reincidência: "
+            + "; ".join(punidos_tarde)
+            + "."
+        )
     return texto
 
 
-def _fundamento_prazo(tipo: str, janela: int, fora_da_cadeia: Sequence[str]) -> str:
+def _fundamento_prazo(tipo: str, janela: int, fora_do_prazo: Sequence[str]) -> str:
     texto = (
         f"Art. 7º, § 4º, {tipo.lower()}): no tipo {tipo} não há reincidência se a infração anterior "
-        "ocorreu há "
-        f"mais de {janela} {'mês' if janela == 1 else 'meses'} (contados de data a data)."
+        f"ocorreu há mais de {_meses(janela)} (prazo contado de data a data)."
     )
-    if fora_da_cadeia:
-        texto += " Fora da cadeia de reincidência: " + "; ".join(fora_da_cadeia) + "."
+    if fora_do_prazo:
+        texto += " Fora da cadeia de reincidência pelo prazo: " + "; ".join(fora_do_prazo) + "."
     return texto
+
+
+def _motivo_fora_do_prazo(
+    p: _Punido, seguinte: date, dia: date, punidos: Sequence[_Punido], janela: int
+) -> str:
+    """Por que um punido ficou fora da cadeia pelo prazo do § 4º, nomeando onde a cadeia se interrompeu.
+
+    A cadeia parou em ``seguinte`` (o novo fato ou um elo dela) porque o punido mais recente até ali, L, ficou
+    a mais de ``janela`` meses; se L não é o próprio ``p``, ``p`` é anterior à interrupção.
+    """
+    fato = "o novo fato" if seguinte == dia else "a infração seguinte na cadeia"
+    ultimo = max(q.infracao for q in punidos if q.infracao < seguinte and q.decisao <= seguinte)
+    if ultimo == p.infracao:
+        return (
+            f"fora do prazo de reincidência: {fato}, de {formatar_data(seguinte)}, ocorreu depois de "
+            f"{formatar_data(somar_meses(p.infracao, janela))}"
+        )
+    seguinte_texto = "o novo fato" if seguinte == dia else "a seguinte na cadeia"
+    return (
+        "a cadeia de reincidência se interrompeu depois dela: entre a infração de "
+        f"{formatar_data(ultimo)} e {seguinte_texto}, de {formatar_data(seguinte)}, "
+        f"{'passou' if janela == 1 else 'passaram'} mais de {_meses(janela)}"
+    )
 
 
 def _fundamento_nivel(
@@ -442,9 +483,9 @@ def _fundamento_nivel(
         return f"Art. 7º, §§ 3º e 4º: infração primária (nível 0) — {motivo}."
     sequencia = " → ".join(formatar_data(d) for d in reversed(cadeia))
     return (
-        f"Art. 7º, §§ 3º e 4º: {nivel}ª reincidência (nível {nivel}) — infrações punidas, cada uma até "
-        f"{janela} {'mês' if janela == 1 else 'meses'} antes da seguinte: {sequencia} → {formatar_data(dia)} "
-        "(novo fato)."
+        f"Art. 7º, §§ 3º e 4º: {nivel}ª reincidência (nível {nivel}) — infrações punidas, cada uma decidida "
+        f"até o dia da seguinte e ocorrida no máximo {_meses(janela)} antes dela: {sequencia} → "
+        f"{formatar_data(dia)} (novo fato)."
     )
 
 
@@ -456,6 +497,10 @@ def _intervalo(minimo: Decimal, maximo: Decimal, *, compacto: bool = True) -> st
     if compacto and minimo == maximo:
         return formatar_decimal(minimo)
     return f"{formatar_decimal(minimo)} a {formatar_decimal(maximo)}"
+
+
+def _meses(quantidade: int) -> str:
+    return f"{quantidade} {'mês' if quantidade == 1 else 'meses'}"
 
 
 def _dias(quantidade: int) -> str:

@@ -93,7 +93,22 @@ def test_sic_tem_nota_e_o_resto_nao() -> None:
     assert com_sic == {"1-VI", "1-IX", "1-X"}
     for d in dispositivos():
         assert bool(d.nota) is (d.codigo in com_sic), d.codigo
-        assert "Leitura aplicada" in d.nota or not d.nota
+
+
+def test_notas_do_sic_nao_inventam_palavras() -> None:
+    """REGRAS.md só fixa leituras para o § 2º do art. 7º e para a numeração dos arts. 10 e 12; nos incisos
+    com "(sic)" a nota marca a lacuna e não supre palavras (a nota é impressa no auto, e um texto que a lei
+    não contém não pode fundamentar a autuação)."""
+    for codigo in ("1-VI", "1-IX", "1-X"):
+        nota = dispositivo(codigo).nota
+        assert nota.startswith("Lacuna"), codigo
+        assert "Leitura aplicada" not in nota and "[" not in nota, codigo
+        assert "não completa" in nota, codigo
+        for trecho in re.findall(r"“([^”]*)”", nota):
+            assert trecho in dispositivo(codigo).texto, (codigo, trecho)
+    assert "administrador" in dispositivo("1-X").nota
+    assert "tipo A está legível" in dispositivo("1-VI").nota
+    assert "tipo E está legível" in dispositivo("1-IX").nota
 
 
 def test_texto_como_impresso() -> None:

@@ -37,7 +37,7 @@ def test_cpf_valido() -> None:
     [
         ("111.444.777-36", "O dígito verificador do CPF não confere."),
         ("111.444.777-3", "CPF deve ter 11 dígitos (foram informados 10)."),
-        ("", "CPF deve ter 11 dígitos (foram informados 0)."),
+        ("", "CPF deve ter 11 dígitos (nenhum foi informado)."),
         ("111.444.777-355", "CPF deve ter 11 dígitos (foram informados 12)."),
         ("111.444.777-3X", "CPF deve conter apenas números."),
         ("111.111.111-11", "CPF inválido: todos os dígitos são iguais."),
@@ -205,3 +205,21 @@ def test_as_duas_formas_da_placa_tem_a_mesma_chave(letras: str, numeros: str) ->
     assert formatar_placa(antiga) == antiga
     assert formatar_placa(mercosul) == mercosul
     assert placa_antiga(mercosul) == antiga
+
+
+@pytest.mark.parametrize(
+    ("validar", "texto", "mensagem"),
+    [
+        (validar_cpf, "1", "CPF deve ter 11 dígitos (foi informado 1)."),
+        (validar_cpf, "", "CPF deve ter 11 dígitos (nenhum foi informado)."),
+        (validar_cnpj, "A", "CNPJ deve ter 14 caracteres (foi informado 1)."),
+        (validar_cnpj, " ", "CNPJ deve ter 14 caracteres (nenhum foi informado)."),
+        (validar_renavam, "7", "RENAVAM deve ter 11 dígitos, ou 9 nos números antigos (foi informado 1)."),
+    ],
+)
+def test_mensagem_de_tamanho_concorda_com_a_quantidade(
+    validar: Callable[[str], str], texto: str, mensagem: str
+) -> None:
+    with pytest.raises(DocumentoInvalido) as erro:
+        validar(texto)
+    assert str(erro.value) == mensagem

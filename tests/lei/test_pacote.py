@@ -35,3 +35,8 @@ def test_formatos_brasileiros() -> None:
     assert formatar_data(date(5, 1, 2)) == "02/01/0005"
     assert formatar_decimal(Decimal("-1234.5")) == "-1.234,50"
     assert formatar_decimal(Decimal("0.005")) == "0,01"
+
+
+def test_formatar_decimal_nao_quebra_com_numeros_grandes() -> None:
+    assert formatar_decimal(Decimal(2**100)) == "1.267.650.600.228.229.401.496.703.205.376,00"
+    assert formatar_decimal(Decimal("1E+30"), casas=0) == "1.000.000.000.000.000.000.000.000.000.000"

@@ -132,3 +132,11 @@ def test_vencimento_cai_em_dia_util_nunca_antes_do_termo(ciencia: date, dias: in
     # E é o primeiro dia útil: todo dia entre o termo e o vencimento é sem expediente.
     assert all(not cal.eh_dia_util(termo + timedelta(days=n)) for n in range((venc - termo).days))
     assert tempestivo(venc, venc) and not tempestivo(venc + timedelta(days=1), venc)
+
+
+def test_explicacao_de_prazo_de_um_dia_no_singular() -> None:
+    prazo = Calendario().prazo(date(2026, 3, 2), 1)
+    assert prazo.explicacao == (
+        "Intimação em 02/03/2026; 1 dia contado a partir de 03/03/2026 (Lei nº 9.784/1999, art. 66) "
+        "termina em 03/03/2026."
+    )

@@ -140,7 +140,10 @@ def test_exemplo_3_diz_que_o_antecedente_ficou_fora_do_prazo() -> None:
     antecedentes = [P(date(2026, 2, 10), date(2026, 3, 1), D("0.30"))]
     s = calcular_sancao("A", date(2026, 3, 11), antecedentes)
     assert "só geraria reincidência até 10/03/2026" in s.fundamentos[2]
-    assert "fora do prazo de reincidência (até 10/03/2026; fato seguinte em 11/03/2026)" in s.fundamentos[1]
+    assert (
+        "Fora da cadeia de reincidência pelo prazo: infração de 10/02/2026 — fora do prazo de reincidência: o "
+        "novo fato, de 11/03/2026, ocorreu depois de 10/03/2026." in s.fundamentos[1]
+    )
     (c,) = classificar_antecedentes("A", date(2026, 3, 11), antecedentes)
     assert c.situacao is Situacao.FORA_DO_PRAZO
     assert c.punido and not c.contado
@@ -186,7 +189,10 @@ def test_motivos_de_nao_contar() -> None:
     )
     s = calcular_sancao("E", dia, lista)
     assert s.reincidencia == 0
-    assert "autuados e punidos antes do fato de 01/06/2026: nenhum." in s.fundamentos[0]
+    assert (
+        "anteriores ao novo fato, de 01/06/2026, já autuadas e punidas (decisão até esse dia): nenhuma."
+        in (s.fundamentos[0])
+    )
     assert "infração de 01/05/2026 — penalidade anulada" in s.fundamentos[0]
     assert "infração de 02/05/2026 — sem decisão" in s.fundamentos[0]
     assert "infração de 01/06/2026 — infração não anterior ao novo fato" in s.fundamentos[0]
@@ -200,9 +206,12 @@ def test_antecedente_punido_depois_do_fato_seguinte_da_cadeia_nao_conta() -> Non
     assert s.reincidencia == 1
     c1, c2 = classificar_antecedentes("A", date(2026, 3, 1), [p1, p2])
     assert (c1.situacao, c1.punido, c1.contado) == (Situacao.DECIDIDO_DEPOIS, True, False)
-    assert "só depois da infração seguinte, de 15/02/2026" in c1.explicacao
+    assert "só depois da infração seguinte na cadeia, de 15/02/2026" in c1.explicacao
     assert c2.contado
-    assert "Fora da cadeia de reincidência: infração de 10/02/2026" in s.fundamentos[1]
+    assert (
+        "Punidas só depois da infração seguinte, não entram na cadeia de reincidência: infração de "
+        "10/02/2026" in s.fundamentos[0]
+    )
 
 
 def test_cadeia_interrompida_recomeca() -> None:
@@ -502,3 +511,118 @@ def test_contados_sao_exatamente_a_cadeia(tipo: str, dia: date, lista: list[Ante
     dias_contados = {c.antecedente.data_infracao for c in classes if c.contado}
     assert len(dias_contados) == s.reincidencia
     assert all(c.explicacao.startswith("infração de ") for c in classes)
+
+
+# --- revisão: cadeias feitas à mão e o texto dos fundamentos ----------------------------------------------
+
+
+def test_elo_anulado_no_meio_quebra_a_cadeia() -> None:
+    # Tipo A (1 mês): 01/01 → 25/01 → 20/02 → 15/03 é a 3ª reincidência; anulada a de 25/01, 20/02 fica a
+    # mais de um mês de 01/01 e a cadeia recomeça nela.
+    p1 = P(date(2026, 1, 1), date(2026, 1, 5))
+    p2 = P(date(2026, 1, 25), date(2026, 1, 28))
+    p3 = P(date(2026, 2, 20), date(2026, 2, 22))
+    dia = date(2026, 3, 15)
+    inteira = calcular_sancao("A", dia, [p1, p2, p3])
+    assert (inteira.reincidencia, inteira.multa_min_ur, inteira.multa_max_ur) == (3, D("0.80"), D("4.00"))
+    for elo in (replace(p2, anulada=True), replace(p2, data_decisao=None)):
+        s = calcular_sancao("A", dia, [p1, elo, p3])
+        assert (s.reincidencia, s.multa_min_ur, s.multa_max_ur) == (1, D("0.20"), D("1.00"))
+    # Decidida só depois de 20/02: 20/02 não foi reincidência dela, e a cadeia também recomeça em 20/02.
+    tardia = replace(p2, data_decisao=date(2026, 2, 21))
+    assert calcular_sancao("A", dia, [p1, tardia, p3]).reincidencia == 1
+    # A primeira decidida depois de 25/01: a cadeia é 25/01 → 20/02 → 15/03.
+    assert calcular_sancao("A", dia, [replace(p1, data_decisao=date(2026, 1, 26)), p2, p3]).reincidencia == 2
+
+
+def test_decisao_no_proprio_dia_do_fato_conta_e_o_texto_diz_ate() -> None:
+    s = calcular_sancao("A", date(2026, 3, 10), [P(date(2026, 2, 10), date(2026, 3, 10))])
+    assert s.reincidencia == 1
+    # Regra 1: decisão "até" o dia do novo fato (inclusive), infração estritamente anterior; o texto não pode
+    # dizer "antes do fato" quando a decisão é do mesmo dia.
+    assert "antes do fato" not in s.fundamentos[0]
+    assert "decisão até esse dia" in s.fundamentos[0]
+
+
+def test_decidida_depois_da_seguinte_e_motivo_do_paragrafo_3_nao_do_4() -> None:
+    p1 = P(date(2026, 2, 10), date(2026, 2, 25))
+    p2 = P(date(2026, 2, 15), date(2026, 2, 20))
+    s = calcular_sancao("A", date(2026, 3, 1), [p1, p2])
+    assert s.fundamentos[0].startswith("Art. 7º, § 3º")
+    assert "infração de 10/02/2026 — decidida em 25/02/2026" in s.fundamentos[0]
+    assert "10/02/2026" not in s.fundamentos[1]  # o § 4º (prazo) não é o motivo
+
+
+def test_cadeia_interrompida_explica_onde_se_interrompeu() -> None:
+    # 01/11 → 20/11 estava no prazo; a cadeia se interrompe entre 20/11/2025 e 25/01/2026.
+    lista = [
+        P(date(2025, 11, 1), date(2025, 11, 2)),
+        P(date(2025, 11, 20), date(2025, 11, 21)),
+        P(date(2026, 1, 25), date(2026, 1, 28)),
+        P(date(2026, 2, 20), date(2026, 2, 22)),
+    ]
+    classes = classificar_antecedentes("A", date(2026, 3, 15), lista)
+    assert [c.situacao for c in classes] == [Situacao.FORA_DO_PRAZO] * 2 + [Situacao.CONTADO] * 2
+    assert classes[0].explicacao == (
+        "infração de 01/11/2025: não conta — a cadeia de reincidência se interrompeu depois dela: entre a "
+        "infração de 20/11/2025 e a seguinte na cadeia, de 25/01/2026, passou mais de 1 mês"
+    )
+    assert classes[1].explicacao == (
+        "infração de 20/11/2025: não conta — fora do prazo de reincidência: a infração seguinte na cadeia, "
+        "de 25/01/2026, ocorreu depois de 20/12/2025"
+    )
+
+
+def test_explicacao_de_decidida_depois_nomeia_o_elo_seguinte_da_cadeia() -> None:
+    # A infração seguinte a 01/01 é a de 10/01 (decidida depois do novo fato); o elo da cadeia é 20/01.
+    lista = [
+        P(date(2026, 1, 1), date(2026, 2, 1)),
+        P(date(2026, 1, 10), date(2026, 4, 1)),
+        P(date(2026, 1, 20), date(2026, 1, 25)),
+    ]
+    c = classificar_antecedentes("A", date(2026, 2, 10), lista)[0]
+    assert c.explicacao == (
+        "infração de 01/01/2026: não conta — decidida em 01/02/2026, só depois da infração seguinte na cadeia, "
+        "de 20/01/2026, que por isso não foi reincidência dela"
+    )
+
+
+def test_janela_de_um_mes_concorda_no_singular() -> None:
+    s = calcular_sancao("A", date(2026, 3, 10), [])
+    assert "1 mês (prazo contado de data a data)" in s.fundamentos[1]
+    s = calcular_sancao("E", date(2026, 3, 10), [])
+    assert "8 meses (prazo contado de data a data)" in s.fundamentos[1]
+
+
+def test_paragrafo_5_cita_o_apos_da_lei() -> None:
+    s = calcular_sancao("E", date(2026, 9, 1), EX6)
+    assert s.fundamentos[5] == (
+        "Art. 7º, § 5º, e): a pena de suspensão só pode ser aplicada após a 2ª reincidência (entendido como: "
+        "a partir da própria 2ª reincidência) — cabível (nível 2)."
+    )
+
+
+@pytest.mark.parametrize(("tipo", "tamanho"), [("A", 90), ("A", 120), ("E", 100)])
+def test_cadeia_muito_longa_nao_quebra_o_calculo(tipo: str, tamanho: int) -> None:
+    """Uma operadora com dezenas de reincidências seguidas: o painel não pode cair com InvalidOperation."""
+    cadeia = _cadeia(tipo, tamanho, inicio=date(2020, 1, 1), passo=7)
+    dia = date(2020, 1, 1) + timedelta(days=7 * tamanho)
+    s = calcular_sancao(tipo, dia, cadeia)
+    assert (s.reincidencia, s.multa_min_ur, s.multa_max_ur) == (tamanho, TETO_MULTA_UR, TETO_MULTA_UR)
+    paragrafo_2 = next(f for f in s.fundamentos if f.startswith("Art. 7º, § 2º"))
+    assert "acima de 10,00 URM nos dois extremos" in paragrafo_2
+    assert len(paragrafo_2) < 400
+
+
+def test_interrupcao_da_cadeia_no_plural_e_no_novo_fato() -> None:
+    # Tipo B (2 meses): 01/01 → 20/02 no prazo; o novo fato, 01/06, vem mais de 2 meses depois de 20/02.
+    lista = [P(date(2026, 1, 1), date(2026, 1, 2)), P(date(2026, 2, 20), date(2026, 2, 21))]
+    primeira, segunda = classificar_antecedentes("B", date(2026, 6, 1), lista)
+    assert primeira.explicacao == (
+        "infração de 01/01/2026: não conta — a cadeia de reincidência se interrompeu depois dela: entre a "
+        "infração de 20/02/2026 e o novo fato, de 01/06/2026, passaram mais de 2 meses"
+    )
+    assert segunda.explicacao == (
+        "infração de 20/02/2026: não conta — fora do prazo de reincidência: o novo fato, de 01/06/2026, "
+        "ocorreu depois de 20/04/2026"
+    )
