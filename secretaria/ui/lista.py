@@ -231,6 +231,9 @@ class PaginaLista(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(topo)
         layout.addLayout(self._filtros)
+        self._filtros2 = QHBoxLayout()
+        self._filtros2.addStretch(1)
+        layout.addLayout(self._filtros2)
         layout.addWidget(self.tabela, 1)
         layout.addLayout(self._botoes)
         self.setTabOrder(self.busca, self.combo_situacao)
@@ -270,7 +273,17 @@ class PaginaLista(QWidget):
         self._colunas_ajustadas = self.modelo.total > 0
 
     # -- for the pages built on this --------------------------------------------------------------
-    def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None) -> None:
+    def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:
+        """Add a filter widget (with its label) to the first filter row, or to a second row (`linha=2`)."""
+        if linha == 2:
+            posicao = self._filtros2.count() - 1  # before the closing stretch
+            if rotulo:
+                r = QLabel(rotulo)
+                r.setBuddy(widget)
+                self._filtros2.insertWidget(posicao, r)
+                posicao += 1
+            self._filtros2.insertWidget(posicao, widget)
+            return
         if rotulo:
             r = QLabel(rotulo)
             r.setBuddy(widget)
@@ -393,7 +406,9 @@ class FonteLista:
     session per call, rows highlighted by `listas.destaque`. `Filtro.situacao` and the extras
     "grupo:<grupo>" are status keys; "operadora_id", "desde", "ate", "usuario", "entidade" pass through."""
 
-    def __init__(self, banco: Banco, nome: str) -> None:
+    def __init__(
+        self, banco: Banco, nome: str, formatos: Mapping[str, Callable[[Any], str]] | None = None
+    ) -> None:
         from secretaria.services import listas
 
         self._listas = listas
@@ -401,8 +416,15 @@ class FonteLista:
         self.nome = nome
         self.definicao = listas.definicao(nome)
         larguras = {"data": 12, "data_hora": 17, "numero": 10, "dinheiro": 14}
+        formatos = formatos or {}
         self._colunas = tuple(
-            Coluna(c.chave, c.cabecalho, largura=larguras.get(c.tipo), alinhamento=c.alinhamento)
+            Coluna(
+                c.chave,
+                c.cabecalho,
+                largura=larguras.get(c.tipo),
+                alinhamento=c.alinhamento,
+                formatar=formatos.get(c.chave),
+            )
             for c in self.definicao.colunas
         )
 
@@ -455,6 +477,7 @@ class FonteLista:
 class PaginaListaServico(PaginaLista):
     """A `PaginaLista` over a list of `secretaria.services.listas`, with the filters its definition declares:
     one combo per status group, an operator combo (`por_operadora`) and a period ("de … até …").
+    `formatos` maps a column key to how its values read (e.g. codes to labels).
 
         pagina = PaginaListaServico(contexto, "autos", texto_novo="Novo auto", pode_criar=contexto.pode("fiscal"))
         pagina.abrirRegistro.connect(self._abrir_auto)
@@ -471,9 +494,10 @@ class PaginaListaServico(PaginaLista):
         singular: str = "registro",
         plural: str = "registros",
         feminino: bool = False,
+        formatos: Mapping[str, Callable[[Any], str]] | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        fonte = FonteLista(contexto.banco, nome)
+        fonte = FonteLista(contexto.banco, nome, formatos)
         d = fonte.definicao
         self.contexto = contexto
         grupos = d.grupos
@@ -526,15 +550,15 @@ class PaginaListaServico(PaginaLista):
                     "operadora_id", self.combo_operadora.currentData() if self.combo_operadora else None
                 )
             )
-            self.adicionar_filtro(self.combo_operadora, "Operadora:")
+            self.adicionar_filtro(self.combo_operadora, "Operadora:", linha=2 if d.periodo else 1)
         self.desde: CampoData | None = None
         self.ate: CampoData | None = None
         if d.periodo:
             self.desde, self.ate = CampoData(), CampoData()
             self.desde.dataAlterada.connect(lambda v: self.definir_extra("desde", v))
             self.ate.dataAlterada.connect(lambda v: self.definir_extra("ate", v))
-            self.adicionar_filtro(self.desde, f"{d.periodo}: de")
-            self.adicionar_filtro(self.ate, "até")
+            self.adicionar_filtro(self.desde, f"{d.periodo}: de", linha=2)
+            self.adicionar_filtro(self.ate, "até", linha=2)
 
     def _preencher_operadoras(self) -> None:
         from secretaria.services import listas

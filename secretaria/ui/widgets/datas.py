@@ -56,7 +56,9 @@ class CampoData(QWidget):
         self.editor = CampoMascarado(_MASCARA, self)
         self.editor.setPlaceholderText("dd/mm/aaaa")
         self.editor.setAccessibleName("Data (dd/mm/aaaa)")
-        self.editor.setMaximumWidth(self.editor.fontMetrics().horizontalAdvance("00/00/00000") + 24)
+        largura = self.editor.fontMetrics().horizontalAdvance("00/00/00000") + 24
+        self.editor.setMinimumWidth(largura)
+        self.editor.setMaximumWidth(largura)
         self.botao = QToolButton(self)
         self.botao.setText("▾")
         self.botao.setToolTip("Escolher no calendário (Alt+↓)")

@@ -1,0 +1,171 @@
+"""The audit log: who changed what and when, filtered by user, kind of record, period and text, with the
+selected entry's "before → after" beside the list."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+
+from secretaria.services import admin, contas
+from secretaria.services.rotulos import rotulo_acao
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.lista import PaginaListaServico
+from secretaria.ui.modelo_tabela import formatar_celula
+
+ENTIDADES = {
+    "auto_infracao": "Auto de infração",
+    "intimacao": "Intimação",
+    "defesa": "Defesa",
+    "proposta": "Proposta",
+    "decisao": "Decisão",
+    "recurso": "Recurso",
+    "pagamento": "Pagamento",
+    "cumprimento": "Cumprimento",
+    "suspensao": "Suspensão",
+    "cassacao": "Cassação",
+    "cassacao_ato": "Ato da cassação",
+    "testemunha": "Testemunha",
+    "anexo": "Anexo",
+    "documento": "Documento emitido",
+    "numeracao": "Numeração",
+    "veiculo_historico": "Histórico do veículo",
+    "operadora": "Operadora",
+    "linha": "Linha",
+    "veiculo": "Veículo",
+    "empregado": "Empregado",
+    "fiscal": "Fiscal",
+    "usuario": "Usuário",
+    "auto": "Auto de infração",
+    "representacao": "Representação",
+    "valor_urm": "Valor da URM",
+    "dia_nao_util": "Dia sem expediente",
+    "dispositivo": "Dispositivo",
+    "dados_orgao": "Dados do órgão",
+    "configuracao": "Configuração",
+}
+
+
+def _valor(v: Any) -> str:
+    if v is None or v == "":
+        return "(vazio)"
+    if isinstance(v, list | dict):
+        return json.dumps(v, ensure_ascii=False)
+    return formatar_celula(v)
+
+
+def descrever(registro: admin.RegistroAuditoria) -> str:
+    """The entry as a person reads it: header, then one line per field that changed."""
+    quem = registro.usuario or "sistema"
+    entidade = ENTIDADES.get(registro.entidade, registro.entidade)
+    linhas = [
+        f"{rotulo_acao(registro.acao)} — {entidade}"
+        + (f" nº {registro.entidade_id}" if registro.entidade_id else ""),
+        f"Por {quem} em {registro.momento:%d/%m/%Y às %H:%M:%S} (registro nº {registro.id})",
+        "",
+    ]
+    alteracoes = registro.alteracoes
+    if not alteracoes:
+        linhas.append("Sem alteração de campos registrada.")
+    for campo, antes, depois in alteracoes:
+        if registro.antes is None:
+            linhas.append(f"{campo}: {_valor(depois)}")
+        elif registro.depois is None:
+            linhas.append(f"{campo}: {_valor(antes)} (removido)")
+        else:
+            linhas.append(f"{campo}: {_valor(antes)} → {_valor(depois)}")
+    return "\n".join(linhas)
+
+
+class PaginaAuditoria(QWidget):
+    """The audit log list (newest first) with user and record-kind filters and the entry's details."""
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.lista = PaginaListaServico(
+            contexto,
+            "auditoria",
+            texto_busca="Texto em qualquer campo",
+            singular="registro",
+            plural="registros",
+            formatos={"entidade": lambda v: ENTIDADES.get(str(v), str(v or ""))},
+        )
+        self.lista.botao_abrir.setVisible(False)
+        self.combo_usuario = QComboBox()
+        self.combo_usuario.setAccessibleName("Usuário")
+        self.combo_entidade = QComboBox()
+        self.combo_entidade.setAccessibleName("Registro")
+        self._preencher_combos()
+        self.lista.adicionar_filtro(self.combo_usuario, "Usuário:", linha=2)
+        self.lista.adicionar_filtro(self.combo_entidade, "Registro:", linha=2)
+        self.combo_usuario.currentIndexChanged.connect(
+            lambda _i: self.lista.definir_extra("usuario", self.combo_usuario.currentData())
+        )
+        self.combo_entidade.currentIndexChanged.connect(
+            lambda _i: self.lista.definir_extra("entidade", self.combo_entidade.currentData())
+        )
+        self.detalhe = QPlainTextEdit()
+        self.detalhe.setReadOnly(True)
+        self.detalhe.setPlaceholderText("Escolha um registro para ver o que mudou (antes → depois).")
+        divisor = QSplitter(Qt.Orientation.Vertical)
+        divisor.addWidget(self.lista)
+        divisor.addWidget(self.detalhe)
+        divisor.setStretchFactor(0, 3)
+        divisor.setStretchFactor(1, 1)
+        divisor.setSizes([520, 180])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(divisor)
+        self.lista.tabela.selectionModel().currentRowChanged.connect(
+            lambda atual, _a: self._mostrar(atual.row())
+        )
+        self.lista.modelo.modelReset.connect(self._reconectar)
+        self.lista.abrirRegistro.connect(lambda _id: self.detalhe.setFocus())
+        self.setFocusProxy(self.lista)
+
+    def _reconectar(self) -> None:
+        self.detalhe.clear()
+
+    def _preencher_combos(self) -> None:
+        with self.contexto.banco.leitura() as sessao:
+            usuarios = contas.listar_usuarios(sessao)
+            entidades = admin.entidades_auditadas(sessao)
+        for combo, itens in (
+            (
+                self.combo_usuario,
+                [(f"{u.login} — {u.nome}", u.login) for u in usuarios] + [("sistema", "sistema")],
+            ),
+            (self.combo_entidade, [(ENTIDADES.get(e, e), e) for e in entidades]),
+        ):
+            atual = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItem("Todos", None)
+            for texto, dado in itens:
+                combo.addItem(texto, dado)
+            combo.setCurrentIndex(max(0, combo.findData(atual)))
+            combo.blockSignals(False)
+
+    def recarregar(self) -> None:
+        self._preencher_combos()
+        self.lista.recarregar()
+
+    def registro(self, linha: int) -> admin.RegistroAuditoria | None:
+        """The full entry (with before/after) of a row of the list."""
+        dados = self.lista.modelo.linha(linha)
+        if dados is None:
+            return None
+        id_, momento, usuario = dados.id, dados.valores[1], dados.valores[2]
+        dia = momento.date()
+        with self.contexto.banco.leitura() as sessao:
+            pagina = admin.consultar_auditoria(
+                sessao, usuario=usuario or None, desde=dia, ate=dia, quantidade=10_000
+            )
+        return next((r for r in pagina.registros if r.id == id_), None)
+
+    def _mostrar(self, linha: int) -> None:
+        registro = self.registro(linha) if linha >= 0 else None
+        self.detalhe.setPlainText(descrever(registro) if registro is not None else "")

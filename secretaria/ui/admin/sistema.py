@@ -1,0 +1,194 @@
+"""Letterhead data, backups and settings."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.services import admin
+from secretaria.ui.admin.comum import rotulo_ajuda, sucesso
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.widgets import Formulario, mensagens
+
+
+class PainelOrgao(QWidget):
+    """The issuing authority's data printed on every document's letterhead."""
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.versao = 0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("<b>Dados do órgão (timbre dos documentos)</b>"))
+        layout.addWidget(
+            rotulo_ajuda("Estes dados aparecem no cabeçalho e na assinatura de autos, intimações e decisões.")
+        )
+        self.prefeitura = QLineEdit()
+        self.secretaria = QLineEdit()
+        self.secretario_nome = QLineEdit()
+        self.endereco = QLineEdit()
+        self.cidade = QLineEdit()
+        self.telefone = QLineEdit()
+        self.email = QLineEdit()
+        self.form = Formulario(layout, self)
+        f = self.form
+        f.adicionar("prefeitura", "&Prefeitura:", self.prefeitura)
+        f.adicionar("secretaria", "&Secretaria:", self.secretaria)
+        f.adicionar("secretario_nome", "Secretário(a) &titular:", self.secretario_nome)
+        f.adicionar("endereco", "&Endereço:", self.endereco)
+        f.adicionar("cidade", "&Cidade:", self.cidade)
+        f.adicionar("telefone", "Te&lefone:", self.telefone)
+        f.adicionar("email", "E-&mail:", self.email)
+        f.alinhar_rotulos()
+        self.alteracao = QLabel()
+        self.alteracao.setStyleSheet("color: #666;")
+        layout.addWidget(self.alteracao)
+        botoes = QHBoxLayout()
+        botoes.addStretch(1)
+        self.botao_salvar = QPushButton("Salvar")
+        self.botao_salvar.clicked.connect(self.salvar)
+        botoes.addWidget(self.botao_salvar)
+        layout.addLayout(botoes)
+        layout.addStretch(1)
+        for campo in (
+            self.prefeitura,
+            self.secretaria,
+            self.secretario_nome,
+            self.endereco,
+            self.cidade,
+            self.telefone,
+            self.email,
+        ):
+            campo.returnPressed.connect(self.salvar)
+        self.recarregar()
+
+    def recarregar(self) -> None:
+        with self.contexto.banco.leitura() as sessao:
+            detalhe = admin.obter_dados_orgao(sessao)
+        d = detalhe.dados
+        self.versao = detalhe.versao
+        for nome in (
+            "prefeitura",
+            "secretaria",
+            "secretario_nome",
+            "endereco",
+            "cidade",
+            "telefone",
+            "email",
+        ):
+            campo = getattr(self, nome)
+            assert isinstance(campo, QLineEdit)
+            campo.setText(getattr(d, nome))
+        quem = f" por {detalhe.alterado_por}" if detalhe.alterado_por else ""
+        self.alteracao.setText(f"Última alteração{quem} em {detalhe.alterado_em:%d/%m/%Y às %H:%M}.")
+
+    def salvar(self) -> None:
+        dados = admin.DadosDoOrgao(
+            prefeitura=self.prefeitura.text(),
+            secretaria=self.secretaria.text(),
+            secretario_nome=self.secretario_nome.text(),
+            endereco=self.endereco.text(),
+            cidade=self.cidade.text(),
+            telefone=self.telefone.text(),
+            email=self.email.text(),
+        )
+        ok = self.form.tentar(
+            sucesso(
+                lambda: admin.salvar_dados_orgao(
+                    self.contexto.banco.uow(), self.contexto.ator, dados, versao=self.versao
+                )
+            )
+        )
+        if ok:
+            self.recarregar()
+            mensagens.informar(self, "Dados do órgão", "Dados do órgão gravados.")
+
+
+class PainelSistema(QWidget):
+    """Backups (SQLite: copy now to a chosen file, and how many daily copies to keep; PostgreSQL: the
+    pg_dump command) and the work-queue setting for overdue decisions."""
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+        grupo_backup = QGroupBox("Cópias de segurança")
+        lb = QVBoxLayout(grupo_backup)
+        banco = contexto.banco
+        if banco.eh_sqlite:
+            texto = (
+                f"Banco de dados: {banco.url_exibicao}.\nUma cópia diária é feita automaticamente ao abrir o "
+                "programa, na pasta “backups” ao lado do arquivo. Faça também cópias num disco externo."
+            )
+        else:
+            texto = (
+                f"Banco de dados no servidor PostgreSQL: {banco.url_exibicao}.\nAs cópias são feitas no servidor "
+                "com o pg_dump (o comando aparece ao clicar no botão abaixo)."
+            )
+        lb.addWidget(rotulo_ajuda(texto))
+        linha = QHBoxLayout()
+        self.botao_backup = QPushButton("Fazer cópia de segurança agora…")
+        self.botao_backup.clicked.connect(self.copia_agora)
+        linha.addWidget(self.botao_backup)
+        linha.addStretch(1)
+        lb.addLayout(linha)
+        layout.addWidget(grupo_backup)
+
+        grupo_config = QGroupBox("Configurações")
+        lc = QVBoxLayout(grupo_config)
+        self.copias_backup = QSpinBox()
+        self.copias_backup.setRange(1, 365)
+        self.copias_backup.setSuffix(" cópias")
+        self.dias_decisao_atrasada = QSpinBox()
+        self.dias_decisao_atrasada.setRange(0, 365)
+        self.dias_decisao_atrasada.setSuffix(" dias")
+        self.form = Formulario(lc, self)
+        self.form.adicionar("copias_backup", "Cópias diárias mantidas:", self.copias_backup)
+        self.form.adicionar(
+            "dias_decisao_atrasada", "Decisão atrasada após o prazo de defesa:", self.dias_decisao_atrasada
+        )
+        linha_c = QHBoxLayout()
+        linha_c.addStretch(1)
+        self.botao_salvar = QPushButton("Salvar configurações")
+        self.botao_salvar.clicked.connect(self.salvar)
+        linha_c.addWidget(self.botao_salvar)
+        lc.addLayout(linha_c)
+        layout.addWidget(grupo_config)
+        layout.addStretch(1)
+        self.recarregar()
+
+    def recarregar(self) -> None:
+        with self.contexto.banco.leitura() as sessao:
+            c = admin.obter_configuracoes(sessao)
+        self.copias_backup.setValue(c.copias_backup)
+        self.dias_decisao_atrasada.setValue(c.dias_decisao_atrasada)
+
+    def salvar(self) -> None:
+        ok = self.form.tentar(
+            sucesso(
+                lambda: admin.salvar_configuracoes(
+                    self.contexto.banco.uow(),
+                    self.contexto.ator,
+                    copias_backup=self.copias_backup.value(),
+                    dias_decisao_atrasada=self.dias_decisao_atrasada.value(),
+                )
+            )
+        )
+        if ok:
+            mensagens.informar(self, "Configurações", "Configurações gravadas.")
+
+    def copia_agora(self) -> None:
+        from secretaria.ui.janela_principal import fazer_copia_de_seguranca
+
+        fazer_copia_de_seguranca(self, self.contexto)
