@@ -32,6 +32,7 @@ class CampoTexto(QPlainTextEdit):
         super().__init__(parent)
         self.setTabChangesFocus(True)
         self.setMinimumHeight(self.fontMetrics().lineSpacing() * linhas + 14)
+        self.setMaximumHeight(self.fontMetrics().lineSpacing() * (linhas * 2 + 2) + 14)
 
     def texto(self) -> str:
         return self.toPlainText()
@@ -69,6 +70,13 @@ def selecionar_dado(combo: QComboBox, dado: object) -> bool:
     if indice >= 0:
         combo.setCurrentIndex(indice)
     return indice >= 0
+
+
+def texto_simples(rotulo: QLabel) -> str:
+    """What a label reads as plain text (rich text tags dropped): for tests and screen readers."""
+    from PySide6.QtGui import QTextDocumentFragment
+
+    return QTextDocumentFragment.fromHtml(rotulo.text()).toPlainText()
 
 
 def alinhar_rotulos(*formularios: Formulario) -> None:

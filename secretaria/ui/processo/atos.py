@@ -1,0 +1,989 @@
+"""One dialog per act of the case (PRODUTO paths 4–8): intimação, defesa, proposta, decisão, recurso and its
+judgement, suspensão, pagamento, cumprimento (art. 8º), cancelamento, and the cassação procedure (art. 16).
+
+Every dialog works the same way: Enter records, Escape cancels; what can be computed at once is shown at
+once (the deadline an intimação starts, whether a defence is timely, the allowed range and the R$ amount
+beside the fine); irreversible acts (decisão, julgamento, cancelamento, cassação) ask for confirmation;
+a refusal from the service appears beside its field and nothing is written. Each dialog calls exactly one
+service function with one unit of work.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.lei.formato import formatar_data, formatar_decimal
+from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
+from secretaria.lei.urm import formatar_reais, urm_para_reais
+from secretaria.services import relogio
+from secretaria.services.base import ErroDominio
+from secretaria.services.caso import Caso
+from secretaria.services.rotulos import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO
+from secretaria.services.sancao import AvaliacaoSancao
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo.campos import CampoTexto, rotulo_dica
+from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_OK, Adiador
+from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
+
+COR_DESTAQUE = "#1d4ed8"
+
+
+def _dias(n: int) -> str:
+    return f"{n} {'dia' if n == 1 else 'dias'}"
+
+
+def _faixa(minimo: Decimal, maximo: Decimal) -> str:
+    if minimo == maximo:
+        return f"{formatar_decimal(minimo)} URM"
+    return f"{formatar_decimal(minimo)} a {formatar_decimal(maximo)} URM"
+
+
+def _colorir(rotulo: QLabel, texto: str, cor: str, negrito: bool = False) -> None:
+    peso = "font-weight: bold;" if negrito else ""
+    rotulo.setStyleSheet(f"color: {cor}; {peso}")
+    rotulo.setText(texto)
+
+
+class DialogoAto(QDialog):
+    """The common frame: a heading naming the case, a form, and Registrar/Cancelar.
+
+    Subclasses add fields in `montar()`, may return a confirmation text from `confirmacao()` (irreversible
+    acts), and do the one service call in `executar()`, returning the message the case screen shows after.
+    """
+
+    titulo = "Registrar ato"
+    texto_botao = "&Registrar"
+    texto_voltar = "Cancelar"
+
+    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.caso = caso
+        self.mensagem_final = ""
+        self.setWindowTitle(f"{self.titulo} — AI nº {caso.numero_formatado}")
+        self.layout_principal = QVBoxLayout(self)
+        cabecalho = QLabel(
+            f"<b>Auto de infração nº {caso.numero_formatado}</b> — {caso.operadora_nome}<br>"
+            f"{caso.dispositivo_rotulo} (tipo {caso.tipo}), infração de {formatar_data(caso.data_infracao)}"
+        )
+        cabecalho.setWordWrap(True)
+        self.layout_principal.addWidget(cabecalho)
+        self.setMinimumWidth(640)
+        self.form = Formulario(self.layout_principal, self)
+        self.montar()
+        self.layout_principal.addStretch(1)
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar=self.texto_botao)
+        self.botoes.accepted.connect(self.registrar)
+        self.botoes.button(QDialogButtonBox.StandardButton.Cancel).setText(self.texto_voltar)
+        self.layout_principal.addWidget(self.botoes)
+
+    # --- for subclasses ---
+    def montar(self) -> None:
+        raise NotImplementedError
+
+    def validar(self) -> None:
+        """Read the fields (raising ErroDominio beside the field) before anything is asked or written."""
+
+    def confirmacao(self) -> str | None:
+        return None
+
+    def executar(self) -> str:
+        raise NotImplementedError
+
+    # --- the flow ---
+    @property
+    def uow(self) -> Any:
+        return self.contexto.banco.uow()
+
+    @property
+    def ator(self) -> Any:
+        return self.contexto.ator
+
+    def registrar(self) -> None:
+        self.form.limpar_erros()
+        try:
+            self.validar()
+        except ErroDominio as erro:
+            self.form.mostrar_erro(erro)
+            return
+        texto = self.confirmacao()
+        if texto:
+            mensagens.confirmar(
+                self, self.titulo, texto, self._executar, texto_sim="Confirmar", texto_nao="Voltar"
+            )
+        else:
+            self._executar()
+
+    def _executar(self) -> None:
+        try:
+            self.mensagem_final = self.executar()
+        except ErroDominio as erro:
+            self.form.mostrar_erro(erro)
+            return
+        self.accept()
+
+    def data_obrigatoria(self, campo: CampoData, nome: str, rotulo: str) -> date:
+        valor = campo.data_ou_erro(nome, rotulo)
+        if valor is None:
+            raise ErroDominio(f"Informe {rotulo}.", nome)
+        return valor
+
+
+# --- intimação (art. 11) ---------------------------------------------------------------------------------
+
+
+class DialogoIntimacao(DialogoAto):
+    """One delivery attempt of the auto (or of the decision): how, when, to whom, and whether it reached."""
+
+    titulo = "Registrar intimação"
+
+    def __init__(
+        self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, *, objeto: str = "auto"
+    ) -> None:
+        self.objeto = objeto
+        if objeto == "decisao":
+            self.titulo = "Registrar intimação da decisão"
+        else:
+            self.titulo = "Registrar intimação do auto"
+        super().__init__(contexto, caso, parent)
+
+    def montar(self) -> None:
+        self.data = CampoData(obrigatoria=True)
+        self.data.definir_data(relogio.hoje())
+        self.meio = QComboBox()
+        for chave, rotulo in MEIOS_INTIMACAO.items():
+            self.meio.addItem(rotulo, chave)
+        self.resultado = QComboBox()
+        for chave, rotulo in RESULTADOS_INTIMACAO.items():
+            self.resultado.addItem(rotulo, chave)
+        self.recebedor_nome = QLineEdit()
+        self.recebedor_nome.setPlaceholderText(
+            "Quem recebeu (art. 11: o representante legal ou alguém no endereço)"
+        )
+        if self.caso.operadora_representante:
+            self.recebedor_nome.setText(self.caso.operadora_representante)
+        self.recebedor_documento = QLineEdit()
+        self.recibo = QLineEdit()
+        self.recibo.setPlaceholderText("Número do recibo ou do AR")
+        self.observacao = CampoTexto(linhas=2)
+        self.previsao = rotulo_dica()
+        f = self.form
+        f.adicionar("data", "&Data:", self.data)
+        f.adicionar("meio", "&Meio:", self.meio)
+        f.adicionar("resultado", "R&esultado:", self.resultado)
+        f.adicionar("recebedor_nome", "Recebida &por:", self.recebedor_nome)
+        f.adicionar("recebedor_documento", "D&ocumento de quem recebeu:", self.recebedor_documento)
+        f.adicionar("recibo", "Re&cibo / AR:", self.recibo)
+        f.adicionar("observacao", "O&bservação:", self.observacao)
+        self.previsao.setStyleSheet(f"color: {COR_DESTAQUE}; font-weight: bold")
+        self.layout_principal.addWidget(self.previsao)
+        endereco = QLabel(f"Endereço da operadora: {self.caso.operadora_endereco or '(não cadastrado)'}")
+        endereco.setWordWrap(True)
+        self.layout_principal.addWidget(endereco)
+        self.data.dataAlterada.connect(lambda _d: self.atualizar_previsao())
+        self.resultado.currentIndexChanged.connect(lambda _i: self.atualizar_previsao())
+        self.atualizar_previsao()
+
+    def atualizar_previsao(self) -> None:
+        """The deadline this attempt would start, shown before saving (REGRAS § 4)."""
+        from secretaria.services.lei_db import calendario
+
+        sucesso = self.resultado.currentData() == "entregue"
+        try:
+            dia = self.data.data()
+        except ValueError:
+            dia = None
+        ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
+        if not sucesso:
+            self.previsao.setText(
+                "Tentativa sem êxito: fica registrada, e nenhum prazo começa a correr. "
+                "Registre depois uma nova tentativa."
+            )
+            return
+        if ja_corre is not None:
+            self.previsao.setText(
+                f"O prazo já está correndo desde a primeira intimação: vence em {formatar_data(ja_corre)}."
+            )
+            return
+        if dia is None:
+            self.previsao.setText("")
+            return
+        dias, nome = (
+            (PRAZO_DEFESA_DIAS, "Prazo de defesa (art. 14)")
+            if self.objeto == "auto"
+            else (PRAZO_RECURSO_DIAS, "Prazo de recurso ao Prefeito (art. 15)")
+        )
+        with self.contexto.banco.leitura() as sessao:
+            prazo = calendario(sessao).prazo(dia, dias)
+        self.previsao.setText(f"{nome}: vencerá em {formatar_data(prazo.vencimento)}. {prazo.explicacao}")
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import registrar_intimacao
+
+        dia = self.data_obrigatoria(self.data, "data", "a data da intimação")
+        resumo = registrar_intimacao(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            data=dia,
+            meio=self.meio.currentData(),
+            resultado=self.resultado.currentData(),
+            objeto=self.objeto,
+            recebedor_nome=self.recebedor_nome.text(),
+            recebedor_documento=self.recebedor_documento.text(),
+            recibo=self.recibo.text(),
+            observacao=self.observacao.texto(),
+            versao=self.caso.versao,
+        )
+        if not resumo.sucesso:
+            return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
+        if resumo.prazo is not None:
+            return f"Intimação registrada. {resumo.explicacao_prazo or ''}".strip()
+        return "Intimação registrada."
+
+
+# --- defesa (art. 14) --------------------------------------------------------------------------------------
+
+
+class DialogoDefesa(DialogoAto):
+    titulo = "Registrar defesa"
+
+    def montar(self) -> None:
+        self.protocolada_em = CampoData(obrigatoria=True)
+        self.protocolada_em.definir_data(relogio.hoje())
+        self.requerente = QLineEdit()
+        self.requerente.setPlaceholderText("Quem assina a petição")
+        self.recibo = QLineEdit()
+        self.texto = CampoTexto(linhas=5)
+        self.texto.setPlaceholderText("Resumo ou texto da defesa")
+        self.situacao = QLabel()
+        self.situacao.setWordWrap(True)
+        f = self.form
+        f.adicionar("protocolada_em", "&Protocolada em:", self.protocolada_em)
+        f.layout.addRow(self.situacao)
+        f.adicionar("requerente", "Re&querente:", self.requerente)
+        f.adicionar("recibo", "Re&cibo:", self.recibo)
+        f.adicionar("texto", "&Texto:", self.texto)
+        self.protocolada_em.dataAlterada.connect(lambda _d: self.atualizar_situacao())
+        self.atualizar_situacao()
+
+    def atualizar_situacao(self) -> None:
+        prazo = self.caso.prazo_defesa
+        try:
+            dia = self.protocolada_em.data()
+        except ValueError:
+            dia = None
+        if prazo is None:
+            _colorir(
+                self.situacao,
+                "O auto ainda não foi intimado: registre antes a intimação.",
+                COR_BLOQUEIO,
+                True,
+            )
+        elif dia is None:
+            self.situacao.setText(f"Prazo de defesa: até {formatar_data(prazo)}.")
+        elif tempestivo(dia, prazo):
+            _colorir(
+                self.situacao,
+                f"Tempestiva: dentro do prazo, que vai até {formatar_data(prazo)}.",
+                COR_OK,
+                True,
+            )
+        else:
+            _colorir(
+                self.situacao,
+                f"INTEMPESTIVA: o prazo venceu em {formatar_data(prazo)}. A defesa será registrada e marcada "
+                "como intempestiva; a decisão mostrará isso.",
+                COR_BLOQUEIO,
+                True,
+            )
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import registrar_defesa
+
+        resumo = registrar_defesa(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            protocolada_em=self.data_obrigatoria(
+                self.protocolada_em, "protocolada_em", "a data do protocolo"
+            ),
+            requerente=self.requerente.text(),
+            texto=self.texto.texto(),
+            recibo=self.recibo.text(),
+            versao=self.caso.versao,
+        )
+        situacao = "tempestiva" if resumo.tempestiva else "INTEMPESTIVA"
+        return f"Defesa registrada: {situacao} (prazo até {formatar_data(resumo.prazo)})."
+
+
+# --- the penalty fields shared by proposta, decisão and julgamento -------------------------------------------
+
+
+class CamposPenalidade(QWidget):
+    """Fine (URM) with the allowed range beside it and the R$ amount computed live; suspension (days) enabled
+    only where the law allows it. The range comes from `avaliar_sancao` as of `dia` (the act's date)."""
+
+    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.caso = caso
+        self.avaliacao: AvaliacaoSancao | None = None
+        self.multa = CampoDecimal(casas=2)
+        self.multa.setMaximumWidth(120)
+        self.multa.setAccessibleName("Multa em URM")
+        self.faixa = QLabel()
+        self.reais = QLabel()
+        self.reais.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.suspensao = QSpinBox()
+        self.suspensao.setRange(0, 30)
+        self.suspensao.setSuffix(" dias")
+        self.suspensao.setSpecialValueText("sem suspensão")
+        self.suspensao.setMaximumWidth(140)
+        self.suspensao.setAccessibleName("Suspensão em dias")
+        self.faixa_suspensao = QLabel()
+        self.faixa_suspensao.setWordWrap(True)
+        self.linha_multa = QHBoxLayout()
+        self.linha_multa.addWidget(self.multa)
+        self.linha_multa.addWidget(QLabel("URM"))
+        self.linha_multa.addWidget(self.faixa, 1)
+        self.linha_suspensao = QHBoxLayout()
+        self.linha_suspensao.addWidget(self.suspensao)
+        self.linha_suspensao.addWidget(self.faixa_suspensao, 1)
+        self.multa.valorAlterado.connect(lambda _v: self.atualizar_reais())
+
+    def avaliar(self, dia: date | None) -> None:
+        from secretaria.services.sancao import avaliar_sancao
+
+        dia = dia or relogio.hoje()
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                self.avaliacao = avaliar_sancao(
+                    sessao,
+                    operadora_id=self.caso.operadora_id,
+                    dispositivo_codigo=self.caso.dispositivo_codigo,
+                    data_infracao=self.caso.data_infracao,
+                    excluir_auto_id=self.caso.id,
+                    data_valor=dia,
+                )
+        except ErroDominio as erro:
+            self.avaliacao = None
+            _colorir(self.faixa, erro.mensagem, COR_BLOQUEIO)
+            return
+        s = self.avaliacao.sancao
+        nivel = "infração primária" if s.reincidencia == 0 else f"{s.reincidencia}ª reincidência"
+        self.faixa.setText(
+            f"Faixa cabível: <b>{_faixa(s.multa_min_ur, s.multa_max_ur)}</b> ({nivel}; art. 7º)"
+        )
+        if s.suspensao_cabivel and s.suspensao_max_dias is not None:
+            smin, smax = s.suspensao_min_dias or 0, s.suspensao_max_dias
+            self.suspensao.setEnabled(True)
+            self.suspensao.setMaximum(smax)
+            if smin == smax:
+                texto = f"Cabível: exatamente {_dias(smax)} (art. 7º, § 7º), cumulativa com a multa (§ 8º)."
+            else:
+                texto = f"Cabível: de {smin} a {_dias(smax)} (art. 7º, § 6º), cumulativa com a multa (§ 8º)."
+            _colorir(self.faixa_suspensao, texto, COR_ALERTA)
+        else:
+            self.suspensao.setValue(0)
+            self.suspensao.setEnabled(False)
+            _colorir(
+                self.faixa_suspensao,
+                f"Não cabível: no tipo {self.caso.tipo} a suspensão só cabe a partir de certo nível de "
+                f"reincidência (art. 7º, § 5º); este caso está no nível {s.reincidencia}.",
+                COR_OK,
+            )
+        self.atualizar_reais()
+
+    def atualizar_reais(self) -> None:
+        try:
+            multa = self.multa.valor()
+        except ValueError:
+            multa = None
+        a = self.avaliacao
+        if multa is None:
+            if a is not None and a.multa_min_reais is not None and a.multa_max_reais is not None:
+                self.reais.setStyleSheet("")
+                faixa = formatar_reais(a.multa_min_reais)
+                if a.multa_max_reais != a.multa_min_reais:
+                    faixa += f" a {formatar_reais(a.multa_max_reais)}"
+                self.reais.setText(f"Faixa em reais: {faixa} (URM de {formatar_data(a.data_valor)})")
+            else:
+                self.reais.setText("")
+            return
+        if a is None or a.valor_urm is None:
+            _colorir(
+                self.reais,
+                (a.aviso_urm if a else None) or "Sem valor da URM para converter em reais.",
+                COR_ALERTA,
+            )
+            return
+        reais = urm_para_reais(multa, a.valor_urm)
+        texto = (
+            f"{formatar_decimal(multa)} URM × {formatar_reais(a.valor_urm)} (URM de {formatar_data(a.data_valor)}) "
+            f"= <b>{formatar_reais(reais)}</b>"
+        )
+        s = a.sancao
+        if not s.multa_min_ur <= multa <= s.multa_max_ur:
+            self.reais.setStyleSheet(f"color: {COR_BLOQUEIO}")
+            texto += " — fora da faixa cabível"
+        else:
+            self.reais.setStyleSheet("")
+        self.reais.setText(texto)
+
+    def valores(self) -> tuple[Decimal, int]:
+        multa = self.multa.valor_ou_erro("multa_ur", "a multa (URM)")
+        if multa is None:
+            raise ErroDominio("Informe a multa, em URM.", "multa_ur")
+        return multa, self.suspensao.value()
+
+    def definir(self, multa: Decimal | None, dias: int = 0) -> None:
+        self.multa.definir_valor(multa)
+        self.suspensao.setValue(dias)
+
+
+class _DialogoPenalidade(DialogoAto):
+    """Proposta and decisão: apply (fine in range, suspension where allowed) or dismiss, with reasons."""
+
+    rotulo_aplicar = "Aplicar a penalidade"
+    rotulo_arquivar = "Arquivar o auto"
+
+    def montar(self) -> None:
+        self.data = CampoData(obrigatoria=True)
+        self.data.definir_data(relogio.hoje())
+        self.aplicar = QRadioButton(self.rotulo_aplicar)
+        self.arquivar = QRadioButton(self.rotulo_arquivar)
+        self.grupo = QButtonGroup(self)
+        self.grupo.addButton(self.aplicar)
+        self.grupo.addButton(self.arquivar)
+        self.aplicar.setChecked(True)
+        escolha = QHBoxLayout()
+        escolha.addWidget(self.aplicar)
+        escolha.addWidget(self.arquivar)
+        escolha.addStretch(1)
+        self.penalidade = CamposPenalidade(self.contexto, self.caso, self)
+        self.fundamentacao = CampoTexto(linhas=4)
+        self.fundamentacao.setPlaceholderText("Os motivos de fato e de direito")
+        self.situacao_defesa = QLabel()
+        self.situacao_defesa.setWordWrap(True)
+        f = self.form
+        f.adicionar("data", "&Data:", self.data)
+        f.adicionar("resultado", "", escolha, foco=self.aplicar)
+        f.apelido("acao", "resultado")
+        f.adicionar("multa_ur", "&Multa:", self.penalidade.linha_multa, foco=self.penalidade.multa)
+        f.layout.addRow("Em reais:", self.penalidade.reais)
+        f.adicionar(
+            "suspensao_dias", "&Suspensão:", self.penalidade.linha_suspensao, foco=self.penalidade.suspensao
+        )
+        f.adicionar("fundamentacao", "&Fundamentação:", self.fundamentacao)
+        self.layout_principal.insertWidget(1, self.situacao_defesa)
+        self._descrever_defesa()
+        self.adiador = Adiador(lambda: self.penalidade.avaliar(self._data_ou_none()), self)
+        self.data.dataAlterada.connect(lambda _d: self.adiador.agendar())
+        self.aplicar.toggled.connect(self._modo)
+        self.penalidade.avaliar(self._data_ou_none())
+        self._modo()
+        self.setMinimumWidth(760)
+
+    def _data_ou_none(self) -> date | None:
+        try:
+            return self.data.data()
+        except ValueError:
+            return None
+
+    def _descrever_defesa(self) -> None:
+        c = self.caso
+        if c.defesas:
+            d = c.defesas[0]
+            if d.tempestiva:
+                texto, cor = f"Defesa tempestiva protocolada em {formatar_data(d.protocolada_em)}.", COR_OK
+            else:
+                texto = (
+                    f"Defesa INTEMPESTIVA: protocolada em {formatar_data(d.protocolada_em)}, após o prazo "
+                    f"({formatar_data(c.prazo_defesa) if c.prazo_defesa else '—'})."
+                )
+                cor = COR_BLOQUEIO
+        elif c.prazo_defesa is not None:
+            if relogio.hoje() > c.prazo_defesa:
+                texto, cor = f"Sem defesa: o prazo venceu em {formatar_data(c.prazo_defesa)}.", COR_ALERTA
+            else:
+                texto = (
+                    f"Prazo de defesa aberto até {formatar_data(c.prazo_defesa)}, sem defesa registrada: "
+                    "a penalidade só pode ser aplicada depois do prazo (art. 14)."
+                )
+                cor = COR_BLOQUEIO
+        else:
+            texto, cor = "O auto ainda não foi intimado (art. 11).", COR_BLOQUEIO
+        _colorir(self.situacao_defesa, texto, cor, True)
+
+    def _modo(self) -> None:
+        aplicar = self.aplicar.isChecked()
+        self.penalidade.multa.setEnabled(aplicar)
+        self.penalidade.suspensao.setEnabled(
+            aplicar
+            and self.penalidade.avaliacao is not None
+            and self.penalidade.avaliacao.sancao.suspensao_cabivel
+        )
+
+    def validar(self) -> None:
+        self.adiador.executar_agora()
+        self.data_obrigatoria(self.data, "data", "a data")
+        if self.aplicar.isChecked():
+            self.penalidade.valores()
+
+
+class DialogoProposta(_DialogoPenalidade):
+    titulo = "Propor penalidade (art. 13)"
+    texto_botao = "&Registrar proposta"
+    rotulo_aplicar = "Propor a penalidade"
+    rotulo_arquivar = "Propor o arquivamento"
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import registrar_proposta
+
+        dia = self.data_obrigatoria(self.data, "data", "a data da proposta")
+        if self.aplicar.isChecked():
+            multa, dias = self.penalidade.valores()
+            registrar_proposta(
+                self.uow,
+                self.ator,
+                auto_id=self.caso.id,
+                data=dia,
+                acao="aplicar",
+                fundamentacao=self.fundamentacao.texto(),
+                multa_ur=multa,
+                suspensao_dias=dias,
+            )
+            return "Proposta de penalidade registrada; o auto aguarda a decisão do Secretário."
+        registrar_proposta(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            data=dia,
+            acao="arquivar",
+            fundamentacao=self.fundamentacao.texto(),
+        )
+        return "Proposta de arquivamento registrada; o auto aguarda a decisão do Secretário."
+
+
+class DialogoDecisao(_DialogoPenalidade):
+    titulo = "Decidir (art. 13)"
+    texto_botao = "&Decidir…"
+
+    def montar(self) -> None:
+        super().montar()
+        if self.caso.propostas:
+            p = self.caso.propostas[-1]
+            if p.acao == "aplicar":
+                texto = f"multa de {formatar_decimal(p.multa_ur)} URM" + (
+                    f" e suspensão de {_dias(p.suspensao_dias)}" if p.suspensao_dias else ""
+                )
+                self.penalidade.definir(p.multa_ur, p.suspensao_dias)
+            else:
+                texto = "arquivamento"
+                self.arquivar.setChecked(True)
+            rotulo = rotulo_dica(
+                f"Proposta da autoridade ({formatar_data(p.data)}, {p.autoridade}): {texto}."
+            )
+            self.layout_principal.insertWidget(1, rotulo)
+
+    def confirmacao(self) -> str:
+        if self.arquivar.isChecked():
+            return (
+                f"Arquivar o auto nº {self.caso.numero_formatado}, sem penalidade?\n\n"
+                "A decisão é definitiva e não poderá ser desfeita pelo programa."
+            )
+        multa, dias = self.penalidade.valores()
+        a = self.penalidade.avaliacao
+        reais = ""
+        if a is not None and a.valor_urm is not None:
+            reais = f" = {formatar_reais(urm_para_reais(multa, a.valor_urm))}"
+        suspensao = f" e suspensão de {_dias(dias)}" if dias else ""
+        return (
+            f"Aplicar ao auto nº {self.caso.numero_formatado} a multa de {formatar_decimal(multa)} URM{reais}"
+            f"{suspensao}?\n\nA decisão só poderá ser alterada por recurso ao Prefeito (art. 15)."
+        )
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import decidir
+
+        dia = self.data_obrigatoria(self.data, "data", "a data da decisão")
+        if self.aplicar.isChecked():
+            multa, dias = self.penalidade.valores()
+            r = decidir(
+                self.uow,
+                self.ator,
+                auto_id=self.caso.id,
+                data=dia,
+                resultado="aplicada",
+                fundamentacao=self.fundamentacao.texto(),
+                multa_ur=multa,
+                suspensao_dias=dias,
+                versao=self.caso.versao,
+            )
+            texto = f"Penalidade aplicada: multa de {formatar_decimal(r.multa_ur)} URM = {formatar_reais(r.multa_reais)}"
+            if r.suspensao_dias:
+                texto += f" e suspensão de {_dias(r.suspensao_dias)}"
+            return texto + ". Registre agora a intimação da decisão (ela abre o prazo de recurso)."
+        decidir(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            data=dia,
+            resultado="arquivado",
+            fundamentacao=self.fundamentacao.texto(),
+            versao=self.caso.versao,
+        )
+        return f"Auto nº {self.caso.numero_formatado} arquivado."
+
+
+# --- recurso (art. 15) -------------------------------------------------------------------------------------
+
+
+class DialogoRecurso(DialogoAto):
+    titulo = "Registrar recurso ao Prefeito"
+
+    def montar(self) -> None:
+        self.protocolado_em = CampoData(obrigatoria=True)
+        self.protocolado_em.definir_data(relogio.hoje())
+        self.razoes = CampoTexto(linhas=5)
+        self.situacao = QLabel()
+        self.situacao.setWordWrap(True)
+        self.form.adicionar("protocolado_em", "&Protocolado em:", self.protocolado_em)
+        self.form.layout.addRow(self.situacao)
+        self.form.adicionar("razoes", "&Razões:", self.razoes)
+        self.protocolado_em.dataAlterada.connect(lambda _d: self.atualizar_situacao())
+        self.atualizar_situacao()
+
+    def atualizar_situacao(self) -> None:
+        prazo = self.caso.prazo_recurso
+        try:
+            dia = self.protocolado_em.data()
+        except ValueError:
+            dia = None
+        if prazo is None:
+            _colorir(
+                self.situacao,
+                "A decisão ainda não foi intimada: o prazo de recurso não começou, e o recurso é tempestivo.",
+                COR_OK,
+                True,
+            )
+        elif dia is None:
+            self.situacao.setText(f"Prazo de recurso: até {formatar_data(prazo)}.")
+        elif tempestivo(dia, prazo):
+            _colorir(self.situacao, f"Tempestivo: o prazo vai até {formatar_data(prazo)}.", COR_OK, True)
+        else:
+            _colorir(
+                self.situacao,
+                f"INTEMPESTIVO: o prazo venceu em {formatar_data(prazo)}. O recurso será registrado, mas não "
+                "impede que a decisão se torne definitiva.",
+                COR_BLOQUEIO,
+                True,
+            )
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import registrar_recurso
+
+        r = registrar_recurso(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            protocolado_em=self.data_obrigatoria(
+                self.protocolado_em, "protocolado_em", "a data do protocolo"
+            ),
+            razoes=self.razoes.texto(),
+            versao=self.caso.versao,
+        )
+        return f"Recurso registrado: {'tempestivo' if r.tempestivo else 'INTEMPESTIVO'}."
+
+
+class DialogoJulgamento(DialogoAto):
+    titulo = "Registrar julgamento do recurso"
+    texto_botao = "&Registrar julgamento…"
+
+    def montar(self) -> None:
+        from secretaria.services.tramitacao import RESULTADOS_JULGAMENTO
+
+        self.data = CampoData(obrigatoria=True)
+        self.data.definir_data(relogio.hoje())
+        self.resultado = QComboBox()
+        for chave, rotulo in RESULTADOS_JULGAMENTO.items():
+            self.resultado.addItem(rotulo[:1].upper() + rotulo[1:], chave)
+        self.penalidade = CamposPenalidade(self.contexto, self.caso, self)
+        self.penalidade.definir(self.caso.multa_ur, self.caso.suspensao_dias)
+        self.fundamentacao = CampoTexto(linhas=4)
+        atual = QLabel(
+            f"Penalidade decidida: multa de {formatar_decimal(self.caso.multa_ur)} URM"
+            + (f" e suspensão de {_dias(self.caso.suspensao_dias)}" if self.caso.suspensao_dias else "")
+            + "."
+        )
+        self.layout_principal.insertWidget(1, atual)
+        f = self.form
+        f.adicionar("data", "&Data do julgamento:", self.data)
+        f.adicionar("resultado", "R&esultado:", self.resultado)
+        f.adicionar("multa_ur", "&Multa reduzida:", self.penalidade.linha_multa, foco=self.penalidade.multa)
+        f.layout.addRow("Em reais:", self.penalidade.reais)
+        f.adicionar(
+            "suspensao_dias",
+            "&Suspensão reduzida:",
+            self.penalidade.linha_suspensao,
+            foco=self.penalidade.suspensao,
+        )
+        f.adicionar("fundamentacao", "&Fundamentação:", self.fundamentacao)
+        self.efeito = QLabel()
+        self.efeito.setWordWrap(True)
+        self.layout_principal.addWidget(self.efeito)
+        self.resultado.currentIndexChanged.connect(lambda _i: self._modo())
+        self.penalidade.avaliar(relogio.hoje())
+        self._modo()
+        self.setMinimumWidth(760)
+
+    def _modo(self) -> None:
+        parcial = self.resultado.currentData() == "provido_parcialmente"
+        self.penalidade.multa.setEnabled(parcial)
+        a = self.penalidade.avaliacao
+        self.penalidade.suspensao.setEnabled(parcial and self.caso.suspensao_dias > 0 and a is not None)
+        efeitos = {
+            "negado": ("A penalidade fica mantida; a decisão se torna definitiva.", COR_ALERTA),
+            "provido": (
+                "A penalidade será ANULADA: a multa não paga é cancelada, a suspensão é anulada, e este auto "
+                "deixa de contar como antecedente na reincidência dos casos seguintes.",
+                COR_BLOQUEIO,
+            ),
+            "provido_parcialmente": (
+                "A penalidade será reduzida aos valores informados, ainda dentro da faixa cabível.",
+                COR_ALERTA,
+            ),
+        }
+        texto, cor = efeitos[self.resultado.currentData()]
+        _colorir(self.efeito, texto, cor, True)
+
+    def confirmacao(self) -> str:
+        return f"Registrar o julgamento do recurso: {self.resultado.currentText().lower()}?\n\n{self.efeito.text()}"
+
+    def validar(self) -> None:
+        self.data_obrigatoria(self.data, "data", "a data do julgamento")
+        if self.resultado.currentData() == "provido_parcialmente":
+            self.penalidade.valores()
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import julgar_recurso
+
+        resultado = self.resultado.currentData()
+        multa: Decimal | None = None
+        dias: int | None = None
+        if resultado == "provido_parcialmente":
+            multa, dias = self.penalidade.valores()
+        julgar_recurso(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            data=self.data_obrigatoria(self.data, "data", "a data do julgamento"),
+            resultado=resultado,
+            fundamentacao=self.fundamentacao.texto(),
+            multa_ur_nova=multa,
+            suspensao_dias_nova=dias,
+            versao=self.caso.versao,
+        )
+        return {
+            "negado": "Recurso negado: penalidade mantida.",
+            "provido": "Recurso provido: penalidade anulada.",
+            "provido_parcialmente": "Recurso provido em parte: penalidade reduzida.",
+        }[resultado]
+
+
+# --- execução: suspensão, pagamento, cumprimento -------------------------------------------------------------
+
+
+class DialogoSuspensao(DialogoAto):
+    titulo = "Iniciar suspensão"
+    texto_botao = "&Iniciar suspensão…"
+
+    def montar(self) -> None:
+        self.inicio = CampoData(obrigatoria=True)
+        self.inicio.definir_data(relogio.hoje())
+        self.fim = rotulo_dica()
+        self.form.adicionar("inicio", "&Início:", self.inicio)
+        self.form.layout.addRow("", self.fim)
+        self.inicio.dataAlterada.connect(lambda _d: self._fim())
+        self._fim()
+
+    def _fim(self) -> None:
+        dias = self.caso.suspensao_dias
+        try:
+            dia = self.inicio.data()
+        except ValueError:
+            dia = None
+        if dia is None:
+            self.fim.setText(f"Suspensão de {_dias(dias)}.")
+            return
+        fim = dia + timedelta(days=dias - 1)
+        self.fim.setText(
+            f"Suspensão de {_dias(dias)}: a operadora ficará suspensa de {formatar_data(dia)} até "
+            f"{formatar_data(fim)}, inclusive."
+        )
+
+    def confirmacao(self) -> str:
+        return f"{self.fim.text()}\n\nConfirmar o início da suspensão de {self.caso.operadora_nome}?"
+
+    def executar(self) -> str:
+        from secretaria.services.execucao import iniciar_suspensao
+
+        r = iniciar_suspensao(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            inicio=self.data_obrigatoria(self.inicio, "inicio", "o início da suspensão"),
+            versao=self.caso.versao,
+        )
+        return f"Suspensão registrada: de {formatar_data(r.inicio)} até {formatar_data(r.fim)} ({_dias(r.dias)})."
+
+
+class DialogoPagamento(DialogoAto):
+    titulo = "Registrar pagamento da multa"
+
+    def montar(self) -> None:
+        pagamento = self.caso.pagamento
+        self.situacao = QComboBox()
+        self.situacao.addItem("Paga", "pago")
+        self.situacao.addItem("Inscrita em dívida ativa", "divida_ativa")
+        self.data = CampoData(obrigatoria=True)
+        self.data.definir_data(relogio.hoje())
+        self.valor_pago = CampoDecimal(casas=2)
+        self.valor_pago.setMaximumWidth(160)
+        if pagamento is not None:
+            self.valor_pago.definir_valor(pagamento.valor)
+        self.guia = QLineEdit()
+        self.guia.setPlaceholderText("Número da guia ou da certidão")
+        valor = QHBoxLayout()
+        valor.addWidget(QLabel("R$"))
+        valor.addWidget(self.valor_pago)
+        valor.addStretch(1)
+        devido = formatar_reais(pagamento.valor) if pagamento is not None else "—"
+        self.layout_principal.insertWidget(1, QLabel(f"Valor da multa: {devido}"))
+        f = self.form
+        f.adicionar("situacao", "&Situação:", self.situacao)
+        f.adicionar("data", "&Data:", self.data)
+        f.adicionar("valor_pago", "&Valor pago:", valor, foco=self.valor_pago)
+        f.adicionar("guia", "&Guia:", self.guia)
+        self.situacao.currentIndexChanged.connect(
+            lambda _i: self.valor_pago.setEnabled(self.situacao.currentData() == "pago")
+        )
+
+    def executar(self) -> str:
+        from secretaria.services.execucao import registrar_pagamento
+
+        situacao = self.situacao.currentData()
+        valor = self.valor_pago.valor_ou_erro("valor_pago", "o valor pago") if situacao == "pago" else None
+        registrar_pagamento(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            situacao=situacao,
+            data=self.data_obrigatoria(self.data, "data", "a data"),
+            valor_pago=valor,
+            guia=self.guia.text(),
+            versao=self.caso.pagamento.versao if self.caso.pagamento else None,
+        )
+        if situacao == "pago":
+            return "Pagamento registrado. A exigência do art. 8º continua em acompanhamento."
+        return "Multa inscrita em dívida ativa."
+
+
+class DialogoCumprimento(DialogoAto):
+    titulo = "Registrar cumprimento da exigência (art. 8º)"
+
+    def montar(self) -> None:
+        self.situacao = QComboBox()
+        self.situacao.addItem("Exigência cumprida", "cumprida")
+        self.situacao.addItem("Exigência não cumprida", "nao_cumprida")
+        self.data = CampoData(obrigatoria=True)
+        self.data.definir_data(relogio.hoje())
+        self.observacao = CampoTexto(linhas=3)
+        explicacao = rotulo_dica(
+            "Art. 8º: o pagamento da multa não desobriga a operadora de cumprir a exigência que a "
+            "determinou. Registre aqui a verificação feita."
+        )
+        self.layout_principal.insertWidget(1, explicacao)
+        f = self.form
+        f.adicionar("situacao", "&Resultado:", self.situacao)
+        f.adicionar("data", "&Verificado em:", self.data)
+        f.adicionar("observacao", "&Observação:", self.observacao)
+
+    def executar(self) -> str:
+        from secretaria.services.execucao import registrar_cumprimento
+
+        registrar_cumprimento(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            situacao=self.situacao.currentData(),
+            data=self.data_obrigatoria(self.data, "data", "a data da verificação"),
+            observacao=self.observacao.texto(),
+            versao=self.caso.cumprimento.versao if self.caso.cumprimento else None,
+        )
+        return f"Verificação registrada: {self.situacao.currentText().lower()}."
+
+
+class DialogoCancelar(DialogoAto):
+    titulo = "Cancelar auto de infração"
+    texto_botao = "Cancelar o &auto…"
+    texto_voltar = "&Voltar"
+
+    def montar(self) -> None:
+        aviso = QLabel(
+            "Um auto lavrado não é apagado: fica cancelado, com o motivo, e deixa de contar para a "
+            "reincidência. O número não é reaproveitado."
+        )
+        aviso.setWordWrap(True)
+        self.layout_principal.insertWidget(1, aviso)
+        self.motivo = CampoTexto(linhas=4)
+        self.form.adicionar("motivo", "&Motivo:", self.motivo)
+
+    def validar(self) -> None:
+        if not self.motivo.texto().strip():
+            raise ErroDominio("Informe o motivo do cancelamento.", "motivo")
+
+    def confirmacao(self) -> str:
+        return f"Cancelar o auto nº {self.caso.numero_formatado}? Esta ação não pode ser desfeita."
+
+    def executar(self) -> str:
+        from secretaria.services.autos import cancelar_auto
+
+        cancelar_auto(
+            self.uow, self.ator, auto_id=self.caso.id, motivo=self.motivo.texto(), versao=self.caso.versao
+        )
+        return f"Auto nº {self.caso.numero_formatado} cancelado."
+
+
+DIALOGOS_ATOS: dict[str, Any] = {
+    "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
+    "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
+    "registrar_defesa": DialogoDefesa,
+    "registrar_proposta": DialogoProposta,
+    "decidir": DialogoDecisao,
+    "registrar_recurso": DialogoRecurso,
+    "julgar_recurso": DialogoJulgamento,
+    "iniciar_suspensao": DialogoSuspensao,
+    "registrar_pagamento": DialogoPagamento,
+    "registrar_cumprimento": DialogoCumprimento,
+    "cancelar_auto": DialogoCancelar,
+}
+"""Case act key (`secretaria.services.caso.PAPEIS_DOS_ATOS`) → factory(contexto, caso, parent) of its dialog."""

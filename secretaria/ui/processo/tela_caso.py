@@ -1,0 +1,622 @@
+"""The case screen: one auto from drawing-up to follow-up (PRODUTO paths 4–8).
+
+Top: the auto's number, phase, operator, provision and the penalty as it stands. Then the deadlines, each
+with its state in colour AND words ("VENCIDO em 07/12/2026"), and a column of buttons for the next acts the
+user's roles allow (the service decides which acts the phase allows: `Caso.atos_permitidos`); acts waiting
+for someone else's role are named, so a clerk knows who is next. Below, tabs: the timeline of acts (a table
+model), the auto's details, the sanction as the law allows it now, attached files and issued documents.
+
+The screen reloads the case (`obter_caso`, one read session) after every act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.lei.formato import formatar_data, formatar_decimal
+from secretaria.lei.urm import formatar_reais
+from secretaria.services import relogio
+from secretaria.services.base import ROTULOS_PAPEIS, ErroDominio
+from secretaria.services.caso import PAPEIS_DOS_ATOS, ROTULOS_ATOS, Caso, EventoCaso, PrazoCaso, obter_caso
+from secretaria.services.rotulos import (
+    SITUACOES_CUMPRIMENTO,
+    SITUACOES_PAGAMENTO,
+    formatar_cnpj,
+    formatar_data_hora,
+)
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo.atos import DIALOGOS_ATOS
+from secretaria.ui.processo.painel_sancao import (
+    COR_ALERTA,
+    COR_BLOQUEIO,
+    COR_OK,
+    COR_SECUNDARIA,
+    PainelSancao,
+)
+from secretaria.ui.widgets import arquivos, mensagens
+
+Indice = QModelIndex | QPersistentModelIndex
+
+ROTULOS_EVENTO = {
+    "representacao": "Representação",
+    "infracao": "Infração",
+    "lavratura": "Lavratura",
+    "intimacao": "Intimação",
+    "defesa": "Defesa",
+    "proposta": "Proposta",
+    "decisao": "Decisão",
+    "recurso": "Recurso",
+    "julgamento_recurso": "Julgamento",
+    "suspensao": "Suspensão",
+    "pagamento": "Pagamento",
+    "divida_ativa": "Dívida ativa",
+    "cumprimento": "Cumprimento",
+    "cancelamento": "Cancelamento",
+}
+
+CORES_FASE = {
+    "lavrado": "#1d4ed8",
+    "intimado": "#1d4ed8",
+    "decidido": "#9a3412",
+    "em_recurso": "#9a3412",
+    "encerrado": "#166534",
+    "cancelado": "#6b7280",
+}
+
+
+class ModeloLinhaDoTempo(QAbstractTableModel):
+    """The case's acts in date order: Data | Ato | Descrição. Failed intimações and cancellations stand out."""
+
+    COLUNAS = ("Data", "Ato", "Descrição")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._eventos: tuple[EventoCaso, ...] = ()
+
+    def definir(self, eventos: Sequence[EventoCaso]) -> None:
+        self.beginResetModel()
+        self._eventos = tuple(eventos)
+        self.endResetModel()
+
+    def evento(self, linha: int) -> EventoCaso:
+        return self._eventos[linha]
+
+    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
+        return 0 if parent.isValid() else len(self._eventos)
+
+    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUNAS)
+
+    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._eventos):
+            return None
+        e = self._eventos[index.row()]
+        coluna = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if coluna == 0:
+                return formatar_data(e.data)
+            if coluna == 1:
+                return e.titulo
+            if coluna == 2:
+                return e.descricao
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if e.ato == "cancelamento" or "sem êxito" in e.titulo or "intempestiv" in e.titulo:
+                return QBrush(QColor(COR_BLOQUEIO))
+            if e.ato == "infracao":
+                return QBrush(QColor(COR_SECUNDARIA))
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            horizontal = Qt.AlignmentFlag.AlignHCenter if coluna == 0 else Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.UserRole:
+            return e.ato
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
+            return self.COLUNAS[section]
+        return None
+
+    def flags(self, index: Indice) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+def texto_prazo(p: PrazoCaso, hoje: date) -> tuple[str, str]:
+    """The deadline line and its colour: overdue in red and in words, open in amber (with the days left),
+    met in green, closed without the petition in grey."""
+    if p.estado == "vencido":
+        resto = p.texto.removeprefix(f"vencido em {formatar_data(p.vencimento)}").strip(" —")
+        return f"{p.nome}: VENCIDO em {formatar_data(p.vencimento)}" + (
+            f" — {resto}" if resto else ""
+        ), COR_BLOQUEIO
+    if p.estado == "aberto":
+        faltam = (p.vencimento - hoje).days
+        quando = (
+            "vence HOJE"
+            if faltam == 0
+            else f"vence em {formatar_data(p.vencimento)} ({_dias_faltam(faltam)})"
+        )
+        return f"{p.nome}: em curso — {quando}", COR_ALERTA
+    cor = COR_OK if p.texto.startswith("cumprido") else COR_SECUNDARIA
+    return f"{p.nome}: {p.texto}", cor
+
+
+def _dias_faltam(n: int) -> str:
+    return "falta 1 dia" if n == 1 else f"faltam {n} dias"
+
+
+class TelaCaso(QDialog):
+    """The case window (non-modal: several cases may be open side by side). `casoAlterado(auto_id)` is
+    emitted after each act so lists and the home queues can refresh."""
+
+    casoAlterado = Signal(int)
+
+    def __init__(self, contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.auto_id = auto_id
+        self.caso: Caso | None = None
+        self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
+        self.resize(1180, 820)
+
+        self.titulo = QLabel()
+        fonte = self.titulo.font()
+        fonte.setPointSizeF(fonte.pointSizeF() * 1.4)
+        fonte.setBold(True)
+        self.titulo.setFont(fonte)
+        self.fase = QLabel()
+        self.fase.setTextFormat(Qt.TextFormat.RichText)
+        self.resumo = QLabel()
+        self.resumo.setWordWrap(True)
+        self.resumo.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.penalidade = QLabel()
+        self.penalidade.setWordWrap(True)
+
+        self.caixa_prazos = QFrame()
+        self.caixa_prazos.setFrameShape(QFrame.Shape.StyledPanel)
+        self.layout_prazos = QVBoxLayout(self.caixa_prazos)
+        self.caixa_atos = QFrame()
+        self.caixa_atos.setFrameShape(QFrame.Shape.StyledPanel)
+        self.layout_atos = QVBoxLayout(self.caixa_atos)
+        self.botoes_atos: dict[str, QPushButton] = {}
+        self.rotulos_prazos: list[QLabel] = []
+        self.rotulo_aguardando: QLabel | None = None
+
+        self.modelo = ModeloLinhaDoTempo(self)
+        self.linha_do_tempo = QTableView()
+        self.linha_do_tempo.setModel(self.modelo)
+        self.linha_do_tempo.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.linha_do_tempo.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.linha_do_tempo.setWordWrap(True)
+        self.linha_do_tempo.setTabKeyNavigation(False)
+        self.linha_do_tempo.verticalHeader().setVisible(False)
+        self.linha_do_tempo.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        cab = self.linha_do_tempo.horizontalHeader()
+        cab.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        cab.setStretchLastSection(True)
+        self.linha_do_tempo.setAccessibleName("Linha do tempo do caso")
+
+        self.detalhes = QTextBrowser()
+        self.detalhes.setOpenLinks(False)
+        self.painel = PainelSancao()
+        self.anexos = QTextBrowser()
+        self.documentos = QTextBrowser()
+        self.abas = QTabWidget()
+        self.abas.addTab(self.linha_do_tempo, "&Linha do tempo")
+        self.abas.addTab(self.detalhes, "Dados do &auto")
+        self.abas.addTab(self.painel, "&Sanção cabível")
+        aba_arquivos = QWidget()
+        la = QVBoxLayout(aba_arquivos)
+        la.addWidget(QLabel("<b>Arquivos anexados</b> (com SHA-256, conferido a cada abertura)"))
+        la.addWidget(self.anexos, 1)
+        self.botao_salvar_anexo = QPushButton("Salvar cópia de um anexo…")
+        self.botao_salvar_anexo.clicked.connect(self._salvar_anexo)
+        la.addWidget(self.botao_salvar_anexo, 0, Qt.AlignmentFlag.AlignLeft)
+        la.addWidget(QLabel("<b>Documentos emitidos</b>"))
+        la.addWidget(self.documentos, 1)
+        self.abas.addTab(aba_arquivos, "Anexos e &documentos")
+
+        topo = QGridLayout()
+        topo.addWidget(self.titulo, 0, 0)
+        topo.addWidget(self.fase, 0, 1, Qt.AlignmentFlag.AlignRight)
+        topo.addWidget(self.resumo, 1, 0, 1, 2)
+        topo.addWidget(self.penalidade, 2, 0, 1, 2)
+        meio = QHBoxLayout()
+        meio.addWidget(self.caixa_prazos, 3)
+        meio.addWidget(self.caixa_atos, 2)
+        fechar = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        fechar.button(QDialogButtonBox.StandardButton.Close).setText("Fechar")
+        fechar.rejected.connect(self.reject)
+        self.botao_atualizar = fechar.addButton("Atualizar (F5)", QDialogButtonBox.ButtonRole.ActionRole)
+        self.botao_atualizar.clicked.connect(self.recarregar)
+        for b in fechar.buttons():
+            if isinstance(b, QPushButton):
+                b.setAutoDefault(False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(topo)
+        layout.addLayout(meio)
+        layout.addWidget(self.abas, 1)
+        layout.addWidget(fechar)
+        atalho = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
+        atalho.activated.connect(self.recarregar)
+        self.recarregar()
+
+    # --- loading ---
+    def recarregar(self) -> None:
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                self.caso = obter_caso(sessao, self.auto_id, relogio.hoje())
+        except ErroDominio as erro:
+            self.titulo.setText("Caso não encontrado")
+            self.resumo.setText(erro.mensagem)
+            return
+        self._mostrar(self.caso)
+
+    def _mostrar(self, c: Caso) -> None:
+        self.setWindowTitle(f"Auto de infração nº {c.numero_formatado} — {c.operadora_nome}")
+        self.titulo.setText(f"Auto de infração nº {c.numero_formatado}")
+        cor = CORES_FASE.get(c.fase, COR_SECUNDARIA)
+        self.fase.setText(
+            f"<span style='color:{cor}; font-size:large'><b>{c.fase_rotulo}</b></span>"
+            + (f"<br><span style='color:{COR_OK}'>Decisão definitiva desde {formatar_data(c.final_em)}</span>"
+               if c.final_em else "")
+        )  # fmt: skip
+        veiculo = f" · Veículo {c.veiculo_descricao}" if c.veiculo_descricao else ""
+        self.resumo.setText(
+            f"<b>{c.operadora_nome}</b> (CNPJ {formatar_cnpj(c.operadora_cnpj)})<br>"
+            f"{c.dispositivo_rotulo} — tipo {c.tipo} · Infração em {formatar_data(c.data_infracao)}"
+            f"{' às ' + format(c.hora_infracao, '%H:%M') if c.hora_infracao else ''}, {c.local}{veiculo}"
+        )
+        self.penalidade.setText(self._texto_penalidade(c))
+        self._mostrar_prazos(c)
+        self._mostrar_atos(c)
+        self.modelo.definir(c.linha_do_tempo)
+        self.detalhes.setHtml(self._html_detalhes(c))
+        self._mostrar_sancao(c)
+        self._mostrar_arquivos(c)
+
+    @staticmethod
+    def _texto_penalidade(c: Caso) -> str:
+        if c.fase == "cancelado":
+            quando = formatar_data(c.cancelado_em.date()) if c.cancelado_em else ""
+            return (
+                f"<span style='color:{COR_BLOQUEIO}'><b>Auto CANCELADO em {quando}</b> por {c.cancelado_por}: "
+                f"{c.motivo_cancelamento or ''}</span>"
+            )
+        d = c.decisao
+        if d is None:
+            return f"Próxima penalidade (art. 10, V): {c.proxima_penalidade}"
+        if d.resultado == "arquivado":
+            return f"<b>Auto arquivado</b> pela decisão de {formatar_data(d.data)}."
+        if c.penalidade_anulada:
+            return f"<span style='color:{COR_OK}'><b>Penalidade anulada</b> pelo recurso ao Prefeito.</span>"
+        texto = f"<b>Penalidade:</b> multa de {formatar_decimal(c.multa_ur)} URM"
+        if d.valor_urm is not None:
+            from secretaria.lei.urm import urm_para_reais
+
+            texto += f" = {formatar_reais(urm_para_reais(c.multa_ur, d.valor_urm))}"
+        if c.suspensao_dias:
+            texto += f" e suspensão de {c.suspensao_dias} dias"
+        texto += f" (decisão de {formatar_data(d.data)}"
+        if d.defesa_intempestiva:
+            texto += "; defesa intempestiva"
+        texto += ")."
+        if c.pagamento is not None:
+            situacao = SITUACOES_PAGAMENTO.get(c.pagamento.situacao, c.pagamento.situacao)
+            if c.pagamento.situacao == "cancelado":
+                situacao = "Cancelada (recurso provido)"
+            extra = f" em {formatar_data(c.pagamento.pago_em)}" if c.pagamento.pago_em else ""
+            texto += f" Multa: <b>{situacao}{extra}</b>."
+        if c.cumprimento is not None:
+            situacao = SITUACOES_CUMPRIMENTO.get(c.cumprimento.situacao, c.cumprimento.situacao)
+            texto += f" Exigência (art. 8º): <b>{situacao}</b>"
+            if c.cumprimento.verificado_em:
+                texto += f", verificada em {formatar_data(c.cumprimento.verificado_em)}"
+            texto += "."
+        return texto
+
+    def _limpar(self, layout: QVBoxLayout) -> None:
+        while layout.count():
+            item = layout.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.hide()
+                w.setParent(None)
+                w.deleteLater()
+
+    def _mostrar_prazos(self, c: Caso) -> None:
+        self._limpar(self.layout_prazos)
+        cabecalho = QLabel("<b>Prazos</b>")
+        self.layout_prazos.addWidget(cabecalho)
+        self.rotulos_prazos: list[QLabel] = []
+        if not c.prazos:
+            aguardando = (
+                "Nenhum prazo em curso: o prazo de defesa começa com a primeira intimação entregue."
+                if c.fase == "lavrado"
+                else "Nenhum prazo em curso."
+            )
+            rotulo_vazio = QLabel(aguardando)
+            self.layout_prazos.addWidget(rotulo_vazio)
+            self.rotulos_prazos.append(rotulo_vazio)
+        for p in c.prazos:
+            texto, cor = texto_prazo(p, relogio.hoje())
+            rotulo = QLabel(texto)
+            rotulo.setWordWrap(True)
+            negrito = "font-weight: bold;" if p.estado == "vencido" else ""
+            rotulo.setStyleSheet(f"color: {cor}; {negrito}")
+            rotulo.setObjectName(f"prazo_{p.estado}")
+            self.layout_prazos.addWidget(rotulo)
+            self.rotulos_prazos.append(rotulo)
+        self.layout_prazos.addStretch(1)
+
+    def _mostrar_atos(self, c: Caso) -> None:
+        self._limpar(self.layout_atos)
+        self.botoes_atos = {}
+        self.rotulo_aguardando = None
+        self.layout_atos.addWidget(QLabel("<b>Próximos atos</b>"))
+        permitidos = c.atos_permitidos(self.contexto.ator)
+        for ato in permitidos:
+            botao = QPushButton(ROTULOS_ATOS.get(ato, ato) + "…")
+            botao.setAutoDefault(False)
+            botao.clicked.connect(lambda _c=False, a=ato: self.abrir_ato(a))
+            self.layout_atos.addWidget(botao)
+            self.botoes_atos[ato] = botao
+        outros = [a for a in c.proximos_atos if a not in permitidos and a != "anexar_evidencia"]
+        if outros:
+            linhas = []
+            for a in outros:
+                papeis = " ou ".join(ROTULOS_PAPEIS[p] for p in PAPEIS_DOS_ATOS[a])
+                linhas.append(f"{ROTULOS_ATOS.get(a, a)} — papel {papeis}")
+            aguardando = QLabel("Aguardando outros usuários:<br>" + "<br>".join(linhas))
+            self.rotulo_aguardando = aguardando
+            aguardando.setWordWrap(True)
+            aguardando.setStyleSheet(f"color: {COR_SECUNDARIA}")
+            self.layout_atos.addWidget(aguardando)
+        if not permitidos and not outros:
+            fim = "Caso encerrado: não há atos pendentes." if c.fase in ("encerrado", "cancelado") else ""
+            if fim:
+                self.layout_atos.addWidget(QLabel(fim))
+        self.layout_atos.addStretch(1)
+
+    def _html_detalhes(self, c: Caso) -> str:
+        def linha(rotulo: str, valor: str | None) -> str:
+            if not valor:
+                return ""
+            return f"<tr><td style='padding-right:12px; color:{COR_SECUNDARIA}'>{rotulo}</td><td>{_e(valor)}</td></tr>"
+
+        testemunhas = (
+            "; ".join(t.nome + (f" ({t.documento})" if t.documento else "") for t in c.testemunhas)
+            or "nenhuma"
+        )
+        hora_inf = f" às {c.hora_infracao:%H:%M}" if c.hora_infracao else ""
+        linhas = [
+            linha("Operadora", f"{c.operadora_nome} — CNPJ {formatar_cnpj(c.operadora_cnpj)}"),
+            linha("Endereço para intimação", c.operadora_endereco),
+            linha("Representante legal", c.operadora_representante),
+            linha("Infrator", c.infrator_nome),
+            linha("Dispositivo", f"{c.dispositivo_rotulo} (tipo {c.tipo}) — {c.dispositivo_texto}"),
+            linha("Nota sobre o texto (sic)", c.dispositivo_nota),
+            linha("Infração", f"{formatar_data(c.data_infracao)}{hora_inf}, {c.local}"),
+            linha("Veículo", c.veiculo_descricao),
+            linha("Linha", c.linha_descricao),
+            linha("Empregado ou condutor", c.empregado_nome),
+            linha("Fatos", c.descricao_fatos),
+            linha("Circunstâncias", c.circunstancias),
+            linha(
+                "Lavratura",
+                f"{formatar_data(c.data_lavratura)} às {c.hora_lavratura:%H:%M}, {c.local_lavratura}",
+            ),
+            linha("Fiscal autuante", f"{c.fiscal_nome} (matrícula {c.fiscal_matricula})"),
+            linha("Testemunhas", testemunhas),
+            linha(
+                "Recusa de assinatura", "A pessoa presente recusou-se a assinar." if c.recusou_assinar else ""
+            ),
+            linha("Próxima penalidade (art. 10, V)", c.proxima_penalidade),
+            linha(
+                "Representação de origem",
+                f"REP nº {c.representacao_numero}" if c.representacao_numero else "",
+            ),
+        ]
+        for defesa in c.defesas:
+            linhas.append(
+                linha(
+                    f"Defesa de {formatar_data(defesa.protocolada_em)}",
+                    ("tempestiva" if defesa.tempestiva else "INTEMPESTIVA")
+                    + (f" — {defesa.texto}" if defesa.texto else ""),
+                )
+            )
+        for p in c.propostas:
+            texto = (
+                f"multa de {formatar_decimal(p.multa_ur)} URM"
+                + (f" e suspensão de {p.suspensao_dias} dias" if p.suspensao_dias else "")
+                if p.acao == "aplicar"
+                else "arquivamento"
+            )
+            linhas.append(linha(f"Proposta de {formatar_data(p.data)}", f"{texto} — {p.fundamentacao}"))
+        if c.decisao is not None:
+            d = c.decisao
+            linhas.append(linha(f"Decisão de {formatar_data(d.data)}", d.fundamentacao))
+            if d.fundamentos_legais:
+                linhas.append(linha("Fundamentos legais", d.fundamentos_legais.replace("\n", " · ")))
+        if c.recurso is not None:
+            r = c.recurso
+            linhas.append(linha(f"Recurso de {formatar_data(r.protocolado_em)}", r.razoes))
+            if r.fundamentacao_julgamento:
+                linhas.append(linha("Fundamentação do julgamento", r.fundamentacao_julgamento))
+        return f"<table cellspacing='4'>{''.join(linhas)}</table>"
+
+    def _mostrar_sancao(self, c: Caso) -> None:
+        from secretaria.services.sancao import avaliar_sancao
+        from secretaria.ui.processo.painel_sancao import conteudo_de
+
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                avaliacao = avaliar_sancao(
+                    sessao,
+                    operadora_id=c.operadora_id,
+                    dispositivo_codigo=c.dispositivo_codigo,
+                    data_infracao=c.data_infracao,
+                    excluir_auto_id=c.id,
+                )
+        except ErroDominio as erro:
+            self.painel.mostrar_erro(erro.mensagem)
+            return
+        self.painel.mostrar(conteudo_de(avaliacao))
+
+    def _mostrar_arquivos(self, c: Caso) -> None:
+        if c.anexos:
+            itens = "".join(
+                f"<li>{_e(a.nome_arquivo)} — {a.tamanho / 1024:.0f} kB, anexado em "
+                f"{formatar_data_hora(a.anexado_em)} por {_e(a.anexado_por)}<br>"
+                f"<span style='color:{COR_SECUNDARIA}'>SHA-256 {a.sha256}</span></li>"
+                for a in c.anexos
+            )
+            self.anexos.setHtml(f"<ul>{itens}</ul>")
+        else:
+            self.anexos.setHtml("<p>Nenhum arquivo anexado.</p>")
+        self.botao_salvar_anexo.setEnabled(bool(c.anexos))
+        if c.documentos:
+            itens = "".join(
+                f"<li>{_e(d.nome_arquivo)} — emitido em {formatar_data_hora(d.emitido_em)} por "
+                f"{_e(d.emitido_por)}<br><span style='color:{COR_SECUNDARIA}'>SHA-256 {d.sha256}</span></li>"
+                for d in c.documentos
+            )
+            self.documentos.setHtml(f"<ul>{itens}</ul>")
+        else:
+            self.documentos.setHtml("<p>Nenhum documento emitido ainda.</p>")
+
+    # --- acts ---
+    def abrir_ato(self, ato: str, ao_terminar: Callable[[QDialog], None] | None = None) -> QDialog | None:
+        """Open the act's dialog (window-modal, non-blocking); on success reload and say what happened."""
+        if self.caso is None:
+            return None
+        if ato == "anexar_evidencia":
+            self._anexar()
+            return None
+        fabrica = DIALOGOS_ATOS.get(ato)
+        if fabrica is None:
+            return None
+        dialogo: QDialog = fabrica(self.contexto, self.caso, self)
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def terminou(resultado: int) -> None:
+            if resultado == QDialog.DialogCode.Accepted:
+                self.recarregar()
+                self.casoAlterado.emit(self.auto_id)
+                mensagem = getattr(dialogo, "mensagem_final", "")
+                if mensagem:
+                    mensagens.informar(self, ROTULOS_ATOS.get(ato, "Ato registrado"), mensagem)
+            if ao_terminar is not None:
+                ao_terminar(dialogo)
+
+        dialogo.finished.connect(terminou)
+        dialogo.setWindowModality(Qt.WindowModality.WindowModal)
+        dialogo.open()
+        return dialogo
+
+    def _anexar(self) -> None:
+        from secretaria.services.autos import anexar_evidencia
+
+        assert self.caso is not None
+        caminhos = arquivos.abrir_arquivos(
+            self, "Anexar arquivos ao auto", "Fotos e documentos (*.jpg *.jpeg *.png *.pdf)"
+        )
+        falhas = []
+        for caminho in caminhos:
+            try:
+                anexar_evidencia(
+                    self.contexto.banco.uow(),
+                    self.contexto.ator,
+                    auto_id=self.caso.id,
+                    nome_arquivo=caminho.name,
+                    conteudo=caminho.read_bytes(),
+                )
+            except (ErroDominio, OSError) as erro:
+                falhas.append(f"{caminho.name}: {getattr(erro, 'mensagem', erro)}")
+        if caminhos:
+            self.recarregar()
+            self.casoAlterado.emit(self.auto_id)
+        if falhas:
+            mensagens.avisar_erro(self, "Arquivos não anexados", "\n".join(falhas))
+
+    def _salvar_anexo(self) -> None:
+        from secretaria.services.autos import abrir_anexo
+
+        if self.caso is None or not self.caso.anexos:
+            return
+        anexo = self.caso.anexos[-1] if len(self.caso.anexos) == 1 else None
+        if anexo is None:
+            from PySide6.QtWidgets import QInputDialog
+
+            nomes = [a.nome_arquivo for a in self.caso.anexos]
+            nome, ok = QInputDialog.getItem(self, "Salvar cópia", "Anexo:", nomes, 0, False)
+            if not ok:
+                return
+            anexo = self.caso.anexos[nomes.index(nome)]
+        destino = arquivos.salvar_como(
+            self, "Salvar cópia do anexo", anexo.nome_arquivo, "Todos os arquivos (*)"
+        )
+        if destino is None:
+            return
+        with self.contexto.banco.leitura() as sessao:
+            arquivo = abrir_anexo(sessao, anexo.id)
+        destino.write_bytes(arquivo.conteudo)
+        if not arquivo.integro:
+            mensagens.avisar_erro(
+                self,
+                "Anexo alterado",
+                f"O conteúdo de {anexo.nome_arquivo} não confere com o SHA-256 registrado no anexo: "
+                "o arquivo foi alterado depois de anexado.",
+            )
+
+    # --- for tests and the keyboard ---
+    def texto_prazos(self) -> str:
+        """The deadline lines as the user reads them."""
+        return "\n".join(r.text() for r in self.rotulos_prazos)
+
+
+def _e(texto: str) -> str:
+    import html
+
+    return html.escape(texto, quote=False)
+
+
+def abrir_caso(contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> TelaCaso:
+    """Show the case window (non-modal) and return it."""
+    tela = TelaCaso(contexto, auto_id, parent)
+    tela.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    tela.show()
+    tela.raise_()
+    tela.activateWindow()
+    return tela
+
+
+__all__ = ["ModeloLinhaDoTempo", "TelaCaso", "abrir_caso", "texto_prazo"]

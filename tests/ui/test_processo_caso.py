@@ -1,0 +1,232 @@
+"""PRODUTO paths 4, 5, 6 and 8 through the case screen: intimação → deadline shown; defesa, proposta, decisão;
+recurso → penalty annulled (and the next case's recidivism drops); payment and the art. 8º follow-up.
+
+Each test clicks the case screen's buttons, fills the act's dialog as a user would, answers the
+confirmation, and then reads what the screen shows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.services.caso import obter_caso
+from secretaria.ui.processo import atos
+from secretaria.ui.processo.campos import selecionar_dado, texto_simples
+from secretaria.ui.processo.form_auto import DialogoAuto
+from secretaria.ui.processo.tela_caso import ModeloLinhaDoTempo, TelaCaso
+
+
+def _carregar_apoio() -> Any:
+    nome = "tests.ui.apoio_processo"
+    if nome not in sys.modules:
+        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
+        assert spec is not None and spec.loader is not None
+        modulo = importlib.util.module_from_spec(spec)
+        sys.modules[nome] = modulo
+        spec.loader.exec_module(modulo)
+    return sys.modules[nome]
+
+
+ap = _carregar_apoio()
+cidade = ap.cidade
+roteiro = ap.roteiro
+sem_caixas_abertas = ap.sem_caixas_abertas
+SIM = QMessageBox.StandardButton.Yes
+OK = QMessageBox.StandardButton.Ok
+
+
+def _tela(qtbot: QtBot, banco: Banco, auto_id: int, *papeis: str) -> TelaCaso:
+    tela = TelaCaso(ap.contexto(banco, *papeis), auto_id)
+    qtbot.addWidget(tela)
+    tela.show()
+    return tela
+
+
+def _clicar_ato(qtbot: QtBot, tela: TelaCaso, ato: str, tipo: type) -> Any:
+    assert ato in tela.botoes_atos, f"botão de {ato} ausente: {list(tela.botoes_atos)}"
+    qtbot.mouseClick(tela.botoes_atos[ato], Qt.MouseButton.LeftButton)
+    return ap.esperar_dialogo(qtbot, tipo)
+
+
+def _registrar(qtbot: QtBot, dialogo: Any) -> None:
+    qtbot.mouseClick(dialogo.botoes.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+
+
+def test_modelo_da_linha_do_tempo(qtmodeltester: Any, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    with banco.leitura() as s:
+        caso = obter_caso(s, r.id)
+    modelo = ModeloLinhaDoTempo()
+    modelo.definir(caso.linha_do_tempo)
+    qtmodeltester.check(modelo)
+    assert modelo.rowCount() == len(caso.linha_do_tempo) >= 4
+    assert modelo.data(modelo.index(0, 0)) == "01/06/2026"
+
+
+def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    assert "Nenhum prazo em curso" in tela.texto_prazos()
+
+    # A failed attempt first: recorded, no deadline starts.
+    dialogo = _clicar_ato(qtbot, tela, "registrar_intimacao_auto", atos.DialogoIntimacao)
+    dialogo.data.editor.setText("19112026")  # before the auto was drawn up
+    dialogo.resultado.setCurrentIndex(dialogo.resultado.findData("recusada"))
+    assert "nenhum prazo começa" in dialogo.previsao.text()
+    _registrar(qtbot, dialogo)
+    assert "não pode ser anterior" in dialogo.form.mensagem("data")
+    assert "lavratura do auto (20/11/2026)" in dialogo.form.mensagem("data")
+    dialogo.data.editor.setText("20112026")
+    _registrar(qtbot, dialogo)
+    assert "sem êxito" in ap.responder_caixa(qtbot, OK)
+
+    # The successful one: the deadline is shown in the dialog before saving, and on the screen after.
+    dialogo = _clicar_ato(qtbot, tela, "registrar_intimacao_auto", atos.DialogoIntimacao)
+    dialogo.data.editor.setText("20112026")  # Friday; 15 days end on Saturday 05/12 → Monday 07/12
+    assert "vencerá em 07/12/2026" in dialogo.previsao.text()
+    _registrar(qtbot, dialogo)
+    assert "07/12/2026" in ap.responder_caixa(qtbot, OK)
+    assert "Defesa (art. 14): em curso — vence em 07/12/2026 (faltam 7 dias)" in tela.texto_prazos()
+    assert tela.fase.text().count("Intimado") == 1
+    titulos = [tela.modelo.evento(i).titulo for i in range(tela.modelo.rowCount())]
+    assert "Intimação do auto (sem êxito)" in titulos and "Intimação do auto" in titulos
+
+
+def test_prazo_vencido_em_vermelho_e_por_escrito(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 10, 1))
+    roteiro.intimar(r.id, date(2026, 10, 2))
+    tela = _tela(qtbot, banco, r.id, "consulta")
+    assert "Defesa (art. 14): VENCIDO em 19/10/2026" in tela.texto_prazos()
+    vencido = tela.caixa_prazos.findChild(type(tela.fase), "prazo_vencido")
+    assert vencido is not None and "#b00020" in vencido.styleSheet()
+    assert tela.botoes_atos == {}  # consulta: read only
+    assert tela.rotulo_aguardando is not None
+    assert "Decidir — papel Secretário" in tela.rotulo_aguardando.text()
+
+
+def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
+    roteiro.intimar(r.id, date(2026, 11, 20))
+    tela = _tela(qtbot, banco, r.id, "protocolo", "autoridade", "secretario")
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_defesa", atos.DialogoDefesa)
+    dialogo.protocolada_em.editor.setText("25112026")
+    assert "Tempestiva" in dialogo.situacao.text()
+    qtbot.keyClicks(dialogo.requerente, "Advogado da empresa")
+    _registrar(qtbot, dialogo)
+    assert "Defesa registrada: tempestiva" in ap.responder_caixa(qtbot, OK)
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_proposta", atos.DialogoProposta)
+    assert "0,10 a 0,50 URM" in dialogo.penalidade.faixa.text()
+    dialogo.penalidade.multa.setText("0,40")
+    qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada.")
+    _registrar(qtbot, dialogo)
+    assert "Proposta de penalidade registrada" in ap.responder_caixa(qtbot, OK)
+
+    dialogo = _clicar_ato(qtbot, tela, "decidir", atos.DialogoDecisao)
+    assert dialogo.penalidade.multa.text() == "0,40"  # pre-filled from the proposal
+    assert not dialogo.penalidade.suspensao.isEnabled()  # no suspension at level 0 (§ 5º)
+    dialogo.penalidade.multa.setText("0,60")
+    assert "fora da faixa" in dialogo.penalidade.reais.text()
+    qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada; defesa nao afasta o fato.")
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, SIM)
+    assert "fora da faixa cabível" in dialogo.form.mensagem("multa_ur")  # refused beside the field
+    assert ap.fabrica.contagens(banco)["decisao"] == 0
+    dialogo.penalidade.multa.setText("0,50")
+    assert "0,50 URM × R$ 164,74 (URM de 30/11/2026) = R$ 82,37" in texto_simples(
+        dialogo.penalidade.reais
+    )  # 0,50 × R$ 164,74, computed live
+    _registrar(qtbot, dialogo)
+    pergunta = ap.responder_caixa(qtbot, SIM)
+    assert "multa de 0,50 URM = R$ 82,37" in pergunta
+    assert "R$ 82,37" in ap.responder_caixa(qtbot, OK)
+    assert "multa de 0,50 URM = R$ 82,37" in texto_simples(tela.penalidade)
+    assert "registrar_intimacao_decisao" in tela.botoes_atos
+
+
+def test_caminho_6_recurso_provido_anula_e_reincidencia_cai(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    anterior = roteiro.decidido(data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18)
+    tela = _tela(qtbot, banco, anterior.id, "protocolo")
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_intimacao_decisao", atos.DialogoIntimacao)
+    dialogo.data.editor.setText("05032026")
+    assert "Prazo de recurso ao Prefeito (art. 15): vencerá em" in dialogo.previsao.text()
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, OK)
+    assert "Recurso ao Prefeito (art. 15)" in tela.texto_prazos()
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_recurso", atos.DialogoRecurso)
+    dialogo.protocolado_em.editor.setText("10032026")
+    assert "Tempestivo" in dialogo.situacao.text()
+    _registrar(qtbot, dialogo)
+    assert "tempestivo" in ap.responder_caixa(qtbot, OK)
+
+    dialogo = _clicar_ato(qtbot, tela, "julgar_recurso", atos.DialogoJulgamento)
+    dialogo.data.editor.setText("20042026")
+    dialogo.resultado.setCurrentIndex(dialogo.resultado.findData("provido"))
+    assert "ANULADA" in dialogo.efeito.text()
+    _registrar(qtbot, dialogo)
+    assert "ANULADA" in ap.responder_caixa(qtbot, SIM)
+    assert "Recurso provido" in ap.responder_caixa(qtbot, OK)
+    assert "Penalidade anulada" in tela.penalidade.text()
+
+    # The annulled auto no longer counts: a fact within the month is a first infraction again.
+    form = DialogoAuto(ap.contexto(banco, "fiscal"))
+    qtbot.addWidget(form)
+    selecionar_dado(form.operadora, roteiro.cidade.operadora_id)
+    selecionar_dado(form.dispositivo, "1-VI")
+    form.data_infracao.editor.setText("10032026")
+    qtbot.waitUntil(lambda: "nível 0" in form.painel.texto())
+    assert f"AI nº {anterior.numero_formatado}" in form.painel.texto()
+    assert "Não conta — penalidade anulada" in form.painel.texto()
+
+
+def test_caminho_8_pagamento_e_cumprimento(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    roteiro.intimar(r.id, date(2026, 7, 1), objeto="decisao")
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    assert "Multa: Em aberto" in texto_simples(tela.penalidade)
+    assert "Decisão definitiva desde" in tela.fase.text()
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_pagamento", atos.DialogoPagamento)
+    assert dialogo.valor_pago.text() == "49,42"  # 0,30 URM at the decision day's URM, pre-filled
+    dialogo.data.editor.setText("20112026")
+    qtbot.keyClicks(dialogo.guia, "GUIA-123")
+    _registrar(qtbot, dialogo)
+    assert "art. 8º" in ap.responder_caixa(qtbot, OK)
+    assert "Multa: Pago em 20/11/2026" in texto_simples(tela.penalidade)
+    assert "Exigência (art. 8º): Pendente" in texto_simples(tela.penalidade)
+
+    dialogo = _clicar_ato(qtbot, tela, "registrar_cumprimento", atos.DialogoCumprimento)
+    dialogo.data.editor.setText("25112026")
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, OK)
+    assert "Exigência (art. 8º): Cumprida, verificada em 25/11/2026" in texto_simples(tela.penalidade)
+    assert "registrar_cumprimento" not in tela.botoes_atos
+
+
+def test_cancelar_auto_pede_confirmacao_e_motivo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.lavrar(data_infracao=roteiro.hoje - timedelta(days=1))
+    tela = _tela(qtbot, banco, r.id, "autoridade")
+    dialogo = _clicar_ato(qtbot, tela, "cancelar_auto", atos.DialogoCancelar)
+    _registrar(qtbot, dialogo)
+    assert dialogo.form.mensagem("motivo") == "Informe o motivo do cancelamento."
+    qtbot.keyClicks(dialogo.motivo, "Operadora identificada por engano.")
+    _registrar(qtbot, dialogo)
+    assert "não pode ser desfeita" in ap.responder_caixa(qtbot, QMessageBox.StandardButton.No)
+    assert dialogo.isVisible()  # "Voltar" keeps the dialog, nothing written
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, SIM)
+    ap.responder_caixa(qtbot, OK)
+    assert "Auto CANCELADO" in tela.penalidade.text()
+    assert tela.botoes_atos == {}
