@@ -197,10 +197,10 @@ def registrar_pagamento(
             sa.select(Pagamento, Decisao)
             .join(Decisao, Decisao.id == Pagamento.decisao_id)
             .where(Decisao.auto_id == auto.id)
-        ).first()
+        ).tuples().first()
         if linha is None:
             raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
-        pagamento, decisao = linha.tuple()
+        pagamento, decisao = linha
         verificar_versao(pagamento, versao, f"O pagamento do auto nº {auto.numero_formatado}")
         if pagamento.situacao == "cancelado":
             raise ErroDominio(

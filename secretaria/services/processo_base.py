@@ -85,7 +85,7 @@ def data_valida(
         )
     if minimo is not None and dia < minimo:
         raise ErroDominio(
-            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) não pode ser anterior a {rotulo_minimo} "
+            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) não pode ser anterior {_preposicao_a(rotulo_minimo)} "
             f"({formatar_data(minimo)}).",
             campo,
         )
@@ -146,6 +146,15 @@ def imagem(registro: Any, **extras: Any) -> dict[str, Any]:
     dados = instantaneo(registro)
     dados.update(extras)
     return dados
+
+
+def _preposicao_a(rotulo: str) -> str:
+    """ "a decisão" → "à decisão", "o recebimento" → "ao recebimento" (the contraction Portuguese requires)."""
+    if rotulo.startswith("a "):
+        return "à " + rotulo[2:]
+    if rotulo.startswith("o "):
+        return "ao " + rotulo[2:]
+    return "a " + rotulo
 
 
 def _maiuscula(texto: str) -> str:

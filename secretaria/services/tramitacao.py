@@ -658,10 +658,10 @@ def julgar_recurso(
             sa.select(Recurso, Decisao)
             .join(Decisao, Decisao.id == Recurso.decisao_id)
             .where(Decisao.auto_id == auto.id)
-        ).first()
+        ).tuples().first()
         if linha is None:
             raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
-        recurso, decisao = linha.tuple()
+        recurso, decisao = linha
         if recurso.resultado != "pendente":
             raise ErroDominio(
                 f"O recurso do auto nº {auto.numero_formatado} já foi julgado em "
