@@ -356,7 +356,7 @@ class TelaCaso(QDialog):
         self._limpar(self.layout_prazos)
         cabecalho = QLabel("<b>Prazos</b>")
         self.layout_prazos.addWidget(cabecalho)
-        self.rotulos_prazos: list[QLabel] = []
+        self.rotulos_prazos = []
         if not c.prazos:
             aguardando = (
                 "Nenhum prazo em curso: o prazo de defesa começa com a primeira intimação entregue."
