@@ -65,6 +65,19 @@ class BancoOcupado(ErroBanco, ErroDominio):
         )
 
 
+class ValorRecusadoPeloBanco(ErroDominio):
+    """Last line of defence: a value the database itself refused (a NUL character or a text too long for
+    PostgreSQL, a number too big for the column). Services validate before writing, so this reaching a user
+    means a validation is missing; the act was rolled back whole and the user reads Portuguese, not a
+    driver's error."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Um dos valores informados não pode ser gravado no banco de dados (caractere inválido, texto "
+            "longo demais ou número grande demais); nada foi gravado. Corrija o valor e tente de novo."
+        )
+
+
 @dataclass
 class Estatisticas:
     """Counters for diagnostics and tests: how many transactions had to be retried (this process)."""
@@ -269,6 +282,9 @@ class UnidadeDeTrabalho:
             raise self._conflito(suspeitos) from exc
         if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
             raise BancoOcupado() from exc
+        if isinstance(exc, sa.exc.DataError | OverflowError):
+            _log.warning("Valor recusado pelo banco de dados: %s", type(exc).__name__)
+            raise ValorRecusadoPeloBanco() from exc
 
     def commit(self) -> None:
         self.session.commit()
