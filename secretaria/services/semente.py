@@ -6,35 +6,63 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from secretaria.lei.catalogo import dispositivos
+from secretaria.lei.catalogo import Dispositivo, dispositivos
 from secretaria.models import DadosOrgao, DispositivoCatalogo
+from secretaria.services import auditoria
+from secretaria.services.base import SISTEMA
 
 if TYPE_CHECKING:
     from secretaria.db import Banco
 
 
+def _campos_da_lei(d: Dispositivo) -> dict[str, object]:
+    return {
+        "artigo": d.artigo,
+        "inciso": d.inciso,
+        "rotulo": d.rotulo,
+        "sujeito": str(d.sujeito),
+        "natureza": str(d.natureza),
+        "texto": d.texto,
+        "nota": d.nota or None,
+    }
+
+
 def semear_basico(banco: Banco) -> None:
-    """Insert the law's provisions that are missing, and the letterhead row; idempotent and cheap."""
+    """Keep the law's 55 provisions in the database as the catalogue file states them; add the letterhead row.
+
+    Idempotent and cheap (one query when nothing changed). The text and notes of law rows follow the file,
+    so a corrected note reaches existing databases; a law row's tipo is the law's, except 1-X's, which
+    the administrator sets (and which is never overwritten here).
+    """
     with banco.fabrica() as sessao:
-        existentes = set(sessao.scalars(sa.select(DispositivoCatalogo.codigo)))
-        faltantes = [d for d in dispositivos() if d.codigo not in existentes]
-        for d in faltantes:
-            sessao.add(
-                DispositivoCatalogo(
-                    codigo=d.codigo,
-                    origem="lei",
-                    artigo=d.artigo,
-                    inciso=d.inciso,
-                    rotulo=d.rotulo,
-                    sujeito=d.sujeito,
-                    natureza=d.natureza,
-                    texto=d.texto,
-                    nota=d.nota or None,
-                    tipo=d.tipo,
-                    alterado_por="sistema",
+        existentes = {d.codigo: d for d in sessao.scalars(sa.select(DispositivoCatalogo))}
+        inseridos: list[str] = []
+        for d in dispositivos():
+            campos = _campos_da_lei(d)
+            linha = existentes.get(d.codigo)
+            if linha is None:
+                sessao.add(
+                    DispositivoCatalogo(
+                        codigo=d.codigo, origem="lei", tipo=d.tipo, alterado_por="sistema", **campos
+                    )
                 )
+                continue
+            mudou = {k: v for k, v in campos.items() if getattr(linha, k) != v}
+            if d.tipo is not None and linha.tipo != d.tipo:
+                mudou["tipo"] = d.tipo
+            if mudou:
+                antes = {k: getattr(linha, k) for k in mudou}
+                for chave, valor in mudou.items():
+                    setattr(linha, chave, valor)
+                linha.alterado_por = "sistema"
+                auditoria.registrar(
+                    sessao, SISTEMA, "atualizar_dispositivo_lei", "dispositivo", d.codigo, antes, mudou
+                )
+        if inseridos:
+            auditoria.registrar(
+                sessao, SISTEMA, "semear_catalogo_lei", "dispositivo", None, None, {"codigos": inseridos}
             )
         if sessao.get(DadosOrgao, 1) is None:
             sessao.add(DadosOrgao(id=1, alterado_por="sistema"))
-        if sessao.new:
+        if sessao.new or sessao.dirty:
             sessao.commit()
