@@ -347,8 +347,15 @@ def pagina(
     if inicio < 0 or quantidade < 0:
         raise ValueError("início e quantidade não podem ser negativos")
     consulta = _consulta(sessao, lista)
-    stmt = consulta.select(filtro or Filtro(), ordem).offset(inicio).limit(quantidade)
-    return [consulta.montar(r) for r in sessao.execute(stmt)]
+    # Two steps: the sorted window of ids, joining only what the sort key needs (the sorter then carries
+    # ids, not whole rows: 0.65 s → 0.05 s for 200,000 autos sorted by phase); then those rows, joined.
+    ids = list(
+        sessao.scalars(consulta.select_ids(filtro or Filtro(), ordem).offset(inicio).limit(quantidade))
+    )
+    if not ids:
+        return []
+    linhas = {r[0]: r for r in sessao.execute(consulta.select_linhas().where(consulta.id_.in_(ids)))}
+    return [consulta.montar(linhas[i]) for i in ids if i in linhas]
 
 
 def exportar_linhas(
@@ -422,8 +429,11 @@ def _suspensa_em(hoje: date) -> sa.ColumnElement[bool]:
 _COM_ACENTO = "áàâãäåéèêëíìîïóòôõöúùûüçñýÿÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝ"
 _SEM_ACENTO = "aaaaaaeeeeiiiiooooouuuucnyyaaaaaaeeeeiiiiooooouuuucny"
 _TABELA_ACENTOS = str.maketrans(_COM_ACENTO, _SEM_ACENTO)
-# Letters that an accent may hide: in the SQLite prefilter they become "_" (any one character).
-_LETRAS_ACENTUAVEIS = frozenset("aeioucny")
+# Every character that reads as a given unaccented lower-case letter (for SQLite's GLOB classes).
+_VARIANTES = {
+    b: "".join(sorted({b, b.upper()} | {a for a, x in zip(_COM_ACENTO, _SEM_ACENTO, strict=True) if x == b}))
+    for b in set(_SEM_ACENTO)
+}
 _NUMERO_PROCESSO = re.compile(r"(\d{1,6})/(\d{4})")
 _PONTUACAO_DOCUMENTO = str.maketrans("", "", " .-/")
 
@@ -449,15 +459,34 @@ class _Contexto:
         return sa.func.sem_acento(expr, type_=sa.String)
 
     def contem(self, expr: Expr, palavra: str) -> sa.ColumnElement[bool]:
-        """`expr` contains `palavra` (already lower case without accents), ignoring case and accents."""
-        padrao = f"%{_escapar_like(palavra)}%"
-        exato = self.chave(expr).like(padrao, escape="\\")
+        """`expr` contains `palavra` (already lower case without accents), ignoring case and accents.
+
+        A plain (I)LIKE first, with "_" where an accent may hide, is native and cheap and leaves the exact
+        test only the candidate rows, when the word has a letter no accent can hide ("silva" → "%s_lv_%").
+        """
         if self.postgres:
+            # translate(lower()) over 200,000 rows costs about 0.4 s; the prefilter skips most of them.
+            exato = self.chave(expr).like(f"%{_escapar_like(palavra)}%", escape="\\")
+        else:
+            # SQLite: GLOB with a character class per letter ("[aAáÁàÀâÂãÃ…]") runs in C and needs no
+            # Python function per row (0.1–0.4 s on 200,000 rows, where a normalizing function took 0.8 s).
+            exato = expr.op("GLOB", is_comparison=True)(_padrao_glob(palavra))
+        curinga = "".join(
+            "_" if c in _VARIANTES and len(_VARIANTES[c]) > 2 else _escapar_like(c) for c in palavra
+        )
+        if not curinga.replace("_", "").replace("\\", ""):
             return exato
-        # A plain LIKE (native, case-insensitive for ASCII) with "_" where an accent may hide keeps the
-        # Python function off the rows that cannot match: 0.3 s → 0.02 s on 200,000 rows.
-        curinga = "".join("_" if c in _LETRAS_ACENTUAVEIS else _escapar_like(c) for c in palavra)
-        return sa.and_(expr.like(f"%{curinga}%", escape="\\"), exato)
+        prefiltro = f"%{curinga}%"
+        rapido = expr.ilike(prefiltro, escape="\\") if self.postgres else expr.like(prefiltro, escape="\\")
+        return sa.and_(rapido, exato)
+
+
+def _padrao_glob(palavra: str) -> str:
+    partes = []
+    for c in palavra:
+        variantes = _VARIANTES.get(c) or (c + c.upper() if c.upper() != c else c)
+        partes.append(f"[{variantes}]" if len(variantes) > 1 or c in "*?[]" else c)
+    return f"*{''.join(partes)}*"
 
 
 def _contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None:
@@ -472,6 +501,9 @@ def _contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None
 class _Chave:
     expr: Expr
     anulavel: bool = False
+
+
+_TODAS: dict[str, sa.FromClause] = {}
 
 
 @dataclass
@@ -495,6 +527,8 @@ class _Consulta:
     unicas: frozenset[str] = frozenset()
     """Sort keys that are unique on their own (no id tie-breaker needed)."""
     extras: Callable[[Filtro], list[sa.ColumnElement[bool]]] | None = None
+    origens_ordem: dict[str, sa.FromClause] = field(default_factory=lambda: _TODAS)
+    """FROM clause each sort key needs (the base table when absent); by default every sort joins `origem`."""
 
     def condicoes(self, filtro: Filtro) -> list[sa.ColumnElement[bool]]:
         conds: list[sa.ColumnElement[bool]] = []
@@ -532,7 +566,7 @@ class _Consulta:
             conds.extend(self.extras(filtro))
         return conds
 
-    def select(self, filtro: Filtro, ordem: Ordem | None) -> sa.Select[Any]:
+    def ordenacao(self, ordem: Ordem | None) -> tuple[str, list[Expr]]:
         chave, crescente = ordem or self.definicao.ordem_padrao
         if chave not in self.ordens:
             raise ErroDominio(f"Não é possível ordenar a lista {self.definicao.titulo} por “{chave}”.")
@@ -542,12 +576,20 @@ class _Consulta:
             clausulas.append(e.nulls_last() if k.anulavel else e)
         if chave not in self.unicas:
             clausulas.append(self.id_.asc() if crescente else self.id_.desc())
-        return (
-            sa.select(self.id_, *self.campos)
-            .select_from(self.origem)
-            .where(*self.condicoes(filtro))
-            .order_by(*clausulas)
-        )
+        return chave, clausulas
+
+    def select_ids(self, filtro: Filtro, ordem: Ordem | None) -> sa.Select[Any]:
+        chave, clausulas = self.ordenacao(ordem)
+        origem = self.origens_ordem.get(chave, self.origem if self.origens_ordem is _TODAS else self.base)
+        return sa.select(self.id_).select_from(origem).where(*self.condicoes(filtro)).order_by(*clausulas)
+
+    def select_linhas(self) -> sa.Select[Any]:
+        return sa.select(self.id_, *self.campos).select_from(self.origem)
+
+    def select(self, filtro: Filtro, ordem: Ordem | None) -> sa.Select[Any]:
+        """Everything in one query (for the export, which streams every row anyway)."""
+        _chave, clausulas = self.ordenacao(ordem)
+        return self.select_linhas().where(*self.condicoes(filtro)).order_by(*clausulas)
 
     def montar(self, linha: Sequence[Any]) -> tuple[Any, ...]:
         return (linha[0], *self.montar_valores(linha[1:]))
@@ -915,6 +957,9 @@ def _autos(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         )
 
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
+        numero = _busca_numero(original, a.ano, a.numero)
+        if numero is not None and not original.isdigit():
+            return [numero]  # "0001/2026" is a number and nothing else: one index lookup
         alternativas: list[sa.ColumnElement[bool]] = [
             a.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
             a.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
@@ -927,7 +972,6 @@ def _autos(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         with contextlib.suppress(DocumentoInvalido):
             veiculos.append(v.placa_chave == chave_placa(original))
         alternativas.append(a.veiculo_id.in_(sa.select(v.id).where(sa.or_(*veiculos))))
-        numero = _busca_numero(original, a.ano, a.numero)
         if numero is not None:
             alternativas.insert(0, numero)
         return alternativas
@@ -970,6 +1014,11 @@ def _autos(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         montar_valores=montar,
         busca=busca,
         situacoes={**{k: a.fase == k for k in FASES}, **{t: a.tipo == t for t in "ABCDE"}},
+        origens_ordem={
+            "operadora": sa.join(a, o, a.operadora_id == o.id),
+            "veiculo": sa.outerjoin(a, v, a.veiculo_id == v.id),
+            "multa_reais": sa.outerjoin(a, dec, dec.auto_id == a.id),
+        },
         operadora=a.operadora_id,
         periodo=a.data_infracao,
         unicas=frozenset({"numero"}),
@@ -998,6 +1047,8 @@ def _representacoes(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             r_.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
         ]
         numero = _busca_numero(original, r_.ano, r_.numero)
+        if numero is not None and not original.isdigit():
+            return [numero]
         return [numero, *alternativas] if numero is not None else alternativas
 
     return _Consulta(
