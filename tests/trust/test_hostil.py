@@ -549,3 +549,20 @@ def test_resumo_das_entradas_hostis(capsys: pytest.CaptureFixture[str]) -> None:
             print(
                 f"[hostil] barrados só pelo banco (falta validação no serviço): {sorted(REDE_DE_SEGURANCA)}"
             )
+
+
+def test_valor_recusado_pelo_banco_vira_recusa_em_portugues(banco: Banco) -> None:
+    """The safety net under the services: what only the database refuses still reaches the user as a
+    Portuguese refusal with nothing written, never as a driver error."""
+    from secretaria.models import Configuracao
+
+    antes = _impressao_digital(banco)
+    with pytest.raises(ValorRecusadoPeloBanco) as erro, banco.uow() as uow:
+        uow.session.add(Configuracao(chave="x", valor="ok"))
+        if banco.eh_sqlite:
+            uow.session.execute(sa.text("UPDATE configuracao SET valor = 'y' WHERE chave = :c"), {"c": 2**70})
+        else:
+            uow.session.add(Configuracao(chave="y", valor="com\x00nulo"))
+        uow.commit()
+    _em_portugues(erro.value.mensagem, {})
+    assert _impressao_digital(banco) == antes
