@@ -46,8 +46,14 @@ def test_inicio_leve_sem_reportlab_nem_openpyxl() -> None:
     import subprocess
     import sys
 
+    # The shell and every page module that exists (pages are imported when first shown, Início at once).
     codigo = (
-        "import sys, secretaria.ui.app, secretaria.ui.janela_principal, secretaria.ui.lista;"
+        "import importlib, sys, secretaria.ui.app, secretaria.ui.janela_principal as j\n"
+        "for p in j.PAGINAS:\n"
+        "    try:\n"
+        "        importlib.import_module(p.modulo)\n"
+        "    except ModuleNotFoundError:\n"
+        "        pass\n"
         "print(sorted(m for m in ('reportlab', 'openpyxl') if m in sys.modules))"
     )
     saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -110,3 +111,34 @@ def test_primeiro_acesso_cria_o_administrador(qtbot: QtBot, banco: Banco) -> Non
         dialogo.criar()
     assert dialogo.ator is not None and dialogo.ator.papeis == frozenset({"administrador"})
     assert not precisa_primeiro_acesso(banco)
+
+
+def test_entrar_pede_o_administrador_so_num_banco_real_vazio(
+    qtbot: QtBot, banco_sqlite: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    from secretaria.ui import app
+
+    abertos: list[str] = []
+
+    def primeiro_exec(self: DialogoPrimeiroAcesso) -> int:
+        abertos.append("primeiro")
+        self.nome.setText("Ana Lima")
+        self.login.setText("ana")
+        self.senha.setText("boasenha1")
+        self.repetir.setText("boasenha1")
+        self.criar()
+        return int(self.result())
+
+    def login_exec(self: DialogoLogin) -> int:
+        abertos.append("login")
+        return int(QDialog.DialogCode.Rejected)
+
+    monkeypatch.setattr(DialogoPrimeiroAcesso, "exec", primeiro_exec)
+    monkeypatch.setattr(DialogoLogin, "exec", login_exec)
+    contexto = app.entrar(banco_sqlite, demo=False)
+    assert abertos == ["primeiro"]
+    assert contexto is not None and contexto.ator.login == "ana"  # type: ignore[attr-defined]
+    assert app.entrar(banco_sqlite, demo=False) is None  # users exist now: the login dialog, cancelled
+    assert abertos == ["primeiro", "login"]
