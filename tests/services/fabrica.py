@@ -150,14 +150,21 @@ def popular(banco: Banco, *, urm: bool = True) -> Cidade:
 
 
 def contagens(banco: Banco) -> dict[str, int]:
-    """Rows per table (audit included): compare before/after a refused act to prove nothing was written."""
+    """Rows per table (audit included) and the sum of versions of editable tables, in one query: compare
+    before/after a refused act to prove nothing was written."""
     from secretaria.models import Base
 
+    tabelas = Base.metadata.sorted_tables
+    colunas = [sa.select(sa.func.count()).select_from(t).scalar_subquery().label(t.name) for t in tabelas]
+    # Sum of versions: an UPDATE that slipped through would show here even with the same row counts.
+    colunas += [
+        sa.select(sa.func.coalesce(sa.func.sum(t.c.versao), 0)).scalar_subquery().label(f"{t.name}.versao")
+        for t in tabelas
+        if "versao" in t.c
+    ]
+    consulta = sa.select(*colunas)
     with banco.leitura() as s:
-        return {
-            t.name: s.execute(sa.select(sa.func.count()).select_from(t)).scalar_one()
-            for t in Base.metadata.sorted_tables
-        }
+        return dict(s.execute(consulta).one()._mapping)
 
 
 def ultima_auditoria(banco: Banco) -> dict[str, Any] | None:
