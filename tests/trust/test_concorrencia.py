@@ -4,11 +4,13 @@ retried a bounded number of times and never reaches the user as "database is loc
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -17,7 +19,7 @@ import secretaria.db as db
 from secretaria.db import Banco, BancoOcupado, abrir_banco, com_retentativas, retentavel
 from secretaria.models import Auditoria, Configuracao, Usuario
 from secretaria.services.auditoria import verificar_cadeia
-from secretaria.services.base import SISTEMA, ConflitoEdicao, verificar_versao
+from secretaria.services.base import SISTEMA, Ator, ConflitoEdicao, verificar_versao
 from secretaria.services.contas import criar_usuario
 
 PALAVRAS_PROIBIDAS = ("locked", "busy", "deadlock", "Traceback", "StaleDataError", "OperationalError")
@@ -96,6 +98,50 @@ def test_corrida_entre_conferencia_e_gravacao_vira_conflito(banco: Banco) -> Non
     with banco.leitura() as s:
         assert s.get(Usuario, uid).nome == "Ana Maria"  # type: ignore[union-attr]
         assert s.scalar(sa.select(sa.func.count(Auditoria.id))) == 1  # nothing of the refused save
+
+
+def test_oito_usuarios_salvam_a_mesma_operadora_ao_mesmo_tempo(
+    banco: Banco, cidade: Any, capsys: Any
+) -> None:
+    """Eight administrators opened the same operator's form (same version) and press Save together: one
+    save wins, the other seven are refused naming the winner, and the record holds exactly the winner's
+    data with one new version and one audit row."""
+    from secretaria.services.cadastros import editar_operadora, obter_operadora
+
+    with banco.leitura() as s:
+        aberto = obter_operadora(s, cidade.operadora_id)
+    barreira = threading.Barrier(8, timeout=30)
+    resultados: dict[str, BaseException | None] = {}
+
+    def salvar(k: int) -> None:
+        ator = Ator(f"admin{k}", f"Administrador {k}", frozenset({"administrador"}))
+        dados = dataclasses.replace(aberto.dados, razao_social=f"Viação Versão {k} Ltda.", logradouro="Rua A")
+        barreira.wait()
+        try:
+            editar_operadora(banco.uow(), ator, cidade.operadora_id, dados, versao=aberto.versao)
+            resultados[ator.login] = None
+        except BaseException as exc:
+            resultados[ator.login] = exc
+
+    fios = [threading.Thread(target=salvar, args=(k,)) for k in range(8)]
+    for f in fios:
+        f.start()
+    for f in fios:
+        f.join()
+    vencedores = [login for login, erro in resultados.items() if erro is None]
+    assert len(vencedores) == 1, resultados
+    recusas = [erro for erro in resultados.values() if erro is not None]
+    assert len(recusas) == 7 and all(isinstance(e, ConflitoEdicao) for e in recusas), recusas
+    assert all(f"alterado por {vencedores[0]} em" in str(e) for e in recusas)
+    with banco.leitura() as s:
+        final = obter_operadora(s, cidade.operadora_id)
+        assert final.versao == aberto.versao + 1 and final.alterado_por == vencedores[0]
+        assert final.dados.razao_social == f"Viação Versão {vencedores[0].removeprefix('admin')} Ltda."
+        assert s.scalar(sa.select(sa.func.count()).where(Auditoria.acao == "editar_operadora")) == 1
+    with capsys.disabled():
+        print(
+            f"\n[conflitos] {banco.engine.dialect.name}: 8 salvamentos simultâneos, 1 gravado, 7 recusados com quem e quando"
+        )
 
 
 # --------------------------------------------------------------------------------------- busy database
@@ -227,13 +273,14 @@ def test_retentavel_repete_so_o_transitorio() -> None:
 ESCRITOR = r"""
 import sys, time
 from pathlib import Path
+from typing import Any
 from secretaria.db import abrir_banco
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA
 
 contas._N = 2**10  # a cheap hash: this test is about the database, not about scrypt's cost
 url, nome, n, sinal = sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4])
-banco = abrir_banco(url)
+banco = abrir_banco(url, migrar=False)  # the parent migrated and seeded it
 while not sinal.exists():  # all writers start together
     time.sleep(0.01)
 for i in range(n):
