@@ -10,12 +10,13 @@ import signal
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import abrir_banco, arquivo_sqlite
-from secretaria.models import Auditoria, Operadora, Usuario
+from secretaria.db import Banco, abrir_banco, arquivo_sqlite
+from secretaria.models import Auditoria, AutoInfracao, Operadora, Usuario
 from secretaria.services.auditoria import verificar_cadeia
 
 FLUXO = r"""
@@ -23,6 +24,9 @@ import sys
 from secretaria.db import abrir_banco
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA
+from datetime import date, time
+from secretaria.services.autos import NovoAuto, lavrar_auto
+from secretaria.services.base import Ator
 from secretaria.services.cadastros import DadosOperadora, criar_operadora
 
 contas._N = 2**10  # cheap hashes: more acts per second, more chances to be killed mid-transaction
@@ -36,7 +40,8 @@ def cnpj(n):
     return "".join(map(str, digitos))
 
 
-url, rodada = sys.argv[1], int(sys.argv[2])
+url, rodada, operadora_id, fiscal_id = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+fiscal = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
 banco = abrir_banco(url)
 print("pronto", flush=True)
 i = 0
@@ -51,6 +56,12 @@ while True:
         razao_social=f"Viação {n} Ltda.", cnpj=cnpj(n), logradouro="Rua XV de Novembro"
     ))
     print(f"operadora {oid}", flush=True)
+    auto = lavrar_auto(banco.uow(), fiscal, NovoAuto(
+        operadora_id=operadora_id, dispositivo_codigo="1-VI", data_infracao=date(2026, 11, 2),
+        local="Praça Coronel Pedro Osório", data_lavratura=date(2026, 11, 2), hora_lavratura=time(9, 0),
+        local_lavratura="Terminal central", descricao_fatos=f"Fato {n}.", fiscal_id=fiscal_id,
+    ))
+    print(f"auto_infracao {auto.id}", flush=True)
 """
 
 RODADAS = 5
@@ -66,19 +77,32 @@ def _integridade(arquivo: Path) -> str:
 
 @pytest.mark.slow
 def test_atos_confirmados_sobrevivem_a_sigkill(
-    url_sqlite: str, tmp_path: Path, filho: tuple[str, dict[str, str]], capsys: pytest.CaptureFixture[str]
+    banco: Banco,
+    cidade: Any,
+    tmp_path: Path,
+    filho: tuple[str, dict[str, str]],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    if not banco.eh_sqlite:
+        pytest.skip(
+            "o SIGKILL no meio da escrita é o risco do arquivo SQLite; o PostgreSQL é um servidor à parte"
+        )
+    url_sqlite = banco.url
+    banco.fechar()
     python, ambiente = filho
     script = tmp_path / "fluxo.py"
     script.write_text(FLUXO)
     arquivo = arquivo_sqlite(url_sqlite)
     assert arquivo is not None
     sorteio = random.Random(2413)
-    relatados: dict[str, set[int]] = {"usuario": set(), "operadora": set()}
+    relatados: dict[str, set[int]] = {"usuario": set(), "operadora": set(), "auto_infracao": set()}
     for rodada in range(1, RODADAS + 1):
         limite = sorteio.randint(8, 40)
         proc = subprocess.Popen(
-            [python, str(script), url_sqlite, str(rodada)], env=ambiente, stdout=subprocess.PIPE, text=True
+            [python, str(script), url_sqlite, str(rodada), str(cidade.operadora_id), str(cidade.fiscal_id)],
+            env=ambiente,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "pronto"
@@ -95,8 +119,12 @@ def test_atos_confirmados_sobrevivem_a_sigkill(
         banco = abrir_banco(url_sqlite)
         try:
             with banco.leitura() as s:
-                usuarios = set(s.scalars(sa.select(Usuario.id)))
-                operadoras = set(s.scalars(sa.select(Operadora.id)))
+                existentes = {
+                    "usuario": set(s.scalars(sa.select(Usuario.id))),
+                    "operadora": set(s.scalars(sa.select(Operadora.id))) - {cidade.operadora_id},
+                    "auto_infracao": set(s.scalars(sa.select(AutoInfracao.id))),
+                }
+                numeros = sorted(s.scalars(sa.select(AutoInfracao.numero).where(AutoInfracao.ano == 2026)))
                 auditados = {
                     (e, int(i))
                     for e, i in s.execute(sa.select(Auditoria.entidade, Auditoria.entidade_id)).tuples()
@@ -106,15 +134,18 @@ def test_atos_confirmados_sobrevivem_a_sigkill(
         finally:
             banco.fechar()
         # Every act reported as committed is there …
-        assert relatados["usuario"] <= usuarios and relatados["operadora"] <= operadoras
+        for entidade, ids in relatados.items():
+            assert ids <= existentes[entidade], entidade
         # … none is half-written: record ⇔ audit row, both ways …
-        assert auditados == {("usuario", u) for u in usuarios} | {("operadora", o) for o in operadoras}
-        # … and at most the one act that committed just before the kill was not yet reported.
-        nao_relatados = len(usuarios - relatados["usuario"]) + len(operadoras - relatados["operadora"])
+        assert auditados == {(e, i) for e, ids in existentes.items() for i in ids}
+        # … the autos' numbers have no gap and no repeat …
+        assert numeros == list(range(1, len(numeros) + 1))
+        # … and at most the one act that committed just before each kill was not yet reported.
+        nao_relatados = sum(len(existentes[e] - relatados[e]) for e in relatados)
         assert nao_relatados <= rodada
         assert cadeia.integra, cadeia.mensagem
     with capsys.disabled():
-        total = len(relatados["usuario"]) + len(relatados["operadora"])
+        total = sum(len(ids) for ids in relatados.values())
         print(
-            f"\n[crash] {RODADAS} SIGKILLs; {total} atos relatados sobreviveram; {cadeia.linhas} registros de auditoria íntegros"
+            f"\n[crash] {RODADAS} SIGKILLs; {total} atos relatados sobreviveram ({len(relatados['auto_infracao'])} autos numerados sem lacuna); {cadeia.linhas} registros de auditoria íntegros"
         )
