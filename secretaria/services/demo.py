@@ -1,12 +1,17 @@
-"""The demo database: one user per role (the logins shown on the login screen), then the city."""
+"""The demo database: one user per role (the logins shown on the login screen), then the city.
+
+The city itself (registries, 3,000 autos in every state of the procedure) is made by
+`secretaria.demo.cidade` from a fixed seed, in one transaction: a database is either the whole demo or
+untouched.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from secretaria.db import Banco
-from secretaria.services.base import SISTEMA
-from secretaria.services.contas import criar_usuario, existe_usuario
+from secretaria.demo.cidade import ESCALA_DEMO, Escala, gerar_cidade
+from secretaria.services.contas import existe_usuario
 
 Progresso = Callable[[int, int, str], None]
 
@@ -21,12 +26,9 @@ USUARIOS_DEMO = (
 )
 
 
-def popular_demo(banco: Banco, progresso: Progresso | None = None) -> bool:
-    """Fill an empty database with the demo data; return False when it already had users (left alone)."""
+def popular_demo(banco: Banco, progresso: Progresso | None = None, *, escala: Escala = ESCALA_DEMO) -> bool:
+    """Fill an empty database with the demo city; return False when it already had users (left alone)."""
     if existe_usuario(banco.uow()):
         return False
-    for i, (login, nome, papeis) in enumerate(USUARIOS_DEMO, start=1):
-        criar_usuario(banco.uow(), SISTEMA, login=login, nome=nome, senha=SENHA_DEMO, papeis=papeis)
-        if progresso:
-            progresso(i, len(USUARIOS_DEMO), "Usuários")
+    gerar_cidade(banco, escala, usuarios=USUARIOS_DEMO, senha=SENHA_DEMO, progresso=progresso)
     return True

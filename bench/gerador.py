@@ -1,0 +1,144 @@
+"""The benchmark's large city: 20 operators, 1,500 vehicles, 6,000 employees, 200,000 autos over ten years.
+
+The same generator as the demo (`secretaria.demo.cidade`), at `ESCALA_BENCH`. Generating takes minutes, so
+the result is cached: a SQLite file beside this script (`bench/cidade_grande.sqlite`, git-ignored) and the
+PostgreSQL database `secretaria_bench`. A cached database is reused while its marker (the generator's
+version, seed and scale, in `configuracao`) matches; `--recriar` forces a new one.
+
+    .venv/bin/python bench/gerador.py [--sqlite] [--pg] [--recriar]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+import sqlalchemy as sa
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from secretaria.db import Banco, abrir_banco, arquivo_sqlite
+from secretaria.demo.cidade import CHAVE_CONFIGURACAO, ESCALA_BENCH, VERSAO_GERADOR, Escala, gerar_cidade
+from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
+
+PASTA = Path(__file__).resolve().parent
+ARQUIVO_SQLITE = PASTA / "cidade_grande.sqlite"
+URL_SQLITE = f"sqlite:///{ARQUIVO_SQLITE}"
+PG_SERVIDOR = os.environ.get("SECRETARIA_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
+URL_PG = f"{PG_SERVIDOR}/secretaria_bench"
+
+Progresso = Callable[[int, int, str], None]
+
+
+def marcador(banco: Banco) -> dict[str, object] | None:
+    """The generator's marker of a database, or None when it holds no generated city."""
+    try:
+        with banco.leitura() as s:
+            valor = s.execute(
+                sa.text("SELECT valor FROM configuracao WHERE chave = :c"), {"c": CHAVE_CONFIGURACAO}
+            ).scalar()
+    except sa.exc.DBAPIError:
+        return None
+    return json.loads(valor) if valor else None
+
+
+def _marcador_confere(m: dict[str, object] | None, escala: Escala) -> bool:
+    return (
+        m is not None
+        and m.get("versao") == VERSAO_GERADOR
+        and m.get("semente") == escala.semente
+        and m.get("escala") == escala.rotulo
+    )
+
+
+def esvaziar(url: str) -> None:
+    """Remove the database at `url` (SQLite file or PostgreSQL database) and create it empty."""
+    arquivo = arquivo_sqlite(url)
+    if arquivo is not None:
+        for sufixo in ("", "-wal", "-shm"):
+            Path(f"{arquivo}{sufixo}").unlink(missing_ok=True)
+        return
+    u = sa.make_url(url)
+    nome = u.database
+    admin = sa.create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
+        conn.exec_driver_sql(f'CREATE DATABASE "{nome}"')
+    admin.dispose()
+
+
+def gerar(
+    url: str, escala: Escala = ESCALA_BENCH, *, hoje: date | None = None, progresso: Progresso | None = None
+) -> Banco:
+    """A fresh database at `url` holding the city at `escala`; returns it open."""
+    esvaziar(url)
+    banco = abrir_banco(url)
+    gerar_cidade(banco, escala, usuarios=USUARIOS_DEMO, senha=SENHA_DEMO, hoje=hoje, progresso=progresso)
+    if banco.eh_sqlite:
+        bruta = banco.engine.raw_connection()  # outside SQLAlchemy's BEGIN: PRAGMAs need autocommit
+        try:
+            cursor = bruta.cursor()
+            cursor.execute("ANALYZE")
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            cursor.close()
+        finally:
+            bruta.close()
+    else:
+        with banco.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("VACUUM ANALYZE")
+    return banco
+
+
+def preparar(
+    url: str, escala: Escala = ESCALA_BENCH, *, recriar: bool = False, progresso: Progresso | None = None
+) -> tuple[Banco, date, float | None]:
+    """The cached city at `url` (generated if missing or stale): the open database, the day it was generated
+    for (the benchmark's "today") and the seconds generation took (None when reused)."""
+    if not recriar:
+        try:
+            banco = abrir_banco(url)
+        except Exception:  # no database yet, or not one of ours: generate
+            banco = None
+        if banco is not None:
+            m = marcador(banco)
+            if _marcador_confere(m, escala) and m is not None:
+                return banco, date.fromisoformat(str(m["hoje"])), None
+            banco.fechar()
+    inicio = time.perf_counter()
+    banco = gerar(url, escala, progresso=progresso)
+    m = marcador(banco)
+    assert m is not None
+    return banco, date.fromisoformat(str(m["hoje"])), time.perf_counter() - inicio
+
+
+def progresso_terminal(feito: int, total: int, etapa: str) -> None:
+    print(f"\r  {etapa}: {feito}/{total}   ", end="" if feito < total else "\n", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="Gera (ou confere o cache de) a cidade grande do benchmark.")
+    p.add_argument("--sqlite", action="store_true", help="só o SQLite")
+    p.add_argument("--pg", action="store_true", help="só o PostgreSQL")
+    p.add_argument("--recriar", action="store_true", help="gera de novo mesmo com cache válido")
+    args = p.parse_args(argv)
+    urls = [u for u, sel in ((URL_SQLITE, args.sqlite), (URL_PG, args.pg)) if sel] or [URL_SQLITE, URL_PG]
+    for url in urls:
+        print(f"{sa.make_url(url).render_as_string(hide_password=True)}:", file=sys.stderr)
+        banco, hoje, segundos = preparar(url, recriar=args.recriar, progresso=progresso_terminal)
+        with banco.leitura() as s:
+            n = s.execute(sa.text("SELECT count(*) FROM auto_infracao")).scalar()
+        banco.fechar()
+        quando = f"gerada em {segundos:.0f} s" if segundos is not None else "em cache"
+        print(f"  {n} autos, hoje = {hoje:%d/%m/%Y}, {quando}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

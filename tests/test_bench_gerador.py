@@ -1,0 +1,99 @@
+"""The benchmark's city generator (`bench/gerador.py`) at a tiny scale, on SQLite and PostgreSQL.
+
+The large city takes minutes and is never built by the test suite; the same code at 1 operator and 200 autos
+must give a legally coherent city (numbers, ranges, deadlines, phases: `secretaria.demo.conferencia`), and
+the cache must be reused only while it matches the scale asked for.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import sqlalchemy as sa
+
+from secretaria.demo.cidade import Escala
+from secretaria.demo.conferencia import conferir_cidade
+from secretaria.models import AutoInfracao, Decisao, Operadora, Suspensao
+
+PEQUENA = Escala(operadoras=1, linhas=3, veiculos=10, empregados=30, fiscais=2, autos=200, anos=2, cadeias=1)
+HOJE = date(2026, 11, 30)
+
+
+def _carregar_gerador() -> ModuleType:
+    nome = "bench_gerador"
+    if nome in sys.modules:
+        return sys.modules[nome]
+    caminho = Path(__file__).resolve().parent.parent / "bench" / "gerador.py"
+    spec = importlib.util.spec_from_file_location(nome, caminho)
+    assert spec is not None and spec.loader is not None
+    modulo = importlib.util.module_from_spec(spec)
+    sys.modules[nome] = modulo
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+gerador = _carregar_gerador()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url_vazia(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where the generator may create (and drop) its own database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'bench.sqlite'}"
+        return
+    base: str = request.getfixturevalue("pg_url")
+    u = sa.make_url(base)
+    url = u.set(database=f"{u.database}_bench").render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        admin = sa.create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{u.database}_bench" WITH (FORCE)')
+        admin.dispose()
+
+
+def test_cidade_pequena_coerente(url_vazia: str) -> None:
+    banco = gerador.gerar(url_vazia, PEQUENA, hoje=HOJE)
+    try:
+        with banco.leitura() as s:
+            assert s.scalar(sa.select(sa.func.count()).select_from(Operadora)) == 1
+            assert s.scalar(sa.select(sa.func.count()).select_from(AutoInfracao)) == 200
+            assert conferir_cidade(s, HOJE) == []
+            assert s.scalar(
+                sa.select(sa.func.count()).select_from(Decisao).where(Decisao.resultado == "aplicada")
+            )
+            suspensa_hoje = s.scalar(
+                sa.select(sa.func.count())
+                .select_from(Suspensao)
+                .where(Suspensao.inicio <= HOJE, Suspensao.fim >= HOJE)
+            )
+            assert suspensa_hoje == 1
+    finally:
+        banco.fechar()
+
+
+def test_cache_reusado_so_quando_confere(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cache.sqlite'}"
+    banco, hoje, segundos = gerador.preparar(url, PEQUENA)
+    banco.fechar()
+    assert segundos is not None, "primeira vez: gerada"
+    banco, hoje2, segundos = gerador.preparar(url, PEQUENA)
+    banco.fechar()
+    assert segundos is None and hoje2 == hoje, "segunda vez: do cache"
+    outra = Escala(
+        operadoras=1, linhas=3, veiculos=10, empregados=30, fiscais=2, autos=150, anos=2, cadeias=1
+    )
+    banco, _, segundos = gerador.preparar(url, outra)
+    try:
+        assert segundos is not None, "escala diferente: gerada de novo"
+        with banco.leitura() as s:
+            assert s.scalar(sa.select(sa.func.count()).select_from(AutoInfracao)) == 150
+    finally:
+        banco.fechar()
