@@ -80,9 +80,15 @@ def esperar_dialogo(qtbot: QtBot, tipo: type[QDialog]) -> Any:
 
 
 def fechar_caixas() -> None:
-    """Close any message box left open (so one test's box never leaks into the next)."""
+    """Close any message box or window left open, so one test's windows never leak into the next."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
     while (caixa := mensagens.caixa_aberta()) is not None:
         caixa.done(0)
+    for janela in QApplication.topLevelWidgets():
+        if janela.isVisible():
+            janela.close()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def depois(ms: int, acao: Callable[[], None]) -> None:

@@ -48,7 +48,15 @@ def combo_pesquisavel(parent: QWidget | None = None) -> QComboBox:
         completer.setFilterMode(Qt.MatchFlag.MatchContains)
         completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    # Show the start of a long choice ("Art. 1º, XVI (tipo D) — …"), not its tail.
+    combo.currentIndexChanged.connect(lambda _i: _inicio_visivel(combo))
     return combo
+
+
+def _inicio_visivel(combo: QComboBox) -> None:
+    editor = combo.lineEdit()
+    if editor is not None:
+        editor.setCursorPosition(0)
 
 
 def preencher_combo(combo: QComboBox, itens: Iterable[tuple[str, object]], vazio: str | None = None) -> None:
@@ -63,6 +71,8 @@ def preencher_combo(combo: QComboBox, itens: Iterable[tuple[str, object]], vazio
     indice = combo.findData(atual) if atual is not None else -1
     combo.setCurrentIndex(max(indice, 0) if combo.count() else -1)
     combo.blockSignals(False)
+    if combo.isEditable():
+        _inicio_visivel(combo)
 
 
 def selecionar_dado(combo: QComboBox, dado: object) -> bool:

@@ -93,15 +93,15 @@ class OpcoesDoBanco:
 
 
 def dispositivos_citaveis(contexto: Contexto) -> list[Opcao]:
-    """The provisions an auto may cite, as "Art. 1º, XVI (tipo D) — text…".
+    """The active provisions of the catalogue (the law's 55, then contractual ones), as
+    "Art. 1º, XVI (tipo D) — text…". One still without tipo (Art. 1º, X until the administrator sets it)
+    stays listed, so that choosing it shows in the sanction panel why it cannot be cited yet."""
+    from secretaria.services.admin import listar_dispositivos
 
-    The law's 55 come from the pure catalogue; provisions without a printed tipo (Art. 1º, X) stay listed,
-    so that choosing one shows in the sanction panel why it cannot be cited yet.
-    """
-    from secretaria.lei.catalogo import dispositivos
-
+    with contexto.banco.leitura() as sessao:
+        itens = listar_dispositivos(sessao, incluir_inativos=False)
     saida = []
-    for d in dispositivos():
+    for d in itens:
         tipo = f"tipo {d.tipo}" if d.tipo else "sem tipo"
         saida.append(Opcao(f"{d.rotulo} ({tipo}) — {_encurtar(d.texto)}", d.codigo))
     return saida

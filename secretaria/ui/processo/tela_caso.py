@@ -568,34 +568,32 @@ class TelaCaso(QDialog):
             mensagens.avisar_erro(self, "Arquivos não anexados", "\n".join(falhas))
 
     def _salvar_anexo(self) -> None:
-        from secretaria.services.autos import abrir_anexo
+        """Save a copy of an attached file, only if its bytes still match the SHA-256 stored when attached."""
+        from secretaria.services.anexos import abrir_anexo_conferido
 
         if self.caso is None or not self.caso.anexos:
             return
-        anexo = self.caso.anexos[-1] if len(self.caso.anexos) == 1 else None
-        if anexo is None:
+        anexos = self.caso.anexos
+        anexo = anexos[0]
+        if len(anexos) > 1:
             from PySide6.QtWidgets import QInputDialog
 
-            nomes = [a.nome_arquivo for a in self.caso.anexos]
+            nomes = [f"{a.nome_arquivo} ({formatar_data_hora(a.anexado_em)})" for a in anexos]
             nome, ok = QInputDialog.getItem(self, "Salvar cópia", "Anexo:", nomes, 0, False)
             if not ok:
                 return
-            anexo = self.caso.anexos[nomes.index(nome)]
-        destino = arquivos.salvar_como(
-            self, "Salvar cópia do anexo", anexo.nome_arquivo, "Todos os arquivos (*)"
-        )
-        if destino is None:
+            anexo = anexos[nomes.index(nome)]
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                arquivo = abrir_anexo_conferido(sessao, anexo.id)
+        except ErroDominio as erro:
+            mensagens.avisar_erro(self, "Anexo alterado", erro.mensagem)
             return
-        with self.contexto.banco.leitura() as sessao:
-            arquivo = abrir_anexo(sessao, anexo.id)
-        destino.write_bytes(arquivo.conteudo)
-        if not arquivo.integro:
-            mensagens.avisar_erro(
-                self,
-                "Anexo alterado",
-                f"O conteúdo de {anexo.nome_arquivo} não confere com o SHA-256 registrado no anexo: "
-                "o arquivo foi alterado depois de anexado.",
-            )
+        destino = arquivos.salvar_como(
+            self, "Salvar cópia do anexo", arquivo.nome_para_abrir, "Todos os arquivos (*)"
+        )
+        if destino is not None:
+            destino.write_bytes(arquivo.conteudo)
 
     # --- for tests and the keyboard ---
     def texto_prazos(self) -> str:

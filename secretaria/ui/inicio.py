@@ -1,0 +1,331 @@
+"""Início: what needs doing today (PRODUTO path 7). The work queues with their counts on the left, the chosen
+queue's rows on the right; Enter or a double click opens the row's case (or vehicle, operator, petition).
+
+The queues are the case services' (`secretaria.services.filas.painel`): one indexed query each, read in one
+session when the page is shown, after F5, and after any act done from a case opened here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from secretaria.lei.formato import formatar_data
+from secretaria.services import relogio
+from secretaria.services.filas import Fila, LinhaFila
+from secretaria.ui.contexto import Contexto
+
+Indice = QModelIndex | QPersistentModelIndex
+
+COR_ATRASO = "#b00020"
+COR_SECUNDARIA = "#4b5563"
+FILAS_DE_ATRASO = frozenset({"decisoes_atrasadas", "multas_em_aberto", "veiculos_vencidos"})
+"""Queues whose rows are all late: their count shows in red."""
+
+
+class ModeloFila(QAbstractTableModel):
+    """One queue's rows: Referência | Operadora | Data | Prazo | Situação. A deadline already passed is red."""
+
+    COLUNAS = ("Referência", "Operadora", "Data", "Prazo", "Situação")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._linhas: tuple[LinhaFila, ...] = ()
+        self._hoje = relogio.hoje()
+        self._atraso = False
+
+    def definir(self, linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False) -> None:
+        self.beginResetModel()
+        self._linhas = tuple(linhas)
+        self._hoje = hoje
+        self._atraso = atraso
+        self.endResetModel()
+
+    def linha(self, row: int) -> LinhaFila | None:
+        return self._linhas[row] if 0 <= row < len(self._linhas) else None
+
+    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
+        return 0 if parent.isValid() else len(self._linhas)
+
+    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUNAS)
+
+    def _vencida(self, linha: LinhaFila) -> bool:
+        return self._atraso or (linha.prazo is not None and linha.prazo < self._hoje)
+
+    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._linhas):
+            return None
+        linha = self._linhas[index.row()]
+        coluna = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            valores = (
+                linha.referencia,
+                linha.operadora,
+                formatar_data(linha.data) if linha.data else "",
+                formatar_data(linha.prazo) if linha.prazo else "",
+                linha.detalhe,
+            )
+            return valores[coluna] if 0 <= coluna < len(valores) else None
+        if role == Qt.ItemDataRole.ForegroundRole and coluna in (3, 4) and self._vencida(linha):
+            return QBrush(QColor(COR_ATRASO))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            horizontal = Qt.AlignmentFlag.AlignHCenter if coluna in (2, 3) else Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.UserRole:
+            return (linha.entidade, linha.id)
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
+            return self.COLUNAS[section]
+        return None
+
+    def flags(self, index: Indice) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class TabelaFila(QTableView):
+    """Enter opens the current row (as a double click does)."""
+
+    def keyPressEvent(self, evento: Any) -> None:
+        if evento.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.activated.emit(self.currentIndex())
+            return
+        super().keyPressEvent(evento)
+
+
+class PaginaInicio(QWidget):
+    """The home page. `abrirRegistro(entidade, id)` is emitted before the page opens the row itself."""
+
+    abrirRegistro = Signal(str, int)
+
+    def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.filas: tuple[Fila, ...] = ()
+        self.janelas: list[QWidget] = []
+
+        self.titulo = QLabel("Início")
+        fonte = self.titulo.font()
+        fonte.setPointSizeF(fonte.pointSizeF() * 1.35)
+        fonte.setBold(True)
+        self.titulo.setFont(fonte)
+        self.subtitulo = QLabel()
+        self.subtitulo.setStyleSheet(f"color: {COR_SECUNDARIA}")
+        self.botao_atualizar = QPushButton("Atualizar")
+        self.botao_atualizar.setToolTip("F5")
+        self.botao_atualizar.clicked.connect(self.recarregar)
+        self.botao_abrir = QPushButton("Abrir")
+        self.botao_abrir.setToolTip("Enter ou clique duplo")
+        self.botao_abrir.clicked.connect(self.abrir_selecionado)
+
+        self.lista_filas = QListWidget()
+        self.lista_filas.setAccessibleName("Filas de trabalho")
+        self.lista_filas.setMinimumWidth(330)
+        self.lista_filas.setWordWrap(True)
+        self.lista_filas.setSpacing(2)
+        self.modelo = ModeloFila(self)
+        self.tabela = TabelaFila()
+        self.tabela.setModel(self.modelo)
+        self.tabela.setAccessibleName("Itens da fila")
+        self.tabela.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tabela.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tabela.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tabela.setTabKeyNavigation(False)
+        self.tabela.setAlternatingRowColors(True)
+        self.tabela.verticalHeader().setVisible(False)
+        cab = self.tabela.horizontalHeader()
+        for coluna in range(4):
+            cab.setSectionResizeMode(coluna, QHeaderView.ResizeMode.ResizeToContents)
+        cab.setStretchLastSection(True)
+        self.titulo_fila = QLabel()
+        fonte_fila = self.titulo_fila.font()
+        fonte_fila.setBold(True)
+        self.titulo_fila.setFont(fonte_fila)
+        self.aviso_limite = QLabel()
+        self.aviso_limite.setStyleSheet(f"color: {COR_SECUNDARIA}")
+        self.vazio = QLabel("Nada a fazer nesta fila.")
+        self.vazio.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.vazio.setStyleSheet(f"color: {COR_SECUNDARIA}; font-size: 12pt")
+
+        direita = QWidget()
+        ld = QVBoxLayout(direita)
+        ld.setContentsMargins(0, 0, 0, 0)
+        ld.addWidget(self.titulo_fila)
+        ld.addWidget(self.tabela, 1)
+        ld.addWidget(self.vazio, 1)
+        ld.addWidget(self.aviso_limite)
+        divisor = QSplitter(Qt.Orientation.Horizontal)
+        divisor.addWidget(self.lista_filas)
+        divisor.addWidget(direita)
+        divisor.setStretchFactor(1, 1)
+        divisor.setSizes([340, 800])
+        divisor.setChildrenCollapsible(False)
+
+        topo = QHBoxLayout()
+        cabecalho = QVBoxLayout()
+        cabecalho.addWidget(self.titulo)
+        cabecalho.addWidget(self.subtitulo)
+        topo.addLayout(cabecalho, 1)
+        topo.addWidget(self.botao_abrir, 0, Qt.AlignmentFlag.AlignBottom)
+        topo.addWidget(self.botao_atualizar, 0, Qt.AlignmentFlag.AlignBottom)
+        layout = QVBoxLayout(self)
+        layout.addLayout(topo)
+        layout.addWidget(divisor, 1)
+
+        self.lista_filas.currentRowChanged.connect(self._mostrar_fila)
+        self.tabela.activated.connect(lambda idx: self.abrir_linha(idx.row()))
+        atalho = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
+        atalho.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        atalho.activated.connect(self.recarregar)
+        self.setTabOrder(self.lista_filas, self.tabela)
+        self.setFocusProxy(self.lista_filas)
+        self._carregada = False
+        self.recarregar()
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        if self._carregada:
+            self.recarregar()
+        self._carregada = True
+
+    # --- loading ---
+    def recarregar(self) -> None:
+        from secretaria.services.filas import painel
+
+        hoje = relogio.hoje()
+        with self.contexto.banco.leitura() as sessao:
+            self.filas = painel(sessao, hoje)
+        self.subtitulo.setText(f"O que precisa ser feito hoje, {formatar_data(hoje)}")
+        atual = self.lista_filas.currentRow()
+        self.lista_filas.blockSignals(True)
+        self.lista_filas.clear()
+        for fila in self.filas:
+            item = QListWidgetItem(f"{fila.titulo}\n{_contagem(fila.total)}")
+            fonte = QFont(self.lista_filas.font())
+            fonte.setBold(fila.total > 0)
+            item.setFont(fonte)
+            if fila.total and fila.chave in FILAS_DE_ATRASO:
+                item.setForeground(QBrush(QColor(COR_ATRASO)))
+            elif not fila.total:
+                item.setForeground(QBrush(QColor(COR_SECUNDARIA)))
+            item.setData(Qt.ItemDataRole.UserRole, fila.chave)
+            item.setToolTip(fila.titulo)
+            self.lista_filas.addItem(item)
+        self.lista_filas.blockSignals(False)
+        if atual < 0:
+            atual = next((i for i, f in enumerate(self.filas) if f.total), 0)
+        self.lista_filas.setCurrentRow(min(atual, len(self.filas) - 1))
+        self._mostrar_fila(self.lista_filas.currentRow())
+
+    def _mostrar_fila(self, indice: int) -> None:
+        if not 0 <= indice < len(self.filas):
+            return
+        fila = self.filas[indice]
+        self.modelo.definir(fila.linhas, relogio.hoje(), fila.chave in FILAS_DE_ATRASO)
+        self.titulo_fila.setText(f"{fila.titulo} — {_contagem(fila.total)}")
+        self.tabela.setVisible(bool(fila.linhas))
+        self.vazio.setVisible(not fila.linhas)
+        mostrados = len(fila.linhas)
+        self.aviso_limite.setText(
+            f"Mostrando os {mostrados} primeiros de {fila.total}; use a lista de autos para ver todos."
+            if fila.total > mostrados
+            else ""
+        )
+        self.botao_abrir.setEnabled(bool(fila.linhas))
+        if fila.linhas:
+            self.tabela.selectRow(0)
+
+    def fila(self, chave: str) -> Fila:
+        return next(f for f in self.filas if f.chave == chave)
+
+    def selecionar_fila(self, chave: str) -> None:
+        self.lista_filas.setCurrentRow(next(i for i, f in enumerate(self.filas) if f.chave == chave))
+
+    # --- opening ---
+    def abrir_selecionado(self) -> None:
+        indice = self.tabela.currentIndex()
+        if indice.isValid():
+            self.abrir_linha(indice.row())
+
+    def abrir_linha(self, row: int) -> QWidget | None:
+        linha = self.modelo.linha(row)
+        if linha is None:
+            return None
+        self.abrirRegistro.emit(linha.entidade, linha.id)
+        janela = self._abrir(linha)
+        if janela is not None:
+            self.janelas = [j for j in self.janelas if _viva(j)] + [janela]
+        return janela
+
+    def _abrir(self, linha: LinhaFila) -> QWidget | None:
+        if linha.entidade == "auto":
+            from secretaria.ui.processo.tela_caso import abrir_caso
+
+            tela = abrir_caso(self.contexto, linha.id, self)
+            tela.casoAlterado.connect(lambda _id: self.recarregar())
+            return tela
+        if linha.entidade == "representacao":
+            from secretaria.ui.processo.form_representacao import TelaRepresentacao
+
+            numero = linha.referencia.removeprefix("REP nº ").strip()
+            resumo = {"numero": numero, "Situação": "Recebida", "Recebida em": formatar_data(linha.data)
+                      if linha.data else "", "Operadora": linha.operadora}  # fmt: skip
+            tela_rep = TelaRepresentacao(self.contexto, linha.id, self, resumo=resumo)
+            tela_rep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            tela_rep.alterada.connect(lambda _id: self.recarregar())
+            tela_rep.open()
+            return tela_rep
+        if linha.entidade == "veiculo":
+            from secretaria.ui.cadastros.veiculos import DialogoVeiculo
+
+            dialogo: Any = DialogoVeiculo(self.contexto, linha.id, self)
+        elif linha.entidade == "operadora":
+            from secretaria.ui.cadastros.operadoras import DialogoOperadora
+
+            dialogo = DialogoOperadora(self.contexto, linha.id, self)
+        else:
+            return None
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialogo.salvo.connect(lambda _id: self.recarregar())
+        dialogo.open()
+        return dialogo  # type: ignore[no-any-return]
+
+
+def _contagem(n: int) -> str:
+    if n == 0:
+        return "nenhum item"
+    return "1 item" if n == 1 else f"{n:,} itens".replace(",", ".")
+
+
+def _viva(janela: QWidget) -> bool:
+    try:
+        return janela.isVisible()
+    except RuntimeError:  # already deleted (WA_DeleteOnClose)
+        return False
+
+
+__all__ = ["ModeloFila", "PaginaInicio"]

@@ -1,0 +1,137 @@
+"""PRODUTO path 3: receive a representação, then draw up the auto from it (pre-filled) or file it away; and the
+two case lists of the main window (open a row, "Novo" for the roles that may)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.services.caso import obter_caso
+from secretaria.ui.processo.campos import selecionar_dado
+from secretaria.ui.processo.form_auto import DialogoAuto
+from secretaria.ui.processo.form_representacao import DialogoArquivarRepresentacao, DialogoRepresentacao
+from secretaria.ui.processo.paginas import PaginaAutos, PaginaRepresentacoes
+from secretaria.ui.processo.tela_caso import TelaCaso
+
+
+def _carregar_apoio() -> Any:
+    nome = "tests.ui.apoio_processo"
+    if nome not in sys.modules:
+        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
+        assert spec is not None and spec.loader is not None
+        modulo = importlib.util.module_from_spec(spec)
+        sys.modules[nome] = modulo
+        spec.loader.exec_module(modulo)
+    return sys.modules[nome]
+
+
+ap = _carregar_apoio()
+cidade = ap.cidade
+roteiro = ap.roteiro
+sem_caixas_abertas = ap.sem_caixas_abertas
+OK = QMessageBox.StandardButton.Ok
+SIM = QMessageBox.StandardButton.Yes
+
+
+def _receber(qtbot: QtBot, pagina: PaginaRepresentacoes, operadora_id: int) -> None:
+    qtbot.mouseClick(pagina.botao_novo, Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, DialogoRepresentacao)
+    qtbot.keyClicks(dialogo.peticionario_nome, "Maria Passageira")
+    qtbot.keyClicks(dialogo.peticionario_endereco, "Rua Goncalves Chaves, 500")
+    qtbot.keyClicks(dialogo.fatos, "O onibus da linha L10 nao parou no ponto.")
+    qtbot.keyClicks(dialogo.meios_prova, "Fotografia.")
+    selecionar_dado(dialogo.operadora, operadora_id)
+    selecionar_dado(dialogo.dispositivo, "2-III")
+    dialogo.data_fato.editor.setText("25112026")
+    qtbot.keyClicks(dialogo.local_fato, "Av. Bento Goncalves, 3000")
+    # Art. 12 § 1º: the profession is required; refused beside the field, nothing written.
+    qtbot.keyClick(dialogo.local_fato, Qt.Key.Key_Return)
+    assert "profissão" in dialogo.form.mensagem("peticionario_profissao")
+    assert ap.fabrica.contagens(pagina.contexto.banco)["representacao"] == 0
+    qtbot.keyClicks(dialogo.peticionario_profissao, "professora")
+    qtbot.keyClick(dialogo.local_fato, Qt.Key.Key_Return)
+    assert "Representação nº 0001/2026 recebida." in ap.responder_caixa(qtbot, OK)
+
+
+def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    pagina = PaginaRepresentacoes(ap.contexto(banco, "fiscal", login="fiscal"))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    _receber(qtbot, pagina, roteiro.cidade.operadora_id)
+    assert pagina.modelo.total == 1
+    assert pagina.modelo.data(pagina.modelo.index(0, 2)) == "Maria Passageira"
+
+    pagina.selecionar_linha(0)
+    pagina.tabela.setFocus()
+    qtbot.keyClick(pagina.tabela, Qt.Key.Key_Return)
+    tela = pagina.tela
+    assert tela is not None and tela.isVisible()
+    assert "O onibus da linha L10 nao parou no ponto." in tela.corpo.text()
+
+    qtbot.mouseClick(tela.botao_lavrar, Qt.MouseButton.LeftButton)
+    form = ap.esperar_dialogo(qtbot, DialogoAuto)
+    # Pre-filled from the representação; the panel already evaluates it.
+    assert form.operadora.currentData() == roteiro.cidade.operadora_id
+    assert form.dispositivo.currentData() == "2-III"
+    assert form.data_infracao.texto() == "25/11/2026"
+    assert form.local.text() == "Av. Bento Goncalves, 3000"
+    assert "Conforme a representação nº 0001/2026" in form.circunstancias.texto()
+    qtbot.waitUntil(lambda: "Tipo A" in form.painel.texto())
+    selecionar_dado(form.fiscal, roteiro.cidade.fiscal_id)
+    qtbot.keyClicks(form.local_lavratura, "Sede da SMSU")
+    with qtbot.waitSignal(form.autoLavrado) as sinal:
+        form.lavrar()
+        ap.responder_caixa(qtbot, SIM)
+    auto_id, numero = sinal.args
+    assert numero == "0001/2026"
+    ap.responder_caixa(qtbot, OK)
+    caso_tela = ap.esperar_dialogo(qtbot, TelaCaso)  # the new case opens
+    assert caso_tela.auto_id == auto_id
+    with banco.leitura() as s:
+        assert obter_caso(s, auto_id).representacao_numero == "0001/2026"
+    assert pagina.modelo.data(pagina.modelo.index(0, 5)) == "Autuada"
+    assert not tela.botao_lavrar.isEnabled()  # cannot be drawn up twice
+
+
+def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    pagina = PaginaRepresentacoes(ap.contexto(banco, "fiscal"))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    _receber(qtbot, pagina, roteiro.cidade.operadora_id)
+    tela = pagina.abrir_representacao(pagina.modelo.id_da_linha(0))
+    qtbot.mouseClick(tela.botao_arquivar, Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, DialogoArquivarRepresentacao)
+    dialogo.arquivar()
+    assert dialogo.form.mensagem("motivo") == "Informe o motivo do arquivamento."
+    qtbot.keyClicks(dialogo.motivo, "Fato nao confirmado pela fiscalizacao.")
+    dialogo.arquivar()
+    assert "não poderá mais ser autuada" in ap.responder_caixa(qtbot, SIM)
+    assert pagina.modelo.data(pagina.modelo.index(0, 5)) == "Arquivada"
+    assert "já foi arquivada" in tela.corpo.text()
+
+
+def test_lista_de_autos_abre_o_caso_e_so_o_fiscal_lavra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    consulta = PaginaAutos(ap.contexto(banco, "consulta"))
+    qtbot.addWidget(consulta)
+    assert not consulta.botao_novo.isVisibleTo(consulta)
+    pagina = PaginaAutos(ap.contexto(banco, "fiscal"))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    assert pagina.botao_novo.isVisible()
+    assert pagina.modelo.data(pagina.modelo.index(0, 8)) == "R$ 49,42"
+    pagina.selecionar_linha(0)
+    pagina.abrir_selecionado()
+    tela = ap.esperar_dialogo(qtbot, TelaCaso)
+    assert tela.titulo.text() == "Auto de infração nº 0001/2026"
+    qtbot.mouseClick(pagina.botao_novo, Qt.MouseButton.LeftButton)
+    form = ap.esperar_dialogo(qtbot, DialogoAuto)
+    assert form.windowTitle() == "Lavrar auto de infração"
