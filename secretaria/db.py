@@ -56,13 +56,16 @@ class BancoOcupado(ErroBanco, ErroDominio):
     Both an ErroBanco (the command line prints it) and an ErroDominio (a window shows it like any refusal).
     """
 
-    def __init__(self, mensagem: str | None = None) -> None:
+    def __init__(self, mensagem: str | None = None, *, repetir: bool = True) -> None:
         ErroDominio.__init__(
             self,
             mensagem
             or "O banco de dados está ocupado por outro usuário neste momento e a operação não pôde ser "
             "concluída; nada foi gravado. Tente novamente em alguns segundos.",
         )
+        # False when the waiting was already done (BEGIN retried until its deadline): running the whole
+        # act again would only multiply the wait.
+        self.repetir = repetir
 
 
 class ValorRecusadoPeloBanco(ErroDominio):
@@ -120,7 +123,7 @@ def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) 
         try:
             return funcao()
         except (sa.exc.DBAPIError, BancoOcupado) as exc:
-            if not eh_transitorio(exc):
+            if not eh_transitorio(exc) or (isinstance(exc, BancoOcupado) and not exc.repetir):
                 raise
             if tentativa == limite - 1:
                 if isinstance(exc, BancoOcupado):
@@ -228,6 +231,8 @@ def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str) -> None:
     """BEGIN, retried a bounded number of times while the database stays busy beyond busy_timeout (or
     answers SQLITE_BUSY without waiting, as during WAL recovery). Nothing has happened yet in the
     transaction, so retrying here is always safe and invisible to the service."""
+    inicio = time.monotonic()
+    prazo = max(2 * SQLITE_ESPERA_MS / 1000, 1.0)  # never waits much beyond two busy timeouts in all
     for tentativa in range(TENTATIVAS):
         try:
             bruta.execute(f"BEGIN {modo}")
@@ -235,8 +240,8 @@ def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str) -> None:
         except sqlite3.OperationalError as exc:
             if not eh_transitorio(exc):
                 raise
-            if tentativa == TENTATIVAS - 1:
-                raise BancoOcupado() from exc
+            if tentativa == TENTATIVAS - 1 or time.monotonic() - inicio >= prazo:
+                raise BancoOcupado(repetir=False) from exc
             ESTATISTICAS.retentativas += 1
             time.sleep(_pausa(tentativa))
 
