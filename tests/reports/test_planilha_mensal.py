@@ -226,15 +226,14 @@ def test_mes_vazio_ainda_e_uma_pasta_valida() -> None:
 
 
 def test_grava_em_caminho_e_informa_o_progresso(tmp_path: Path) -> None:
-    dados = mensal(2500)
+    dados = mensal(1200)
     chamadas: list[tuple[int, int]] = []
     destino = tmp_path / "mensal-2026-11.xlsx"
     gerar_planilha_mensal(dados, destino, progresso=lambda feitas, total: chamadas.append((feitas, total)))
     operadoras = len({a.operadora for a in dados.autos})
     total = len(dados.autos) + operadoras + len(dados.penalidades) + len(dados.prazos) + len(dados.pagamentos)
-    assert chamadas[-1] == (total, total)
-    assert [f for f, _ in chamadas] == sorted(f for f, _ in chamadas)
-    assert len(chamadas) >= 3
-    assert load_workbook(destino)["Autos"].max_row == 2501
-    propriedades = load_workbook(destino).properties
-    assert propriedades.title == "Relatório mensal 11/2026"
+    assert chamadas == [(1000, total), (total, total)]
+    livro = load_workbook(destino, read_only=True)
+    assert sum(1 for _ in livro["Autos"].iter_rows(values_only=True)) == 1201
+    assert livro.properties.title == "Relatório mensal 11/2026"
+    livro.close()
