@@ -1,0 +1,806 @@
+"""Official documents from the database: the reports' plain data, and issuing them (render, store, audit).
+
+`reports` never reads the database; the readers here build its frozen dataclasses (`dados_auto`,
+`dados_intimacao`, `dados_decisao`, `dados_ficha`, `dados_lote_intimacoes`, `timbre`) in a few queries each.
+
+Issuing (`emitir_documento`) renders the PDF, keeps its bytes in `DocumentoEmitido` with their SHA-256 and
+writes the audit row; printing again serves the stored bytes (`obter_documento`, which re-checks the hash),
+so a re-print is byte for byte the paper that was delivered (PRODUTO § 9). Issuing the same document twice
+gives the same bytes (the renderers are pure functions of their data), and the second issue returns the
+stored one instead of keeping a copy. Any role may issue and print: consulta "reads and prints".
+
+The data is read in one short transaction and the PDF rendered outside it, so a batch of a thousand notices
+never holds SQLite's write lock while ReportLab works.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho, retentavel
+from secretaria.lei.documentos import DocumentoInvalido, validar_cnpj
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.urm import por_extenso, urm_para_reais
+from secretaria.models import (
+    PAPEIS,
+    AutoInfracao,
+    DadosOrgao,
+    Decisao,
+    DispositivoCatalogo,
+    DocumentoEmitido,
+    Intimacao,
+    Linha,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Representacao,
+    Suspensao,
+    Veiculo,
+)
+from secretaria.reports.dados import (
+    DadosAuto,
+    DadosDecisao,
+    DadosDispositivo,
+    DadosEmpregado,
+    DadosFicha,
+    DadosFiscal,
+    DadosIntimacao,
+    DadosLinha,
+    DadosLoteIntimacao,
+    DadosOperadora,
+    DadosVeiculo,
+    LinhaFichaCaso,
+    Resultado,
+    Testemunha,
+    Timbre,
+)
+from secretaria.services import auditoria, relogio
+from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel
+from secretaria.services.execucao import situacao_operadora
+from secretaria.services.lei_db import calendario
+from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
+
+__all__ = [
+    "TIPOS_DOCUMENTO",
+    "DocumentoAlterado",
+    "DocumentoInfo",
+    "autos_para_intimar",
+    "dados_auto",
+    "dados_decisao",
+    "dados_ficha",
+    "dados_intimacao",
+    "dados_lote_intimacoes",
+    "documentos_emitidos",
+    "emitir_documento",
+    "info_documento",
+    "localizar_auto",
+    "localizar_operadora",
+    "obter_documento",
+    "renderizar",
+    "situacao_caso",
+    "timbre",
+]
+
+TIPOS_DOCUMENTO = {
+    "auto": "Auto de infração",
+    "intimacao": "Intimação do auto",
+    "decisao": "Notificação de decisão",
+    "ficha": "Ficha da operadora",
+    "lote_intimacoes": "Lote de intimações",
+}
+"""What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
+
+FUNCOES_DOCUMENTO = {
+    "motorista": "motorista",
+    "cobrador": "cobrador",
+    "fiscal_empresa": "fiscal da empresa",
+    "outro": "outro",
+}
+SITUACOES_PAGAMENTO_FICHA = {
+    "aberto": "Em aberto",
+    "pago": "Pago",
+    "divida_ativa": "Dívida ativa",
+    "cancelado": "Cancelado",
+}
+_NUMERO = re.compile(r"^\s*(\d{1,6})\s*/\s*(\d{4})\s*$")
+
+
+class DocumentoAlterado(ErroDominio):
+    """The stored bytes no longer match the SHA-256 taken when the document was issued."""
+
+
+@dataclass(frozen=True)
+class DocumentoInfo:
+    """An issued document, as the screens list it (never the bytes: `obter_documento` reads those)."""
+
+    id: int
+    tipo: str
+    referencia: str
+    nome_arquivo: str
+    sha256: str
+    emitido_em: datetime
+    emitido_por: str
+    novo: bool = True
+    """False when this issue found the same bytes already stored (nothing was written)."""
+
+    @property
+    def descricao(self) -> str:
+        return f"{TIPOS_DOCUMENTO.get(self.tipo, self.tipo)} {self.referencia}"
+
+
+# --- shared labels ------------------------------------------------------------------------------------------
+
+
+def situacao_caso(
+    fase: str, resultado_decisao: str | None, penalidade_anulada: bool, resultado_recurso: str | None
+) -> str:
+    """The case's state in words, as the ficha and the monthly spreadsheet print it."""
+    if fase == "lavrado":
+        return "Aguardando intimação"
+    if fase == "intimado":
+        return "Intimado"
+    if fase == "decidido":
+        return "Penalidade aplicada"
+    if fase == "em_recurso":
+        return "Em recurso"
+    if fase == "cancelado":
+        return "Cancelado"
+    if fase == "encerrado":
+        if resultado_decisao == "arquivado":
+            return "Arquivado"
+        if penalidade_anulada:
+            return "Penalidade anulada em recurso"
+        if resultado_recurso == "provido_parcialmente":
+            return "Penalidade reduzida em recurso"
+        if resultado_recurso == "negado":
+            return "Penalidade mantida em recurso"
+        return "Encerrado"
+    return fase
+
+
+def numero_auto(numero: int, ano: int) -> str:
+    return f"{numero:04d}/{ano}"
+
+
+# --- readers ------------------------------------------------------------------------------------------------
+
+
+def timbre(sessao: so.Session) -> Timbre:
+    """The letterhead from the administration data (`DadosOrgao`, the single row id = 1)."""
+    o = sessao.get(DadosOrgao, 1)
+    if o is None:  # seeded at every opening; only a damaged database lacks it
+        raise NaoEncontrado("Os dados do órgão não foram encontrados; reabra o banco de dados.")
+    cidade, _barra, uf = (o.cidade or "Pelotas/RS").rpartition("/")
+    if not cidade:  # "Pelotas" without the state
+        cidade, uf = uf, "RS"
+    return Timbre(
+        secretario_nome=o.secretario_nome.strip(),
+        endereco=o.endereco.strip(),
+        cidade=cidade.strip(),
+        uf=uf.strip() or "RS",
+        telefone=o.telefone.strip(),
+        email=o.email.strip(),
+        prefeitura=o.prefeitura.strip() or "Prefeitura Municipal de Pelotas",
+        secretaria=o.secretaria.strip() or "Secretaria Municipal de Serviços Urbanos",
+    )
+
+
+def _timbre_para_assinar(sessao: so.Session, documento: str) -> Timbre:
+    """The letterhead of a document the Secretary signs and that says where to file: both must be filled."""
+    t = timbre(sessao)
+    faltam = [
+        nome
+        for nome, valor in (("o nome do(a) Secretário(a)", t.secretario_nome), ("o endereço", t.endereco))
+        if not valor
+    ]
+    if faltam:
+        raise ErroDominio(
+            f"Não é possível emitir {documento}: faltam nos dados do órgão {' e '.join(faltam)}. "
+            "O administrador os preenche em Administração › Dados do órgão.",
+            "dados_orgao",
+        )
+    return t
+
+
+def _operadora(o: Operadora) -> DadosOperadora:
+    return DadosOperadora(
+        razao_social=o.razao_social,
+        cnpj=formatar_cnpj(o.cnpj),
+        endereco=o.endereco_completo,
+        nome_fantasia=o.nome_fantasia or None,
+    )
+
+
+def _auto(sessao: so.Session, auto_id: int, *, aceitar_cancelado: bool = False) -> AutoInfracao:
+    auto = sessao.scalar(
+        sa.select(AutoInfracao)
+        .where(AutoInfracao.id == auto_id)
+        .options(
+            so.joinedload(AutoInfracao.operadora),
+            so.joinedload(AutoInfracao.veiculo),
+            so.joinedload(AutoInfracao.linha),
+            so.joinedload(AutoInfracao.empregado),
+            so.joinedload(AutoInfracao.fiscal),
+            so.selectinload(AutoInfracao.testemunhas),
+        )
+    )
+    if auto is None:
+        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    if auto.fase == "cancelado" and not aceitar_cancelado:
+        quando = f" em {formatar_data(auto.cancelado_em.date())}" if auto.cancelado_em else ""
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} foi cancelado{quando}: não se emitem documentos dele "
+            "(os já emitidos continuam guardados).",
+            "auto_id",
+        )
+    return auto
+
+
+def _dispositivo(sessao: so.Session, codigo: str) -> DispositivoCatalogo:
+    d = sessao.get(DispositivoCatalogo, codigo)
+    if d is None:
+        raise NaoEncontrado(f"O dispositivo “{codigo}” não existe no catálogo.", "dispositivo_codigo")
+    return d
+
+
+def dados_auto(sessao: so.Session, auto_id: int) -> DadosAuto:
+    """Everything art. 10 asks, as the auto was drawn up (the next penalty is the one computed then)."""
+    auto = _auto(sessao, auto_id)
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    empregado = None
+    if auto.empregado is not None:
+        e = auto.empregado
+        empregado = DadosEmpregado(
+            funcao=FUNCOES_DOCUMENTO.get(e.funcao, e.funcao),
+            nome=e.nome,
+            cpf=formatar_cpf(e.cpf) if e.cpf else None,
+            cadastro=e.carteira_cadastro or None,
+        )
+    representacao = None
+    if auto.representacao_id is not None:
+        rep = sessao.get(Representacao, auto.representacao_id)
+        representacao = f"nº {rep.numero_formatado}" if rep is not None else None
+    # The renderer has one place (art. 10, I: where the auto was drawn up); the place of the fact, when
+    # different, goes first among the circumstances so the paper still says where it happened.
+    circunstancias = auto.circunstancias.strip()
+    if auto.local.strip() and auto.local.strip() != auto.local_lavratura.strip():
+        local_fato = f"Local do fato: {auto.local.strip()}."
+        circunstancias = f"{local_fato}\n{circunstancias}" if circunstancias else local_fato
+    return DadosAuto(
+        timbre=timbre(sessao),
+        numero=auto.numero_formatado,
+        local=auto.local_lavratura,
+        data_lavratura=auto.data_lavratura,
+        hora_lavratura=auto.hora_lavratura,
+        operadora=_operadora(auto.operadora),
+        dispositivo=DadosDispositivo(rotulo=d.rotulo, texto=d.texto, tipo=auto.tipo, nota=d.nota or None),
+        descricao_fatos=auto.descricao_fatos,
+        proxima_penalidade=auto.proxima_penalidade,
+        fiscal=DadosFiscal(nome=auto.fiscal.nome, matricula=auto.fiscal.matricula),
+        circunstancias=circunstancias,
+        data_fato=auto.data_infracao,
+        hora_fato=auto.hora_infracao,
+        empregado=empregado,
+        veiculo=(
+            DadosVeiculo(prefixo=auto.veiculo.prefixo, placa=formatar_placa(auto.veiculo.placa))
+            if auto.veiculo is not None
+            else None
+        ),
+        linha=DadosLinha(codigo=auto.linha.codigo, nome=auto.linha.nome) if auto.linha is not None else None,
+        testemunhas=[
+            Testemunha(
+                nome=t.nome, documento=t.documento or "documento não informado", endereco=t.endereco or None
+            )
+            for t in auto.testemunhas
+        ],
+        recusou_assinar=auto.recusou_assinar,
+        representacao=representacao,
+    )
+
+
+def _primeira_intimacao(sessao: so.Session, auto_id: int, objeto: str) -> Intimacao | None:
+    """The delivery that started the deadline (the first success), if any."""
+    return sessao.scalar(
+        sa.select(Intimacao)
+        .where(Intimacao.auto_id == auto_id, Intimacao.objeto == objeto, Intimacao.sucesso.is_(True))
+        .order_by(Intimacao.data, Intimacao.id)
+        .limit(1)
+    )
+
+
+def dados_intimacao(
+    sessao: so.Session, auto_id: int, *, data_intimacao: date | None = None
+) -> DadosIntimacao:
+    """The notice of the auto. Once intimated, it states the recorded day and deadline (and is dated that day,
+    so issuing it again gives the same paper); before, the deadline counts from `data_intimacao` (default:
+    today), the day it is expected to be delivered, per REGRAS § 4 with the Secretariat's calendar."""
+    auto = _auto(sessao, auto_id)
+    feita = _primeira_intimacao(sessao, auto.id, "auto")
+    if feita is not None and auto.prazo_defesa is not None:
+        dia, prazo, emissao = feita.data, auto.prazo_defesa, feita.data
+    else:
+        dia = data_intimacao or relogio.hoje()
+        if dia < auto.data_lavratura:
+            raise ErroDominio(
+                f"A intimação ({formatar_data(dia)}) não pode ser anterior à lavratura do auto "
+                f"nº {auto.numero_formatado} ({formatar_data(auto.data_lavratura)}).",
+                "data_intimacao",
+            )
+        prazo = calendario(sessao).vencimento(dia)
+        emissao = max(min(relogio.hoje(), dia), auto.data_lavratura)
+    t = _timbre_para_assinar(sessao, "a intimação")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    return DadosIntimacao(
+        timbre=t,
+        numero_auto=auto.numero_formatado,
+        data_auto=auto.data_lavratura,
+        operadora=_operadora(auto.operadora),
+        data_emissao=emissao,
+        data_intimacao=dia,
+        prazo_defesa=prazo,
+        representante=auto.operadora.representante_nome or None,
+        dispositivo=d.rotulo,
+        tipo=auto.tipo,
+    )
+
+
+def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
+    """The Secretary's decision as notified: penalty in URM and R$ with the words, suspension, appeal deadline
+    (once the decision's intimação is recorded). The appeal's later outcome is another act, not this notice."""
+    auto = _auto(sessao, auto_id)
+    decisao = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if decisao is None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a notificar.",
+            "auto_id",
+        )
+    t = _timbre_para_assinar(sessao, "a notificação da decisão")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    fundamentacao = decisao.fundamentacao.strip()
+    if decisao.fundamentos_legais.strip():
+        fundamentacao += "\n\nFundamentos legais da penalidade:\n" + decisao.fundamentos_legais.strip()
+    comum: dict[str, Any] = {
+        "timbre": t,
+        "numero_auto": auto.numero_formatado,
+        "data_auto": auto.data_lavratura,
+        "operadora": _operadora(auto.operadora),
+        "data_decisao": decisao.data,
+        "fundamentacao": fundamentacao,
+        "dispositivo": d.rotulo,
+        "tipo": auto.tipo,
+    }
+    if decisao.resultado != "aplicada":
+        return DadosDecisao(resultado=Resultado.ARQUIVADA, **comum)
+    valor_urm = decisao.valor_urm
+    if valor_urm is None:  # never written so by `decidir`; a damaged row must not print a wrong amount
+        raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
+    reais = urm_para_reais(decisao.multa_ur, valor_urm)
+    dias = decisao.suspensao_dias or None
+    inicio = fim = None
+    suspensao = sessao.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == decisao.id))
+    if suspensao is not None and not suspensao.anulada and suspensao.dias == dias:
+        inicio, fim = suspensao.inicio, suspensao.fim
+    intimada = _primeira_intimacao(sessao, auto.id, "decisao")
+    prazo = auto.prazo_recurso if intimada is not None else None
+    return DadosDecisao(
+        resultado=Resultado.APLICADA,
+        multa_urm=decisao.multa_ur,
+        valor_urm=valor_urm,
+        valor_reais=reais,
+        valor_por_extenso=por_extenso(reais),
+        suspensao_dias=dias,
+        suspensao_inicio=inicio,
+        suspensao_fim=fim,
+        data_intimacao_decisao=intimada.data if intimada is not None and prazo is not None else None,
+        prazo_recurso=prazo,
+        **comum,
+    )
+
+
+def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = None) -> DadosFicha:
+    """The operator's registry data and every case (one joined query), as of `hoje` (default: today)."""
+    dia = hoje or relogio.hoje()
+    o = sessao.get(Operadora, operadora_id)
+    if o is None:
+        raise NaoEncontrado(f"Operadora não encontrada (nº interno {operadora_id}).", "operadora_id")
+    a = AutoInfracao
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            a.data_lavratura,
+            a.tipo,
+            a.fase,
+            a.multa_ur,
+            a.suspensao_dias.label("suspensao_auto"),
+            a.penalidade_anulada,
+            DispositivoCatalogo.rotulo,
+            Decisao.resultado,
+            Decisao.valor_urm,
+            Recurso.resultado.label("recurso"),
+            Pagamento.situacao.label("pagamento"),
+            Pagamento.pago_em,
+            Pagamento.valor_pago,
+            Suspensao.inicio,
+            Suspensao.fim,
+            Suspensao.dias,
+            Suspensao.anulada,
+        )
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .outerjoin(Decisao, Decisao.auto_id == a.id)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
+        .outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+        .where(a.operadora_id == o.id)
+        .order_by(a.data_lavratura, a.ano, a.numero)
+    )
+    casos = []
+    for r in sessao.execute(consulta):
+        aplicada = r.resultado == "aplicada" and not r.penalidade_anulada
+        multa_urm = r.multa_ur if aplicada else None
+        multa_reais = (
+            urm_para_reais(r.multa_ur, r.valor_urm) if aplicada and r.valor_urm is not None else None
+        )
+        pagamento = "—"
+        if r.pagamento is not None and (aplicada or r.pagamento == "pago"):
+            pagamento = SITUACOES_PAGAMENTO_FICHA.get(r.pagamento, r.pagamento)
+        suspensao_dias: int | None = None
+        inicio = fim = None
+        if aplicada and r.suspensao_auto:
+            # As the penalty stands (after the appeal); the period once the suspension has started.
+            suspensao_dias = r.suspensao_auto
+            if r.inicio is not None and not r.anulada:
+                suspensao_dias, inicio, fim = r.dias, r.inicio, r.fim
+        casos.append(
+            LinhaFichaCaso(
+                numero=numero_auto(r.numero, r.ano),
+                data=r.data_lavratura,
+                dispositivo=r.rotulo,
+                tipo=r.tipo,
+                situacao=situacao_caso(r.fase, r.resultado, r.penalidade_anulada, r.recurso),
+                multa_urm=multa_urm,
+                multa_reais=multa_reais,
+                suspensao_dias=suspensao_dias,
+                suspensao_inicio=inicio,
+                suspensao_fim=fim,
+                pagamento=pagamento,
+                data_pagamento=r.pago_em if r.pagamento == "pago" else None,
+            )
+        )
+    situacao = situacao_operadora(sessao, o.id, dia)
+    veiculos = sessao.scalar(
+        sa.select(sa.func.count(Veiculo.id)).where(
+            Veiculo.operadora_id == o.id, Veiculo.situacao != "baixado"
+        )
+    )
+    linhas = sessao.scalar(
+        sa.select(sa.func.count(Linha.id)).where(Linha.operadora_id == o.id, Linha.ativa.is_(True))
+    )
+    return DadosFicha(
+        timbre=timbre(sessao),
+        emitida_em=dia,
+        operadora=_operadora(o),
+        modalidade="Permissionária" if o.delegacao == "permissao" else "Concessionária",
+        situacao=situacao[:1].upper() + situacao[1:],
+        representante_nome=o.representante_nome or None,
+        representante_cpf=formatar_cpf(o.representante_cpf) if o.representante_cpf else None,
+        contrato_numero=o.contrato_numero or None,
+        contrato_inicio=o.contrato_inicio,
+        contrato_fim=o.contrato_fim,
+        telefone=o.telefone or None,
+        email=o.email or None,
+        veiculos=int(veiculos or 0),
+        linhas=int(linhas or 0),
+        casos=casos,
+    )
+
+
+def autos_para_intimar(sessao: so.Session, inicio: date, fim: date) -> list[int]:
+    """The autos drawn up from `inicio` to `fim` still awaiting their intimação, by number."""
+    a = AutoInfracao
+    return list(
+        sessao.scalars(
+            sa.select(a.id)
+            .where(a.fase == "lavrado", a.data_lavratura >= inicio, a.data_lavratura <= fim)
+            .order_by(a.ano, a.numero)
+        )
+    )
+
+
+def dados_lote_intimacoes(
+    sessao: so.Session, inicio: date, fim: date, *, data_entrega: date | None = None
+) -> DadosLoteIntimacao:
+    """Every auto drawn up in the period and still awaiting intimação, one notice each, for delivery on
+    `data_entrega` (default: today): the deadline printed counts from that day (REGRAS § 4)."""
+    if inicio > fim:
+        raise ErroDominio(
+            f"O início do período ({formatar_data(inicio)}) é posterior ao fim ({formatar_data(fim)}).",
+            "inicio",
+        )
+    dia = data_entrega or relogio.hoje()
+    t = _timbre_para_assinar(sessao, "as intimações")
+    a = AutoInfracao
+    consulta = (
+        sa.select(a.ano, a.numero, a.data_lavratura, a.tipo, DispositivoCatalogo.rotulo, Operadora)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .where(a.fase == "lavrado", a.data_lavratura >= inicio, a.data_lavratura <= fim)
+        .order_by(a.ano, a.numero)
+    )
+    linhas = sessao.execute(consulta).all()
+    if not linhas:
+        raise ErroDominio(
+            f"Nenhum auto lavrado de {formatar_data(inicio)} a {formatar_data(fim)} aguarda intimação.",
+            "inicio",
+        )
+    ultima = max(r.data_lavratura for r in linhas)
+    if dia < ultima:
+        raise ErroDominio(
+            f"A entrega ({formatar_data(dia)}) não pode ser anterior à lavratura do último auto do lote "
+            f"({formatar_data(ultima)}).",
+            "data_entrega",
+        )
+    prazo = calendario(sessao).vencimento(dia)
+    emissao = max(min(relogio.hoje(), dia), ultima)
+    operadoras: dict[int, DadosOperadora] = {}
+    intimacoes = []
+    for r in linhas:
+        o: Operadora = r.Operadora
+        if o.id not in operadoras:
+            operadoras[o.id] = _operadora(o)
+        intimacoes.append(
+            DadosIntimacao(
+                timbre=t,
+                numero_auto=numero_auto(r.numero, r.ano),
+                data_auto=r.data_lavratura,
+                operadora=operadoras[o.id],
+                data_emissao=emissao,
+                data_intimacao=dia,
+                prazo_defesa=prazo,
+                representante=o.representante_nome or None,
+                dispositivo=r.rotulo,
+                tipo=r.tipo,
+            )
+        )
+    return DadosLoteIntimacao(
+        timbre=t, periodo_inicio=inicio, periodo_fim=fim, emitido_em=emissao, intimacoes=intimacoes
+    )
+
+
+# --- finding by what people type ------------------------------------------------------------------------------
+
+
+def localizar_auto(sessao: so.Session, numero: str) -> int:
+    """The id of auto "NNNN/AAAA" (leading zeros optional); a clear refusal for a bad or unknown number."""
+    m = _NUMERO.match(numero or "")
+    if m is None:
+        raise ErroDominio(
+            f"Número de auto inválido: “{numero}”. Use NNNN/AAAA, por exemplo 0001/2026.", "numero"
+        )
+    num, ano = int(m.group(1)), int(m.group(2))
+    auto_id = sessao.scalar(
+        sa.select(AutoInfracao.id).where(AutoInfracao.ano == ano, AutoInfracao.numero == num)
+    )
+    if auto_id is None:
+        raise NaoEncontrado(f"Auto de infração nº {numero_auto(num, ano)} não encontrado.", "numero")
+    return auto_id
+
+
+def localizar_operadora(sessao: so.Session, cnpj: str) -> int:
+    """The id of the operator with this CNPJ (punctuation optional); refused when invalid or unknown."""
+    try:
+        chave = validar_cnpj(cnpj or "")
+    except DocumentoInvalido as exc:
+        raise ErroDominio(f"CNPJ inválido: “{cnpj}”. {exc}", "cnpj") from exc
+    operadora_id = sessao.scalar(sa.select(Operadora.id).where(Operadora.cnpj == chave))
+    if operadora_id is None:
+        raise NaoEncontrado(f"Nenhuma operadora cadastrada com o CNPJ {formatar_cnpj(chave)}.", "cnpj")
+    return operadora_id
+
+
+# --- rendering and issuing ----------------------------------------------------------------------------------
+
+
+def renderizar(tipo: str, dados: Any) -> bytes:
+    """The PDF of `dados` by the renderer of `tipo` (ReportLab is imported only here)."""
+    if tipo == "auto":
+        from secretaria.reports.auto_infracao import AutoInfracaoPdf
+
+        return AutoInfracaoPdf().render(dados)
+    if tipo == "intimacao":
+        from secretaria.reports.intimacao import IntimacaoPdf
+
+        return IntimacaoPdf().render(dados)
+    if tipo == "lote_intimacoes":
+        from secretaria.reports.intimacao import LoteIntimacoesPdf
+
+        return LoteIntimacoesPdf().render(dados)
+    if tipo == "decisao":
+        from secretaria.reports.decisao import DecisaoPdf
+
+        return DecisaoPdf().render(dados)
+    if tipo == "ficha":
+        from secretaria.reports.ficha import FichaOperadoraPdf
+
+        return FichaOperadoraPdf().render(dados)
+    raise ErroDominio(f"Tipo de documento desconhecido: “{tipo}”.", "tipo")
+
+
+@dataclass(frozen=True)
+class _Pedido:
+    tipo: str
+    referencia: str
+    nome_arquivo: str
+    auto_id: int | None
+    operadora_id: int | None
+    dados: Any
+
+
+def _pedido(
+    sessao: so.Session,
+    tipo: str,
+    auto_id: int | None,
+    operadora_id: int | None,
+    periodo: tuple[date, date] | None,
+    data_entrega: date | None,
+) -> _Pedido:
+    if tipo in ("auto", "intimacao", "decisao"):
+        if auto_id is None:
+            raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
+        dados: Any
+        if tipo == "auto":
+            dados = dados_auto(sessao, auto_id)
+            numero = dados.numero
+        elif tipo == "intimacao":
+            dados = dados_intimacao(sessao, auto_id, data_intimacao=data_entrega)
+            numero = dados.numero_auto
+        else:
+            dados = dados_decisao(sessao, auto_id)
+            numero = dados.numero_auto
+        prefixo = {"auto": "auto-de-infracao", "intimacao": "intimacao", "decisao": "decisao"}[tipo]
+        return _Pedido(tipo, numero, f"{prefixo}-{numero.replace('/', '-')}.pdf", auto_id, None, dados)
+    if tipo == "ficha":
+        if operadora_id is None:
+            raise ErroDominio("Escolha a operadora.", "operadora_id")
+        dados = dados_ficha(sessao, operadora_id)
+        cnpj = sessao.scalar(sa.select(Operadora.cnpj).where(Operadora.id == operadora_id)) or ""
+        nome = f"ficha-{cnpj}-{dados.emitida_em:%Y-%m-%d}.pdf"
+        return _Pedido(
+            tipo,
+            f"{dados.operadora.cnpj} em {formatar_data(dados.emitida_em)}",
+            nome,
+            None,
+            operadora_id,
+            dados,
+        )
+    if tipo == "lote_intimacoes":
+        if periodo is None:
+            raise ErroDominio("Informe o período das intimações.", "inicio")
+        inicio, fim = periodo
+        dados = dados_lote_intimacoes(sessao, inicio, fim, data_entrega=data_entrega)
+        referencia = f"{formatar_data(inicio)} a {formatar_data(fim)}"
+        nome = f"intimacoes-{inicio:%Y-%m-%d}-a-{fim:%Y-%m-%d}.pdf"
+        return _Pedido(tipo, referencia, nome, None, None, dados)
+    lista = ", ".join(f"“{t}”" for t in TIPOS_DOCUMENTO)
+    raise ErroDominio(f"Tipo de documento desconhecido: “{tipo}” (use {lista}).", "tipo")
+
+
+def _info(doc: DocumentoEmitido, novo: bool) -> DocumentoInfo:
+    return DocumentoInfo(
+        id=doc.id,
+        tipo=doc.tipo,
+        referencia=doc.referencia,
+        nome_arquivo=doc.nome_arquivo,
+        sha256=doc.sha256,
+        emitido_em=doc.emitido_em,
+        emitido_por=doc.emitido_por,
+        novo=novo,
+    )
+
+
+@retentavel
+def emitir_documento(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    tipo: str,
+    auto_id: int | None = None,
+    operadora_id: int | None = None,
+    periodo: tuple[date, date] | None = None,
+    data_entrega: date | None = None,
+) -> DocumentoInfo:
+    """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
+
+    `tipo` is a key of TIPOS_DOCUMENTO; "auto", "intimacao" and "decisao" take `auto_id`, "ficha" takes
+    `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
+    notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
+    already stored for the same document returns that document (`novo=False`) and writes nothing.
+    """
+    exigir_papel(ator, *PAPEIS, acao="emitir documentos")
+    with uow:  # read only: released before rendering, so the write lock is never held while ReportLab works
+        pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega)
+    conteudo = renderizar(pedido.tipo, pedido.dados)
+    sha = hashlib.sha256(conteudo).hexdigest()
+    with uow:
+        s = uow.session
+        existente = s.scalar(
+            sa.select(DocumentoEmitido)
+            .where(
+                DocumentoEmitido.tipo == pedido.tipo,
+                DocumentoEmitido.referencia == pedido.referencia,
+                DocumentoEmitido.sha256 == sha,
+            )
+            .order_by(DocumentoEmitido.id)
+            .limit(1)
+        )
+        if existente is not None:
+            return _info(existente, novo=False)
+        doc = DocumentoEmitido(
+            tipo=pedido.tipo,
+            referencia=pedido.referencia,
+            auto_id=pedido.auto_id,
+            operadora_id=pedido.operadora_id,
+            nome_arquivo=pedido.nome_arquivo,
+            sha256=sha,
+            conteudo=conteudo,
+            emitido_em=relogio.agora(),
+            emitido_por=ator.login,
+        )
+        s.add(doc)
+        s.flush()
+        depois = auditoria.instantaneo(doc)
+        depois["tamanho"] = len(conteudo)
+        auditoria.registrar(s, ator, "emitir_documento", "documento_emitido", doc.id, None, depois)
+        uow.commit()
+        return _info(doc, novo=True)
+
+
+def info_documento(sessao: so.Session, documento_id: int) -> DocumentoInfo:
+    doc = sessao.get(DocumentoEmitido, documento_id)
+    if doc is None:
+        raise NaoEncontrado(f"Documento emitido não encontrado (nº {documento_id}).", "documento_id")
+    return _info(doc, novo=False)
+
+
+def obter_documento(sessao: so.Session, documento_id: int) -> bytes:
+    """The stored bytes of an issued document, after checking them against the SHA-256 taken at issue."""
+    linha = sessao.execute(
+        sa.select(DocumentoEmitido.conteudo, DocumentoEmitido.sha256, DocumentoEmitido.nome_arquivo).where(
+            DocumentoEmitido.id == documento_id
+        )
+    ).first()
+    if linha is None:
+        raise NaoEncontrado(f"Documento emitido não encontrado (nº {documento_id}).", "documento_id")
+    conteudo = bytes(linha.conteudo)
+    if hashlib.sha256(conteudo).hexdigest() != linha.sha256:
+        raise DocumentoAlterado(
+            f"O documento {linha.nome_arquivo} (nº {documento_id}) foi alterado depois de emitido: o SHA-256 "
+            "guardado não confere. Ele não será impresso; avise o administrador.",
+            "documento_id",
+        )
+    return conteudo
+
+
+def documentos_emitidos(
+    sessao: so.Session,
+    *,
+    auto_id: int | None = None,
+    operadora_id: int | None = None,
+    tipo: str | None = None,
+) -> list[DocumentoInfo]:
+    """Issued documents (newest first), filtered by auto, operator or kind."""
+    consulta = sa.select(DocumentoEmitido)
+    if auto_id is not None:
+        consulta = consulta.where(DocumentoEmitido.auto_id == auto_id)
+    if operadora_id is not None:
+        consulta = consulta.where(DocumentoEmitido.operadora_id == operadora_id)
+    if tipo is not None:
+        consulta = consulta.where(DocumentoEmitido.tipo == tipo)
+    return [_info(d, novo=False) for d in sessao.scalars(consulta.order_by(DocumentoEmitido.id.desc()))]

@@ -1,0 +1,401 @@
+"""The monthly spreadsheet's data (PRODUTO § 10), read in five joined queries whatever the month's size.
+
+A month of ten thousand autos is one query for the autos (operator, provision, vehicle, employee, decision and
+appeal joined in), one for the decisions, two for the deadlines open at the month's end and one for the
+payments: never a query per row. The rows go to `secretaria.reports.planilha_mensal`, which streams them into
+the workbook.
+
+"Open at month end" is read as of the month's last day, from the dates stored with each act, so the file for
+a past month says what was open then, not what is open today.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import BinaryIO
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.db import Banco
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.urm import urm_para_reais
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    Defesa,
+    DispositivoCatalogo,
+    Empregado,
+    Intimacao,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Suspensao,
+    Veiculo,
+)
+from secretaria.reports.dados import (
+    DadosMensais,
+    LinhaAutoMensal,
+    LinhaPagamentoMensal,
+    LinhaPenalidadeMensal,
+    LinhaPrazoMensal,
+)
+from secretaria.services import relogio
+from secretaria.services.base import ErroDominio
+from secretaria.services.documentos import numero_auto, situacao_caso
+from secretaria.services.rotulos import formatar_placa
+
+__all__ = [
+    "ResumoRelatorio",
+    "dados_mensais",
+    "gerar_relatorio_mensal",
+    "ler_mes",
+    "nome_arquivo_mensal",
+    "periodo_do_mes",
+]
+
+Progresso = Callable[[int, int], None]
+
+_MES = re.compile(r"^\s*(\d{4})\s*[-/]\s*(\d{1,2})\s*$")
+_MES_BR = re.compile(r"^\s*(\d{1,2})\s*/\s*(\d{4})\s*$")
+_PRIMEIRO_ANO = 1978  # Lei nº 2.413/1978
+
+PRAZO_DEFESA = "Defesa (art. 14)"
+PRAZO_RECURSO = "Recurso (art. 15)"
+
+
+@dataclass(frozen=True)
+class ResumoRelatorio:
+    """What was written, for the message after the file is saved."""
+
+    ano: int
+    mes: int
+    destino: str
+    autos: int
+    penalidades: int
+    prazos: int
+    pagamentos: int
+
+    @property
+    def mensagem(self) -> str:
+        return (
+            f"Planilha de {self.mes:02d}/{self.ano} gravada em {self.destino}: {self.autos} auto(s) lavrado(s), "
+            f"{self.penalidades} decisão(ões), {self.prazos} prazo(s) em aberto no fim do mês e "
+            f"{self.pagamentos} pagamento(s)."
+        )
+
+
+def periodo_do_mes(ano: int, mes: int) -> tuple[date, date]:
+    """The month's first and last day."""
+    primeiro = date(ano, mes, 1)
+    seguinte = date(ano + mes // 12, mes % 12 + 1, 1)
+    return primeiro, seguinte - timedelta(days=1)
+
+
+def conferir_mes(ano: int, mes: int) -> None:
+    """Refuse a month that cannot have data: outside 1–12, before the law, or not begun yet."""
+    if not 1 <= mes <= 12:
+        raise ErroDominio(f"Mês inválido: {mes}. Use um mês de 1 a 12.", "mes")
+    hoje = relogio.hoje()
+    if ano < _PRIMEIRO_ANO:
+        raise ErroDominio(f"O ano {ano} é anterior à Lei nº 2.413/1978.", "ano")
+    if (ano, mes) > (hoje.year, hoje.month):
+        raise ErroDominio(f"O mês {mes:02d}/{ano} ainda não começou (hoje é {formatar_data(hoje)}).", "mes")
+
+
+def ler_mes(texto: str) -> tuple[int, int]:
+    """ "2026-11" (or "11/2026") → (2026, 11); refused, with the expected form, when badly written."""
+    m = _MES.match(texto or "")
+    if m is not None:
+        ano, mes = int(m.group(1)), int(m.group(2))
+    else:
+        m = _MES_BR.match(texto or "")
+        if m is None:
+            raise ErroDominio(
+                f"Mês inválido: “{texto}”. Escreva o mês como AAAA-MM, por exemplo 2026-11.", "mes"
+            )
+        mes, ano = int(m.group(1)), int(m.group(2))
+    conferir_mes(ano, mes)
+    return ano, mes
+
+
+def nome_arquivo_mensal(ano: int, mes: int) -> str:
+    return f"relatorio-mensal-{ano}-{mes:02d}.xlsx"
+
+
+# --- the five queries ---------------------------------------------------------------------------------------
+
+
+def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]:
+    a = AutoInfracao
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            a.data_lavratura,
+            a.tipo,
+            a.fase,
+            a.multa_ur,
+            a.penalidade_anulada,
+            Operadora.razao_social,
+            DispositivoCatalogo.rotulo,
+            Veiculo.prefixo,
+            Veiculo.placa,
+            Empregado.nome.label("empregado"),
+            Decisao.resultado,
+            Decisao.valor_urm,
+            Recurso.resultado.label("recurso"),
+        )
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .outerjoin(Veiculo, Veiculo.id == a.veiculo_id)
+        .outerjoin(Empregado, Empregado.id == a.empregado_id)
+        .outerjoin(Decisao, Decisao.auto_id == a.id)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .where(a.data_lavratura >= inicio, a.data_lavratura <= fim)
+        .order_by(a.data_lavratura, a.ano, a.numero)
+    )
+    linhas = []
+    for r in sessao.execute(consulta):
+        multa = r.resultado == "aplicada" and not r.penalidade_anulada and r.fase != "cancelado"
+        linhas.append(
+            LinhaAutoMensal(
+                numero=numero_auto(r.numero, r.ano),
+                data=r.data_lavratura,
+                operadora=r.razao_social,
+                dispositivo=r.rotulo,
+                tipo=r.tipo,
+                situacao=situacao_caso(r.fase, r.resultado, r.penalidade_anulada, r.recurso),
+                veiculo=f"{r.prefixo} – {formatar_placa(r.placa)}" if r.prefixo is not None else None,
+                empregado=r.empregado,
+                multa_urm=r.multa_ur if multa else None,
+                multa_reais=urm_para_reais(r.multa_ur, r.valor_urm)
+                if multa and r.valor_urm is not None
+                else None,
+            )
+        )
+    return linhas
+
+
+def _resultado_decisao(resultado: str, recurso: str | None) -> str:
+    if resultado != "aplicada":
+        return "Arquivado"
+    return {
+        "pendente": "Penalidade aplicada (em recurso)",
+        "negado": "Penalidade aplicada (recurso negado)",
+        "provido": "Penalidade anulada em recurso",
+        "provido_parcialmente": "Penalidade reduzida em recurso",
+    }.get(recurso or "", "Penalidade aplicada")
+
+
+def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenalidadeMensal]:
+    a = AutoInfracao
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            a.tipo,
+            Decisao.data,
+            Decisao.resultado,
+            Decisao.multa_ur,
+            Decisao.valor_urm,
+            Decisao.multa_reais,
+            Decisao.suspensao_dias,
+            Operadora.razao_social,
+            DispositivoCatalogo.rotulo,
+            Recurso.resultado.label("recurso"),
+            Suspensao.inicio,
+            Suspensao.fim,
+            Suspensao.dias,
+            Suspensao.anulada,
+        )
+        .join(a, a.id == Decisao.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+        .where(Decisao.data >= inicio, Decisao.data <= fim)
+        .order_by(Decisao.data, a.ano, a.numero)
+    )
+    linhas = []
+    for r in sessao.execute(consulta):
+        aplicada = r.resultado == "aplicada"
+        dias = r.suspensao_dias if aplicada and r.suspensao_dias else None
+        periodo = dias is not None and r.inicio is not None and not r.anulada and r.dias == dias
+        linhas.append(
+            LinhaPenalidadeMensal(
+                numero_auto=numero_auto(r.numero, r.ano),
+                data_decisao=r.data,
+                operadora=r.razao_social,
+                dispositivo=r.rotulo,
+                tipo=r.tipo,
+                resultado=_resultado_decisao(r.resultado, r.recurso),
+                multa_urm=r.multa_ur if aplicada else None,
+                valor_urm=r.valor_urm if aplicada else None,
+                multa_reais=r.multa_reais if aplicada else None,
+                suspensao_dias=dias,
+                suspensao_inicio=r.inicio if periodo else None,
+                suspensao_fim=r.fim if periodo else None,
+            )
+        )
+    return linhas
+
+
+def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
+    """Defences and appeals whose deadline ran on the month's last day, with nothing filed by then."""
+    a = AutoInfracao
+    i = Intimacao
+    depois_do_mes = datetime.combine(fim + timedelta(days=1), time(0, 0))
+    comum = (
+        i.sucesso.is_(True),
+        i.prazo.is_not(None),
+        i.data <= fim,
+        i.prazo >= fim,
+        sa.or_(a.cancelado_em.is_(None), a.cancelado_em >= depois_do_mes),
+    )
+    sem_defesa = ~sa.exists().where(Defesa.auto_id == a.id, Defesa.protocolada_em <= fim)
+    sem_decisao = ~sa.exists().where(Decisao.auto_id == a.id, Decisao.data <= fim)
+    sem_recurso = ~sa.exists().where(
+        Decisao.auto_id == a.id, Recurso.decisao_id == Decisao.id, Recurso.protocolado_em <= fim
+    )
+    colunas = (a.ano, a.numero, Operadora.razao_social, i.objeto, i.data, i.prazo)
+    base = sa.select(*colunas).join(a, a.id == i.auto_id).join(Operadora, Operadora.id == a.operadora_id)
+    defesas = base.where(i.objeto == "auto", *comum, sem_defesa, sem_decisao)
+    recursos = base.where(i.objeto == "decisao", *comum, sem_recurso)
+    linhas = []
+    for consulta in (defesas, recursos):
+        for r in sessao.execute(consulta):
+            linhas.append(
+                LinhaPrazoMensal(
+                    numero_auto=numero_auto(r.numero, r.ano),
+                    operadora=r.razao_social,
+                    prazo=PRAZO_DEFESA if r.objeto == "auto" else PRAZO_RECURSO,
+                    data_intimacao=r.data,
+                    vencimento=r.prazo,
+                )
+            )
+    linhas.sort(key=lambda p: (p.vencimento, p.numero_auto))
+    return linhas
+
+
+def _pagamentos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPagamentoMensal]:
+    """Fines paid in the month, and fines sent to the municipal debt roll in the month."""
+    a = AutoInfracao
+    p = Pagamento
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            Operadora.razao_social,
+            p.valor,
+            p.pago_em,
+            p.valor_pago,
+            p.guia,
+            p.inscrito_divida_em,
+        )
+        .join(Decisao, Decisao.id == p.decisao_id)
+        .join(a, a.id == Decisao.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(
+            sa.or_(
+                sa.and_(p.pago_em >= inicio, p.pago_em <= fim),
+                sa.and_(p.inscrito_divida_em >= inicio, p.inscrito_divida_em <= fim),
+            )
+        )
+    )
+    eventos: list[tuple[date, LinhaPagamentoMensal]] = []
+    for r in sessao.execute(consulta):
+        numero = numero_auto(r.numero, r.ano)
+        guia = f"Guia nº {r.guia}" if r.guia else ""
+        if r.pago_em is not None and inicio <= r.pago_em <= fim:
+            eventos.append(
+                (
+                    r.pago_em,
+                    LinhaPagamentoMensal(
+                        numero_auto=numero,
+                        operadora=r.razao_social,
+                        valor_multa=r.valor,
+                        situacao="Pago",
+                        data_pagamento=r.pago_em,
+                        valor_pago=r.valor_pago if r.valor_pago is not None else r.valor,
+                        observacao=guia,
+                    ),
+                )
+            )
+        if r.inscrito_divida_em is not None and inicio <= r.inscrito_divida_em <= fim:
+            nota = f"Inscrita em dívida ativa em {formatar_data(r.inscrito_divida_em)}"
+            eventos.append(
+                (
+                    r.inscrito_divida_em,
+                    LinhaPagamentoMensal(
+                        numero_auto=numero,
+                        operadora=r.razao_social,
+                        valor_multa=r.valor,
+                        situacao="Dívida ativa",
+                        observacao=f"{nota}; {guia}" if guia else nota,
+                    ),
+                )
+            )
+    eventos.sort(key=lambda e: (e[0], e[1].numero_auto))
+    return [linha for _dia, linha in eventos]
+
+
+def dados_mensais(sessao: so.Session, ano: int, mes: int) -> DadosMensais:
+    """Everything the monthly spreadsheet shows for `mes`/`ano` (autos drawn up, decisions, deadlines open at
+    the month's end, payments)."""
+    conferir_mes(ano, mes)
+    inicio, fim = periodo_do_mes(ano, mes)
+    return DadosMensais(
+        ano=ano,
+        mes=mes,
+        autos=_autos(sessao, inicio, fim),
+        penalidades=_penalidades(sessao, inicio, fim),
+        prazos=_prazos(sessao, fim),
+        pagamentos=_pagamentos(sessao, inicio, fim),
+    )
+
+
+def gerar_relatorio_mensal(
+    banco_ou_sessao: Banco | so.Session,
+    ano: int,
+    mes: int,
+    destino: str | Path | BinaryIO,
+    progresso: Progresso | None = None,
+) -> ResumoRelatorio:
+    """Read the month and write its workbook to `destino`; `progresso(feitas, total)` as rows are written.
+
+    A path is written through a temporary file beside it and renamed at the end, so an interrupted run never
+    leaves a half-written spreadsheet under the chosen name.
+    """
+    from secretaria.reports.planilha_mensal import gerar_planilha_mensal
+
+    if isinstance(banco_ou_sessao, Banco):
+        with banco_ou_sessao.leitura() as sessao:
+            dados = dados_mensais(sessao, ano, mes)
+    else:
+        dados = dados_mensais(banco_ou_sessao, ano, mes)
+    if isinstance(destino, str | Path):
+        caminho = Path(destino)
+        temporario = caminho.with_name(f".{caminho.name}.parcial")
+        try:
+            gerar_planilha_mensal(dados, temporario, progresso)
+            temporario.replace(caminho)
+        finally:
+            temporario.unlink(missing_ok=True)
+        nome = str(caminho)
+    else:
+        gerar_planilha_mensal(dados, destino, progresso)
+        nome = getattr(destino, "name", "arquivo")
+    return ResumoRelatorio(
+        ano=ano,
+        mes=mes,
+        destino=str(nome),
+        autos=len(dados.autos),
+        penalidades=len(dados.penalidades),
+        prazos=len(dados.prazos),
+        pagamentos=len(dados.pagamentos),
+    )
