@@ -125,6 +125,8 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
         )
     if not isinstance(dados.hora_lavratura, time):
         raise ErroDominio("Informe a hora da lavratura.", "hora_lavratura")
+    if dados.hora_infracao is not None and not isinstance(dados.hora_infracao, time):
+        raise ErroDominio("A hora da infração é inválida.", "hora_infracao")
     if (
         data_infracao == data_lavratura
         and dados.hora_infracao is not None

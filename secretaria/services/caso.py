@@ -163,6 +163,8 @@ class RecursoCaso:
     suspensao_dias_nova: int | None
     fundamentacao_julgamento: str | None
     versao: int
+    antes_da_intimacao: bool
+    """Filed before the decision was intimated: accepted and timely (REGRAS § 4: the deadline had not started)."""
 
 
 @dataclass(frozen=True)
@@ -341,9 +343,12 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         )  # fmt: skip
         r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
         if r is not None:
+            intimada_antes = any(
+                i.sucesso and i.objeto == "decisao" and i.data <= r.protocolado_em for i in intimacoes
+            )
             recurso = RecursoCaso(
                 r.id, r.protocolado_em, r.tempestivo, r.razoes, r.resultado, r.julgado_em, r.multa_ur_nova,
-                r.suspensao_dias_nova, r.fundamentacao_julgamento, r.versao,
+                r.suspensao_dias_nova, r.fundamentacao_julgamento, r.versao, not intimada_antes,
             )  # fmt: skip
         p = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == d.id))
         if p is not None:
@@ -536,7 +541,8 @@ def _linha_do_tempo(
             EventoCaso(
                 recurso.protocolado_em,
                 "recurso",
-                f"Recurso ao Prefeito ({'tempestivo' if recurso.tempestivo else 'intempestivo'})",
+                f"Recurso ao Prefeito ({'tempestivo' if recurso.tempestivo else 'intempestivo'}"
+                + (", interposto antes da intimação da decisão)" if recurso.antes_da_intimacao else ")"),
                 recurso.razoes or "Recurso protocolado.",
             )
         )

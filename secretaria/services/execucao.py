@@ -193,11 +193,15 @@ def registrar_pagamento(
     with uow:
         s = uow.session
         auto = auto_para_ato(s, auto_id, "registrar pagamentos")
-        linha = s.execute(
-            sa.select(Pagamento, Decisao)
-            .join(Decisao, Decisao.id == Pagamento.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        ).tuples().first()
+        linha = (
+            s.execute(
+                sa.select(Pagamento, Decisao)
+                .join(Decisao, Decisao.id == Pagamento.decisao_id)
+                .where(Decisao.auto_id == auto.id)
+            )
+            .tuples()
+            .first()
+        )
         if linha is None:
             raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
         pagamento, decisao = linha

@@ -9,7 +9,7 @@ taken before any audit row, whose advisory lock comes last in every act: one ord
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, TypeVar
 
@@ -23,6 +23,9 @@ from secretaria.services.auditoria import instantaneo
 from secretaria.services.base import ErroDominio, NaoEncontrado
 
 INICIO_LEI = date(1978, 5, 19)
+FUTURO_MAXIMO = timedelta(days=366)
+"""How far ahead a date may be where a future date makes sense (the start of a suspension)."""
+MAIOR_ID = 2**31 - 1
 """Lei nº 2.413 was signed on 19/05/1978: no act of its procedure is dated before it."""
 
 M = TypeVar("M", bound=Base)
@@ -41,15 +44,22 @@ def obter(
     sessao: so.Session, modelo: type[M], ident: int | None, descricao: str, campo: str | None = None
 ) -> M:
     """The row `ident` of `modelo`, or a NaoEncontrado naming what was looked for."""
-    registro = sessao.get(modelo, ident) if ident is not None else None
+    registro = sessao.get(modelo, ident) if id_valido(ident) else None
     if registro is None:
-        raise NaoEncontrado(f"{descricao} não encontrado(a) (nº {ident}).", campo)
+        raise NaoEncontrado(f"{descricao}: registro nº {ident} não encontrado.", campo)
     return registro
+
+
+def id_valido(ident: object) -> bool:
+    """A key the database can look up (a huge or non-integer id is simply "not found", never a crash)."""
+    return isinstance(ident, int) and not isinstance(ident, bool) and 0 < ident <= MAIOR_ID
 
 
 def auto_para_ato(sessao: so.Session, auto_id: int, acao: str) -> AutoInfracao:
     """The auto, locked for this act; refused when it does not exist or was cancelled."""
-    auto = sessao.scalar(sa.select(AutoInfracao).where(AutoInfracao.id == auto_id).with_for_update())
+    auto = None
+    if id_valido(auto_id):
+        auto = sessao.scalar(sa.select(AutoInfracao).where(AutoInfracao.id == auto_id).with_for_update())
     if auto is None:
         raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
     if auto.fase == "cancelado":
@@ -72,8 +82,15 @@ def data_valida(
     """A date that is given, not in the future (unless `futuro`), not before the law nor before `minimo`."""
     if dia is None:
         raise ErroDominio(f"Informe {rotulo}.", campo)
+    if isinstance(dia, datetime):
+        dia = dia.date()
     if not isinstance(dia, date):
         raise ErroDominio(f"{_maiuscula(rotulo)} é inválida.", campo)
+    if futuro and dia > relogio.hoje() + FUTURO_MAXIMO:
+        raise ErroDominio(
+            f"{_maiuscula(rotulo)} ({formatar_data(dia)}) está a mais de um ano no futuro: confira a data.",
+            campo,
+        )
     if not futuro and dia > relogio.hoje():
         raise ErroDominio(
             f"{_maiuscula(rotulo)} ({formatar_data(dia)}) está no futuro: hoje é {formatar_data(relogio.hoje())}.",
@@ -103,7 +120,7 @@ def urm_valida(valor: Decimal | int | str | None, campo: str, rotulo: str) -> De
     except (InvalidOperation, ValueError):
         raise ErroDominio(f"{_maiuscula(rotulo)} inválida: use um número como 0,50.", campo) from None
     if numero < 0 or numero >= 1000:
-        raise ErroDominio(f"{_maiuscula(rotulo)} fora dos limites: {numero}.", campo)
+        raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({numero}).", campo)
     if numero != numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):
         raise ErroDominio(f"{_maiuscula(rotulo)} deve ter no máximo duas casas decimais.", campo)
     return numero.quantize(Decimal("0.01"))
@@ -135,7 +152,7 @@ def dias_validos(valor: int | None, campo: str, rotulo: str) -> int:
 
 def escolha(valor: str | None, opcoes: dict[str, str], campo: str, rotulo: str) -> str:
     """One of `opcoes` (key → label), refused with the list of labels otherwise."""
-    if valor in opcoes:
+    if isinstance(valor, str) and valor in opcoes:
         return str(valor)
     lista = ", ".join(f"“{r}”" for r in opcoes.values())
     raise ErroDominio(f"Escolha {rotulo}: {lista}.", campo)

@@ -654,11 +654,15 @@ def julgar_recurso(
         s = uow.session
         auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso")
         verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        linha = s.execute(
-            sa.select(Recurso, Decisao)
-            .join(Decisao, Decisao.id == Recurso.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        ).tuples().first()
+        linha = (
+            s.execute(
+                sa.select(Recurso, Decisao)
+                .join(Decisao, Decisao.id == Recurso.decisao_id)
+                .where(Decisao.auto_id == auto.id)
+            )
+            .tuples()
+            .first()
+        )
         if linha is None:
             raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
         recurso, decisao = linha

@@ -281,8 +281,8 @@ def test_dados_do_auto_sao_conferidos_antes_de_qualquer_gravacao(roteiro: Roteir
         ("descricao_fatos", "", "descrição dos fatos"),
         ("local_lavratura", "\x00\x01", "local da lavratura"),
         ("testemunhas", (DadosTestemunha(""),), "1ª testemunha"),
-        ("fiscal_id", 999, "Fiscal não encontrado"),
-        ("operadora_id", 999, "Operadora não encontrad"),
+        ("fiscal_id", 999, "Fiscal: registro nº 999 não encontrado"),
+        ("operadora_id", 2**40, "Operadora: registro nº"),
         ("data_infracao", date(1900, 1, 1), "anterior à Lei nº 2.413"),
     ]:
         with pytest.raises(ErroDominio, match=trecho):

@@ -146,7 +146,12 @@ def test_recurso_provido_anula_e_derruba_a_reincidencia_do_caso_seguinte(
     assert recurso.tempestivo and recurso.antes_da_intimacao
     with banco.leitura() as s:
         assert [x.id for x in filas.recursos_aguardando_julgamento(s).linhas] == [primeiro.id]
-        assert obter_caso(s, primeiro.id).fase == "em_recurso"
+        caso = obter_caso(s, primeiro.id)
+        assert caso.fase == "em_recurso" and caso.recurso is not None and caso.recurso.antes_da_intimacao
+        assert (
+            caso.linha_do_tempo[-1].titulo
+            == "Recurso ao Prefeito (tempestivo, interposto antes da intimação da decisão)"
+        )
     roteiro.julgar(primeiro.id, date(2026, 3, 20), "provido")
 
     assert nivel_do_segundo() == 0
