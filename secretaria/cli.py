@@ -10,7 +10,8 @@ import argparse
 import getpass
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,7 +87,53 @@ def _parser() -> argparse.ArgumentParser:
     criar.add_argument("--nome", help="nome completo (padrão: o login)")
     criar.add_argument("--papel", action="append", required=True, help="papel (pode repetir)")
     criar.add_argument("--db", dest="db_sub")
+    _parser_relatorios(sub)
     return p
+
+
+def _parser_relatorios(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`relatorio mensal` and `documento …` (issue 6): files a scheduled task or a clerk can make."""
+    rel = sub.add_parser("relatorio", help="relatórios em planilha (Excel)")
+    rsub = rel.add_subparsers(dest="tipo_relatorio", required=True)
+    mensal = rsub.add_parser(
+        "mensal",
+        help="planilha do mês: autos, resumo por operadora, penalidades, prazos e pagamentos",
+        description="Grava a planilha mensal (.xlsx) do mês AAAA-MM, por exemplo 2026-11.",
+    )
+    mensal.add_argument("mes", metavar="AAAA-MM")
+    mensal.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.xlsx")
+    mensal.add_argument("--db", dest="db_sub")
+
+    doc = sub.add_parser(
+        "documento",
+        help="documentos oficiais em PDF",
+        description="Emite o documento (guardado no banco com o SHA-256: emitir de novo dá os mesmos bytes) "
+        "e grava o PDF.",
+    )
+    dsub = doc.add_subparsers(dest="tipo_documento", required=True)
+    for nome, ajuda in (
+        ("auto", "auto de infração (1ª e 2ª vias)"),
+        ("intimacao", "intimação do auto"),
+        ("decisao", "notificação da decisão"),
+    ):
+        p = dsub.add_parser(nome, help=ajuda)
+        p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
+        if nome == "intimacao":
+            p.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
+        p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
+        p.add_argument("--db", dest="db_sub")
+    ficha = dsub.add_parser("ficha", help="ficha da operadora (dados e todos os processos)")
+    ficha.add_argument("cnpj", metavar="CNPJ")
+    ficha.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
+    ficha.add_argument("--db", dest="db_sub")
+    lote = dsub.add_parser(
+        "intimacoes", help="lote de intimações dos autos lavrados num período, com a relação de entrega"
+    )
+    lote.add_argument("inicio", metavar="DD/MM/AAAA")
+    lote.add_argument("fim", metavar="DD/MM/AAAA")
+    lote.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
+    lote.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
+    lote.add_argument("--db", dest="db_sub")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -108,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _auditoria_verificar(url)
         if args.comando == "usuario":
             return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
+        if args.comando == "relatorio":
+            return _relatorio_mensal(url, args.mes, Path(args.saida))
+        if args.comando == "documento":
+            return _documento(url, args)
     except (ErroBanco, ErroDominio, ErroLinhaDeComando) as exc:
         print(f"secretaria: {exc}", file=sys.stderr)
         return SAIDA_ERRO
@@ -289,4 +340,115 @@ def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) ->
     finally:
         banco.fechar()
     print(f"Usuário {login.strip().lower()} criado com os papéis: {', '.join(sorted(set(papeis)))}.")
+    return 0
+
+
+# --- relatorio mensal / documento (issue 6) -----------------------------------------------------------------
+
+
+def _relatorio_mensal(url: str | None, mes: str, saida: Path) -> int:
+    from secretaria.db import abrir_banco
+    from secretaria.services.relatorios import gerar_relatorio_mensal, ler_mes
+
+    ano, numero_mes = ler_mes(mes)  # refused before opening the database
+    _conferir_saida(saida)
+    banco = abrir_banco(url)
+    try:
+        resumo = gerar_relatorio_mensal(banco, ano, numero_mes, saida, progresso=_progresso_planilha())
+    except OSError as exc:
+        raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+    finally:
+        banco.fechar()
+    print(resumo.mensagem)
+    return 0
+
+
+def _progresso_planilha(minimo: int = 5_000) -> Callable[[int, int], None]:
+    """The progress line of a long run on stderr: rewritten in place on a terminal, one line per tenth in a
+    log (a scheduled task), nothing for a small month."""
+    ultimo = [-1]
+
+    def mostrar(feitas: int, total: int) -> None:
+        if total < minimo:
+            return
+        if sys.stderr.isatty():
+            fim = "\n" if feitas >= total else ""
+            print(f"\rPlanilha: {feitas}/{total} linhas", end=fim, file=sys.stderr, flush=True)
+            return
+        decimo = feitas * 10 // total
+        if decimo > ultimo[0]:
+            ultimo[0] = decimo
+            print(f"Planilha: {feitas}/{total} linhas", file=sys.stderr, flush=True)
+
+    return mostrar
+
+
+def _ler_data(texto: str | None) -> date | None:
+    if texto is None:
+        return None
+    for formato in ("%d/%m/%Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(texto.strip(), formato).date()
+        except ValueError:
+            continue
+    raise ErroLinhaDeComando(f"Data inválida: “{texto}”. Use DD/MM/AAAA, por exemplo 30/11/2026.")
+
+
+def _conferir_saida(saida: Path) -> None:
+    if not saida.parent.is_dir():
+        raise ErroLinhaDeComando(f"A pasta {saida.parent} não existe; nada foi gravado.")
+    if saida.is_dir():
+        raise ErroLinhaDeComando(f"{saida} é uma pasta: informe o nome do arquivo a gravar.")
+
+
+def _documento(url: str | None, args: argparse.Namespace) -> int:
+    from secretaria.db import abrir_banco
+    from secretaria.services.base import SISTEMA
+    from secretaria.services.documentos import (
+        emitir_documento,
+        localizar_auto,
+        localizar_operadora,
+        obter_documento,
+    )
+
+    tipo: str = args.tipo_documento
+    saida = Path(args.saida)
+    entrega = _ler_data(getattr(args, "entrega", None))
+    periodo = None
+    if tipo == "intimacoes":
+        inicio, fim = _ler_data(args.inicio), _ler_data(args.fim)
+        assert inicio is not None and fim is not None
+        periodo = (inicio, fim)
+    _conferir_saida(saida)
+    banco = abrir_banco(url)
+    try:
+        with banco.leitura() as sessao:
+            auto_id = (
+                localizar_auto(sessao, args.numero) if tipo in ("auto", "intimacao", "decisao") else None
+            )
+            operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
+        info = emitir_documento(
+            banco.uow(),
+            SISTEMA,
+            tipo="lote_intimacoes" if tipo == "intimacoes" else tipo,
+            auto_id=auto_id,
+            operadora_id=operadora_id,
+            periodo=periodo,
+            data_entrega=entrega,
+        )
+        with banco.leitura() as sessao:
+            conteudo = obter_documento(sessao, info.id)
+    finally:
+        banco.fechar()
+    temporario = saida.with_name(f".{saida.name}.parcial")
+    try:
+        temporario.write_bytes(conteudo)
+        temporario.replace(saida)
+    except OSError as exc:
+        temporario.unlink(missing_ok=True)
+        raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+    situacao = "emitido agora" if info.novo else f"já emitido em {info.emitido_em:%d/%m/%Y %H:%M}"
+    print(
+        f"{info.descricao} ({situacao}, documento nº {info.id}) gravado em {saida}.\nSHA-256: {info.sha256}"
+    )
     return 0

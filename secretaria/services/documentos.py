@@ -132,7 +132,13 @@ class DocumentoInfo:
 
     @property
     def descricao(self) -> str:
-        return f"{TIPOS_DOCUMENTO.get(self.tipo, self.tipo)} {self.referencia}"
+        """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
+        nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
+        if self.tipo in ("auto", "intimacao", "decisao"):
+            return f"{nome} nº {self.referencia}"
+        if self.tipo == "lote_intimacoes":
+            return f"{nome} de {self.referencia}"
+        return f"{nome} {self.referencia}"
 
 
 # --- shared labels ------------------------------------------------------------------------------------------
