@@ -51,11 +51,26 @@ def roteiro(banco: Banco, cidade: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     return fabrica.Roteiro(banco, cidade, monkeypatch)
 
 
+_VIVAS: list[QWidget] = []
+
+
+def manter(janela: Any) -> Any:
+    """Keep a strong reference to a parentless window until the test's teardown, and return it.
+
+    pytest-qt's `addWidget` keeps only weak references: a parentless dialog whose confirmation callback
+    refers to it forms a reference cycle that the garbage collector may free in the middle of Qt's event
+    processing after the test, which crashes PySide. (In the program every dialog has a parent window.)"""
+    _VIVAS.append(janela)
+    return janela
+
+
 @pytest.fixture(autouse=True)
 def sem_caixas_abertas() -> Any:
-    """No message box left open by one test leaks into the next (re-export this in each test module)."""
+    """No window or message box left open by one test leaks into the next (re-export this in each test
+    module); the windows kept by `manter` are released only after they are closed."""
     yield
     fechar_caixas()
+    _VIVAS.clear()
 
 
 def contexto(banco: Banco, *papeis: str, login: str = "usuario") -> Contexto:

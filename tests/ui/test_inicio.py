@@ -58,7 +58,7 @@ def test_filas_com_contagens_e_a_linha_abre_o_caso(qtbot: QtBot, banco: Banco, r
     a = roteiro.lavrar(data_infracao=date(2026, 11, 27))
     b = roteiro.lavrar(data_infracao=date(2026, 11, 20))
     roteiro.intimar(b.id, date(2026, 11, 20))  # defence due 07/12: within the next 7 days
-    pagina = PaginaInicio(ap.contexto(banco, "protocolo"))
+    pagina = ap.manter(PaginaInicio(ap.contexto(banco, "protocolo")))
     qtbot.addWidget(pagina)
     pagina.show()
     ap.salvar_png(pagina, "inicio")
@@ -102,7 +102,7 @@ def test_atrasos_em_vermelho_e_representacao_abre_sua_tela(qtbot: QtBot, banco: 
         fatos="Ônibus não parou no ponto.",
         meios_prova="Foto.",
     )
-    pagina = PaginaInicio(ap.contexto(banco, "fiscal"))
+    pagina = ap.manter(PaginaInicio(ap.contexto(banco, "fiscal")))
     qtbot.addWidget(pagina)
     pagina.show()
     linha = next(

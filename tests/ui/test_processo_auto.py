@@ -73,7 +73,7 @@ sem_caixas_abertas = ap.sem_caixas_abertas
 def test_painel_mostra_nivel_faixa_e_suspensao(
     qtbot: QtBot, tipo: str, dia: date, antecedentes: list[Antecedente], esperado: list[str]
 ) -> None:
-    painel = PainelSancao()
+    painel = ap.manter(PainelSancao())
     qtbot.addWidget(painel)
     painel.mostrar(
         ConteudoPainel(
@@ -95,7 +95,7 @@ def test_painel_mostra_nivel_faixa_e_suspensao(
 
 
 def _abrir_form(qtbot: QtBot, banco: Banco, **kw: Any) -> DialogoAuto:
-    dialogo = DialogoAuto(ap.contexto(banco, "fiscal", login="fiscal"), **kw)
+    dialogo = ap.manter(DialogoAuto(ap.contexto(banco, "fiscal", login="fiscal"), **kw))
     qtbot.addWidget(dialogo)
     dialogo.show()
     return dialogo

@@ -45,7 +45,7 @@ OK = QMessageBox.StandardButton.Ok
 
 
 def _tela(qtbot: QtBot, banco: Banco, auto_id: int, *papeis: str) -> TelaCaso:
-    tela = TelaCaso(ap.contexto(banco, *papeis), auto_id)
+    tela = ap.manter(TelaCaso(ap.contexto(banco, *papeis), auto_id))
     qtbot.addWidget(tela)
     tela.show()
     return tela
@@ -181,7 +181,7 @@ def test_caminho_6_recurso_provido_anula_e_reincidencia_cai(qtbot: QtBot, banco:
     assert "Penalidade anulada" in tela.penalidade.text()
 
     # The annulled auto no longer counts: a fact within the month is a first infraction again.
-    form = DialogoAuto(ap.contexto(banco, "fiscal"))
+    form = ap.manter(DialogoAuto(ap.contexto(banco, "fiscal")))
     qtbot.addWidget(form)
     selecionar_dado(form.operadora, roteiro.cidade.operadora_id)
     selecionar_dado(form.dispositivo, "1-VI")

@@ -62,7 +62,7 @@ def _receber(qtbot: QtBot, pagina: PaginaRepresentacoes, operadora_id: int) -> N
 
 
 def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    pagina = PaginaRepresentacoes(ap.contexto(banco, "fiscal", login="fiscal"))
+    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "fiscal", login="fiscal")))
     qtbot.addWidget(pagina)
     pagina.show()
     _receber(qtbot, pagina, roteiro.cidade.operadora_id)
@@ -102,7 +102,7 @@ def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: 
 
 
 def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    pagina = PaginaRepresentacoes(ap.contexto(banco, "fiscal"))
+    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "fiscal")))
     qtbot.addWidget(pagina)
     pagina.show()
     _receber(qtbot, pagina, roteiro.cidade.operadora_id)
@@ -120,10 +120,10 @@ def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: 
 
 def test_lista_de_autos_abre_o_caso_e_so_o_fiscal_lavra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
-    consulta = PaginaAutos(ap.contexto(banco, "consulta"))
+    consulta = ap.manter(PaginaAutos(ap.contexto(banco, "consulta")))
     qtbot.addWidget(consulta)
     assert not consulta.botao_novo.isVisibleTo(consulta)
-    pagina = PaginaAutos(ap.contexto(banco, "fiscal"))
+    pagina = ap.manter(PaginaAutos(ap.contexto(banco, "fiscal")))
     qtbot.addWidget(pagina)
     pagina.show()
     assert pagina.botao_novo.isVisible()

@@ -72,10 +72,11 @@ class DialogoAto(QDialog):
     texto_botao = "&Registrar"
     texto_voltar = "Cancelar"
 
-    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None) -> None:
+    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, **opcoes: Any) -> None:
         super().__init__(parent)
         self.contexto = contexto
         self.caso = caso
+        self.opcoes = opcoes
         self.mensagem_final = ""
         self.setWindowTitle(f"{self.titulo} — AI nº {caso.numero_formatado}")
         self.layout_principal = QVBoxLayout(self)
@@ -157,14 +158,17 @@ class DialogoIntimacao(DialogoAto):
     def __init__(
         self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, *, objeto: str = "auto"
     ) -> None:
-        self.objeto = objeto
-        if objeto == "decisao":
-            self.titulo = "Registrar intimação da decisão"
-        else:
-            self.titulo = "Registrar intimação do auto"
-        super().__init__(contexto, caso, parent)
+        super().__init__(contexto, caso, parent, objeto=objeto)
 
     def montar(self) -> None:
+        self.objeto = self.opcoes.get("objeto", "auto")
+        titulo = (
+            "Registrar intimação da decisão" if self.objeto == "decisao" else "Registrar intimação do auto"
+        )
+        self.setWindowTitle(f"{titulo} — AI nº {self.caso.numero_formatado}")
+        self._montar_campos()
+
+    def _montar_campos(self) -> None:
         self.data = CampoData(obrigatoria=True)
         self.data.definir_data(relogio.hoje())
         self.meio = QComboBox()
@@ -341,10 +345,11 @@ class CamposPenalidade(QWidget):
     """Fine (URM) with the allowed range beside it and the R$ amount computed live; suspension (days) enabled
     only where the law allows it. The range comes from `avaliar_sancao` as of `dia` (the act's date)."""
 
-    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None) -> None:
+    def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, **opcoes: Any) -> None:
         super().__init__(parent)
         self.contexto = contexto
         self.caso = caso
+        self.opcoes = opcoes
         self.avaliacao: AvaliacaoSancao | None = None
         self.multa = CampoDecimal(casas=2)
         self.multa.setMaximumWidth(120)
