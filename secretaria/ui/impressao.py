@@ -1,0 +1,346 @@
+"""Printing and saving the official PDFs from the window, and the document buttons of a case.
+
+Printing goes through the system print dialog (QPrintDialog on a QPrinter) and paints the PDF's pages on
+the printer. Qt cannot read a PDF by itself: the pages are rasterised by QtPdf's QPdfDocument when Qt's
+add-ons are installed, or else by pypdfium2; when neither is installed, "Imprimir" opens the PDF in the
+computer's PDF reader (QDesktopServices), whose own print command does the rest, and the screens say so.
+The page is rendered at up to 300 dpi (plenty for text on an office printer; 1200 dpi would need half a
+gigabyte per page).
+
+The modal dialogs are behind small functions of this module (`escolher_impressora`, `abrir_externamente`)
+and `arquivos.salvar_como`, which tests patch (pytest-qt's advice).
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QPushButton, QWidget
+
+from secretaria.services.base import ErroDominio
+from secretaria.services.documentos import DocumentoInfo
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.widgets import arquivos, mensagens
+
+FILTRO_PDF = "Documentos PDF (*.pdf)"
+DPI_MAXIMO = 300
+
+IMPRESSO = "impresso"
+CANCELADO = "cancelado"
+VISUALIZADOR = "visualizador"
+
+
+# --- rasterising the PDF ------------------------------------------------------------------------------------
+
+
+def motor_de_paginas() -> str | None:
+    """Which library turns PDF pages into images here: "qtpdf", "pypdfium2", or None (none installed)."""
+    try:
+        from PySide6.QtPdf import QPdfDocument  # noqa: F401  (only in PySide6-Addons)
+
+        return "qtpdf"
+    except ImportError:
+        pass
+    try:
+        _pdfium()
+        return "pypdfium2"
+    except ImportError:
+        return None
+
+
+def _pdfium() -> Any:
+    """pypdfium2 (optional, untyped: loaded by name so the type checker does not need it installed)."""
+    return importlib.import_module("pypdfium2")
+
+
+def paginas(conteudo: bytes, dpi: int, *, motor: str | None = None) -> Iterator[QImage]:
+    """Each page of the PDF as an image at `dpi`, one at a time (a batch of a thousand notices never sits
+    in memory as images)."""
+    motor = motor or motor_de_paginas()
+    if motor == "qtpdf":
+        yield from _paginas_qtpdf(conteudo, dpi)
+    elif motor == "pypdfium2":
+        yield from _paginas_pdfium(conteudo, dpi)
+    else:
+        raise RuntimeError("Nenhum leitor de PDF disponível para imprimir (QtPdf ou pypdfium2).")
+
+
+def _paginas_qtpdf(conteudo: bytes, dpi: int) -> Iterator[QImage]:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtPdf import QPdfDocument
+
+    buffer = QBuffer()
+    buffer.setData(QByteArray(conteudo))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    documento = QPdfDocument()
+    documento.load(buffer)
+    for indice in range(documento.pageCount()):
+        tamanho = documento.pagePointSize(indice)
+        pixels = QSize(round(tamanho.width() * dpi / 72), round(tamanho.height() * dpi / 72))
+        yield documento.render(indice, pixels)
+    documento.close()
+
+
+def _paginas_pdfium(conteudo: bytes, dpi: int) -> Iterator[QImage]:
+    documento = _pdfium().PdfDocument(conteudo)
+    try:
+        for indice in range(len(documento)):
+            pagina = documento[indice]
+            bitmap = pagina.render(scale=dpi / 72, rev_byteorder=True)  # RGB, 3 bytes a pixel
+            imagem = QImage(
+                bytes(bitmap.buffer), bitmap.width, bitmap.height, bitmap.stride, QImage.Format.Format_RGB888
+            )
+            yield imagem.copy()  # own the pixels: pdfium's buffer goes with the bitmap
+            bitmap.close()
+            pagina.close()
+    finally:
+        documento.close()
+
+
+def contar_paginas(conteudo: bytes) -> int:
+    """Pages of the PDF (0 when no PDF library is installed), for the dialog's page range."""
+    motor = motor_de_paginas()
+    if motor == "pypdfium2":
+        documento = _pdfium().PdfDocument(conteudo)
+        try:
+            return len(documento)
+        finally:
+            documento.close()
+    if motor == "qtpdf":
+        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+        from PySide6.QtPdf import QPdfDocument
+
+        buffer = QBuffer()
+        buffer.setData(QByteArray(conteudo))
+        buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        documento_qt = QPdfDocument()
+        documento_qt.load(buffer)
+        return int(documento_qt.pageCount())
+    return 0
+
+
+def pintar_paginas(impressora: QPrinter, conteudo: bytes, *, dpi: int | None = None) -> int:
+    """Paint the PDF's pages on the printer (the page range chosen in the dialog, if any), each page
+    scaled to the paper keeping its proportions. Returns how many pages were sent."""
+    resolucao = dpi or min(impressora.resolution(), DPI_MAXIMO)
+    primeira, ultima = impressora.fromPage(), impressora.toPage()
+    pintor = QPainter()
+    if not pintor.begin(impressora):
+        raise OSError("A impressora não aceitou o trabalho de impressão.")
+    enviadas = 0
+    try:
+        for numero, imagem in enumerate(paginas(conteudo, resolucao), start=1):
+            if primeira and numero < primeira:
+                continue
+            if ultima and numero > ultima:
+                break
+            if enviadas:
+                impressora.newPage()
+            area = pintor.viewport()
+            tamanho = imagem.size().scaled(area.size(), Qt.AspectRatioMode.KeepAspectRatio)
+            pintor.drawImage(QRect(area.x(), area.y(), tamanho.width(), tamanho.height()), imagem)
+            enviadas += 1
+            QApplication.processEvents()
+    finally:
+        pintor.end()
+    return enviadas
+
+
+# --- the dialogs (patched in tests) ------------------------------------------------------------------------
+
+
+def nova_impressora(titulo: str) -> QPrinter:
+    """A printer set up for the documents: A4, the PDF's own margins (the page is painted whole)."""
+    impressora = QPrinter(QPrinter.PrinterMode.HighResolution)
+    impressora.setDocName(titulo)
+    impressora.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A4),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(0, 0, 0, 0),
+        )
+    )
+    impressora.setFullPage(True)
+    return impressora
+
+
+def escolher_impressora(parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> bool:
+    """The system print dialog (printer, copies, page range); False when the user cancels."""
+    dialogo = QPrintDialog(impressora, parent)
+    dialogo.setWindowTitle("Imprimir")
+    if paginas_total > 0:
+        dialogo.setMinMax(1, paginas_total)
+    return dialogo.exec() == QDialog.DialogCode.Accepted
+
+
+def abrir_externamente(caminho: Path) -> bool:
+    """Open a file with the program the computer uses for it (the PDF reader)."""
+    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(caminho))))
+
+
+# --- what the screens call ---------------------------------------------------------------------------------
+
+
+def imprimir_pdf(
+    parent: QWidget | None, conteudo: bytes, titulo: str, nome_arquivo: str = "documento.pdf"
+) -> str:
+    """Print the PDF through the system print dialog. Returns IMPRESSO, CANCELADO, or VISUALIZADOR when no
+    PDF reader library is installed and the file was opened in the computer's PDF reader instead."""
+    if motor_de_paginas() is None:
+        caminho = arquivo_temporario(conteudo, nome_arquivo)
+        if not abrir_externamente(caminho):
+            mensagens.avisar_erro(
+                parent,
+                "Imprimir",
+                f"Não há leitor de PDF para imprimir daqui. O documento foi gravado em {caminho}: "
+                "abra-o e imprima pelo leitor de PDF.",
+            )
+        return VISUALIZADOR
+    impressora = nova_impressora(titulo)
+    if not escolher_impressora(parent, impressora, contar_paginas(conteudo)):
+        return CANCELADO
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        pintar_paginas(impressora, conteudo)
+    except OSError as exc:
+        mensagens.avisar_erro(parent, "Imprimir", f"A impressão falhou: {exc}")
+        return CANCELADO
+    finally:
+        QApplication.restoreOverrideCursor()
+    return IMPRESSO
+
+
+def arquivo_temporario(conteudo: bytes, nome_arquivo: str) -> Path:
+    """The PDF written to the user's temporary folder (for the PDF reader to open)."""
+    pasta = Path(tempfile.gettempdir()) / "secretaria-documentos"
+    pasta.mkdir(parents=True, exist_ok=True)
+    caminho = pasta / Path(nome_arquivo).name
+    caminho.write_bytes(conteudo)
+    return caminho
+
+
+def salvar_pdf(
+    parent: QWidget | None, conteudo: bytes, nome_sugerido: str, titulo: str = "Salvar PDF"
+) -> Path | None:
+    """Ask where to save and write the bytes as they are (the issued document, SHA-256 unchanged)."""
+    destino = arquivos.salvar_como(parent, titulo, nome_sugerido, FILTRO_PDF)
+    if destino is None:
+        return None
+    try:
+        destino.write_bytes(conteudo)
+    except OSError as exc:
+        mensagens.avisar_erro(
+            parent,
+            titulo,
+            f"Não foi possível gravar {destino}: {exc.strerror or exc}.\n"
+            "Se o arquivo estiver aberto no leitor de PDF, feche-o e tente de novo.",
+        )
+        return None
+    return destino
+
+
+def emitir_e_ler(contexto: Contexto, **pedido: object) -> tuple[DocumentoInfo, bytes]:
+    """Issue the document (or find the same bytes already stored) and read the stored, SHA-checked bytes."""
+    from secretaria.services.documentos import emitir_documento, obter_documento
+
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        info = emitir_documento(contexto.banco.uow(), contexto.ator, **pedido)  # type: ignore[arg-type]
+        with contexto.banco.leitura() as sessao:
+            return info, obter_documento(sessao, info.id)
+    finally:
+        QApplication.restoreOverrideCursor()
+
+
+def acoes_documento(
+    parent: QWidget | None, contexto: Contexto, acao: str, **pedido: object
+) -> DocumentoInfo | None:
+    """Issue a document and print it ("imprimir") or save it ("salvar"); a refusal is shown in a message box.
+
+    `pedido` is what `emitir_documento` takes: tipo= and auto_id= / operadora_id= / periodo= / data_entrega=.
+    Returns the issued document (None when refused). The case screen and the auto form call this.
+    """
+    titulo = "Imprimir" if acao == "imprimir" else "Salvar PDF"
+    try:
+        info, conteudo = emitir_e_ler(contexto, **pedido)
+    except ErroDominio as erro:
+        mensagens.avisar_erro(parent, titulo, erro.mensagem)
+        return None
+    if acao == "imprimir":
+        resultado = imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo)
+        if resultado == VISUALIZADOR:
+            mensagens.informar(
+                parent,
+                titulo,
+                f"{info.descricao} foi aberto no leitor de PDF do computador: imprima por ele.",
+            )
+    else:
+        destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
+        if destino is not None:
+            mensagens.informar(
+                parent, titulo, f"{info.descricao} gravado em {destino}.\nSHA-256: {info.sha256}"
+            )
+    return info
+
+
+class BotoesDocumentosCaso(QWidget):
+    """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, and the
+    decision notice. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells
+    the case screen to reload its list of issued documents.
+
+        botoes = BotoesDocumentosCaso(contexto, auto_id, parent)
+        botoes.mostrar(fase=caso.fase, decidido=caso.decisao is not None)
+    """
+
+    documentoEmitido = Signal(int)
+
+    DOCUMENTOS: tuple[tuple[str, str], ...] = (
+        ("auto", "Auto de infração"),
+        ("intimacao", "Intimação"),
+        ("decisao", "Decisão"),
+    )
+
+    def __init__(self, contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.auto_id = auto_id
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.botoes: dict[str, QPushButton] = {}
+        self.acoes: dict[tuple[str, str], Callable[[], None]] = {}
+        for tipo, rotulo in self.DOCUMENTOS:
+            botao = QPushButton(f"{rotulo} (PDF)")
+            botao.setObjectName(f"documento_{tipo}")
+            menu = QMenu(botao)
+            for acao, texto in (("imprimir", "Imprimir…"), ("salvar", "Salvar PDF…")):
+                funcao = self._acao(tipo, acao)
+                menu.addAction(texto, funcao)
+                self.acoes[(tipo, acao)] = funcao
+            botao.setMenu(menu)
+            layout.addWidget(botao)
+            self.botoes[tipo] = botao
+        layout.addStretch(1)
+
+    def _acao(self, tipo: str, acao: str) -> Callable[[], None]:
+        def executar() -> None:
+            info = acoes_documento(self, self.contexto, acao, tipo=tipo, auto_id=self.auto_id)
+            if info is not None and info.novo:
+                self.documentoEmitido.emit(info.id)
+
+        return executar
+
+    def mostrar(self, *, fase: str, decidido: bool) -> None:
+        cancelado = fase == "cancelado"
+        self.botoes["auto"].setEnabled(not cancelado)
+        self.botoes["intimacao"].setEnabled(not cancelado and not decidido)
+        self.botoes["decisao"].setEnabled(not cancelado and decidido)
+        if cancelado:
+            for botao in self.botoes.values():
+                botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")

@@ -1,0 +1,201 @@
+"""The "Relatórios" page and the case's document buttons (offscreen; the file and print dialogs patched).
+
+The database holds the November 2026 scenario of tests/services/cenario_documentos.py; "today" is 30/11/2026.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from openpyxl import load_workbook
+from pypdf import PdfReader
+from PySide6.QtCore import Qt
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QMessageBox, QWidget
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.models import DocumentoEmitido
+from secretaria.ui import impressao
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.relatorios import PaginaRelatorios
+from secretaria.ui.widgets import arquivos, mensagens
+
+
+def _cenario() -> ModuleType:
+    nome = "tests.services.cenario_documentos"
+    if nome in sys.modules:
+        return sys.modules[nome]
+    caminho = Path(__file__).parents[1] / "services" / "cenario_documentos.py"
+    spec = importlib.util.spec_from_file_location(nome, caminho)
+    assert spec is not None and spec.loader is not None
+    modulo = importlib.util.module_from_spec(spec)
+    sys.modules[nome] = modulo
+    spec.loader.exec_module(modulo)
+    return modulo
+
+
+cen = _cenario()
+
+
+@pytest.fixture
+def cenario(banco_sqlite: Banco, monkeypatch: pytest.MonkeyPatch) -> Any:
+    return cen.montar(banco_sqlite, monkeypatch)
+
+
+@pytest.fixture
+def contexto(banco_sqlite: Banco, cenario: Any) -> Contexto:
+    return Contexto(banco_sqlite, cen.ATORES["consulta"])
+
+
+@pytest.fixture
+def pagina(qtbot: QtBot, contexto: Contexto) -> Iterator[PaginaRelatorios]:
+    p = PaginaRelatorios(contexto)
+    qtbot.addWidget(p)
+    p.resize(1000, 640)
+    p.show()
+    yield p
+    while (caixa := mensagens.caixa_aberta()) is not None:
+        caixa.done(0)
+
+
+@pytest.fixture
+def salvar_em(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[tuple[str, str]]:
+    """`arquivos.salvar_como` answers tmp_path/<suggested name>; the calls (title, name) are recorded."""
+    chamadas: list[tuple[str, str]] = []
+
+    def salvar_como(_parent: QWidget | None, titulo: str, nome: str, _filtro: str) -> Path:
+        chamadas.append((titulo, nome))
+        return tmp_path / nome
+
+    monkeypatch.setattr(arquivos, "salvar_como", salvar_como)
+    return chamadas
+
+
+def texto_da_caixa() -> str:
+    caixa = mensagens.caixa_aberta()
+    assert caixa is not None, "nenhuma caixa de mensagem aberta"
+    texto = caixa.text()
+    caixa.done(0)
+    return texto
+
+
+def test_planilha_mensal_pela_tela(
+    qtbot: QtBot, pagina: PaginaRelatorios, salvar_em: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    assert (pagina.mes.currentText(), pagina.ano.value()) == ("Outubro", 2026)  # the month before today's
+    pagina.mes.setCurrentIndex(10)
+    qtbot.mouseClick(pagina.botao_planilha, Qt.MouseButton.LeftButton)
+    assert salvar_em == [("Salvar planilha mensal", "relatorio-mensal-2026-11.xlsx")]
+    destino = tmp_path / "relatorio-mensal-2026-11.xlsx"
+    livro = load_workbook(destino)
+    assert livro.sheetnames == ["Autos", "Resumo por operadora", "Penalidades", "Prazos", "Pagamentos"]
+    assert livro["Autos"].max_row == 6
+    assert "Planilha de 11/2026 gravada em" in texto_da_caixa()
+
+    # a month not begun: refused before asking where to save
+    pagina.mes.setCurrentIndex(11)
+    pagina.gerar_planilha()
+    assert "O mês 12/2026 ainda não começou" in texto_da_caixa()
+    assert len(salvar_em) == 1
+
+
+def test_planilha_cancelada_no_dialogo_nao_grava(
+    pagina: PaginaRelatorios, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a: None)
+    pagina.gerar_planilha()
+    assert mensagens.caixa_aberta() is None
+    assert list(tmp_path.glob("*.xlsx")) == []
+
+
+def test_ficha_salva_e_impressa(
+    pagina: PaginaRelatorios,
+    salvar_em: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    banco_sqlite: Banco,
+) -> None:
+    indice = pagina.operadora.findText("Princesa do Sul")
+    assert indice >= 0
+    pagina.operadora.setCurrentIndex(indice)
+    pagina.botao_ficha_salvar.click()
+    nome = salvar_em[-1][1]
+    assert nome == "ficha-11222333000181-2026-11-30.pdf"
+    texto = PdfReader(tmp_path / nome).pages[0].extract_text()
+    assert "Viação Princesa do Sul Ltda." in texto and "FICHA DA OPERADORA" in texto
+    aviso = texto_da_caixa()
+    assert f"gravado em {tmp_path / nome}" in aviso and "SHA-256" in aviso
+
+    # "Imprimir…": the system dialog (patched to print to a PDF file) receives every page of the same document
+    saida = tmp_path / "impresso.pdf"
+    abertos: list[Path] = []
+
+    def escolher(_parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> bool:
+        assert paginas_total == 1
+        impressora.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        impressora.setOutputFileName(str(saida))
+        return True
+
+    monkeypatch.setattr(impressao, "escolher_impressora", escolher)
+    monkeypatch.setattr(impressao, "abrir_externamente", lambda caminho: abertos.append(caminho) or True)
+    pagina.botao_ficha_imprimir.click()
+    if impressao.motor_de_paginas() is None:
+        assert abertos and abertos[0].read_bytes() == (tmp_path / nome).read_bytes()
+        assert "aberto no leitor de PDF" in texto_da_caixa()
+    else:
+        assert len(PdfReader(saida).pages) == 1
+        assert mensagens.caixa_aberta() is None
+    with banco_sqlite.leitura() as s:  # printed the stored document: issued once
+        assert s.scalar(sa.select(sa.func.count(DocumentoEmitido.id))) == 1
+
+
+def test_lote_do_periodo(pagina: PaginaRelatorios, salvar_em: list[tuple[str, str]], tmp_path: Path) -> None:
+    assert pagina.contagem_lote.text() == "2 autos do período aguardam intimação."
+    pagina.botao_lote_salvar.click()
+    nome = salvar_em[-1][1]
+    assert nome == "intimacoes-2026-11-01-a-2026-11-30.pdf"
+    leitor = PdfReader(tmp_path / nome)
+    assert len(leitor.pages) == 3
+    assert "RELAÇÃO DE ENTREGA DE INTIMAÇÕES" in leitor.pages[2].extract_text()
+    texto_da_caixa()
+
+    pagina.inicio.definir_data(cen.date(2026, 1, 1))
+    pagina.fim.definir_data(cen.date(2026, 1, 31))
+    assert pagina.contagem_lote.text() == "Nenhum auto do período aguarda intimação."
+    assert not pagina.botao_lote_salvar.isEnabled()
+
+    pagina.inicio.definir_data(cen.date(2026, 11, 1))
+    pagina.fim.definir_data(cen.date(2026, 11, 30))
+    pagina.entrega.limpar()
+    pagina.lote("salvar")
+    assert texto_da_caixa() == "Informe a data prevista da entrega."
+
+
+def test_botoes_de_documentos_do_caso(
+    qtbot: QtBot, contexto: Contexto, cenario: Any, salvar_em: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    botoes = impressao.BotoesDocumentosCaso(contexto, cenario.multado)
+    qtbot.addWidget(botoes)
+    botoes.mostrar(fase="decidido", decidido=True)
+    assert botoes.botoes["auto"].isEnabled() and botoes.botoes["decisao"].isEnabled()
+    assert not botoes.botoes["intimacao"].isEnabled()
+    with qtbot.waitSignal(botoes.documentoEmitido) as sinal:
+        botoes.acoes[("decisao", "salvar")]()
+    assert isinstance(sinal.args[0], int)
+    texto = PdfReader(io.BytesIO((tmp_path / "decisao-0005-2026.pdf").read_bytes())).pages[0].extract_text()
+    assert "R$ 49,42" in texto
+    caixa = mensagens.caixa_aberta()
+    assert caixa is not None and "Notificação de decisão nº 0005/2026" in caixa.text()
+    caixa.done(QMessageBox.StandardButton.Ok.value)
+
+    botoes.mostrar(fase="cancelado", decidido=False)
+    assert not any(b.isEnabled() for b in botoes.botoes.values())
