@@ -199,3 +199,19 @@ def test_botoes_de_documentos_do_caso(
 
     botoes.mostrar(fase="cancelado", decidido=False)
     assert not any(b.isEnabled() for b in botoes.botoes.values())
+
+
+def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(
+    qtbot: QtBot, contexto: Contexto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(impressao, "motor_de_paginas", lambda: None)
+    abertos: list[Path] = []
+    monkeypatch.setattr(impressao, "abrir_externamente", lambda caminho: abertos.append(caminho) or True)
+    monkeypatch.setattr(impressao, "escolher_impressora", lambda *_a: pytest.fail("sem leitor, sem diálogo"))
+    pagina = PaginaRelatorios(contexto)
+    qtbot.addWidget(pagina)
+    assert "abre o PDF no leitor de PDF" in pagina.aviso_impressao.text()
+    pagina.lote("imprimir")
+    assert [p.name for p in abertos] == ["intimacoes-2026-11-01-a-2026-11-30.pdf"]
+    assert abertos[0].read_bytes().startswith(b"%PDF")
+    assert "aberto no leitor de PDF do computador" in texto_da_caixa()
