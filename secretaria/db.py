@@ -11,6 +11,7 @@ import functools
 import logging
 import os
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -160,20 +161,35 @@ def resolver_url(url: str | None) -> str:
     return url or os.environ.get(VARIAVEL_URL) or url_padrao()
 
 
+_SENHA_NA_URL = re.compile(r"(//[^/@:]*:)[^@/]*@")
+
+
 def mascarar_url(url: str | sa.URL) -> str:
-    """The URL as it may be shown or logged: never with its password."""
+    """The URL as it may be shown or logged: never with its password (even when it cannot be parsed)."""
     try:
         return sa.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return "<URL inválida>"
+    except (sa.exc.ArgumentError, ValueError):
+        return _SENHA_NA_URL.sub(r"\1***@", str(url))
+
+
+def analisar_url(url: str | sa.URL) -> sa.URL:
+    """The parsed URL, or ErroBanco saying how to write one (the password masked)."""
+    try:
+        return sa.make_url(url)
+    except (sa.exc.ArgumentError, ValueError) as exc:
+        raise ErroBanco(
+            f"Endereço de banco de dados inválido: {mascarar_url(url)}.\n"
+            "Use um arquivo (sqlite:///caminho/secretaria.sqlite) ou um servidor "
+            "(postgresql+psycopg://usuario@servidor/banco)."
+        ) from exc
 
 
 def eh_sqlite(url: str | sa.URL) -> bool:
-    return sa.make_url(url).get_backend_name() == "sqlite"
+    return analisar_url(url).get_backend_name() == "sqlite"
 
 
 def arquivo_sqlite(url: str | sa.URL) -> Path | None:
-    u = sa.make_url(url)
+    u = analisar_url(url)
     if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
         return None
     return Path(u.database)
@@ -181,14 +197,7 @@ def arquivo_sqlite(url: str | sa.URL) -> Path | None:
 
 def criar_engine(url: str) -> sa.Engine:
     """An engine with the project's connection settings (WAL, foreign keys, BEGIN IMMEDIATE on SQLite)."""
-    try:
-        u = sa.make_url(url)
-    except sa.exc.ArgumentError as exc:
-        raise ErroBanco(
-            f"Endereço de banco de dados inválido: {url!r}.\n"
-            "Use um arquivo (sqlite:///caminho/secretaria.sqlite) ou um servidor "
-            "(postgresql+psycopg://usuario@servidor/banco)."
-        ) from exc
+    u = analisar_url(url)
     backend = u.get_backend_name()
     if backend == "sqlite":
         engine = sa.create_engine(u, connect_args={"timeout": SQLITE_ESPERA_MS / 1000})

@@ -179,3 +179,25 @@ def test_senha_da_url_nunca_impressa_pela_variavel_de_ambiente(
     assert cli.main(["auditoria", "verificar"]) == cli.SAIDA_ERRO
     saida = capsys.readouterr()
     assert "segredo" not in saida.out + saida.err and "127.0.0.1" in saida.err
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql+psycopg://u:segredo@host:abc/x",
+        "postgresql+psycopg://u:segredo@[::1/x",
+        "://u:segredo@h/x",
+        "mysql://u:segredo@h/x",
+    ],
+)
+@pytest.mark.parametrize("argumentos", [["auditoria", "verificar"], ["backup"], ["backup", "--diaria"], []])
+def test_url_malformada_tambem_nao_mostra_a_senha(
+    url: str, argumentos: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        "secretaria.ui.app.executar", lambda *a, **k: pytest.fail("não deveria abrir a janela")
+    )
+    assert cli.main(["--db", url, *argumentos]) == cli.SAIDA_ERRO
+    saida = capsys.readouterr()
+    assert "segredo" not in saida.out + saida.err
+    assert "Traceback" not in saida.err and "***" in saida.err

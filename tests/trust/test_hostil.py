@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import os
 import pkgutil
 import re
 import shutil
@@ -38,7 +39,7 @@ from secretaria.services import relogio
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio
 
-EXEMPLOS = 12
+EXEMPLOS = int(os.environ.get("SECRETARIA_HOSTIL_EXEMPLOS", "12"))  # more for a deeper local hunt
 HOJE = date(2026, 11, 30)
 
 # ------------------------------------------------------------------------------------------ the inputs
