@@ -597,8 +597,21 @@ def _linha_do_tempo(
                 auto.cancelado_em.date(), "cancelamento", "Auto cancelado", auto.motivo_cancelamento or ""
             )
         )
-    ordem = {e.ato: i for i, e in enumerate(ev)}
-    return tuple(sorted(ev, key=lambda e: (e.data, ordem[e.ato])))
+    return tuple(sorted(ev, key=lambda e: (e.data, _ordem(e))))
+
+
+_ORDEM_ATOS = {
+    "representacao": 0, "infracao": 1, "lavratura": 2, "intimacao": 3, "defesa": 4, "proposta": 5, "decisao": 6,
+    "recurso": 8, "julgamento_recurso": 9, "suspensao": 10, "pagamento": 11, "divida_ativa": 12, "cumprimento": 13,
+    "cancelamento": 14,
+}  # fmt: skip
+
+
+def _ordem(e: EventoCaso) -> int:
+    """Acts of the same day in the order the procedure has them (the decision's intimação after the decision)."""
+    if e.ato == "intimacao" and e.titulo.startswith("Intimação da decisão"):
+        return 7
+    return _ORDEM_ATOS.get(e.ato, 99)
 
 
 def _estado(vencimento: date, dia: date) -> tuple[str, str]:

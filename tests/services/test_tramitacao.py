@@ -84,6 +84,13 @@ def test_caso_multado_e_pago(banco: Banco, roteiro: Roteiro) -> None:
 
     intimacao = roteiro.intimar(r.id, date(2026, 5, 26), objeto="decisao")
     assert intimacao.prazo == date(2026, 6, 10)
+    roteiro.intimar(r.id, date(2026, 5, 25), objeto="decisao", resultado="recusada")
+    with banco.leitura() as s:  # an attempt on the decision's own day is shown after the decision
+        assert [e.titulo for e in obter_caso(s, r.id).linha_do_tempo][-3:] == [
+            "Decisão: penalidade aplicada",
+            "Intimação da decisão (sem êxito)",
+            "Intimação da decisão",
+        ]
     roteiro.hoje = date(2026, 6, 10)
     with banco.leitura() as s:
         assert final_em(s, r.id) is None
