@@ -23,6 +23,7 @@ from secretaria.services.caso import obter_caso
 from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.painel_sancao import ConteudoPainel, PainelSancao
+from secretaria.ui.widgets import arquivos
 
 
 def _carregar_apoio() -> Any:
@@ -169,7 +170,9 @@ def test_dispositivo_sem_tipo_nao_pode_ser_citado(qtbot: QtBot, banco: Banco, ro
     assert "O administrador deve definir o tipo" in texto
 
 
-def test_lavrar_auto_pelo_formulario(qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path) -> None:
+def test_lavrar_auto_pelo_formulario(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     foto = tmp_path / "foto.png"
     foto.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
     dialogo = _abrir_form(qtbot, banco)
@@ -194,14 +197,20 @@ def test_lavrar_auto_pelo_formulario(qtbot: QtBot, banco: Banco, roteiro: Any, t
         assert "próximo número de 2026" in pergunta
     auto_id, numero = sinal.args
     assert numero == "0001/2026"
-    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
+    # The PDF of the auto right away: "Salvar PDF…" in the success box.
+    destino = tmp_path / "auto.pdf"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
+    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Save)
     assert "Auto de infração nº 0001/2026 lavrado" in aviso
     assert "Multa de 0,10 a 0,50 URM" in aviso
+    assert "gravado em" in ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
+    assert destino.read_bytes().startswith(b"%PDF")
     with banco.leitura() as s:
         caso = obter_caso(s, auto_id)
     assert caso.testemunhas[0].nome == "Rita Testemunha"
     assert [a.nome_arquivo for a in caso.anexos] == ["foto.png"]
     assert caso.veiculo_id == roteiro.cidade.veiculo_id
+    assert [d.tipo for d in caso.documentos] == ["auto"]  # issued and stored with its SHA-256
 
 
 def test_recusa_do_servico_aparece_ao_lado_do_campo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:

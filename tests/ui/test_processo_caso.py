@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -230,3 +231,41 @@ def test_cancelar_auto_pede_confirmacao_e_motivo(qtbot: QtBot, banco: Banco, rot
     ap.responder_caixa(qtbot, OK)
     assert "Auto CANCELADO" in tela.penalidade.text()
     assert tela.botoes_atos == {}
+
+
+def _preencher_timbre(banco: Banco) -> None:
+    from secretaria.services import admin
+
+    with banco.leitura() as s:
+        atual = admin.obter_dados_orgao(s)
+    dados = replace(
+        atual.dados, secretario_nome="Sérgio Secretário", endereco="Praça Coronel Pedro Osório, 101"
+    )
+    admin.salvar_dados_orgao(banco.uow(), ap.fabrica.ATORES["administrador"], dados, versao=atual.versao)
+
+
+def test_documentos_emitidos_e_reimpressao_identica(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from secretaria.ui.widgets import arquivos
+
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    tela = _tela(qtbot, banco, r.id, "consulta")  # consulta reads and prints
+    tela.abas.setCurrentIndex(3)
+    assert tela.lista_documentos.item(0).text() == "Nenhum documento emitido ainda."
+    assert tela.botoes_documentos.botoes["decisao"].isEnabled()
+    assert not tela.botoes_documentos.botoes["intimacao"].isEnabled()  # decided: the auto's notice is past
+
+    primeiro, copia = tmp_path / "decisao.pdf", tmp_path / "copia.pdf"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: primeiro)
+    tela.botoes_documentos.acoes[("decisao", "salvar")]()
+    assert "faltam nos dados do órgão" in ap.responder_caixa(qtbot, OK)  # refused: letterhead incomplete
+    _preencher_timbre(banco)
+    tela.botoes_documentos.acoes[("decisao", "salvar")]()
+    assert "gravado em" in ap.responder_caixa(qtbot, OK)
+    assert tela.lista_documentos.item(0).text().startswith("Notificação de decisão nº 0001/2026 — emitido em")
+
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: copia)
+    tela.lista_documentos.setCurrentRow(0)
+    qtbot.mouseClick(tela.botao_copia_documento, Qt.MouseButton.LeftButton)
+    assert copia.read_bytes() == primeiro.read_bytes()  # re-printing gives the same bytes

@@ -92,7 +92,7 @@ def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: 
         ap.responder_caixa(qtbot, SIM)
     auto_id, numero = sinal.args
     assert numero == "0001/2026"
-    ap.responder_caixa(qtbot, OK)
+    assert "lavrado" in ap.responder_caixa(qtbot, QMessageBox.StandardButton.Close)
     caso_tela = ap.esperar_dialogo(qtbot, TelaCaso)  # the new case opens
     assert caso_tela.auto_id == auto_id
     with banco.leitura() as s:

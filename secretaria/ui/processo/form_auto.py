@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -569,5 +570,32 @@ class DialogoAuto(QDialog):
         )
         if falhas:
             texto += "\n\nArquivos não anexados (anexe-os pela tela do caso):\n" + "\n".join(falhas)
+        texto += "\n\nImprima agora as duas vias do auto, ou grave o PDF."
         self.accept()
-        mensagens.informar(self.parentWidget(), "Auto lavrado", texto)
+        avisar_lavrado(self.parentWidget(), self.contexto, resumo.id, texto)
+
+
+def avisar_lavrado(parent: QWidget | None, contexto: Contexto, auto_id: int, texto: str) -> QMessageBox:
+    """The "auto lavrado" box, with its PDF at hand: "Imprimir o auto…", "Salvar PDF…" or "Fechar"."""
+    from secretaria.ui import impressao
+
+    botoes = QMessageBox.StandardButton
+
+    def escolhido(resultado: int) -> None:
+        if resultado == botoes.Yes.value:
+            impressao.acoes_documento(parent, contexto, "imprimir", tipo="auto", auto_id=auto_id)
+        elif resultado == botoes.Save.value:
+            impressao.acoes_documento(parent, contexto, "salvar", tipo="auto", auto_id=auto_id)
+
+    caixa = mensagens.caixa_mensagem(
+        parent,
+        "Auto lavrado",
+        texto,
+        botoes=botoes.Yes | botoes.Save | botoes.Close,
+        padrao=botoes.Yes,
+        ao_terminar=escolhido,
+    )
+    caixa.button(botoes.Yes).setText("&Imprimir o auto…")
+    caixa.button(botoes.Save).setText("&Salvar PDF…")
+    caixa.button(botoes.Close).setText("&Fechar")
+    return caixa

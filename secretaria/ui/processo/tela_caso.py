@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -227,22 +229,12 @@ class TelaCaso(QDialog):
         self.detalhes = QTextBrowser()
         self.detalhes.setOpenLinks(False)
         self.painel = PainelSancao()
-        self.anexos = QTextBrowser()
-        self.documentos = QTextBrowser()
         self.abas = QTabWidget()
         self.abas.addTab(self.linha_do_tempo, "&Linha do tempo")
         self.abas.addTab(self.detalhes, "Dados do &auto")
         self.abas.addTab(self.painel, "&Sanção cabível")
-        aba_arquivos = QWidget()
-        la = QVBoxLayout(aba_arquivos)
-        la.addWidget(QLabel("<b>Arquivos anexados</b> (com SHA-256, conferido a cada abertura)"))
-        la.addWidget(self.anexos, 1)
-        self.botao_salvar_anexo = QPushButton("Salvar cópia de um anexo…")
-        self.botao_salvar_anexo.clicked.connect(self._salvar_anexo)
-        la.addWidget(self.botao_salvar_anexo, 0, Qt.AlignmentFlag.AlignLeft)
-        la.addWidget(QLabel("<b>Documentos emitidos</b>"))
-        la.addWidget(self.documentos, 1)
-        self.abas.addTab(aba_arquivos, "Anexos e &documentos")
+        self.abas.addTab(self._aba_documentos(), "&Documentos")
+        self.abas.addTab(self._aba_anexos(), "A&nexos")
 
         topo = QGridLayout()
         topo.addWidget(self.titulo, 0, 0)
@@ -491,27 +483,105 @@ class TelaCaso(QDialog):
             return
         self.painel.mostrar(conteudo_de(avaliacao))
 
+    def _aba_documentos(self) -> QWidget:
+        from secretaria.ui.impressao import BotoesDocumentosCaso
+
+        aba = QWidget()
+        layout = QVBoxLayout(aba)
+        self.botoes_documentos = BotoesDocumentosCaso(self.contexto, self.auto_id, aba)
+        self.botoes_documentos.documentoEmitido.connect(lambda _id: self.recarregar())
+        emitir = QHBoxLayout()
+        emitir.addWidget(QLabel("Emitir:"))
+        emitir.addWidget(self.botoes_documentos, 1)
+        layout.addLayout(emitir)
+        layout.addWidget(QLabel("Documentos emitidos (guardados com o SHA-256; a reimpressão é idêntica):"))
+        self.lista_documentos = QListWidget()
+        self.lista_documentos.setAccessibleName("Documentos emitidos")
+        self.lista_documentos.itemActivated.connect(lambda _i: self._documento("imprimir"))
+        layout.addWidget(self.lista_documentos, 1)
+        botoes = QHBoxLayout()
+        self.botao_reimprimir = QPushButton("Imprimir novamente…")
+        self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
+        self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
+        self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
+        for b in (self.botao_reimprimir, self.botao_copia_documento):
+            b.setAutoDefault(False)
+            botoes.addWidget(b)
+        botoes.addStretch(1)
+        layout.addLayout(botoes)
+        return aba
+
+    def _aba_anexos(self) -> QWidget:
+        aba = QWidget()
+        layout = QVBoxLayout(aba)
+        layout.addWidget(QLabel("Fotos e documentos anexados (o SHA-256 é conferido ao abrir):"))
+        self.lista_anexos = QListWidget()
+        self.lista_anexos.setAccessibleName("Arquivos anexados")
+        self.lista_anexos.itemActivated.connect(lambda _i: self._salvar_anexo())
+        layout.addWidget(self.lista_anexos, 1)
+        botoes = QHBoxLayout()
+        self.botao_salvar_anexo = QPushButton("Salvar cópia do anexo…")
+        self.botao_salvar_anexo.clicked.connect(self._salvar_anexo)
+        self.botao_anexar = QPushButton("Anexar arquivo…")
+        self.botao_anexar.clicked.connect(self._anexar)
+        for b in (self.botao_salvar_anexo, self.botao_anexar):
+            b.setAutoDefault(False)
+            botoes.addWidget(b)
+        botoes.addStretch(1)
+        layout.addLayout(botoes)
+        return aba
+
     def _mostrar_arquivos(self, c: Caso) -> None:
-        if c.anexos:
-            itens = "".join(
-                f"<li>{_e(a.nome_arquivo)} — {a.tamanho / 1024:.0f} kB, anexado em "
-                f"{formatar_data_hora(a.anexado_em)} por {_e(a.anexado_por)}<br>"
-                f"<span style='color:{COR_SECUNDARIA}'>SHA-256 {a.sha256}</span></li>"
-                for a in c.anexos
+        self.lista_anexos.clear()
+        for a in c.anexos:
+            item = QListWidgetItem(
+                f"{a.nome_arquivo} — {max(1, round(a.tamanho / 1024))} kB, anexado em "
+                f"{formatar_data_hora(a.anexado_em)} por {a.anexado_por}"
             )
-            self.anexos.setHtml(f"<ul>{itens}</ul>")
-        else:
-            self.anexos.setHtml("<p>Nenhum arquivo anexado.</p>")
+            item.setToolTip(f"SHA-256 {a.sha256}")
+            item.setData(Qt.ItemDataRole.UserRole, a.id)
+            self.lista_anexos.addItem(item)
+        if not c.anexos:
+            self.lista_anexos.addItem("Nenhum arquivo anexado.")
+        self.lista_anexos.setCurrentRow(0)
         self.botao_salvar_anexo.setEnabled(bool(c.anexos))
-        if c.documentos:
-            itens = "".join(
-                f"<li>{_e(d.nome_arquivo)} — emitido em {formatar_data_hora(d.emitido_em)} por "
-                f"{_e(d.emitido_por)}<br><span style='color:{COR_SECUNDARIA}'>SHA-256 {d.sha256}</span></li>"
-                for d in c.documentos
+        self.botao_anexar.setVisible("anexar_evidencia" in c.atos_permitidos(self.contexto.ator))
+        self.lista_documentos.clear()
+        for d in reversed(c.documentos):
+            item = QListWidgetItem(
+                f"{_rotulo_documento(d.tipo, d.referencia)} — emitido em {formatar_data_hora(d.emitido_em)} "
+                f"por {d.emitido_por}"
             )
-            self.documentos.setHtml(f"<ul>{itens}</ul>")
+            item.setToolTip(f"{d.nome_arquivo}\nSHA-256 {d.sha256}")
+            item.setData(Qt.ItemDataRole.UserRole, d.id)
+            self.lista_documentos.addItem(item)
+        if not c.documentos:
+            self.lista_documentos.addItem("Nenhum documento emitido ainda.")
+        self.lista_documentos.setCurrentRow(0)
+        self.botao_reimprimir.setEnabled(bool(c.documentos))
+        self.botao_copia_documento.setEnabled(bool(c.documentos))
+        self.botoes_documentos.mostrar(fase=c.fase, decidido=c.decisao is not None)
+
+    def _documento(self, acao: str) -> None:
+        """Print again, or save, an issued document: its stored bytes, checked against their SHA-256."""
+        from secretaria.services.documentos import info_documento, obter_documento
+        from secretaria.ui import impressao
+
+        item = self.lista_documentos.currentItem()
+        documento_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if documento_id is None:
+            return
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                info = info_documento(sessao, documento_id)
+                conteudo = obter_documento(sessao, documento_id)
+        except ErroDominio as erro:
+            mensagens.avisar_erro(self, "Documento", erro.mensagem)
+            return
+        if acao == "imprimir":
+            impressao.imprimir_pdf(self, conteudo, info.descricao, info.nome_arquivo)
         else:
-            self.documentos.setHtml("<p>Nenhum documento emitido ainda.</p>")
+            impressao.salvar_pdf(self, conteudo, info.nome_arquivo)
 
     # --- acts ---
     def abrir_ato(self, ato: str, ao_terminar: Callable[[QDialog], None] | None = None) -> QDialog | None:
@@ -573,19 +643,13 @@ class TelaCaso(QDialog):
 
         if self.caso is None or not self.caso.anexos:
             return
-        anexos = self.caso.anexos
-        anexo = anexos[0]
-        if len(anexos) > 1:
-            from PySide6.QtWidgets import QInputDialog
-
-            nomes = [f"{a.nome_arquivo} ({formatar_data_hora(a.anexado_em)})" for a in anexos]
-            nome, ok = QInputDialog.getItem(self, "Salvar cópia", "Anexo:", nomes, 0, False)
-            if not ok:
-                return
-            anexo = anexos[nomes.index(nome)]
+        item = self.lista_anexos.currentItem()
+        anexo_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if anexo_id is None:
+            return
         try:
             with self.contexto.banco.leitura() as sessao:
-                arquivo = abrir_anexo_conferido(sessao, anexo.id)
+                arquivo = abrir_anexo_conferido(sessao, anexo_id)
         except ErroDominio as erro:
             mensagens.avisar_erro(self, "Anexo alterado", erro.mensagem)
             return
@@ -599,6 +663,13 @@ class TelaCaso(QDialog):
     def texto_prazos(self) -> str:
         """The deadline lines as the user reads them."""
         return "\n".join(r.text() for r in self.rotulos_prazos)
+
+
+def _rotulo_documento(tipo: str, referencia: str) -> str:
+    from secretaria.services.documentos import TIPOS_DOCUMENTO
+
+    nome = TIPOS_DOCUMENTO.get(tipo, tipo)
+    return f"{nome} nº {referencia}" if tipo in ("auto", "intimacao", "decisao") else f"{nome} {referencia}"
 
 
 def _e(texto: str) -> str:
