@@ -290,6 +290,33 @@ def acoes_documento(
     return info
 
 
+def documento_guardado(
+    parent: QWidget | None, contexto: Contexto, documento_id: int, acao: str
+) -> DocumentoInfo | None:
+    """Print ("imprimir") or save ("salvar") an already issued document from its stored bytes (SHA-256
+    re-checked): the list of issued documents on the case screen calls this. Nothing is issued anew."""
+    from secretaria.services.documentos import info_documento, obter_documento
+
+    titulo = "Imprimir" if acao == "imprimir" else "Salvar PDF"
+    try:
+        with contexto.banco.leitura() as sessao:
+            info = info_documento(sessao, documento_id)
+            conteudo = obter_documento(sessao, documento_id)
+    except ErroDominio as erro:
+        mensagens.avisar_erro(parent, titulo, erro.mensagem)
+        return None
+    if acao == "imprimir":
+        if imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo) == VISUALIZADOR:
+            mensagens.informar(parent, titulo, f"{info.descricao} foi aberto no leitor de PDF do computador.")
+    else:
+        destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
+        if destino is not None:
+            mensagens.informar(
+                parent, titulo, f"{info.descricao} gravado em {destino}.\nSHA-256: {info.sha256}"
+            )
+    return info
+
+
 class BotoesDocumentosCaso(QWidget):
     """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, and the
     decision notice. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells

@@ -215,3 +215,23 @@ def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(
     assert [p.name for p in abertos] == ["intimacoes-2026-11-01-a-2026-11-30.pdf"]
     assert abertos[0].read_bytes().startswith(b"%PDF")
     assert "aberto no leitor de PDF do computador" in texto_da_caixa()
+
+
+def test_documento_guardado_e_salvo_com_os_bytes_emitidos(
+    qtbot: QtBot,
+    contexto: Contexto,
+    cenario: Any,
+    salvar_em: list[tuple[str, str]],
+    tmp_path: Path,
+    banco_sqlite: Banco,
+) -> None:
+    from secretaria.services.documentos import emitir_documento, obter_documento
+
+    info = emitir_documento(banco_sqlite.uow(), cen.ATORES["fiscal"], tipo="auto", auto_id=cenario.multado)
+    guardado = impressao.documento_guardado(None, contexto, info.id, "salvar")
+    assert guardado is not None and (guardado.id, guardado.sha256) == (info.id, info.sha256)
+    with banco_sqlite.leitura() as s:
+        assert (tmp_path / info.nome_arquivo).read_bytes() == obter_documento(s, info.id)
+    assert f"SHA-256: {info.sha256}" in texto_da_caixa()
+    assert impressao.documento_guardado(None, contexto, 999, "salvar") is None
+    assert "Documento emitido não encontrado (nº 999)" in texto_da_caixa()
