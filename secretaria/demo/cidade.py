@@ -65,7 +65,7 @@ Progresso = Callable[[int, int, str], None]
 SEMENTE = 2413
 ATOR_DEMO = Ator("demo", "Gerador da cidade de demonstração", frozenset())
 CHAVE_CONFIGURACAO = "demo.cidade"
-VERSAO_GERADOR = 1
+VERSAO_GERADOR = 2
 
 _CINCO_CENTESIMOS = Decimal("0.05")
 # The table the URM values grow from: R$ per URM on 1 January of the reference year, about 4,5 % a year.
@@ -106,10 +106,10 @@ ESCALA_BENCH = Escala(
     veiculos=1500,
     empregados=6000,
     fiscais=30,
-    autos=190_000,
+    autos=191_600,
     anos=10,
     cadeias=20,
-    autos_mes_pico=10_000,
+    autos_mes_pico=8_400,
 )
 
 
@@ -1193,7 +1193,8 @@ class _Gerador:
             dia_lav + timedelta(days=rng.randrange(1, 4) if rapido else rng.randrange(1, 11))
         )
         falhas = 0 if rapido else rng.sortear(_FALHAS_AUTO)
-        nunca = not rapido and rng.random() < 0.004
+        # A few recent autos whose every delivery failed so far (older ones were delivered in the end).
+        nunca = not rapido and rng.random() < 0.006 and (hoje - dia_lav).days < 200
         intimado: date | None = None
         for tentativa in range(falhas + 1 + (3 if nunca else 0)):
             if not antes_do_fim(d):
@@ -1586,7 +1587,7 @@ class _Gerador:
             d = cal.proximo_dia_util(final + timedelta(days=rng.randrange(2, 60)))
             if d <= hoje:
                 situacao, pago_em = "pago", d
-        elif final is not None and not anulada and sorteio < 0.85:
+        elif final is not None and not anulada and sorteio < 0.97:
             d = cal.proximo_dia_util(final + timedelta(days=rng.randrange(90, 150)))
             if d <= hoje:
                 situacao, inscrito = "divida_ativa", d

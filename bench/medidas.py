@@ -1,0 +1,698 @@
+"""Each figure of the benchmark, beside the plain way of doing the same thing, measured in the same run.
+
+Every `medir_*` function returns `Resultado` rows. A measurement whose code is missing (a module not written
+yet) or that fails returns a row with the reason instead of a figure, so the table always prints.
+
+Clock: the services read `relogio.hoje()`; the benchmark moves it to the day the city was generated for, so
+queues and deadlines mean the same on every rerun of a cached city.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.db import Banco
+from secretaria.models import AutoInfracao, Base
+
+RAIZ = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Resultado:
+    """One row of the table: our figure, the plain way's figure, and the goal."""
+
+    medida: str
+    banco: str
+    valor: float | None  # seconds, or MB when unidade == "MB"
+    simples: float | None = None
+    descricao_simples: str = ""
+    meta: float | None = None
+    unidade: str = "s"
+    nota: str = ""
+
+    @property
+    def atingida(self) -> bool | None:
+        if self.valor is None or self.meta is None:
+            return None
+        return self.valor <= self.meta
+
+    @property
+    def razao(self) -> float | None:
+        if self.valor is None or self.simples is None or self.valor <= 0:
+            return None
+        return self.simples / self.valor
+
+
+def falha(
+    medida: str, banco: str, exc: BaseException, meta: float | None = None, unidade: str = "s"
+) -> Resultado:
+    if isinstance(exc, ImportError):
+        motivo = f"não medido: {exc.name or exc} ainda não existe"
+    else:
+        ultima = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        onde = f" ({Path(ultima.filename).name}:{ultima.lineno})" if ultima else ""
+        motivo = f"erro: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}{onde}"
+    return Resultado(medida, banco, None, meta=meta, unidade=unidade, nota=motivo)
+
+
+def cronometrar(funcao: Callable[[], Any]) -> tuple[float, Any]:
+    inicio = time.perf_counter()
+    valor = funcao()
+    return time.perf_counter() - inicio, valor
+
+
+def mediana(funcao: Callable[[], Any], vezes: int) -> float:
+    tempos = []
+    for _ in range(vezes):
+        inicio = time.perf_counter()
+        funcao()
+        tempos.append(time.perf_counter() - inicio)
+    return statistics.median(tempos)
+
+
+# --------------------------------------------------------------------------------------------------------
+# "Without its index": the same query after DROP INDEX inside a transaction that is rolled back
+# --------------------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def sem_indices(banco: Banco, tabelas: Sequence[str], nomes: Sequence[str] | None = None) -> Iterator[Any]:
+    """A session in which the named indexes (default: every plain index of `tabelas`) do not exist.
+
+    DDL is transactional on SQLite and PostgreSQL: the drop is rolled back at the end, nothing changes.
+    """
+    alvos = list(nomes or [])
+    if nomes is None:
+        for t in tabelas:
+            alvos += [i.name for i in Base.metadata.tables[t].indexes if i.name]
+    sessao = banco.fabrica()
+    try:
+        for nome in alvos:
+            sessao.execute(sa.text(f'DROP INDEX IF EXISTS "{nome}"'))
+        yield sessao
+    finally:
+        sessao.rollback()
+        sessao.close()
+
+
+# --------------------------------------------------------------------------------------------------------
+# 1. The autos list (offscreen Qt)
+# --------------------------------------------------------------------------------------------------------
+
+
+def _aplicacao() -> Any:
+    from secretaria.ui.app import configurar_aplicacao
+
+    return configurar_aplicacao()
+
+
+def _esperar_pintura(app: Any, alvo: Any, acao: Callable[[], Any], limite: float = 600.0) -> float:
+    """Seconds from the start of `acao()` until `alvo` (a widget) has painted."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Espia(QObject):
+        pintou = False
+
+        def eventFilter(self, _obj: Any, evento: Any) -> bool:
+            if evento.type() == QEvent.Type.Paint:
+                Espia.pintou = True
+            return False
+
+    espia = Espia()
+    inicio = time.perf_counter()
+    resultado = acao()
+    widget = alvo() if callable(alvo) and not hasattr(alvo, "installEventFilter") else alvo
+    widget.installEventFilter(espia)
+    if hasattr(widget, "update"):
+        widget.update()
+    while not Espia.pintou:
+        app.processEvents()
+        if time.perf_counter() - inicio > limite:
+            raise TimeoutError("a tabela não foi pintada")
+    app.processEvents()
+    decorrido = time.perf_counter() - inicio
+    widget.removeEventFilter(espia)
+    del resultado
+    return decorrido
+
+
+TERMO_BUSCA = "laranjal"
+
+
+def medir_lista(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]:
+    """Open the autos list page, scroll to the end, search; the plain way is a QTableWidget of every row."""
+    medidas = (
+        "Lista de autos: abrir até a 1ª pintura",
+        "Lista de autos: rolar até o fim",
+        f"Lista de autos: busca “{TERMO_BUSCA}”",
+    )
+    metas = (0.5, None, 0.1)
+    try:
+        from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+
+        from secretaria.services import listas
+        from secretaria.services.base import Ator
+        from secretaria.ui.contexto import Contexto
+        from secretaria.ui.modelo_tabela import formatar_celula
+        from secretaria.ui.processo.paginas import PaginaAutos
+    except ImportError as exc:
+        return [falha(m, nome_banco, exc, meta) for m, meta in zip(medidas, metas, strict=True)]
+    app = _aplicacao()
+    contexto = Contexto(banco, Ator("consulta", "Clara Consulta", frozenset({"consulta"})), demo=False)
+    resultados: list[Resultado] = []
+    paginas: list[Any] = []
+
+    def abrir() -> Any:
+        p = PaginaAutos(contexto)
+        p.resize(1280, 800)
+        p.show()
+        paginas.append(p)
+        return p
+
+    t_abrir = _esperar_pintura(app, lambda: paginas[0].tabela.viewport(), abrir)
+    pagina = paginas[0]
+    total = pagina.modelo.total
+    t_fim = _esperar_pintura(app, pagina.tabela.viewport(), pagina.tabela.scrollToBottom)
+
+    def buscar() -> None:
+        pagina.busca.setText(TERMO_BUSCA)
+        pagina.aplicar_filtro()
+
+    t_busca = _esperar_pintura(app, pagina.tabela.viewport(), buscar)
+    achados = pagina.modelo.total
+    pagina.close()
+    pagina.deleteLater()
+    app.processEvents()
+
+    # The plain way: load every row and fill a QTableWidget item by item.
+    colunas = listas.definicao("autos").colunas
+    tabela: list[Any] = []
+
+    def encher() -> Any:
+        with banco.leitura() as s:
+            linhas = list(listas.exportar_linhas(s, "autos"))
+        w = QTableWidget(len(linhas), len(colunas))
+        w.setHorizontalHeaderLabels([c.cabecalho for c in colunas])
+        textos = []
+        for i, linha in enumerate(linhas):
+            valores = [formatar_celula(v) for v in linha[1:]]
+            textos.append(" ".join(valores).lower())
+            for j, texto in enumerate(valores):
+                w.setItem(i, j, QTableWidgetItem(texto))
+        w.resize(1280, 800)
+        w.show()
+        tabela.append((w, textos))
+        return w
+
+    s_abrir = _esperar_pintura(app, lambda: tabela[0][0].viewport(), encher)
+    w, textos = tabela[0]
+    s_fim = _esperar_pintura(app, w.viewport(), w.scrollToBottom)
+
+    def filtrar() -> None:
+        w.setUpdatesEnabled(False)
+        for i, texto in enumerate(textos):
+            w.setRowHidden(i, TERMO_BUSCA not in texto)
+        w.setUpdatesEnabled(True)
+
+    s_busca = _esperar_pintura(app, w.viewport(), filtrar)
+    w.close()
+    w.deleteLater()
+    app.processEvents()
+    tabela.clear()
+
+    simples = "QTableWidget com todas as linhas, item a item"
+    resultados.append(
+        Resultado(medidas[0], nome_banco, t_abrir, s_abrir, simples, metas[0], nota=f"{total} autos")
+    )
+    resultados.append(Resultado(medidas[1], nome_banco, t_fim, s_fim, "QTableWidget.scrollToBottom"))
+    resultados.append(
+        Resultado(
+            medidas[2],
+            nome_banco,
+            t_busca,
+            s_busca,
+            "esconder linha a linha as que não contêm o texto",
+            metas[2],
+            nota=f"{achados} achados",
+        )
+    )
+    return resultados
+
+
+# --------------------------------------------------------------------------------------------------------
+# 2. The sanction panel
+# --------------------------------------------------------------------------------------------------------
+
+
+def par_mais_longo(banco: Banco) -> tuple[int, str, int]:
+    """The operator with the most autos, and its provision with the most autos: (operator, provision, n)."""
+    a = AutoInfracao
+    with banco.leitura() as s:
+        operadora = s.execute(
+            sa.select(a.operadora_id).group_by(a.operadora_id).order_by(sa.func.count().desc()).limit(1)
+        ).scalar_one()
+        codigo, n = s.execute(
+            sa.select(a.dispositivo_codigo, sa.func.count())
+            .where(a.operadora_id == operadora)
+            .group_by(a.dispositivo_codigo)
+            .order_by(sa.func.count().desc())
+            .limit(1)
+        ).one()
+    return int(operadora), str(codigo), int(n)
+
+
+def medir_sancao(banco: Banco, nome_banco: str, hoje: date, vezes: int = 200) -> list[Resultado]:
+    medida = "Painel de sanção (mediana de 200)"
+    try:
+        from secretaria.services.sancao import avaliar_sancao
+    except ImportError as exc:
+        return [falha(medida, nome_banco, exc, 0.005)]
+    operadora, codigo, n = par_mais_longo(banco)
+
+    def uma(sessao: Any) -> None:
+        avaliar_sancao(sessao, operadora_id=operadora, dispositivo_codigo=codigo, data_infracao=hoje)
+
+    def com_sessao() -> None:
+        with banco.leitura() as s:
+            uma(s)
+
+    com_sessao()  # warm the connection pool and the catalogue cache
+    valor = mediana(com_sessao, vezes)
+    with sem_indices(banco, (), ["ix_auto_recidiva"]) as s:
+        uma(s)
+        simples = mediana(lambda: uma(s), max(20, vezes // 10))
+    return [
+        Resultado(
+            medida,
+            nome_banco,
+            valor,
+            simples,
+            "a mesma consulta sem o índice ix_auto_recidiva",
+            0.005,
+            nota=f"operadora {operadora}, {codigo}: {n} autos",
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# 3. The home screen's queues
+# --------------------------------------------------------------------------------------------------------
+
+_TABELAS_FILAS = ("auto_infracao", "pagamento", "recurso", "veiculo", "suspensao", "representacao", "decisao")
+
+
+def medir_filas(banco: Banco, nome_banco: str, hoje: date, vezes: int = 15) -> list[Resultado]:
+    try:
+        from secretaria.services import filas
+    except ImportError as exc:
+        return [falha("Filas da tela inicial", nome_banco, exc, 0.05)]
+    with banco.leitura() as s:
+        todas = filas.painel(s, hoje)
+    funcoes: list[tuple[str, Callable[[Any], Any]]] = [
+        ("aguardando_intimacao", lambda s: filas.autos_aguardando_intimacao(s, hoje)),
+        ("defesas_a_vencer", lambda s: filas.defesas_a_vencer(s, hoje)),
+        ("decisoes_atrasadas", lambda s: filas.decisoes_atrasadas(s, hoje)),
+        ("decisoes_aguardando_intimacao", lambda s: filas.decisoes_aguardando_intimacao(s, hoje)),
+        ("recursos_em_prazo", lambda s: filas.recursos_em_prazo(s, hoje)),
+        ("recursos_aguardando_julgamento", lambda s: filas.recursos_aguardando_julgamento(s, hoje)),
+        ("multas_em_aberto", lambda s: filas.multas_definitivas_em_aberto(s, hoje)),
+        ("veiculos_vencidos", lambda s: filas.veiculos_vencidos(s, hoje)),
+        ("operadoras_suspensas", lambda s: filas.operadoras_suspensas(s, hoje)),
+        ("representacoes_pendentes", lambda s: filas.representacoes_pendentes(s, hoje)),
+    ]
+    titulos = {f.chave: (f.titulo, f.total) for f in todas}
+    resultados = []
+    simples: dict[str, float] = {}
+    with sem_indices(banco, _TABELAS_FILAS) as s:
+        for chave, funcao in funcoes:
+            funcao(s)
+            simples[chave] = mediana(lambda f=funcao: f(s), max(3, vezes // 3))  # type: ignore[misc]
+    for chave, funcao in funcoes:
+
+        def uma(f: Callable[[Any], Any] = funcao) -> None:
+            with banco.leitura() as s:
+                f(s)
+
+        uma()
+        valor = mediana(uma, vezes)
+        titulo, total = titulos.get(chave, (chave, 0))
+        resultados.append(
+            Resultado(
+                f"Fila: {titulo}",
+                nome_banco,
+                valor,
+                simples[chave],
+                "sem os índices das tabelas consultadas",
+                0.05,
+                nota=f"{total} na fila",
+            )
+        )
+    return resultados
+
+
+# --------------------------------------------------------------------------------------------------------
+# 4. The monthly spreadsheet (fresh process: its own peak memory)
+# --------------------------------------------------------------------------------------------------------
+
+
+def mes_mais_cheio(banco: Banco) -> tuple[int, int, int]:
+    a = AutoInfracao
+    ano = sa.extract("year", a.data_lavratura)
+    mes = sa.extract("month", a.data_lavratura)
+    with banco.leitura() as s:
+        r = s.execute(
+            sa.select(ano, mes, sa.func.count()).group_by(ano, mes).order_by(sa.func.count().desc()).limit(1)
+        ).one()
+    return int(r[0]), int(r[1]), int(r[2])
+
+
+_PLANILHA = r"""
+import io, json, resource, sys, time
+sys.path.insert(0, {raiz!r})
+from secretaria.db import abrir_banco
+from secretaria.services import relogio
+relogio.hoje = lambda: __import__("datetime").date.fromisoformat({hoje!r})
+banco = abrir_banco({url!r}, migrar=False)
+from secretaria.services.relatorios import dados_mensais
+inicio = time.perf_counter()
+with banco.leitura() as s:
+    dados = dados_mensais(s, {ano}, {mes})
+consulta = time.perf_counter() - inicio
+saida = io.BytesIO()
+t = time.perf_counter()
+if {simples!r}:
+    from openpyxl import Workbook
+    livro = Workbook()
+    livro.remove(livro.active)
+    for nome, linhas in (("Autos", dados.autos), ("Penalidades", dados.penalidades), ("Prazos", dados.prazos),
+                         ("Pagamentos", dados.pagamentos)):
+        aba = livro.create_sheet(nome)
+        campos = None
+        for linha in linhas:
+            if campos is None:
+                campos = [f for f in linha.__dataclass_fields__]
+                aba.append(campos)
+            aba.append([getattr(linha, f) for f in campos])
+    livro.save(saida)
+else:
+    from secretaria.reports.planilha_mensal import gerar_planilha_mensal
+    gerar_planilha_mensal(dados, saida)
+planilha = time.perf_counter() - t
+pico = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({{"consulta": consulta, "planilha": planilha, "pico_mb": pico, "bytes": len(saida.getvalue()),
+                  "autos": len(dados.autos)}}))
+"""
+
+
+def _subprocesso(codigo: str) -> dict[str, Any]:
+    saida = subprocess.run(
+        [sys.executable, "-c", codigo], cwd=RAIZ, capture_output=True, text=True, check=False, timeout=1800
+    )
+    if saida.returncode != 0:
+        linhas = [x for x in saida.stderr.strip().splitlines() if x.strip()]
+        raise RuntimeError(linhas[-1] if linhas else f"código de saída {saida.returncode}")
+    resultado: dict[str, Any] = json.loads(saida.stdout.strip().splitlines()[-1])
+    return resultado
+
+
+def medir_planilha(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]:
+    medidas = ("Planilha mensal do mês mais cheio: tempo", "Planilha mensal: pico de memória do processo")
+    try:
+        import secretaria.reports.planilha_mensal
+        import secretaria.services.relatorios  # noqa: F401
+    except ImportError as exc:
+        return [falha(medidas[0], nome_banco, exc, 2.5), falha(medidas[1], nome_banco, exc, 150, "MB")]
+    ano, mes, _n = mes_mais_cheio(banco)
+    campos = {"raiz": str(RAIZ), "url": banco.url, "ano": ano, "mes": mes, "hoje": hoje.isoformat()}
+    nosso = _subprocesso(_PLANILHA.format(simples=False, **campos))
+    plano = _subprocesso(_PLANILHA.format(simples=True, **campos))
+    nota = (
+        f"{mes:02d}/{ano}: {nosso['autos']} autos; consulta {nosso['consulta']:.2f} s + "
+        f"xlsx {nosso['planilha']:.2f} s ({nosso['bytes'] / 1e6:.1f} MB)"
+    )
+    return [
+        Resultado(
+            medidas[0],
+            nome_banco,
+            nosso["consulta"] + nosso["planilha"],
+            plano["consulta"] + plano["planilha"],
+            "openpyxl em modo normal",
+            2.5,
+            nota=nota,
+        ),
+        Resultado(
+            medidas[1],
+            nome_banco,
+            nosso["pico_mb"],
+            plano["pico_mb"],
+            "openpyxl em modo normal",
+            150,
+            unidade="MB",
+            nota="processo inteiro (Python, SQLAlchemy, openpyxl e os dados)",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# 5. 1,000 intimações in one batch PDF
+# --------------------------------------------------------------------------------------------------------
+
+
+def _canvas_sem_formas(base: type) -> Any:
+    """The plain way: every page draws the letterhead (and each fixed block) anew, no form XObjects."""
+
+    class SemFormas(base):  # type: ignore[misc]
+        def hasForm(self, _nome: str) -> bool:
+            return False
+
+        def beginForm(self, *_a: Any, **_k: Any) -> None:
+            return None
+
+        def endForm(self, *_a: Any, **_k: Any) -> None:
+            return None
+
+        def doForm(self, *_a: Any, **_k: Any) -> None:
+            return None
+
+    return SemFormas
+
+
+def medir_lote(banco: Banco, nome_banco: str, hoje: date, quantidade: int = 1000) -> list[Resultado]:
+    medida = "Lote de 1.000 intimações em um PDF"
+    try:
+        from secretaria.reports import pdf_base
+        from secretaria.reports.intimacao import LoteIntimacoesPdf
+        from secretaria.services.documentos import dados_lote_intimacoes
+    except ImportError as exc:
+        return [falha(medida, nome_banco, exc, 6.0)]
+    from secretaria.reports import dados as dados_pdf
+
+    afrouxado = False
+    if not dados_pdf._NUMERO_AUTO.match("10000/2026"):
+        # The large city draws up ~20,000 autos a year: numbers pass 9999, which reports/dados.py refuses.
+        dados_pdf._NUMERO_AUTO = re.compile(r"^\d{4,}/\d{4}$")
+        afrouxado = True
+    with banco.leitura() as s:
+        t_dados, dados = cronometrar(
+            lambda: dados_lote_intimacoes(s, date(1990, 1, 1), hoje, data_entrega=hoje)
+        )
+    disponiveis = len(dados.intimacoes)
+    lista = list(dados.intimacoes)
+    while len(lista) < quantidade:
+        lista += lista[: quantidade - len(lista)]
+    dados = dataclasses.replace(dados, intimacoes=lista[:quantidade])
+    LoteIntimacoesPdf().render(dataclasses.replace(dados, intimacoes=lista[:5]))  # imports, fonts
+    t_nosso, pdf = cronometrar(lambda: LoteIntimacoesPdf().render(dados))
+    original = pdf_base._CanvasNumerado
+    pdf_base._CanvasNumerado = _canvas_sem_formas(original)  # type: ignore[misc]
+    try:
+        t_plano, pdf_plano = cronometrar(lambda: LoteIntimacoesPdf().render(dados))
+    finally:
+        pdf_base._CanvasNumerado = original  # type: ignore[misc]
+    nota = (
+        f"{disponiveis} autos aguardando intimação"
+        + (f" (repetidos até {quantidade})" if disponiveis < quantidade else "")
+        + f"; dados {t_dados:.2f} s; PDF {len(pdf) / 1e6:.1f} MB (simples: {len(pdf_plano) / 1e6:.1f} MB)"
+        + (
+            "; números de auto com 5 dígitos aceitos só no benchmark (reports/dados.py exige NNNN/AAAA)"
+            if afrouxado
+            else ""
+        )
+    )
+    return [
+        Resultado(
+            medida,
+            nome_banco,
+            t_nosso,
+            t_plano,
+            "Platypus redesenhando o timbre em cada página",
+            6.0,
+            nota=nota,
+        )
+    ]
+
+
+# --------------------------------------------------------------------------------------------------------
+# 6. Process start to the login window
+# --------------------------------------------------------------------------------------------------------
+
+_INICIO = r"""
+import os, sys, time
+sys.path.insert(0, {raiz!r})
+{importar_tudo}
+import secretaria.ui.login as _login
+from PySide6.QtCore import QTimer
+
+_original = _login.DialogoLogin.showEvent
+
+def _mostrado(self, evento):
+    _original(self, evento)
+    QTimer.singleShot(0, lambda: (print("PRONTO", time.time(), flush=True), os._exit(0)))
+
+_login.DialogoLogin.showEvent = _mostrado
+from secretaria.cli import main
+main(["--db", {url!r}])
+"""
+
+_IMPORTAR_TUDO = r"""
+import importlib, pkgutil
+import reportlab.platypus, reportlab.pdfgen.canvas, reportlab.lib.styles, openpyxl, holidays, num2words, lxml.etree
+import PySide6.QtWidgets, PySide6.QtGui, PySide6.QtCore, PySide6.QtPrintSupport
+import sqlalchemy.orm, alembic.command, platformdirs
+import secretaria
+for _m in pkgutil.walk_packages(secretaria.__path__, "secretaria."):
+    if not _m.name.startswith("secretaria.migrations"):
+        importlib.import_module(_m.name)
+"""
+
+
+def _inicio_ate_login(url: str, importar_tudo: bool) -> float:
+    codigo = _INICIO.format(raiz=str(RAIZ), url=url, importar_tudo=_IMPORTAR_TUDO if importar_tudo else "")
+    ambiente = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    inicio = time.time()
+    saida = subprocess.run(
+        [sys.executable, "-c", codigo], cwd=RAIZ, env=ambiente, capture_output=True, text=True, timeout=600
+    )
+    for linha in saida.stdout.splitlines():
+        if linha.startswith("PRONTO"):
+            return float(linha.split()[1]) - inicio
+    linhas = [x for x in saida.stderr.strip().splitlines() if x.strip()]
+    raise RuntimeError(linhas[-1] if linhas else "a janela de login não apareceu")
+
+
+def medir_inicio(banco: Banco, nome_banco: str, vezes: int = 5) -> list[Resultado]:
+    medida = "Início do programa até a janela de login"
+    resultados: list[Resultado] = []
+    try:
+        primeira = _inicio_ate_login(banco.url, False)  # the day's first start makes the daily copy (SQLite)
+        valor = statistics.median(_inicio_ate_login(banco.url, False) for _ in range(vezes))
+        simples = statistics.median(_inicio_ate_login(banco.url, True) for _ in range(max(3, vezes // 2)))
+    except Exception as exc:  # a failed start is reported in the table, not raised
+        return [falha(medida, nome_banco, exc, 0.8)]
+    resultados.append(
+        Resultado(
+            medida,
+            nome_banco,
+            valor,
+            simples,
+            "importando todas as bibliotecas na partida",
+            0.8,
+            nota=f"mediana de {vezes}, processo novo a cada vez",
+        )
+    )
+    if banco.eh_sqlite:
+        resultados.append(
+            Resultado(
+                "Início até o login, 1ª abertura do dia",
+                nome_banco,
+                primeira,
+                None,
+                "",
+                0.8,
+                nota="inclui a cópia de segurança diária do arquivo (backup.copia_diaria)",
+            )
+        )
+    return resultados
+
+
+def tamanho_banco(banco: Banco) -> str:
+    with banco.leitura() as s:
+        if banco.eh_sqlite:
+            paginas = s.execute(sa.text("PRAGMA page_count")).scalar() or 0
+            tamanho = s.execute(sa.text("PRAGMA page_size")).scalar() or 0
+            return f"{paginas * tamanho / 1e6:.0f} MB"
+        return f"{(s.execute(sa.text('SELECT pg_database_size(current_database())')).scalar() or 0) / 1e6:.0f} MB"
+
+
+def contar_linhas(banco: Banco) -> dict[str, int]:
+    with banco.leitura() as s:
+        return {
+            t: int(s.execute(sa.text(f"SELECT count(*) FROM {t}")).scalar() or 0)
+            for t in ("operadora", "veiculo", "empregado", "auto_infracao")
+        }
+
+
+def formatar_tempo(valor: float) -> str:
+    if valor < 1:
+        return f"{valor * 1000:.1f} ms".replace(".", ",")
+    return f"{valor:.2f} s".replace(".", ",")
+
+
+def formatar_valor(valor: float | None, unidade: str) -> str:
+    if valor is None:
+        return "—"
+    if unidade == "MB":
+        return f"{valor:.0f} MB"
+    return formatar_tempo(valor)
+
+
+def tabela(resultados: Sequence[Resultado]) -> str:
+    """The one table, plain text, columns aligned."""
+    cab = ("Medida", "Banco", "Secretaria", "Jeito simples", "Razão", "Meta", "Atingida?")
+    linhas: list[tuple[str, ...]] = []
+    notas: list[str] = []
+    for r in resultados:
+        razao = f"{r.razao:.1f}×".replace(".", ",") if r.razao is not None else "—"
+        meta = f"≤ {formatar_valor(r.meta, r.unidade)}" if r.meta is not None else "—"
+        atingida = {True: "sim", False: "NÃO", None: "—"}[r.atingida]
+        simples = formatar_valor(r.simples, r.unidade)
+        linhas.append((r.medida, r.banco, formatar_valor(r.valor, r.unidade), simples, razao, meta, atingida))
+        if r.nota or r.descricao_simples:
+            partes = [
+                p for p in (f"simples = {r.descricao_simples}" if r.descricao_simples else "", r.nota) if p
+            ]
+            notas.append(f"  {r.medida} [{r.banco}]: {'; '.join(partes)}")
+    larguras = [
+        max(len(c), *(len(linha[i]) for linha in linhas)) if linhas else len(c) for i, c in enumerate(cab)
+    ]
+
+    def fmt(valores: Sequence[str]) -> str:
+        return " | ".join(
+            v.ljust(larguras[i]) if i < 2 else v.rjust(larguras[i]) for i, v in enumerate(valores)
+        )
+
+    separador = "-+-".join("-" * n for n in larguras)
+    saida = io.StringIO()
+    saida.write(fmt(cab) + "\n" + separador + "\n")
+    for linha in linhas:
+        saida.write(fmt(linha) + "\n")
+    if notas:
+        saida.write("\nNotas:\n" + "\n".join(notas) + "\n")
+    return saida.getvalue()
