@@ -49,6 +49,10 @@ TIPOS_ATO_CASSACAO = {
 RESULTADOS_CASSACAO = {"cassada": "cassar a permissão", "arquivada": "arquivar o procedimento"}
 
 
+def _data(dia: date | None) -> str:
+    return formatar_data(dia) if dia is not None else "data não registrada"
+
+
 # --- operator status ---------------------------------------------------------------------------------------
 
 
@@ -213,7 +217,7 @@ def registrar_pagamento(
             )
         if pagamento.situacao == "pago":
             raise ErroDominio(
-                f"A multa do auto nº {auto.numero_formatado} já foi paga em {formatar_data(pagamento.pago_em)}.",  # type: ignore[arg-type]
+                f"A multa do auto nº {auto.numero_formatado} já foi paga em {_data(pagamento.pago_em)}.",
                 "situacao",
             )
         antes = imagem(pagamento)
@@ -229,7 +233,7 @@ def registrar_pagamento(
             if pagamento.situacao == "divida_ativa":
                 raise ErroDominio(
                     f"A multa do auto nº {auto.numero_formatado} já foi inscrita em dívida ativa em "
-                    f"{formatar_data(pagamento.inscrito_divida_em)}.",  # type: ignore[arg-type]
+                    f"{_data(pagamento.inscrito_divida_em)}.",
                     "situacao",
                 )
             definitiva = final_em(s, auto.id)
@@ -355,7 +359,7 @@ def _cassacao_para_ato(s: so.Session, cassacao_id: int) -> Cassacao:
         raise ErroDominio("Procedimento de cassação não encontrado.", "cassacao_id")
     if cassacao.situacao == "decidida":
         raise ErroDominio(
-            f"O procedimento de cassação já foi decidido em {formatar_data(cassacao.decidida_em)}.",  # type: ignore[arg-type]
+            f"O procedimento de cassação já foi decidido em {_data(cassacao.decidida_em)}.",
             "cassacao_id",
         )
     return cassacao

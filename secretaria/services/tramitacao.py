@@ -610,7 +610,7 @@ def registrar_recurso(
             rotulo_minimo="a decisão",
         )
         antes_da_intimacao = auto.prazo_recurso is None
-        no_prazo = antes_da_intimacao or tempestivo(dia, auto.prazo_recurso)  # type: ignore[arg-type]
+        no_prazo = auto.prazo_recurso is None or tempestivo(dia, auto.prazo_recurso)
         recurso = Recurso(
             decisao_id=decisao.id,
             protocolado_em=dia,
