@@ -146,7 +146,7 @@ class PaginaInicio(QWidget):
         self.lista_filas.setAccessibleName("Filas de trabalho")
         self.lista_filas.setMinimumWidth(330)
         self.lista_filas.setWordWrap(True)
-        self.lista_filas.setSpacing(2)
+        self.lista_filas.setSpacing(4)
         self.modelo = ModeloFila(self)
         self.tabela = TabelaFila()
         self.tabela.setModel(self.modelo)
@@ -157,6 +157,7 @@ class PaginaInicio(QWidget):
         self.tabela.setTabKeyNavigation(False)
         self.tabela.setAlternatingRowColors(True)
         self.tabela.verticalHeader().setVisible(False)
+        self.tabela.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         cab = self.tabela.horizontalHeader()
         for coluna in range(4):
             cab.setSectionResizeMode(coluna, QHeaderView.ResizeMode.ResizeToContents)
@@ -248,6 +249,8 @@ class PaginaInicio(QWidget):
         self.modelo.definir(fila.linhas, relogio.hoje(), fila.chave in FILAS_DE_ATRASO)
         self.titulo_fila.setText(f"{fila.titulo} — {_contagem(fila.total)}")
         self.tabela.setVisible(bool(fila.linhas))
+        self.tabela.setColumnHidden(2, not any(linha.data for linha in fila.linhas))
+        self.tabela.setColumnHidden(3, not any(linha.prazo for linha in fila.linhas))
         self.vazio.setVisible(not fila.linhas)
         mostrados = len(fila.linhas)
         self.aviso_limite.setText(

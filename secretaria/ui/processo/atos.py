@@ -43,6 +43,8 @@ from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_O
 from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
 
 COR_DESTAQUE = "#1d4ed8"
+ESTILO_NORMAL = "color: palette(window-text);"
+"""Back to the normal colour (an empty style sheet would keep the last colour painted, a Qt quirk)."""
 
 
 def _dias(n: int) -> str:
@@ -374,7 +376,8 @@ class CamposPenalidade(QWidget):
         self.linha_suspensao.addWidget(self.faixa_suspensao, 1)
         self.multa.valorAlterado.connect(lambda _v: self.atualizar_reais())
 
-    def avaliar(self, dia: date | None) -> None:
+    def avaliar(self, dia: date | None, data_valor: date | None = None) -> None:
+        """The range as of `dia` (the act's date); R$ at the URM of `data_valor` (default: `dia`)."""
         from secretaria.services.sancao import avaliar_sancao
 
         dia = dia or relogio.hoje()
@@ -386,7 +389,7 @@ class CamposPenalidade(QWidget):
                     dispositivo_codigo=self.caso.dispositivo_codigo,
                     data_infracao=self.caso.data_infracao,
                     excluir_auto_id=self.caso.id,
-                    data_valor=dia,
+                    data_valor=data_valor or dia,
                 )
         except ErroDominio as erro:
             self.avaliacao = None
@@ -401,6 +404,7 @@ class CamposPenalidade(QWidget):
             smin, smax = s.suspensao_min_dias or 0, s.suspensao_max_dias
             self.suspensao.setEnabled(True)
             self.suspensao.setMaximum(smax)
+            self.suspensao.setSingleStep(smax if smin == smax else 1)  # exact length: the arrows give 0 or it
             if smin == smax:
                 texto = f"Cabível: exatamente {_dias(smax)} (art. 7º, § 7º), cumulativa com a multa (§ 8º)."
             else:
@@ -425,7 +429,7 @@ class CamposPenalidade(QWidget):
         a = self.avaliacao
         if multa is None:
             if a is not None and a.multa_min_reais is not None and a.multa_max_reais is not None:
-                self.reais.setStyleSheet("")
+                self.reais.setStyleSheet(ESTILO_NORMAL)
                 faixa = formatar_reais(a.multa_min_reais)
                 if a.multa_max_reais != a.multa_min_reais:
                     faixa += f" a {formatar_reais(a.multa_max_reais)}"
@@ -450,7 +454,7 @@ class CamposPenalidade(QWidget):
             self.reais.setStyleSheet(f"color: {COR_BLOQUEIO}")
             texto += " — fora da faixa cabível"
         else:
-            self.reais.setStyleSheet("")
+            self.reais.setStyleSheet(ESTILO_NORMAL)
         self.reais.setText(texto)
 
     def valores(self) -> tuple[Decimal, int]:
@@ -590,7 +594,7 @@ class DialogoProposta(_DialogoPenalidade):
 
 class DialogoDecisao(_DialogoPenalidade):
     titulo = "Decidir (art. 13)"
-    texto_botao = "&Decidir…"
+    texto_botao = "De&cidir…"
 
     def montar(self) -> None:
         super().montar()
@@ -756,7 +760,9 @@ class DialogoJulgamento(DialogoAto):
         self.efeito.setWordWrap(True)
         self.layout_principal.addWidget(self.efeito)
         self.resultado.currentIndexChanged.connect(lambda _i: self._modo())
-        self.penalidade.avaliar(relogio.hoje())
+        # The reduced fine in R$ keeps the URM of the decision day (REGRAS § 2).
+        decisao = self.caso.decisao
+        self.penalidade.avaliar(relogio.hoje(), decisao.data if decisao else None)
         self._modo()
         self.setMinimumWidth(760)
 
@@ -819,14 +825,14 @@ class DialogoJulgamento(DialogoAto):
 
 class DialogoSuspensao(DialogoAto):
     titulo = "Iniciar suspensão"
-    texto_botao = "&Iniciar suspensão…"
+    texto_botao = "Iniciar &suspensão…"
 
     def montar(self) -> None:
         self.inicio = CampoData(obrigatoria=True)
         self.inicio.definir_data(relogio.hoje())
         self.fim = rotulo_dica()
         self.form.adicionar("inicio", "&Início:", self.inicio)
-        self.form.layout.addRow("", self.fim)
+        self.form.layout.addRow(self.fim)
         self.inicio.dataAlterada.connect(lambda _d: self._fim())
         self._fim()
 
@@ -928,7 +934,7 @@ class DialogoCumprimento(DialogoAto):
         )
         self.layout_principal.insertWidget(1, explicacao)
         f = self.form
-        f.adicionar("situacao", "&Resultado:", self.situacao)
+        f.adicionar("situacao", "R&esultado:", self.situacao)
         f.adicionar("data", "&Verificado em:", self.data)
         f.adicionar("observacao", "&Observação:", self.observacao)
 

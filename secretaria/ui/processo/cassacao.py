@@ -162,7 +162,7 @@ class DialogoAtoCassacao(_DialogoCassacao):
 
 class DialogoDecidirCassacao(_DialogoCassacao):
     titulo = "Decidir a cassação (art. 16)"
-    texto_botao = "&Decidir…"
+    texto_botao = "De&cidir…"
 
     def __init__(
         self, contexto: Contexto, cassacao_id: int, versao: int | None = None, parent: QWidget | None = None
@@ -182,7 +182,7 @@ class DialogoDecidirCassacao(_DialogoCassacao):
         for chave, rotulo in RESULTADOS_CASSACAO.items():
             self.resultado.addItem(rotulo[:1].upper() + rotulo[1:], chave)
         self.fundamentacao = CampoTexto(linhas=4)
-        self.form.adicionar("resultado", "&Decisão:", self.resultado)
+        self.form.adicionar("resultado", "Deci&são:", self.resultado)
         self.form.adicionar("fundamentacao", "&Fundamentação:", self.fundamentacao)
 
     def confirmacao(self) -> str:

@@ -264,7 +264,7 @@ class DialogoAuto(QDialog):
         layout_lavratura = QVBoxLayout(grupo_lavratura)
         self.form_lavratura = Formulario(layout_lavratura, self)
         g = self.form_lavratura
-        g.adicionar("fiscal_id", "Fisca&l autuante:", self.fiscal)
+        g.adicionar("fiscal_id", "Fiscal &autuante:", self.fiscal)
         quando = QHBoxLayout()
         quando.addWidget(self.data_lavratura)
         rotulo_hora_l = QLabel("Ho&ra:")
@@ -307,7 +307,7 @@ class DialogoAuto(QDialog):
         divisor.setSizes([700, 480])
         divisor.setChildrenCollapsible(False)
 
-        self.botoes = botoes_salvar_cancelar(self, texto_salvar="&Lavrar auto…")
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar="Lavrar auto…")
         self.botoes.accepted.connect(self.lavrar)
         layout = QVBoxLayout(self)
         layout.addWidget(divisor, 1)

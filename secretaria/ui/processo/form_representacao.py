@@ -115,7 +115,7 @@ class DialogoRepresentacao(QDialog):
         arquivos.addWidget(self.botao_anexar, 0, Qt.AlignmentFlag.AlignLeft)
         g.adicionar("arquivo", "Arquivos de prova:", arquivos, foco=self.lista_arquivos)
         alinhar_rotulos(self.form, self.form_fato)
-        self.botoes = botoes_salvar_cancelar(self, texto_salvar="&Receber representação")
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar="Receber representação")
         self.botoes.accepted.connect(self.receber)
         layout.addWidget(self.botoes)
         self.peticionario_nome.setFocus()
