@@ -135,6 +135,16 @@ def test_exemplo_2_reincidencia_tipo_a(qtbot: QtBot, banco: Banco, roteiro: Any)
     assert "fora do prazo de reincidência" in texto
 
 
+def test_exemplo_5_fim_de_mes(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    # 31/01 + 1 month = 28/02 (the target month lacks the day: its last day), so 28/02 is still a repeat.
+    roteiro.decidido(data_infracao=date(2026, 1, 31), multa="0.20", dias_ate_decisao=19)
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 2, 28))
+    texto = _painel(qtbot, dialogo, "nível 1")
+    assert "1ª reincidência (nível 1)" in texto and "0,20 a 1,00 URM" in texto
+    assert "decidida em 20/02/2026" in texto
+
+
 def test_exemplo_4_anterior_sem_decisao_nao_conta(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     roteiro.lavrar(dispositivo="1-XXII", data_infracao=date(2026, 2, 10))
     dialogo = _abrir_form(qtbot, banco)
