@@ -564,24 +564,12 @@ class TelaCaso(QDialog):
 
     def _documento(self, acao: str) -> None:
         """Print again, or save, an issued document: its stored bytes, checked against their SHA-256."""
-        from secretaria.services.documentos import info_documento, obter_documento
         from secretaria.ui import impressao
 
         item = self.lista_documentos.currentItem()
         documento_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if documento_id is None:
-            return
-        try:
-            with self.contexto.banco.leitura() as sessao:
-                info = info_documento(sessao, documento_id)
-                conteudo = obter_documento(sessao, documento_id)
-        except ErroDominio as erro:
-            mensagens.avisar_erro(self, "Documento", erro.mensagem)
-            return
-        if acao == "imprimir":
-            impressao.imprimir_pdf(self, conteudo, info.descricao, info.nome_arquivo)
-        else:
-            impressao.salvar_pdf(self, conteudo, info.nome_arquivo)
+        if documento_id is not None:
+            impressao.documento_guardado(self, self.contexto, documento_id, acao)
 
     # --- acts ---
     def abrir_ato(self, ato: str, ao_terminar: Callable[[QDialog], None] | None = None) -> QDialog | None:
