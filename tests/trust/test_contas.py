@@ -108,18 +108,23 @@ def test_senha_nunca_aparece_em_log(banco: Banco, caplog: pytest.LogCaptureFixtu
     """Everything logged at DEBUG (SQL and its parameters included) during a user creation and logins."""
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.DEBUG, logger="sqlalchemy.engine")
-    senha = "SenhaSecreta987"
-    criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=senha, papeis=["fiscal"])
-    autenticar(banco.uow(), "ana", senha)
+    senha, redefinida, propria = "SenhaSecreta987", "Redefinida654", "MinhaPropria321"
+    uid = criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=senha, papeis=["fiscal"])
+    ana = autenticar(banco.uow(), "ana", senha)
     with pytest.raises(FalhaLogin):
         autenticar(banco.uow(), "ana", senha + "x")
+    if hasattr(contas, "redefinir_senha"):  # the administrator's reset and the user's own change
+        contas.redefinir_senha(banco.uow(), SISTEMA, uid, nova_senha=redefinida)
+        contas.alterar_propria_senha(banco.uow(), ana, senha_atual=redefinida, nova_senha=propria)
+        autenticar(banco.uow(), "ana", propria)
     texto = caplog.text
     assert "INSERT INTO usuario" in texto and "UPDATE usuario" in texto  # the SQL log was really captured
-    assert senha not in texto
     with banco.leitura() as s:  # nor in the database, the audit rows included
         colunas = s.execute(sa.select(Auditoria.antes, Auditoria.depois)).all()
         usuarios = s.execute(sa.select(Usuario.senha_hash, Usuario.nome)).all()
-    assert senha not in repr(colunas) + repr(usuarios)
+    for segredo in (senha, redefinida, propria):
+        assert segredo not in texto
+        assert segredo not in repr(colunas) + repr(usuarios)
 
 
 URL_COM_SENHA = "postgresql+psycopg://u:segredo@127.0.0.1:1/x"
