@@ -269,3 +269,23 @@ def test_documentos_emitidos_e_reimpressao_identica(
     tela.lista_documentos.setCurrentRow(0)
     qtbot.mouseClick(tela.botao_copia_documento, Qt.MouseButton.LeftButton)
     assert copia.read_bytes() == primeiro.read_bytes()  # re-printing gives the same bytes
+
+
+def test_teclado_enter_registra_escape_desiste(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
+    roteiro.intimar(r.id, date(2026, 11, 20))
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    botao = tela.botoes_atos["registrar_defesa"]
+    botao.setFocus()
+    qtbot.keyClick(botao, Qt.Key.Key_Space)
+    dialogo = ap.esperar_dialogo(qtbot, atos.DialogoDefesa)
+    qtbot.keyClick(dialogo.requerente, Qt.Key.Key_Escape)
+    assert not dialogo.isVisible()
+    assert ap.fabrica.contagens(banco)["defesa"] == 0
+
+    qtbot.keyClick(botao, Qt.Key.Key_Space)
+    dialogo = ap.esperar_dialogo(qtbot, atos.DialogoDefesa)
+    dialogo.protocolada_em.editor.setText("27112026")
+    qtbot.keyClick(dialogo.requerente, Qt.Key.Key_Return)
+    assert "Defesa registrada: tempestiva" in ap.responder_caixa(qtbot, OK)
+    assert ap.fabrica.contagens(banco)["defesa"] == 1
