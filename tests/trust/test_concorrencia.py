@@ -172,7 +172,13 @@ def _gravar(banco: Banco, valor: str) -> None:
 def test_trava_que_demora_e_absorvida_pelas_retentativas(banco_espera_curta: Banco) -> None:
     antes = db.ESTATISTICAS.retentativas
     con = _trava(banco_espera_curta)
-    threading.Timer(0.3, lambda: con.execute("COMMIT")).start()
+
+    def soltar_depois_da_primeira_retentativa() -> None:
+        while db.ESTATISTICAS.retentativas == antes:
+            time.sleep(0.005)
+        con.execute("COMMIT")
+
+    threading.Thread(target=soltar_depois_da_primeira_retentativa).start()
     _gravar(banco_espera_curta, "gravado")
     assert db.ESTATISTICAS.retentativas > antes
     with banco_espera_curta.leitura() as s:
