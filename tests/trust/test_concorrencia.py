@@ -174,11 +174,13 @@ def test_trava_que_demora_e_absorvida_pelas_retentativas(banco_espera_curta: Ban
     con = _trava(banco_espera_curta)
 
     def soltar_depois_da_primeira_retentativa() -> None:
-        while db.ESTATISTICAS.retentativas == antes:
+        for _ in range(2000):  # at most ~10 s
+            if db.ESTATISTICAS.retentativas != antes:
+                break
             time.sleep(0.005)
         con.execute("COMMIT")
 
-    threading.Thread(target=soltar_depois_da_primeira_retentativa).start()
+    threading.Thread(target=soltar_depois_da_primeira_retentativa, daemon=True).start()
     _gravar(banco_espera_curta, "gravado")
     assert db.ESTATISTICAS.retentativas > antes
     with banco_espera_curta.leitura() as s:
