@@ -97,7 +97,8 @@ def papeis_validos(papeis: Iterable[str]) -> frozenset[str]:
     conjunto = frozenset(papeis)
     desconhecidos = conjunto - ROTULOS_PAPEIS.keys()
     if desconhecidos:
-        raise ErroDominio(f"Papel desconhecido: {', '.join(sorted(desconhecidos))}.", "papeis")
+        nomes = ", ".join(repr(p) if p.strip() else "(vazio)" for p in sorted(desconhecidos))
+        raise ErroDominio(f"Papel desconhecido: {nomes}.", "papeis")
     if not conjunto:
         raise ErroDominio("Escolha ao menos um papel.", "papeis")
     return conjunto

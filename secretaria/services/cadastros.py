@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from sqlalchemy.orm.exc import StaleDataError
 
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.documentos import (
@@ -50,7 +49,6 @@ from secretaria.models import (
 from secretaria.services import auditoria, relogio
 from secretaria.services.base import (
     Ator,
-    ConflitoEdicao,
     ErroDominio,
     NaoEncontrado,
     exigir_papel,
@@ -938,13 +936,13 @@ _UNICOS = {
 
 
 def _gravar(s: so.Session, descricao: str) -> None:
-    """Flush; a lost race on a unique value or on the version becomes a clear refusal, never a crash."""
+    """Flush; a lost race on a unique value becomes a clear refusal, never a crash.
+
+    A lost race on the version (StaleDataError) is left to the unit of work, which names who changed the
+    record and when, like `verificar_versao`.
+    """
     try:
         s.flush()
-    except StaleDataError:
-        raise ConflitoEdicao(
-            f"{descricao} foi alterado por outro usuário enquanto você gravava. Recarregue; nada foi gravado."
-        ) from None
     except sa.exc.IntegrityError as exc:
         texto = str(exc.orig)
         for restricao, (mensagem, campo) in _UNICOS.items():
