@@ -106,6 +106,10 @@ class DadosOrgao(Versionado, Base):
         sa.String(200), default="Secretaria Municipal de Serviços Urbanos"
     )
     secretario_nome: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    secretario_cargo: so.Mapped[str] = so.mapped_column(
+        sa.String(200), default="Secretário Municipal de Serviços Urbanos"
+    )
+    """The title under the signature: "Secretária Municipal de Serviços Urbanos" when a woman signs."""
     endereco: so.Mapped[str] = so.mapped_column(sa.String(300), default="")
     cidade: so.Mapped[str] = so.mapped_column(sa.String(100), default="Pelotas/RS")
     telefone: so.Mapped[str] = so.mapped_column(sa.String(60), default="")

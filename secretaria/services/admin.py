@@ -81,6 +81,7 @@ __all__ = [
     "obter_configuracoes",
     "obter_dados_orgao",
     "reativar_dispositivo",
+    "registro_auditoria",
     "remover_dia_nao_util",
     "salvar_configuracoes",
     "salvar_dados_orgao",
@@ -90,6 +91,7 @@ __all__ = [
 ]
 
 CODIGO_1X = "1-X"
+CARGO_SECRETARIO_PADRAO = "Secretário Municipal de Serviços Urbanos"
 CHAVE_COPIAS_BACKUP = "backup_manter"
 """The key `services.backup.copias_mantidas` reads."""
 COPIAS_BACKUP_PADRAO, COPIAS_BACKUP_MAXIMO = 7, 365
@@ -671,6 +673,8 @@ class DadosDoOrgao:
     cidade: str = "Pelotas/RS"
     telefone: str = ""
     email: str = ""
+    secretario_cargo: str = CARGO_SECRETARIO_PADRAO
+    """The title printed under the Secretary's signature ("Secretária Municipal de Serviços Urbanos")."""
 
 
 @dataclass(frozen=True)
@@ -696,6 +700,12 @@ def salvar_dados_orgao(uow: UnidadeDeTrabalho, ator: Ator, dados: DadosDoOrgao, 
         "secretaria": texto_obrigatorio(dados.secretaria, "secretaria", "o nome da Secretaria", 200),
         "secretario_nome": texto_obrigatorio(
             dados.secretario_nome, "secretario_nome", "o nome do(a) Secretário(a)", 200
+        ),
+        "secretario_cargo": texto_obrigatorio(
+            dados.secretario_cargo,
+            "secretario_cargo",
+            "o cargo do(a) Secretário(a), como deve sair sob a assinatura",
+            200,
         ),
         "endereco": texto_obrigatorio(dados.endereco, "endereco", "o endereço da Secretaria", 300),
         "cidade": texto_obrigatorio(dados.cidade, "cidade", "a cidade", 100),
@@ -832,20 +842,26 @@ def consultar_auditoria(
     )
     return PaginaAuditoria(
         total,
-        tuple(
-            RegistroAuditoria(
-                a.id,
-                a.momento,
-                a.usuario_login,
-                a.acao,
-                a.entidade,
-                a.entidade_id,
-                _json(a.antes),
-                _json(a.depois),
-            )
-            for a in (registros[i] for i in ids)
-        ),
+        tuple(_registro(registros[i]) for i in ids),
     )
+
+
+def _registro(a: Auditoria) -> RegistroAuditoria:
+    return RegistroAuditoria(
+        a.id, a.momento, a.usuario_login, a.acao, a.entidade, a.entidade_id, _json(a.antes), _json(a.depois)
+    )
+
+
+def registro_auditoria(sessao: so.Session, id: int) -> RegistroAuditoria:
+    """One entry of the audit log, with its before → after (what the audit screen shows beside the list)."""
+    a = (
+        sessao.get(Auditoria, id)
+        if isinstance(id, int) and not isinstance(id, bool) and 0 < id < 2**63
+        else None
+    )
+    if a is None:
+        raise NaoEncontrado(f"Registro de auditoria nº {id} não encontrado.", "id")
+    return _registro(a)
 
 
 def entidades_auditadas(sessao: so.Session) -> list[str]:

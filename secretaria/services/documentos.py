@@ -195,6 +195,7 @@ def timbre(sessao: so.Session) -> Timbre:
         email=o.email.strip(),
         prefeitura=o.prefeitura.strip() or "Prefeitura Municipal de Pelotas",
         secretaria=o.secretaria.strip() or "Secretaria Municipal de Serviços Urbanos",
+        secretario_cargo=(o.secretario_cargo or "").strip() or "Secretário Municipal de Serviços Urbanos",
     )
 
 

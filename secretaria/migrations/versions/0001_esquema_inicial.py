@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 10:23:41.126248
+Create Date: 2026-11-30 11:00:55.853199
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def upgrade() -> None:
         sa.Column("prefeitura", sa.String(length=200), nullable=False),
         sa.Column("secretaria", sa.String(length=200), nullable=False),
         sa.Column("secretario_nome", sa.String(length=200), nullable=False),
+        sa.Column("secretario_cargo", sa.String(length=200), nullable=False),
         sa.Column("endereco", sa.String(length=300), nullable=False),
         sa.Column("cidade", sa.String(length=100), nullable=False),
         sa.Column("telefone", sa.String(length=60), nullable=False),

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from secretaria.services import admin, contas
+from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import rotulo_acao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
@@ -154,17 +155,15 @@ class PaginaAuditoria(QWidget):
         self.lista.recarregar()
 
     def registro(self, linha: int) -> admin.RegistroAuditoria | None:
-        """The full entry (with before/after) of a row of the list."""
+        """The full entry (with before/after) of a row of the list, read by its id."""
         dados = self.lista.modelo.linha(linha)
         if dados is None:
             return None
-        id_, momento, usuario = dados.id, dados.valores[1], dados.valores[2]
-        dia = momento.date()
-        with self.contexto.banco.leitura() as sessao:
-            pagina = admin.consultar_auditoria(
-                sessao, usuario=usuario or None, desde=dia, ate=dia, quantidade=10_000
-            )
-        return next((r for r in pagina.registros if r.id == id_), None)
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                return admin.registro_auditoria(sessao, int(dados.id))
+        except ErroDominio:
+            return None
 
     def _mostrar(self, linha: int) -> None:
         registro = self.registro(linha) if linha >= 0 else None

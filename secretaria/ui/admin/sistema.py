@@ -35,6 +35,12 @@ class PainelOrgao(QWidget):
         self.prefeitura = QLineEdit()
         self.secretaria = QLineEdit()
         self.secretario_nome = QLineEdit()
+        self.secretario_cargo = QLineEdit()
+        self.secretario_cargo.setPlaceholderText("Secretário(a) Municipal de Serviços Urbanos")
+        self.secretario_cargo.setToolTip(
+            "Como o cargo sai sob a assinatura e no texto das decisões: “Secretária Municipal de Serviços "
+            "Urbanos” quando quem assina é uma mulher."
+        )
         self.endereco = QLineEdit()
         self.cidade = QLineEdit()
         self.telefone = QLineEdit()
@@ -44,6 +50,7 @@ class PainelOrgao(QWidget):
         f.adicionar("prefeitura", "&Prefeitura:", self.prefeitura)
         f.adicionar("secretaria", "&Secretaria:", self.secretaria)
         f.adicionar("secretario_nome", "Secretário(a) &titular:", self.secretario_nome)
+        f.adicionar("secretario_cargo", "C&argo (sob a assinatura):", self.secretario_cargo)
         f.adicionar("endereco", "&Endereço:", self.endereco)
         f.adicionar("cidade", "&Cidade:", self.cidade)
         f.adicionar("telefone", "Te&lefone:", self.telefone)
@@ -63,6 +70,7 @@ class PainelOrgao(QWidget):
             self.prefeitura,
             self.secretaria,
             self.secretario_nome,
+            self.secretario_cargo,
             self.endereco,
             self.cidade,
             self.telefone,
@@ -80,6 +88,7 @@ class PainelOrgao(QWidget):
             "prefeitura",
             "secretaria",
             "secretario_nome",
+            "secretario_cargo",
             "endereco",
             "cidade",
             "telefone",
@@ -96,6 +105,7 @@ class PainelOrgao(QWidget):
             prefeitura=self.prefeitura.text(),
             secretaria=self.secretaria.text(),
             secretario_nome=self.secretario_nome.text(),
+            secretario_cargo=self.secretario_cargo.text(),
             endereco=self.endereco.text(),
             cidade=self.cidade.text(),
             telefone=self.telefone.text(),
