@@ -7,7 +7,7 @@ cassação outcome, never typed by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import sqlalchemy as sa
@@ -16,11 +16,21 @@ import sqlalchemy.orm as so
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
-from secretaria.models import Cassacao, CassacaoAto, Cumprimento, Decisao, Operadora, Pagamento, Suspensao
+from secretaria.models import (
+    Auditoria,
+    Cassacao,
+    CassacaoAto,
+    Cumprimento,
+    Decisao,
+    Operadora,
+    Pagamento,
+    Suspensao,
+)
 from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,
+    NaoEncontrado,
     exigir_papel,
     texto_obrigatorio,
     texto_opcional,
@@ -469,3 +479,192 @@ def decidir_cassacao(
                 s, ator, "decidir_cassacao", "operadora", operadora.id, antes_operadora, imagem(operadora)
             )
         uow.commit()
+
+
+# --- cassação: what the operator's screen reads ------------------------------------------------------------
+
+SITUACOES_CASSACAO = {"instaurada": "instaurada", "em_defesa": "em defesa", "decidida": "decidida"}
+
+
+@dataclass(frozen=True)
+class AtoCassacaoResumo:
+    id: int
+    data: date
+    tipo: str
+    tipo_rotulo: str
+    """ "notificação da permissionária para defesa", "defesa da permissionária", …"""
+    descricao: str
+    registrado_por: str
+
+
+@dataclass(frozen=True)
+class EventoCassacao:
+    """One line of the procedure's timeline: instauração, each act, the decision (date order)."""
+
+    data: date
+    titulo: str
+    descricao: str
+    por: str | None
+
+
+@dataclass(frozen=True)
+class CassacaoDetalhe:
+    id: int
+    operadora_id: int
+    operadora_nome: str
+    instaurada_em: date
+    motivo: str
+    situacao: str
+    """ "instaurada", "em_defesa" or "decidida"."""
+    resultado: str | None
+    """ "cassada" or "arquivada" once decided."""
+    decidida_em: date | None
+    fundamentacao: str | None
+    versao: int
+    alterado_em: datetime
+    alterado_por: str | None
+    atos: tuple[AtoCassacaoResumo, ...]
+    notificada_em: date | None
+    """The first notice to defend itself (art. 16: full defence)."""
+    prazo_defesa: date | None
+    """15 days (as in art. 14) from the first notice, in business days of the municipal calendar."""
+    defesa_em: date | None
+    linha_do_tempo: tuple[EventoCassacao, ...]
+
+    @property
+    def em_andamento(self) -> bool:
+        return self.situacao != "decidida"
+
+    @property
+    def rotulo(self) -> str:
+        """The outcome or the stage, as the screen's list shows it."""
+        if self.resultado == "cassada":
+            return f"Permissão cassada em {_data(self.decidida_em)}"
+        if self.resultado == "arquivada":
+            return f"Arquivado em {_data(self.decidida_em)}"
+        if self.situacao == "em_defesa":
+            return "Em andamento — defesa"
+        return "Em andamento — aguardando a notificação da permissionária"
+
+    @property
+    def pendencia(self) -> str:
+        """What the procedure waits for now (empty once decided)."""
+        if not self.em_andamento:
+            return ""
+        if self.notificada_em is None:
+            return (
+                "Aguardando a notificação da permissionária para se defender: sem ela a cassação não pode ser "
+                "decidida (art. 16, ampla defesa)."
+            )
+        if self.defesa_em is not None:
+            return (
+                f"Defesa registrada em {_data(self.defesa_em)}: o procedimento pode ser decidido pelo(a) "
+                "Secretário(a)."
+            )
+        return (
+            f"Permissionária notificada em {_data(self.notificada_em)}: pode se defender até "
+            f"{_data(self.prazo_defesa)}; depois disso, mesmo sem defesa, o procedimento pode ser decidido."
+        )
+
+
+def _quem_fez(sessao: so.Session, ids: list[int]) -> dict[tuple[int, str], str | None]:
+    """Who opened and who decided each procedure, from the audit log (absent for imported data)."""
+    if not ids:
+        return {}
+    linhas = sessao.execute(
+        sa.select(Auditoria.entidade_id, Auditoria.acao, Auditoria.usuario_login).where(
+            Auditoria.entidade == "cassacao",
+            Auditoria.entidade_id.in_([str(i) for i in ids]),
+            Auditoria.acao.in_(("instaurar_cassacao", "decidir_cassacao")),
+        )
+    ).all()
+    return {(int(entidade_id), acao): usuario for entidade_id, acao, usuario in linhas}
+
+
+def _detalhe_cassacao(
+    sessao: so.Session,
+    cassacao: Cassacao,
+    operadora_nome: str,
+    atos: list[CassacaoAto],
+    autores: dict[tuple[int, str], str | None],
+) -> CassacaoDetalhe:
+    resumos = tuple(
+        AtoCassacaoResumo(
+            a.id, a.data, a.tipo, TIPOS_ATO_CASSACAO.get(a.tipo, a.tipo), a.descricao, a.registrado_por
+        )
+        for a in sorted(atos, key=lambda a: (a.data, a.id))
+    )
+    notificada = min((a.data for a in resumos if a.tipo == "notificacao"), default=None)
+    defesa = min((a.data for a in resumos if a.tipo == "defesa"), default=None)
+    prazo = calendario(sessao).vencimento(notificada, PRAZO_DEFESA_DIAS) if notificada is not None else None
+    eventos = [
+        EventoCassacao(
+            cassacao.instaurada_em,
+            "Instauração",
+            cassacao.motivo,
+            autores.get((cassacao.id, "instaurar_cassacao")),
+        )
+    ]
+    eventos += [
+        EventoCassacao(a.data, a.tipo_rotulo[:1].upper() + a.tipo_rotulo[1:], a.descricao, a.registrado_por)
+        for a in resumos
+    ]
+    if cassacao.situacao == "decidida" and cassacao.decidida_em is not None:
+        titulo = "Decisão: permissão cassada" if cassacao.resultado == "cassada" else "Decisão: arquivamento"
+        eventos.append(
+            EventoCassacao(
+                cassacao.decidida_em,
+                titulo,
+                cassacao.fundamentacao or "",
+                autores.get((cassacao.id, "decidir_cassacao")),
+            )
+        )
+    return CassacaoDetalhe(
+        id=cassacao.id,
+        operadora_id=cassacao.operadora_id,
+        operadora_nome=operadora_nome,
+        instaurada_em=cassacao.instaurada_em,
+        motivo=cassacao.motivo,
+        situacao=cassacao.situacao,
+        resultado=cassacao.resultado,
+        decidida_em=cassacao.decidida_em,
+        fundamentacao=cassacao.fundamentacao,
+        versao=cassacao.versao,
+        alterado_em=cassacao.alterado_em,
+        alterado_por=cassacao.alterado_por,
+        atos=resumos,
+        notificada_em=notificada,
+        prazo_defesa=prazo,
+        defesa_em=defesa,
+        # Date order; on one day the instauração first and the decision last (a stable sort keeps that).
+        linha_do_tempo=tuple(sorted(eventos, key=lambda e: e.data)),
+    )
+
+
+def obter_cassacoes(sessao: so.Session, operadora_id: int) -> list[CassacaoDetalhe]:
+    """Every cassação procedure of an operator (newest first), each with its acts and outcome."""
+    nome = sessao.scalar(sa.select(Operadora.razao_social).where(Operadora.id == operadora_id))
+    if nome is None:
+        raise NaoEncontrado(f"Operadora: registro nº {operadora_id} não encontrado.", "operadora_id")
+    cassacoes = list(
+        sessao.scalars(
+            sa.select(Cassacao)
+            .where(Cassacao.operadora_id == operadora_id)
+            .order_by(Cassacao.instaurada_em.desc(), Cassacao.id.desc())
+        )
+    )
+    ids = [c.id for c in cassacoes]
+    atos: dict[int, list[CassacaoAto]] = {i: [] for i in ids}
+    if ids:
+        for ato in sessao.scalars(sa.select(CassacaoAto).where(CassacaoAto.cassacao_id.in_(ids))):
+            atos[ato.cassacao_id].append(ato)
+    autores = _quem_fez(sessao, ids)
+    return [_detalhe_cassacao(sessao, c, nome, atos[c.id], autores) for c in cassacoes]
+
+
+def obter_cassacao(sessao: so.Session, cassacao_id: int) -> CassacaoDetalhe:
+    """One cassação procedure: motive, acts, the defence deadline, outcome, and its timeline."""
+    cassacao = obter(sessao, Cassacao, cassacao_id, "Procedimento de cassação", "cassacao_id")
+    nome = sessao.scalar(sa.select(Operadora.razao_social).where(Operadora.id == cassacao.operadora_id)) or ""
+    atos = list(sessao.scalars(sa.select(CassacaoAto).where(CassacaoAto.cassacao_id == cassacao.id)))
+    return _detalhe_cassacao(sessao, cassacao, nome, atos, _quem_fez(sessao, [cassacao.id]))

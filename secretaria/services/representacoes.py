@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -11,7 +11,7 @@ import sqlalchemy.orm as so
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.catalogo import NOTA_ART12_PARAGRAFO2
 from secretaria.lei.formato import formatar_data
-from secretaria.models import DispositivoCatalogo, Operadora, Representacao
+from secretaria.models import Anexo, AutoInfracao, DispositivoCatalogo, Operadora, Representacao
 from secretaria.services import auditoria, relogio
 from secretaria.services.autos import ResumoAnexo, novo_anexo, validar_arquivo
 from secretaria.services.base import (
@@ -219,4 +219,121 @@ def dados_auto_de_representacao(sessao: so.Session, representacao_id: int) -> Pr
             f"de {rep.peticionario_nome} ({rep.peticionario_profissao}). Provas/meios: {rep.meios_prova}"
         ),
         nota=NOTA_ART12_PARAGRAFO2,
+    )
+
+
+SITUACOES_REPRESENTACAO = {"recebida": "Recebida", "autuada": "Autuada", "arquivada": "Arquivada"}
+
+
+@dataclass(frozen=True)
+class AnexoRepresentacao:
+    id: int
+    nome_arquivo: str
+    tipo_mime: str
+    tamanho: int
+    sha256: str
+    anexado_em: datetime
+    anexado_por: str
+
+
+@dataclass(frozen=True)
+class RepresentacaoDetalhe:
+    """Everything about a representação, as its screen shows it."""
+
+    id: int
+    numero_formatado: str
+    versao: int
+    situacao: str
+    """ "recebida", "autuada" or "arquivada"."""
+    situacao_rotulo: str
+    recebida_em: date
+    recebida_por: str
+    peticionario_nome: str
+    peticionario_profissao: str
+    peticionario_endereco: str
+    peticionario_contato: str
+    fatos: str
+    meios_prova: str
+    operadora_id: int | None
+    operadora_nome: str | None
+    dispositivo_codigo: str | None
+    dispositivo_rotulo: str | None
+    dispositivo_texto: str | None
+    data_fato: date | None
+    local_fato: str
+    arquivada_em: date | None
+    motivo_arquivamento: str | None
+    anexos: tuple[AnexoRepresentacao, ...]
+    auto_id: int | None
+    """The auto drawn up from it (art. 12 § 2º), if any."""
+    auto_numero: str | None
+    """ "0007/2026"."""
+    auto_fase: str | None
+    alterado_em: datetime
+    alterado_por: str | None
+
+
+def obter_representacao(sessao: so.Session, representacao_id: int) -> RepresentacaoDetalhe:
+    """The whole representação: petitioner, facts, evidence and its files, status, the filing reasons and
+    date, and the auto drawn up from it with its number."""
+    rep = obter(sessao, Representacao, representacao_id, "Representação", "representacao_id")
+    operadora_nome = (
+        sessao.scalar(sa.select(Operadora.razao_social).where(Operadora.id == rep.operadora_id))
+        if rep.operadora_id is not None
+        else None
+    )
+    dispositivo = sessao.get(DispositivoCatalogo, rep.dispositivo_codigo) if rep.dispositivo_codigo else None
+    anexos = tuple(
+        AnexoRepresentacao(
+            a.id, a.nome_arquivo, a.tipo_mime, a.tamanho, a.sha256, a.anexado_em, a.anexado_por
+        )
+        for a in sessao.execute(
+            sa.select(
+                Anexo.id,
+                Anexo.nome_arquivo,
+                Anexo.tipo_mime,
+                Anexo.tamanho,
+                Anexo.sha256,
+                Anexo.anexado_em,
+                Anexo.anexado_por,
+            )
+            .where(Anexo.representacao_id == rep.id)
+            .order_by(Anexo.id)
+        )
+    )
+    auto = sessao.execute(
+        sa.select(AutoInfracao.id, AutoInfracao.numero, AutoInfracao.ano, AutoInfracao.fase)
+        .where(AutoInfracao.representacao_id == rep.id)
+        .order_by(AutoInfracao.id)
+        .limit(1)
+    ).first()
+    return RepresentacaoDetalhe(
+        id=rep.id,
+        numero_formatado=rep.numero_formatado,
+        versao=rep.versao,
+        situacao=rep.situacao,
+        situacao_rotulo=SITUACOES_REPRESENTACAO.get(rep.situacao, rep.situacao),
+        recebida_em=rep.recebida_em,
+        recebida_por=rep.recebida_por,
+        peticionario_nome=rep.peticionario_nome,
+        peticionario_profissao=rep.peticionario_profissao,
+        peticionario_endereco=rep.peticionario_endereco,
+        peticionario_contato=rep.peticionario_contato or "",
+        fatos=rep.fatos,
+        meios_prova=rep.meios_prova or "",
+        operadora_id=rep.operadora_id,
+        operadora_nome=operadora_nome,
+        dispositivo_codigo=rep.dispositivo_codigo,
+        dispositivo_rotulo=dispositivo.rotulo if dispositivo is not None else rep.dispositivo_codigo,
+        dispositivo_texto=dispositivo.texto if dispositivo is not None else None,
+        data_fato=rep.data_fato,
+        local_fato=rep.local_fato or "",
+        arquivada_em=rep.arquivada_em,
+        motivo_arquivamento=rep.motivo_arquivamento,
+        anexos=anexos,
+        auto_id=auto.id if auto is not None else None,
+        auto_numero=f"{auto.numero:04d}/{auto.ano}" if auto is not None else None,
+        auto_fase=auto.fase if auto is not None else None,
+        alterado_em=rep.alterado_em,
+        alterado_por=rep.alterado_por,
     )
