@@ -236,3 +236,60 @@ def test_recusa_do_servico_aparece_ao_lado_do_campo(qtbot: QtBot, banco: Banco, 
     assert "não pode ser posterior à da lavratura" in dialogo.form.mensagem("data_infracao")
     assert dialogo.isVisible()
     assert ap.fabrica.contagens(banco)["auto_infracao"] == 0
+
+
+def _lavrar_minimo(qtbot: QtBot, banco: Banco, roteiro: Any) -> tuple[DialogoAuto, int]:
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 11, 27))
+    assert selecionar_dado(dialogo.fiscal, roteiro.cidade.fiscal_id)
+    qtbot.keyClicks(dialogo.local, "Praca Coronel Pedro Osorio")
+    qtbot.keyClicks(dialogo.descricao_fatos, "Cobrador sem uniforme.")
+    qtbot.keyClicks(dialogo.local_lavratura, "Terminal central")
+    with qtbot.waitSignal(dialogo.autoLavrado) as sinal:
+        dialogo.lavrar()
+        ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+    return dialogo, sinal.args[0]
+
+
+def test_pdf_do_auto_emitido_e_guardado_ao_lavrar(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """PRODUTO path 2, "on save: … the PDF of the auto": issued and stored even if the user just closes."""
+    import hashlib
+
+    import sqlalchemy as sa
+
+    from secretaria.models import DocumentoEmitido
+    from secretaria.services.documentos import dados_auto, renderizar
+
+    _dialogo, auto_id = _lavrar_minimo(qtbot, banco, roteiro)
+    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Close)  # no print, no save
+    assert "O PDF do auto foi emitido e guardado (auto-de-infracao-0001-2026.pdf" in aviso
+    with banco.leitura() as s:
+        docs = s.scalars(sa.select(DocumentoEmitido).where(DocumentoEmitido.auto_id == auto_id)).all()
+        assert [(d.tipo, d.referencia) for d in docs] == [("auto", "0001/2026")]
+        guardado = bytes(docs[0].conteudo)
+        assert docs[0].sha256 == hashlib.sha256(guardado).hexdigest()
+        assert docs[0].emitido_por == "fiscal"
+        # The stored bytes are the auto as the program renders it (the same document, byte for byte).
+        assert hashlib.sha256(renderizar("auto", dados_auto(s, auto_id))).hexdigest() == docs[0].sha256
+    assert guardado.startswith(b"%PDF")
+
+
+def test_falha_do_pdf_aparece_na_caixa_e_o_auto_fica_gravado(
+    qtbot: QtBot, banco: Banco, roteiro: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secretaria.services import documentos
+    from secretaria.services.base import ErroDominio
+
+    def recusar(*_a: Any, **_k: Any) -> Any:
+        raise ErroDominio("Os dados do órgão não foram encontrados; reabra o banco de dados.")
+
+    monkeypatch.setattr(documentos, "emitir_documento", recusar)
+    dialogo, auto_id = _lavrar_minimo(qtbot, banco, roteiro)
+    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Close)
+    assert "Auto de infração nº 0001/2026 lavrado" in aviso
+    assert "O PDF do auto NÃO foi emitido: Os dados do órgão não foram encontrados" in aviso
+    assert "emita o PDF depois pela tela do caso" in aviso
+    assert not dialogo.isVisible()  # the form closed: a second click cannot draw up a duplicate
+    assert ap.fabrica.contagens(banco)["auto_infracao"] == 1
+    with banco.leitura() as s:
+        assert obter_caso(s, auto_id).documentos == ()

@@ -289,3 +289,45 @@ def test_teclado_enter_registra_escape_desiste(qtbot: QtBot, banco: Banco, rotei
     qtbot.keyClick(dialogo.requerente, Qt.Key.Key_Return)
     assert "Defesa registrada: tempestiva" in ap.responder_caixa(qtbot, OK)
     assert ap.fabrica.contagens(banco)["defesa"] == 1
+
+
+def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path, monkeypatch: Any, digitar: Any
+) -> None:
+    """A woman signs: the administrator types her title in the letterhead form and the decision notice
+    says "a Secretária Municipal…" under her name, not "Secretário"."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    from secretaria.services.base import Ator
+    from secretaria.ui.admin.sistema import PainelOrgao
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.widgets import arquivos, mensagens
+
+    admin_ctx = Contexto(banco, Ator("administrador", "Ana", frozenset({"administrador"})))
+    orgao = ap.manter(PainelOrgao(admin_ctx))
+    qtbot.addWidget(orgao)
+    orgao.show()
+    assert orgao.secretario_cargo.text() == "Secretário Municipal de Serviços Urbanos"  # the default
+    orgao.secretario_nome.setText("Marta Lopes")
+    orgao.endereco.setText("Praça Coronel Pedro Osório, 101")
+    orgao.secretario_cargo.clear()
+    orgao.salvar()
+    assert orgao.form.mensagem("secretario_cargo").startswith("Informe o cargo do(a) Secretário(a)")
+    digitar(orgao.secretario_cargo, "Secretária Municipal de Serviços Urbanos")
+    qtbot.keyClick(orgao.secretario_cargo, Qt.Key.Key_Return)
+    assert mensagens.responder(QMessageBox.StandardButton.Ok) == "Dados do órgão gravados."
+
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    tela = _tela(qtbot, banco, r.id, "consulta")
+    destino = tmp_path / "decisao.pdf"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
+    tela.botoes_documentos.acoes[("decisao", "salvar")]()
+    assert "gravado em" in ap.responder_caixa(qtbot, OK)
+    texto = " ".join(p.extract_text() for p in PdfReader(BytesIO(destino.read_bytes())).pages)
+    texto = " ".join(texto.split())
+    assert "a Secretária Municipal de Serviços Urbanos, no uso da competência" in texto
+    assert "Marta Lopes Secretária Municipal de Serviços Urbanos" in texto
+    # Only the law's own words (art. 15, quoted) still name the office in the masculine.
+    assert texto.count("Secretário Municipal") == texto.count("“Da decisão do Secretário Municipal") == 1

@@ -9,10 +9,11 @@ calls `lavrar_auto` and attaches the chosen evidence files. A refusal appears be
 from __future__ import annotations
 
 import itertools
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -55,6 +56,9 @@ from secretaria.ui.processo.painel_sancao import Adiador, ConteudoPainel, Painel
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.documentos import CampoMascarado
+
+if TYPE_CHECKING:
+    from secretaria.services.documentos import DocumentoInfo as DocumentoEmitidoInfo
 
 
 @dataclass(frozen=True)
@@ -193,6 +197,8 @@ class DialogoAuto(QDialog):
         self.setWindowTitle("Lavrar auto de infração")
         self.resize(1220, 820)
         self.resultado: tuple[int, str] | None = None
+        self.documento: DocumentoEmitidoInfo | None = None
+        """The auto's PDF, issued and stored right after the save."""
         self._arquivos: list[Path] = []
 
         self.operadora = combo_pesquisavel()
@@ -561,6 +567,7 @@ class DialogoAuto(QDialog):
                 )
             except (ErroDominio, OSError) as erro:
                 falhas.append(f"{caminho.name}: {getattr(erro, 'mensagem', erro)}")
+        self.documento, falha_pdf = self._emitir_pdf(resumo.id)
         self.resultado = (resumo.id, resumo.numero_formatado)
         self.autoLavrado.emit(resumo.id, resumo.numero_formatado)
         texto = (
@@ -570,22 +577,68 @@ class DialogoAuto(QDialog):
         )
         if falhas:
             texto += "\n\nArquivos não anexados (anexe-os pela tela do caso):\n" + "\n".join(falhas)
-        texto += "\n\nImprima agora as duas vias do auto, ou grave o PDF."
+        if self.documento is not None:
+            texto += (
+                f"\n\nO PDF do auto foi emitido e guardado ({self.documento.nome_arquivo}, SHA-256 "
+                f"{self.documento.sha256[:16]}…). Imprima agora as duas vias, ou grave o PDF."
+            )
+        else:
+            texto += (
+                f"\n\nO PDF do auto NÃO foi emitido: {falha_pdf}\nO auto está gravado; emita o PDF depois pela "
+                "tela do caso (aba Documentos)."
+            )
         self.accept()
-        avisar_lavrado(self.parentWidget(), self.contexto, resumo.id, texto)
+        avisar_lavrado(
+            self.parentWidget(),
+            self.contexto,
+            resumo.id,
+            texto,
+            documento_id=self.documento.id if self.documento is not None else None,
+        )
+
+    def _emitir_pdf(self, auto_id: int) -> tuple[DocumentoEmitidoInfo | None, str]:
+        """Issue and store the auto's PDF (SHA-256) right after the save, whatever the user clicks next.
+
+        The auto is already saved: a failure here is reported in the success box, never raised (raising
+        would leave the form open and invite a second, duplicate auto)."""
+        from PySide6.QtGui import QCursor
+        from PySide6.QtWidgets import QApplication
+
+        from secretaria.services.documentos import emitir_documento
+
+        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
+        try:
+            return emitir_documento(
+                self.contexto.banco.uow(), self.contexto.ator, tipo="auto", auto_id=auto_id
+            ), ""
+        except ErroDominio as erro:
+            return None, erro.mensagem
+        except Exception as erro:  # the auto is saved: say what failed instead of crashing
+            logging.getLogger(__name__).exception("PDF do auto %s não emitido", auto_id)
+            return None, f"erro inesperado ({type(erro).__name__}: {erro})."
+        finally:
+            QApplication.restoreOverrideCursor()
 
 
-def avisar_lavrado(parent: QWidget | None, contexto: Contexto, auto_id: int, texto: str) -> QMessageBox:
-    """The "auto lavrado" box, with its PDF at hand: "Imprimir o auto…", "Salvar PDF…" or "Fechar"."""
+def avisar_lavrado(
+    parent: QWidget | None, contexto: Contexto, auto_id: int, texto: str, *, documento_id: int | None = None
+) -> QMessageBox:
+    """The "auto lavrado" box, with its PDF at hand: "Imprimir o auto…", "Salvar PDF…" or "Fechar".
+
+    With `documento_id` (the PDF issued at the save) the stored bytes are printed or saved; without it the
+    PDF is issued on the click."""
     from secretaria.ui import impressao
 
     botoes = QMessageBox.StandardButton
 
     def escolhido(resultado: int) -> None:
-        if resultado == botoes.Yes.value:
-            impressao.acoes_documento(parent, contexto, "imprimir", tipo="auto", auto_id=auto_id)
-        elif resultado == botoes.Save.value:
-            impressao.acoes_documento(parent, contexto, "salvar", tipo="auto", auto_id=auto_id)
+        acao = {botoes.Yes.value: "imprimir", botoes.Save.value: "salvar"}.get(resultado)
+        if acao is None:
+            return
+        if documento_id is not None:
+            impressao.documento_guardado(parent, contexto, documento_id, acao)
+        else:
+            impressao.acoes_documento(parent, contexto, acao, tipo="auto", auto_id=auto_id)
 
     caixa = mensagens.caixa_mensagem(
         parent,
