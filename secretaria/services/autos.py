@@ -175,6 +175,13 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
                     f"{'autuada' if representacao.situacao == 'autuada' else 'arquivada'}.",
                     "representacao_id",
                 )
+            if data_lavratura < representacao.recebida_em:
+                raise ErroDominio(
+                    f"A data da lavratura ({formatar_data(data_lavratura)}) não pode ser anterior ao recebimento "
+                    f"da representação nº {representacao.numero_formatado} "
+                    f"({formatar_data(representacao.recebida_em)}).",
+                    "data_lavratura",
+                )
             antes_rep = imagem(representacao)
         avaliacao = avaliar_sancao(
             s,

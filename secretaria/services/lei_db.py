@@ -89,6 +89,19 @@ def dispositivo_citavel(
     )
 
 
+def dispositivo_citado(sessao: so.Session, codigo: str, tipo: str) -> DispositivoCitavel:
+    """The provision an existing auto cites, with the tipo it was drawn up with, even if since deactivated.
+
+    Deactivating a contractual provision stops new autos from citing it; the cases that already cite it go on.
+    """
+    d = sessao.get(DispositivoCatalogo, codigo)
+    if d is None:  # pragma: no cover - the foreign key keeps the row
+        raise ErroDominio(f"O dispositivo “{codigo}” não existe no catálogo.", "dispositivo_codigo")
+    return DispositivoCitavel(
+        codigo=d.codigo, rotulo=d.rotulo, tipo=tipo, texto=d.texto, nota=d.nota, origem=d.origem
+    )
+
+
 @dataclass(frozen=True)
 class AntecedenteAuto:
     """An earlier auto of the same operator and provision, as the sanction rules see it."""

@@ -23,10 +23,11 @@ from secretaria.services.auditoria import instantaneo
 from secretaria.services.base import ErroDominio, NaoEncontrado
 
 INICIO_LEI = date(1978, 5, 19)
+"""Lei nº 2.413 was signed on 19/05/1978: no act of its procedure is dated before it."""
 FUTURO_MAXIMO = timedelta(days=366)
 """How far ahead a date may be where a future date makes sense (the start of a suspension)."""
 MAIOR_ID = 2**31 - 1
-"""Lei nº 2.413 was signed on 19/05/1978: no act of its procedure is dated before it."""
+"""The largest key the database columns hold: a larger id is "not found", never an overflow."""
 
 M = TypeVar("M", bound=Base)
 
@@ -118,7 +119,7 @@ def urm_valida(valor: Decimal | int | str | None, campo: str, rotulo: str) -> De
         if not numero.is_finite():
             raise InvalidOperation
     except (InvalidOperation, ValueError):
-        raise ErroDominio(f"{_maiuscula(rotulo)} inválida: use um número como 0,50.", campo) from None
+        raise ErroDominio(f"{_maiuscula(rotulo)} é inválida: use um número como 0,50.", campo) from None
     if numero < 0 or numero >= 1000:
         raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({numero}).", campo)
     if numero != numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):
@@ -134,7 +135,7 @@ def reais_validos(valor: Decimal | int | str | None, campo: str, rotulo: str) ->
         if not numero.is_finite():
             raise InvalidOperation
     except (InvalidOperation, ValueError):
-        raise ErroDominio(f"{_maiuscula(rotulo)} inválido: use um valor como 82,37.", campo) from None
+        raise ErroDominio(f"{_maiuscula(rotulo)} é inválido: use um valor como 82,37.", campo) from None
     if numero <= 0 or numero >= Decimal("1e11"):
         raise ErroDominio(f"{_maiuscula(rotulo)} deve ser maior que zero.", campo)
     return numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
@@ -146,7 +147,7 @@ def dias_validos(valor: int | None, campo: str, rotulo: str) -> int:
     if isinstance(valor, bool) or not isinstance(valor, int):
         raise ErroDominio(f"{_maiuscula(rotulo)} deve ser um número inteiro de dias.", campo)
     if valor < 0 or valor > 366:
-        raise ErroDominio(f"{_maiuscula(rotulo)} fora dos limites: {valor} dias.", campo)
+        raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites: {valor} dias.", campo)
     return valor
 
 

@@ -18,7 +18,12 @@ from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecede
 from secretaria.lei.urm import urm_para_reais
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
-from secretaria.services.lei_db import antecedentes_autos, dispositivo_citavel, valor_urm_em
+from secretaria.services.lei_db import (
+    antecedentes_autos,
+    dispositivo_citado,
+    dispositivo_citavel,
+    valor_urm_em,
+)
 
 
 @dataclass(frozen=True)
@@ -80,13 +85,19 @@ def avaliar_sancao(
     data_infracao: date,
     excluir_auto_id: int | None = None,
     data_valor: date | None = None,
+    tipo: str | None = None,
 ) -> AvaliacaoSancao:
     """The penalty the law allows for this infraction, with the antecedents that count and those that don't.
 
     Refused (ErroDominio on `dispositivo_codigo`) for a provision that cannot be cited. R$ amounts use the URM
     of `data_valor` (default today); with no value in force they are None and `aviso_urm` says why.
+    `tipo`: for an auto already drawn up, the tipo it was drawn up with; the provision is then not checked
+    again as citable (a contractual provision deactivated since stays on the cases that cite it).
     """
-    dispositivo = dispositivo_citavel(sessao, dispositivo_codigo)
+    if tipo is None:
+        dispositivo = dispositivo_citavel(sessao, dispositivo_codigo)
+    else:
+        dispositivo = dispositivo_citado(sessao, dispositivo_codigo, tipo)
     registros = antecedentes_autos(
         sessao, operadora_id, dispositivo.codigo, excluir_auto_id=excluir_auto_id, ate=data_infracao
     )

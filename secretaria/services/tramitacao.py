@@ -188,6 +188,12 @@ def registrar_intimacao(
         raise ErroDominio("Informe quem recebeu a intimação (art. 11).", "recebedor_nome")
     documento = texto_opcional(recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60)
     recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
+    if sucesso and meio != "pessoal" and not recibo_limpo:
+        raise ErroDominio(
+            "Informe o recibo (ou o número do AR): a cópia do auto entregue no endereço da empresa só intima "
+            "mediante recibo (art. 11).",
+            "recibo",
+        )
     obs = texto_opcional(observacao, "observacao", "a observação")
     with uow:
         s = uow.session
@@ -248,6 +254,8 @@ def registrar_intimacao(
             prazo = calendario(s).prazo(dia, PRAZO_RECURSO_DIAS)
             intimacao.prazo = auto.prazo_recurso = prazo.vencimento
             explicacao, mudou = f"Prazo de recurso (art. 15): {prazo.explicacao}", True
+        elif sucesso:
+            explicacao = _prazo_mantido(s, auto, objeto, decisao)
         if mudou:
             auto.alterado_por = ator.login
         s.add(intimacao)
@@ -259,6 +267,34 @@ def registrar_intimacao(
             auditoria.registrar(s, ator, "registrar_intimacao", "auto_infracao", auto.id, antes, imagem(auto))
         uow.commit()
         return ResumoIntimacao(intimacao.id, sucesso, intimacao.prazo, explicacao)
+
+
+def _prazo_mantido(s: so.Session, auto: AutoInfracao, objeto: str, decisao: Decisao | None) -> str | None:
+    """Why a further successful intimação leaves the running deadline where it is (None when none runs).
+
+    Arts. 14 and 15 count the 15 days from "the intimação": the first valid one. A later one does not reopen the
+    deadline, and one dated earlier but recorded later does not shorten a deadline already announced (the longer
+    one never harms the defence, a shorter one could void the procedure); so the deadline is never moved.
+    """
+    if objeto == "auto":
+        prazo, nome = auto.prazo_defesa, "Prazo de defesa (art. 14)"
+    elif decisao is not None and decisao.resultado == "aplicada":
+        prazo, nome = auto.prazo_recurso, "Prazo de recurso (art. 15)"
+    else:
+        return None
+    if prazo is None:
+        return None
+    inicio = s.scalar(
+        sa.select(Intimacao.data)
+        .where(Intimacao.auto_id == auto.id, Intimacao.objeto == objeto, Intimacao.prazo.is_not(None))
+        .order_by(Intimacao.id)
+        .limit(1)
+    )
+    contado = f", contado da intimação de {formatar_data(inicio)}" if inicio is not None else ""
+    return (
+        f"{nome} mantido: vence em {formatar_data(prazo)}{contado}. Uma nova intimação não reabre nem "
+        "encurta o prazo já em curso."
+    )
 
 
 def _primeira_intimacao(s: so.Session, auto_id: int, objeto: str) -> date | None:
@@ -342,7 +378,11 @@ def registrar_defesa(
 
 
 def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = None) -> Sancao:
-    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out)."""
+    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out).
+
+    The tipo is the one the auto was drawn up with: a provision since deactivated in the catalogue stays
+    on the cases that cite it (only new autos can no longer cite it).
+    """
     return avaliar_sancao(
         s,
         operadora_id=auto.operadora_id,
@@ -350,6 +390,7 @@ def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = 
         data_infracao=auto.data_infracao,
         excluir_auto_id=auto.id,
         data_valor=data_valor,
+        tipo=auto.tipo,
     ).sancao
 
 
@@ -373,11 +414,20 @@ def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> 
             "intimação e do prazo de defesa (arts. 11 e 14).",
             "auto_id",
         )
-    tem_defesa = s.scalar(sa.select(sa.func.count(Defesa.id)).where(Defesa.auto_id == auto.id)) or 0
-    if not tem_defesa and dia <= auto.prazo_defesa:
+    if dia > auto.prazo_defesa:
+        return
+    primeira_defesa = s.scalar(sa.select(sa.func.min(Defesa.protocolada_em)).where(Defesa.auto_id == auto.id))
+    if primeira_defesa is None:
         raise ErroDominio(
             f"O prazo de defesa do auto nº {auto.numero_formatado} vai até {formatar_data(auto.prazo_defesa)} e "
             f"nenhuma defesa foi registrada: não é possível {acao} antes do fim do prazo (art. 14).",
+            "data",
+        )
+    if primeira_defesa > dia:
+        raise ErroDominio(
+            f"O prazo de defesa do auto nº {auto.numero_formatado} vai até {formatar_data(auto.prazo_defesa)} e a "
+            f"defesa só foi protocolada em {formatar_data(primeira_defesa)}: não é possível {acao} em "
+            f"{formatar_data(dia)}, antes da defesa e do fim do prazo (art. 14).",
             "data",
         )
 
@@ -431,6 +481,34 @@ def registrar_proposta(
         auditoria.registrar(s, ator, "registrar_proposta", "proposta", proposta.id, None, imagem(proposta))
         uow.commit()
         return proposta.id
+
+
+def _exigir_proposta(s: so.Session, auto: AutoInfracao, dia: date) -> None:
+    """Art. 13: "as penalidades serão propostas pela autoridade competente e aplicadas pelo Secretário".
+
+    A penalty needs the authority's proposal to apply one, on file on or before the decision day; the latest
+    such proposal counts (a later proposal to dismiss replaces an earlier one to apply). The Secretary is not
+    bound to the proposed amount, only to the range. A dismissal needs no proposal (it applies no penalty).
+    """
+    ultima = s.execute(
+        sa.select(Proposta.data, Proposta.acao)
+        .where(Proposta.auto_id == auto.id, Proposta.data <= dia)
+        .order_by(Proposta.data.desc(), Proposta.id.desc())
+        .limit(1)
+    ).first()
+    if ultima is None:
+        raise ErroDominio(
+            f"Não há proposta de penalidade da autoridade competente no auto nº {auto.numero_formatado} até "
+            f"{formatar_data(dia)}: pelo art. 13, as penalidades são propostas pela autoridade e aplicadas pelo "
+            "Secretário. Registre antes a proposta (o arquivamento não depende dela).",
+            "resultado",
+        )
+    if ultima.acao != "aplicar":
+        raise ErroDominio(
+            f"A última proposta da autoridade, de {formatar_data(ultima.data)}, é de arquivamento: para aplicar "
+            "penalidade, a autoridade deve antes propô-la (art. 13).",
+            "resultado",
+        )
 
 
 def _recusar_decidido(s: so.Session, auto: AutoInfracao) -> None:
@@ -498,6 +576,7 @@ def decidir(
         reais = Decimal(0)
         if resultado == "aplicada":
             _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
+            _exigir_proposta(s, auto, dia)
             sancao = sancao_do_auto(s, auto, dia)
             _conferir(sancao, multa, dias)
             valor_urm = valor_urm_em(s, dia, "data")

@@ -19,7 +19,17 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
-from secretaria.models import PAPEIS, Auditoria, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+from secretaria.models import (
+    PAPEIS,
+    Auditoria,
+    Empregado,
+    Fiscal,
+    Linha,
+    Operadora,
+    Proposta,
+    ValorURM,
+    Veiculo,
+)
 from secretaria.services import relogio
 from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
 from secretaria.services.base import Ator
@@ -28,6 +38,7 @@ from secretaria.services.tramitacao import (
     decidir,
     julgar_recurso,
     registrar_intimacao,
+    registrar_proposta,
     registrar_recurso,
 )
 
@@ -235,7 +246,13 @@ class Roteiro:
         multa: str | Decimal | None = None,
         suspensao: int = 0,
         resultado: str = "aplicada",
+        *,
+        propor: bool = True,
     ) -> ResumoDecisao:
+        """The Secretary's decision. A penalty needs the authority's proposal (art. 13): with `propor`, when
+        none is on file yet, the same penalty is first proposed on the same day."""
+        if propor and resultado == "aplicada" and not self.tem_proposta(auto_id):
+            self.propor(auto_id, data, multa, suspensao)
         return decidir(
             self.uow(),
             ATORES["secretario"],
@@ -266,6 +283,29 @@ class Roteiro:
         self.intimar(r.id, data_infracao + timedelta(days=1))
         self.decidir(r.id, data_infracao + timedelta(days=1 + dias_ate_decisao), multa, suspensao)
         return r
+
+    def tem_proposta(self, auto_id: int) -> bool:
+        with self.banco.leitura() as s:
+            return s.scalar(sa.select(sa.func.count(Proposta.id)).where(Proposta.auto_id == auto_id)) > 0
+
+    def propor(
+        self,
+        auto_id: int,
+        data: date,
+        multa: str | Decimal | None = None,
+        suspensao: int = 0,
+        acao: str = "aplicar",
+    ) -> int:
+        return registrar_proposta(
+            self.uow(),
+            ATORES["autoridade"],
+            auto_id=auto_id,
+            data=data,
+            acao=acao,
+            multa_ur=None if multa is None else Decimal(multa),
+            suspensao_dias=suspensao,
+            fundamentacao="Infração comprovada pelo auto.",
+        )
 
     def recorrer(self, auto_id: int, data: date) -> Any:
         return registrar_recurso(

@@ -15,7 +15,8 @@ from secretaria.db import Banco
 from secretaria.services.autos import anexar_evidencia, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
 from secretaria.services.execucao import registrar_pagamento
-from secretaria.services.tramitacao import registrar_defesa, registrar_intimacao, registrar_proposta
+from secretaria.services.representacoes import receber_representacao
+from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_intimacao, registrar_proposta
 from tests.services.fabrica import ATORES, Roteiro, contagens
 
 
@@ -29,6 +30,10 @@ class Casos:
     arquivado: int
     com_recurso: int
     elegivel_suspensao: int
+    sem_proposta: int
+    com_defesa: int
+    decidido: int
+    representacao: int
 
 
 def _montar(roteiro: Roteiro) -> Casos:
@@ -40,8 +45,21 @@ def _montar(roteiro: Roteiro) -> Casos:
     r.intimar(intimado, date(2026, 11, 17))  # defence until 02/12/2026 (today is 30/11)
     prazo_vencido = r.lavrar(data_infracao=date(2026, 10, 1)).id
     r.intimar(prazo_vencido, date(2026, 10, 2))
+    r.propor(prazo_vencido, date(2026, 10, 20), "0.30")  # so the rows below reach the decision's own checks
     sem_urm = r.lavrar(data_infracao=date(2019, 3, 1)).id  # the URM table starts on 01/01/2020
     r.intimar(sem_urm, date(2019, 3, 5))
+    r.propor(sem_urm, date(2019, 3, 25), "0.30")
+    sem_proposta = r.lavrar(data_infracao=date(2026, 10, 1)).id
+    r.intimar(sem_proposta, date(2026, 10, 2))
+    com_defesa = r.lavrar(data_infracao=date(2026, 11, 16)).id
+    r.intimar(com_defesa, date(2026, 11, 17))  # defence until 02/12, filed on 25/11
+    registrar_defesa(r.uow(), ATORES["protocolo"], auto_id=com_defesa, protocolada_em=date(2026, 11, 25))
+    decidido = r.decidido(data_infracao=date(2026, 8, 3), multa="0.30").id  # decided on 24/08
+    representacao = receber_representacao(
+        r.uow(), ATORES["fiscal"], recebida_em=date(2026, 11, 20), peticionario_nome="Beatriz",
+        peticionario_profissao="Professora", peticionario_endereco="Rua A, 1", fatos="Ônibus sujo.",
+        meios_prova="Fotos.",
+    ).id  # fmt: skip
     arquivado = r.lavrar(data_infracao=date(2026, 6, 1), dispositivo="1-XVI").id
     r.decidir(arquivado, date(2026, 6, 2), resultado="arquivado")
     com_recurso = r.decidido(data_infracao=date(2026, 7, 1), multa="2.00", dispositivo="1-XV").id
@@ -50,7 +68,11 @@ def _montar(roteiro: Roteiro) -> Casos:
     r.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
     elegivel = r.lavrar(data_infracao=date(2026, 9, 1), dispositivo="1-I").id  # 2ª reincidência, tipo E
     r.intimar(elegivel, date(2026, 9, 2))
-    return Casos(lavrado, cancelado, intimado, prazo_vencido, sem_urm, arquivado, com_recurso, elegivel)
+    r.propor(elegivel, date(2026, 9, 20), "10.00", suspensao=5)
+    return Casos(
+        lavrado, cancelado, intimado, prazo_vencido, sem_urm, arquivado, com_recurso, elegivel, sem_proposta,
+        com_defesa, decidido, representacao,
+    )  # fmt: skip
 
 
 def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]:
@@ -72,13 +94,41 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         ("defesa antes da intimação", defesa(c.lavrado, date(2026, 11, 20)), "ainda não foi intimado"),
         (
             "penalidade antes da intimação",
-            lambda: r.decidir(c.lavrado, date(2026, 11, 20), "0.30"),
+            lambda: r.decidir(c.lavrado, date(2026, 11, 20), "0.30", propor=False),
             "ainda não foi intimado",
         ),
         (
             "penalidade com prazo de defesa aberto",
-            lambda: r.decidir(c.intimado, date(2026, 11, 30), "0.30"),
+            lambda: r.decidir(c.intimado, date(2026, 11, 30), "0.30", propor=False),
             "antes do fim do prazo",
+        ),
+        (
+            "penalidade antes da defesa protocolada no prazo",
+            lambda: r.decidir(c.com_defesa, date(2026, 11, 20), "0.30", propor=False),
+            "a defesa só foi protocolada em 25/11/2026",
+        ),
+        (
+            "proposta antes da defesa protocolada no prazo",
+            lambda: r.propor(c.com_defesa, date(2026, 11, 24), "0.30"),
+            "a defesa só foi protocolada em 25/11/2026",
+        ),
+        (
+            "penalidade sem proposta da autoridade (art. 13)",
+            lambda: r.decidir(c.sem_proposta, date(2026, 11, 20), "0.30", propor=False),
+            "Não há proposta de penalidade da autoridade competente",
+        ),
+        (
+            "intimação do auto depois da decisão",
+            intimacao(c.decidido, date(2026, 11, 20)),
+            "registre a intimação da decisão",
+        ),
+        ("defesa depois da decisão", defesa(c.decidido, date(2026, 11, 20)), "não pode mais ser registrada"),
+        (
+            "provimento parcial que não reduz",
+            lambda: r.julgar(
+                c.com_recurso, date(2026, 11, 20), "provido_parcialmente", multa_ur_nova=Decimal("2.00")
+            ),
+            "deve ser reduzida",
         ),
         (
             "decidir duas vezes",
@@ -118,6 +168,21 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
             "foi cancelado",
         ),
         ("recurso em auto cancelado", lambda: r.recorrer(c.cancelado, date(2026, 11, 20)), "foi cancelado"),
+        (
+            "proposta em auto cancelado",
+            lambda: r.propor(c.cancelado, date(2026, 11, 20), acao="arquivar"),
+            "foi cancelado",
+        ),
+        (
+            "julgamento em auto cancelado",
+            lambda: r.julgar(c.cancelado, date(2026, 11, 20), "negado"),
+            "foi cancelado",
+        ),
+        (
+            "intimação da decisão em auto cancelado",
+            intimacao(c.cancelado, date(2026, 11, 20), objeto="decisao"),
+            "foi cancelado",
+        ),
         (
             "anexo em auto cancelado",
             lambda: anexar_evidencia(
@@ -163,6 +228,16 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
             "Suspensão não cabível",
         ),
         (
+            "suspensão de duração absurda",
+            lambda: r.decidir(c.elegivel_suspensao, date(2026, 11, 20), "10.00", suspensao=400),
+            "A suspensão está fora dos limites: 400 dias.",
+        ),
+        (
+            "multa que não é número",
+            lambda: _decidir(r, c.prazo_vencido, multa_ur="trinta centavos"),
+            "A multa (URM) é inválida: use um número como 0,50.",
+        ),
+        (
             "suspensão acima da duração cabível",
             lambda: r.decidir(c.elegivel_suspensao, date(2026, 11, 20), "10.00", suspensao=11),
             "fora do cabível (de 1 a 10 dias",
@@ -189,6 +264,36 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         ),
         ("intimação no futuro", intimacao(c.lavrado, date(2026, 12, 1)), "está no futuro"),
         ("intimação antes do auto", intimacao(c.lavrado, date(2026, 11, 1)), "anterior à lavratura do auto"),
+        (
+            "intimação da decisão antes da decisão",
+            intimacao(c.decidido, date(2026, 8, 23), objeto="decisao"),
+            "não pode ser anterior à decisão (24/08/2026)",
+        ),
+        (
+            "proposta antes do auto",
+            lambda: r.propor(c.lavrado, date(2026, 11, 1), acao="arquivar"),
+            "não pode ser anterior à lavratura (02/11/2026)",
+        ),
+        (
+            "recurso antes da decisão",
+            lambda: r.recorrer(c.decidido, date(2026, 8, 20)),
+            "não pode ser anterior à decisão (24/08/2026)",
+        ),
+        ("recurso no futuro", lambda: r.recorrer(c.decidido, date(2026, 12, 1)), "está no futuro"),
+        (
+            "julgamento antes do recurso",
+            lambda: r.julgar(c.com_recurso, date(2026, 7, 24), "negado"),
+            "não pode ser anterior ao protocolo do recurso (25/07/2026)",
+        ),
+        (
+            "auto de representação lavrado antes de recebê-la",
+            lambda: r.lavrar(
+                data_infracao=date(2026, 11, 18),
+                data_lavratura=date(2026, 11, 19),
+                representacao_id=c.representacao,
+            ),
+            "não pode ser anterior ao recebimento da representação nº 0001/2026 (20/11/2026)",
+        ),
         ("defesa antes da intimação (data)", defesa(c.intimado, date(2026, 11, 16)), "anterior à intimação"),
         ("defesa no futuro", defesa(c.intimado, date(2026, 12, 1)), "está no futuro"),
         (
@@ -218,6 +323,16 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
             "Escolha o meio",
         ),
         (
+            "intimação no endereço sem recibo (art. 11)",
+            intimacao(c.lavrado, date(2026, 11, 20), meio="endereco"),
+            "mediante recibo (art. 11)",
+        ),
+        (
+            "intimação por AR sem o número do AR",
+            intimacao(c.lavrado, date(2026, 11, 20), meio="postal_ar", recibo="  "),
+            "mediante recibo (art. 11)",
+        ),
+        (
             "intimação entregue sem recebedor",
             intimacao(c.lavrado, date(2026, 11, 20), recebedor_nome=" "),
             "quem recebeu",
@@ -227,12 +342,16 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
 
 
 def _decidir_sem_fundamentos(r: Roteiro, auto_id: int) -> object:
-    from secretaria.services.tramitacao import decidir
+    return _decidir(r, auto_id, fundamentacao="\t ")
 
-    return decidir(
-        r.uow(), ATORES["secretario"], auto_id=auto_id, data=date(2026, 11, 20), resultado="aplicada",
-        multa_ur=Decimal("0.30"), fundamentacao="\t ",
-    )  # fmt: skip
+
+def _decidir(r: Roteiro, auto_id: int, **campos: object) -> object:
+    """The Secretary's decision with raw inputs, as a form could send them."""
+    argumentos: dict[str, object] = {
+        "data": date(2026, 11, 20), "resultado": "aplicada", "multa_ur": Decimal("0.30"),
+        "fundamentacao": "Comprovado.",
+    } | campos  # fmt: skip
+    return decidir(r.uow(), ATORES["secretario"], auto_id=auto_id, **argumentos)  # type: ignore[arg-type]
 
 
 def test_recusas_sem_gravar_nada(banco: Banco, roteiro: Roteiro) -> None:
@@ -254,4 +373,4 @@ def test_recusas_sem_gravar_nada(banco: Banco, roteiro: Roteiro) -> None:
         if contagens(banco) != antes:
             falhas.append(f"{descricao}: gravou algo")
     assert not falhas, "\n".join(falhas)
-    assert len(_tabela(roteiro, casos)) >= 35
+    assert len(_tabela(roteiro, casos)) >= 58

@@ -1,0 +1,187 @@
+"""The order of the acts and their legal effects, as an operator's lawyer would probe them (arts. 7º, 11, 13–15).
+
+Each test is a procedural flaw the services must not let through: a second intimação moving a running
+deadline, a decision dated before the defence it should have weighed, a penalty no authority proposed, a prior
+punished only after the new fact counted as recidivism, an annulled or reduced penalty still weighing on the
+next case, a provision taken out of the catalogue blocking the cases that already cite it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+import sqlalchemy as sa
+
+from secretaria.db import Banco
+from secretaria.models import AutoInfracao, DispositivoCatalogo
+from secretaria.services.admin import adicionar_dispositivo_contratual, desativar_dispositivo
+from secretaria.services.base import ErroDominio
+from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
+from tests.services.fabrica import ATORES, Roteiro, contagens
+
+
+def _prazos(banco: Banco, auto_id: int) -> tuple[date | None, date | None]:
+    with banco.leitura() as s:
+        auto = s.get(AutoInfracao, auto_id)
+        assert auto is not None
+        return auto.prazo_defesa, auto.prazo_recurso
+
+
+def test_nova_intimacao_com_exito_nao_move_o_prazo_em_curso(banco: Banco, roteiro: Roteiro) -> None:
+    """Art. 14 counts 15 days "from the intimação": the first valid one. A later one (or one dated earlier but
+    recorded later) neither reopens nor shortens the running deadline, and the clerk is told so."""
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 2))
+    primeira = roteiro.intimar(r.id, date(2026, 11, 3))
+    assert primeira.prazo == date(2026, 11, 18)
+
+    depois = roteiro.intimar(r.id, date(2026, 11, 10))
+    assert depois.sucesso and depois.prazo is None
+    assert depois.explicacao_prazo is not None
+    assert "mantido" in depois.explicacao_prazo and "18/11/2026" in depois.explicacao_prazo
+    assert "03/11/2026" in depois.explicacao_prazo
+
+    antes = roteiro.intimar(r.id, date(2026, 11, 2))  # an earlier receipt, recorded later
+    assert antes.prazo is None and antes.explicacao_prazo is not None
+    assert "mantido" in antes.explicacao_prazo and "18/11/2026" in antes.explicacao_prazo
+    assert _prazos(banco, r.id)[0] == date(2026, 11, 18)
+
+    defesa = registrar_defesa(
+        roteiro.uow(), ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 11, 18)
+    )
+    assert defesa.tempestiva and defesa.prazo == date(2026, 11, 18)
+
+    # The same for the decision's intimação and the appeal deadline (art. 15).
+    roteiro.decidir(r.id, date(2026, 11, 20), "0.30")
+    assert roteiro.intimar(r.id, date(2026, 11, 23), objeto="decisao").prazo == date(2026, 12, 8)
+    outra = roteiro.intimar(r.id, date(2026, 11, 25), objeto="decisao")
+    assert outra.prazo is None and outra.explicacao_prazo is not None
+    assert "mantido" in outra.explicacao_prazo and "08/12/2026" in outra.explicacao_prazo
+    assert _prazos(banco, r.id) == (date(2026, 11, 18), date(2026, 12, 8))
+
+
+def test_falha_de_intimacao_nao_inicia_prazo_e_diz_por_que(banco: Banco, roteiro: Roteiro) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 2))
+    falha = roteiro.intimar(r.id, date(2026, 11, 3), resultado="nao_encontrado")
+    assert not falha.sucesso and falha.prazo is None
+    assert _prazos(banco, r.id) == (None, None)
+    with pytest.raises(ErroDominio, match="ainda não foi intimado"):
+        registrar_defesa(roteiro.uow(), ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 11, 4))
+
+
+def test_decisao_no_prazo_de_defesa_so_depois_da_defesa_protocolada(banco: Banco, roteiro: Roteiro) -> None:
+    """A defence on file lets the case go on before the deadline ends, but not to a day before that defence
+    was filed: a decision dated 20/11 cannot have weighed a defence filed on 25/11 (art. 14, ampla defesa)."""
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 16))
+    roteiro.intimar(r.id, date(2026, 11, 17))  # defence until 02/12; today is 30/11
+    registrar_defesa(roteiro.uow(), ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 11, 25))
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio, match="defesa só foi protocolada em 25/11/2026") as erro:
+        roteiro.propor(r.id, date(2026, 11, 20), "0.30")
+    assert erro.value.campo == "data"
+    with pytest.raises(ErroDominio, match="defesa só foi protocolada em 25/11/2026"):
+        roteiro.decidir(r.id, date(2026, 11, 20), "0.30", propor=False)
+    assert contagens(banco) == antes
+    roteiro.propor(r.id, date(2026, 11, 25), "0.30")
+    assert roteiro.decidir(r.id, date(2026, 11, 26), "0.30").multa_ur == Decimal("0.30")
+
+
+def test_penalidade_so_com_proposta_da_autoridade(banco: Banco, roteiro: Roteiro) -> None:
+    """Art. 13: penalties are proposed by the competent authority and applied by the Secretary. No proposal on
+    file (or a proposal to dismiss) → no penalty; the Secretary is not bound to the proposed amount; a
+    dismissal needs no proposal."""
+    r = roteiro.lavrar(data_infracao=date(2026, 10, 9))
+    roteiro.intimar(r.id, date(2026, 10, 13))  # defence until 28/10
+
+    def aplicar(dia: date, multa: str = "0.40") -> object:
+        return decidir(
+            roteiro.uow(), ATORES["secretario"], auto_id=r.id, data=dia, resultado="aplicada",
+            multa_ur=Decimal(multa), fundamentacao="Infração comprovada.",
+        )  # fmt: skip
+
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio, match=r"art\. 13") as erro:
+        aplicar(date(2026, 11, 3))
+    assert "Não há proposta" in erro.value.mensagem and erro.value.campo == "resultado"
+    assert contagens(banco) == antes
+    roteiro.propor(r.id, date(2026, 11, 5), acao="arquivar")
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio, match="proposta da autoridade, de 05/11/2026, é de arquivamento"):
+        aplicar(date(2026, 11, 10))
+    assert contagens(banco) == antes
+    roteiro.propor(r.id, date(2026, 11, 10), "0.40")
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio, match="de arquivamento"):  # the proposal of 10/11 came after this day
+        aplicar(date(2026, 11, 9))
+    assert contagens(banco) == antes
+    assert aplicar(date(2026, 11, 12), "0.50").multa_ur == Decimal("0.50")  # type: ignore[attr-defined]
+
+    arquivado = roteiro.lavrar(data_infracao=date(2026, 10, 9))
+    assert roteiro.decidir(arquivado.id, date(2026, 10, 20), resultado="arquivado").resultado == "arquivado"
+
+
+def test_antecedente_punido_depois_do_novo_fato_nao_conta(banco: Banco, roteiro: Roteiro) -> None:
+    """REGRAS § 3, rule 1 ("autuado e punido" before the new fact): a prior decided between this auto's
+    infraction and this decision does not count, although it is punished when the Secretary decides."""
+    anterior = roteiro.lavrar(data_infracao=date(2026, 2, 10))
+    roteiro.intimar(anterior.id, date(2026, 2, 11))
+    novo = roteiro.lavrar(data_infracao=date(2026, 2, 20))  # within 1 month of 10/02 (tipo A)
+    assert "(infração primária)" in novo.proxima_penalidade
+    roteiro.decidir(anterior.id, date(2026, 3, 1), "0.30")  # punished after the new fact
+    roteiro.intimar(novo.id, date(2026, 2, 23))
+    with pytest.raises(ErroDominio, match=r"fora da faixa cabível \(0,10 a 0,50 URM"):
+        roteiro.decidir(novo.id, date(2026, 3, 20), "0.60")
+    d = roteiro.decidir(novo.id, date(2026, 3, 20), "0.50")
+    assert (d.reincidencia, d.faixa_min_ur, d.faixa_max_ur) == (0, Decimal("0.10"), Decimal("0.50"))
+
+
+def test_suspensao_reduzida_a_zero_no_recurso_nao_dobra_no_caso_seguinte(
+    banco: Banco, roteiro: Roteiro
+) -> None:
+    """The denormalized penalty state of the auto follows the appeal: a suspension struck out on appeal is no
+    longer "a suspension already applied" for § 7º, so the next one of the chain is a first suspension again."""
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    terceiro = roteiro.decidido(data_infracao=date(2026, 5, 5), multa="10.00", suspensao=4, dispositivo="1-I")
+    roteiro.intimar(terceiro.id, date(2026, 6, 1), objeto="decisao")
+    roteiro.recorrer(terceiro.id, date(2026, 6, 5))
+    roteiro.julgar(
+        terceiro.id, date(2026, 6, 20), "provido_parcialmente", multa_ur_nova=Decimal("10.00"),
+        suspensao_dias_nova=0,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        auto = s.get(AutoInfracao, terceiro.id)
+        assert auto is not None
+        assert (auto.multa_ur, auto.suspensao_dias, auto.penalidade_anulada) == (Decimal("10.00"), 0, False)
+        assert auto.data_decisao == date(2026, 5, 26)  # the Secretary's decision day stays (REGRAS rule 1)
+    quarto = roteiro.lavrar(data_infracao=date(2026, 7, 1), dispositivo="1-I")
+    assert "suspensão de 1 a 10 dias" in quarto.proxima_penalidade
+    assert "(3ª reincidência)" in quarto.proxima_penalidade
+
+
+def test_dispositivo_desativado_depois_do_auto_nao_trava_o_caso(banco: Banco, roteiro: Roteiro) -> None:
+    """A contractual provision taken out of the catalogue is "kept on its cases, no longer citable": the autos
+    that already cite it are still proposed, decided and judged, in the range of the tipo they were drawn up
+    with."""
+    codigo = adicionar_dispositivo_contratual(
+        roteiro.uow(), ATORES["administrador"], origem="contrato", codigo="CT-01",
+        texto="Manter o ar-condicionado em funcionamento.", tipo="C", ato="Contrato de concessão nº 1/2020",
+    )  # fmt: skip
+    r = roteiro.lavrar(data_infracao=date(2026, 9, 1), dispositivo=codigo)
+    roteiro.intimar(r.id, date(2026, 9, 2))
+    desativar_dispositivo(roteiro.uow(), ATORES["administrador"], codigo)
+    with pytest.raises(ErroDominio, match="desativado"):
+        roteiro.lavrar(data_infracao=date(2026, 9, 3), dispositivo=codigo)
+    registrar_proposta(
+        roteiro.uow(), ATORES["autoridade"], auto_id=r.id, data=date(2026, 9, 30), acao="aplicar",
+        multa_ur=Decimal("2.00"), fundamentacao="Comprovado.",
+    )  # fmt: skip
+    d = roteiro.decidir(r.id, date(2026, 10, 1), "2.00")
+    assert (d.faixa_min_ur, d.faixa_max_ur) == (Decimal("1.00"), Decimal("2.00"))  # tipo C
+    roteiro.intimar(r.id, date(2026, 10, 2), objeto="decisao")
+    roteiro.recorrer(r.id, date(2026, 10, 5))
+    roteiro.julgar(r.id, date(2026, 10, 20), "provido_parcialmente", multa_ur_nova=Decimal("1.50"))
+    with banco.leitura() as s:
+        assert s.get(AutoInfracao, r.id).multa_ur == Decimal("1.50")  # type: ignore[union-attr]
+        assert not s.scalar(sa.select(DispositivoCatalogo.ativo).where(DispositivoCatalogo.codigo == codigo))
