@@ -13,7 +13,7 @@ from decimal import Decimal
 import sqlalchemy.orm as so
 
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecedentes
 from secretaria.lei.urm import urm_para_reais
 from secretaria.services import relogio
@@ -154,10 +154,41 @@ def avaliar_sancao(
 
 
 def texto_proxima_penalidade(avaliacao: AvaliacaoSancao) -> str:
-    """The text printed on the auto as "a próxima penalidade a ser aplicada" (art. 10, V)."""
+    """The text printed on the auto as "a próxima penalidade a ser aplicada" (art. 10, V).
+
+    It is the penalty the Secretary may apply for THIS infraction: the fine range of its recidivism level and,
+    where § 5º allows it, the suspension, which "poderá ser aplicada" (never printed as certain), cumulative with
+    the fine (§ 8º): 1 to 10 days the first time (§ 6º), exactly double the last one after a suspension (§ 7º).
+    The antecedents are those punished up to the day of the fact (§ 3º), so that is the day the text names.
+    """
     s = avaliacao.sancao
+    nivel = f"{s.reincidencia}ª reincidência" if s.reincidencia else "infração primária"
+    texto = f"Multa de {_faixa_urm(s.multa_min_ur, s.multa_max_ur)} URM ({nivel})"
+    if s.suspensao_min_dias is not None and s.suspensao_max_dias is not None:
+        if s.suspensao_min_dias == s.suspensao_max_dias:
+            texto += (
+                f", podendo ser aplicada, cumulativamente, suspensão de exatamente {_dias(s.suspensao_max_dias)}, "
+                "o dobro da anterior (art. 7º, §§ 5º, 7º e 8º)"
+            )
+        else:
+            texto += (
+                f", podendo ser aplicada, cumulativamente, suspensão de {s.suspensao_min_dias} a "
+                f"{_dias(s.suspensao_max_dias)} (art. 7º, §§ 5º, 6º e 8º)"
+            )
     return (
-        f"{s.descricao.removesuffix('.')} — {avaliacao.dispositivo_rotulo}, tipo {avaliacao.tipo}; "
-        f"art. 7º da Lei Municipal nº 2.413/1978, conforme os antecedentes da operadora em "
-        f"{formatar_data(avaliacao.data_valor)}."
+        f"{texto} — {avaliacao.dispositivo_rotulo}, tipo {avaliacao.tipo}; art. 7º da Lei Municipal "
+        "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
+        f"punidas até a data desta infração ({formatar_data(avaliacao.data_infracao)})."
     )
+
+
+def _faixa_urm(minimo: Decimal, maximo: Decimal) -> str:
+    return (
+        formatar_decimal(minimo)
+        if minimo == maximo
+        else f"{formatar_decimal(minimo)} a {formatar_decimal(maximo)}"
+    )
+
+
+def _dias(quantidade: int) -> str:
+    return f"{quantidade} {'dia' if quantidade == 1 else 'dias'}"

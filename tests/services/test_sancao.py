@@ -125,11 +125,33 @@ def test_tipo_definido_para_1_x_libera_a_citacao(banco: Banco, roteiro: Roteiro)
 
 
 def test_texto_da_proxima_penalidade(banco: Banco, roteiro: Roteiro) -> None:
+    """Art. 10, V, as printed on an auto drawn up on 12/03 for a fact of 10/03: the antecedents are those
+    punished up to the day of the fact (§ 3º), so that is the day the text names."""
     texto = texto_proxima_penalidade(
         _avaliar(banco, roteiro.cidade, date(2026, 3, 10), data_valor=date(2026, 3, 12))
     )
-    assert texto.startswith("Multa de 0,10 a 0,50 URM (infração primária)")
-    assert "Art. 1º, VI, tipo A" in texto and "Lei Municipal nº 2.413/1978" in texto and "12/03/2026" in texto
+    assert texto == (
+        "Multa de 0,10 a 0,50 URM (infração primária) — Art. 1º, VI, tipo A; art. 7º da Lei Municipal "
+        "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
+        "punidas até a data desta infração (10/03/2026)."
+    )
+
+
+def test_proxima_penalidade_diz_que_a_suspensao_e_facultativa(banco: Banco, roteiro: Roteiro) -> None:
+    """§ 5º: the suspension "poderá ser aplicada" — never printed as if it were certain; § 7º: exactly double."""
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    segunda = texto_proxima_penalidade(_avaliar(banco, roteiro.cidade, date(2026, 5, 5), codigo="1-I"))
+    assert segunda.startswith(
+        "Multa de 10,00 URM (2ª reincidência), podendo ser aplicada, cumulativamente, suspensão de 1 a 10 dias "
+        "(art. 7º, §§ 5º, 6º e 8º) — Art. 1º, I, tipo E; art. 7º"
+    )
+    roteiro.decidido(data_infracao=date(2026, 5, 5), multa="10.00", suspensao=4, dispositivo="1-I")
+    terceira = texto_proxima_penalidade(_avaliar(banco, roteiro.cidade, date(2026, 7, 1), codigo="1-I"))
+    assert terceira.startswith(
+        "Multa de 10,00 URM (3ª reincidência), podendo ser aplicada, cumulativamente, suspensão de "
+        "exatamente 8 dias, o dobro da anterior (art. 7º, §§ 5º, 7º e 8º) — "
+    )
 
 
 def test_calendario_inclui_os_dias_cadastrados(banco: Banco) -> None:

@@ -218,7 +218,9 @@ def test_cadeia_ate_a_suspensao_deixa_a_operadora_suspensa(banco: Banco, roteiro
     roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
     roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
     r = roteiro.lavrar(data_infracao=date(2026, 9, 1), dispositivo="1-I")
-    assert r.proxima_penalidade.startswith("Multa de 10,00 URM e suspensão de 1 a 10 dias (2ª reincidência)")
+    assert r.proxima_penalidade.startswith(
+        "Multa de 10,00 URM (2ª reincidência), podendo ser aplicada, cumulativamente, suspensão de 1 a 10 dias"
+    )
     roteiro.intimar(r.id, date(2026, 9, 2))
     d = roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
     assert (d.reincidencia, d.suspensao_dias, d.multa_reais) == (2, 5, Decimal("1647.40"))
@@ -246,7 +248,10 @@ def test_cadeia_ate_a_suspensao_deixa_a_operadora_suspensa(banco: Banco, roteiro
     # The next one of the chain: exactly double the last suspension (§ 7º).
     roteiro.hoje = date(2026, 11, 30)
     proximo = roteiro.lavrar(data_infracao=date(2026, 11, 2), dispositivo="1-I")
-    assert "suspensão de 10 dias (3ª reincidência)" in proximo.proxima_penalidade
+    assert proximo.proxima_penalidade.startswith(
+        "Multa de 10,00 URM (3ª reincidência), podendo ser aplicada, cumulativamente, suspensão de "
+        "exatamente 10 dias, o dobro da anterior"
+    )
 
 
 def test_decisao_final_regra_pura() -> None:
