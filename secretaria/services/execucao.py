@@ -26,7 +26,7 @@ from secretaria.models import (
     Pagamento,
     Suspensao,
 )
-from secretaria.services import auditoria
+from secretaria.services import auditoria, relogio
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -546,11 +546,11 @@ class CassacaoDetalhe:
             return "Em andamento — defesa"
         return "Em andamento — aguardando a notificação da permissionária"
 
-    @property
-    def pendencia(self) -> str:
-        """What the procedure waits for now (empty once decided)."""
+    def pendencia(self, hoje: date | None = None) -> str:
+        """What the procedure waits for on `hoje` (default today; empty once decided)."""
         if not self.em_andamento:
             return ""
+        dia = hoje or relogio.hoje()
         if self.notificada_em is None:
             return (
                 "Aguardando a notificação da permissionária para se defender: sem ela a cassação não pode ser "
@@ -559,6 +559,12 @@ class CassacaoDetalhe:
         if self.defesa_em is not None:
             return (
                 f"Defesa registrada em {_data(self.defesa_em)}: o procedimento pode ser decidido pelo(a) "
+                "Secretário(a)."
+            )
+        if self.prazo_defesa is not None and dia > self.prazo_defesa:
+            return (
+                f"Permissionária notificada em {_data(self.notificada_em)}; o prazo de defesa terminou em "
+                f"{_data(self.prazo_defesa)} sem defesa registrada: o procedimento pode ser decidido pelo(a) "
                 "Secretário(a)."
             )
         return (

@@ -5,7 +5,7 @@ letterhead."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -57,7 +57,7 @@ def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro
     assert aberta.em_andamento and aberta.situacao == "instaurada"
     assert aberta.operadora_nome == "Transportes Laranjal Ltda."
     assert aberta.notificada_em is None and aberta.prazo_defesa is None
-    assert "Aguardando a notificação da permissionária" in aberta.pendencia
+    assert "Aguardando a notificação da permissionária" in aberta.pendencia()
     assert [(e.titulo, e.por) for e in aberta.linha_do_tempo] == [("Instauração", "secretario")]
 
     registrar_ato_cassacao(
@@ -68,7 +68,11 @@ def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro
         notificada = obter_cassacao(s, cid)
     assert notificada.situacao == "em_defesa" and notificada.notificada_em == date(2026, 9, 2)
     assert notificada.prazo_defesa is not None and notificada.prazo_defesa > date(2026, 9, 16)
-    assert "pode se defender até" in notificada.pendencia
+    prazo = notificada.prazo_defesa
+    assert f"pode se defender até {prazo:%d/%m/%Y}" in notificada.pendencia(date(2026, 9, 3))
+    assert f"o prazo de defesa terminou em {prazo:%d/%m/%Y} sem defesa" in notificada.pendencia(
+        prazo + timedelta(1)
+    )
 
     registrar_ato_cassacao(
         roteiro.uow(), ATORES["protocolo"], cassacao_id=cid, data=date(2026, 9, 10), tipo="defesa",
@@ -86,7 +90,7 @@ def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro
             obter_cassacoes(s, 999_999)
     assert [t.id for t in todas] == [cid, primeira]  # newest first
     decidida = todas[0]
-    assert not decidida.em_andamento and decidida.pendencia == ""
+    assert not decidida.em_andamento and decidida.pendencia() == ""
     assert decidida.rotulo == "Permissão cassada em 20/09/2026"
     assert todas[1].rotulo == "Arquivado em 10/08/2026"
     assert [(a.tipo_rotulo, a.registrado_por) for a in decidida.atos] == [
@@ -137,7 +141,12 @@ def test_representacao_inteira_com_anexo_e_auto(banco: Banco, roteiro: Roteiro) 
     ]
     assert d.auto_id is None and d.arquivada_em is None
 
-    auto = roteiro.lavrar(representacao_id=rep.id, dispositivo="2-III", data_infracao=date(2026, 11, 18))
+    auto = roteiro.lavrar(
+        representacao_id=rep.id,
+        dispositivo="2-III",
+        data_infracao=date(2026, 11, 18),
+        data_lavratura=date(2026, 11, 20),
+    )
     with banco.leitura() as s:
         d = obter_representacao(s, rep.id)
     assert (d.situacao, d.auto_id, d.auto_numero, d.auto_fase) == ("autuada", auto.id, "0001/2026", "lavrado")

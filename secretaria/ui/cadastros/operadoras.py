@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria.lei.formato import formatar_data
 from secretaria.services import cadastros
 from secretaria.services.rotulos import DELEGACOES
 from secretaria.ui.cadastros.base import (
@@ -28,7 +30,11 @@ from secretaria.ui.cadastros.base import (
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import CampoCnpj, CampoCpf, CampoData, CampoMascarado
 
+if TYPE_CHECKING:
+    from secretaria.ui.processo.cassacao import PainelCassacao
+
 SITUACAO_COR = {"ativa": "#1b6e20", "suspensa": "#b3261e", "cassada": "#b3261e"}
+COR_ALERTA = "#9a3412"
 
 
 class DialogoOperadora(DialogoCadastro):
@@ -49,7 +55,11 @@ class DialogoOperadora(DialogoCadastro):
         self.delegacao = QComboBox()
         for chave, rotulo in DELEGACOES.items():
             self.delegacao.addItem(rotulo, chave)
-        self.situacao = QLabel("Ativa")
+        self.situacao = QLabel()
+        self.situacao.setObjectName("situacao_operadora")
+        self.situacao.setWordWrap(True)
+        self.situacao.setTextFormat(Qt.TextFormat.RichText)
+        self.situacao.setVisible(False)
         self.logradouro = QLineEdit()
         self.numero_endereco = QLineEdit()
         self.numero_endereco.setMaximumWidth(90)
@@ -75,7 +85,6 @@ class DialogoOperadora(DialogoCadastro):
         f.adicionar("nome_fantasia", "Nome &fantasia:", self.nome_fantasia)
         f.adicionar("cnpj", "&CNPJ:", self.cnpj)
         f.adicionar("delegacao", "&Delegação:", self.delegacao)
-        f.adicionar("situacao", "Situação:", self.situacao)
         esquerda.addWidget(f.grupo("Representante legal"))
         f.adicionar("representante_nome", "&Nome:", self.representante_nome)
         f.adicionar("representante_cpf", "C&PF:", self.representante_cpf)
@@ -99,7 +108,23 @@ class DialogoOperadora(DialogoCadastro):
         colunas = QHBoxLayout()
         colunas.addLayout(esquerda, 1)
         colunas.addLayout(direita, 1)
-        self.layout_principal.addLayout(colunas)
+        self.layout_principal.addWidget(self.situacao)
+        self.cassacao: PainelCassacao | None = None
+        if registro_id is None:
+            self.layout_principal.addLayout(colunas)
+        else:
+            from secretaria.ui.processo.cassacao import PainelCassacao
+
+            cadastro = QWidget()
+            colunas.setContentsMargins(6, 6, 6, 6)
+            cadastro.setLayout(colunas)
+            self.cassacao = PainelCassacao(contexto, registro_id)
+            self.cassacao.alterado.connect(self._cassacao_alterada)
+            self.abas = QTabWidget()
+            self.abas.addTab(cadastro, "Cadas&tro")
+            self.abas.addTab(self.cassacao, "Ca&ssação (art. 16)")
+            self.layout_principal.addWidget(self.abas, 1)
+            self.resize(1000, 720)
         self.setMinimumWidth(900)
         self.finalizar()
 
@@ -125,11 +150,39 @@ class DialogoOperadora(DialogoCadastro):
         self.contrato_numero.setText(d.contrato_numero)
         self.contrato_inicio.definir_data(d.contrato_inicio)
         self.contrato_fim.definir_data(d.contrato_fim)
-        situacao = detalhe.situacao
-        self.situacao.setText(situacao[:1].upper() + situacao[1:])
-        cor = SITUACAO_COR.get(situacao.split()[0], "#333")
-        self.situacao.setStyleSheet(f"color: {cor}; font-weight: bold;")
+        self._mostrar_situacao(detalhe.situacao)
         return detalhe.versao, texto_alteracao(detalhe.alterado_por, detalhe.alterado_em)
+
+    def _mostrar_situacao(self, situacao: str) -> None:
+        """The derived status, in large type above the tabs: ATIVA / SUSPENSA até … / CASSADA em …, and an
+        open cassação procedure."""
+        palavra, _, resto = situacao.partition(" ")
+        cor = SITUACAO_COR.get(palavra, "#333")
+        cassacoes = self.cassacao.cassacoes if self.cassacao is not None else []
+        if palavra == "cassada":
+            decidida = next((c.decidida_em for c in cassacoes if c.resultado == "cassada"), None)
+            resto = f"— permissão cassada em {formatar_data(decidida)}" if decidida else "— permissão cassada"
+        texto = f"<span style='font-size:13pt; color:{cor}'>Situação: <b>{palavra.upper()}</b> {resto}</span>"
+        aberta = next((c for c in cassacoes if c.em_andamento), None)
+        if aberta is not None:
+            texto += (
+                f"<br><span style='color:{COR_ALERTA}'>Procedimento de cassação em andamento desde "
+                f"{formatar_data(aberta.instaurada_em)} (aba Cassação).</span>"
+            )
+        self.situacao.setText(texto)
+        self.situacao.setVisible(True)
+
+    def _cassacao_alterada(self, resultado: str) -> None:
+        """After an act of the cassação tab: the new status; when this user's decision set the operator
+        "cassada" (one write on the record), the form carries on from the record's new version."""
+        with self.contexto.banco.leitura() as sessao:
+            detalhe = cadastros.obter_operadora(sessao, self.registro_id or 0)
+        self._mostrar_situacao(detalhe.situacao)
+        if resultado == "cassada" and self.versao is not None and detalhe.versao == self.versao + 1:
+            self.versao = detalhe.versao
+            self.alteracao.setText(texto_alteracao(detalhe.alterado_por, detalhe.alterado_em))
+            self.alteracao.setVisible(True)
+        self.salvo.emit(self.registro_id or 0)
 
     def dados(self) -> cadastros.DadosOperadora:
         return cadastros.DadosOperadora(

@@ -2,21 +2,46 @@
 proven reason, with full defence (notice, defence, evidence, opinion), then decided by the Secretary.
 
 Three dialogs, one service call each (`secretaria.services.execucao`): `DialogoInstaurarCassacao`,
-`DialogoAtoCassacao`, `DialogoDecidirCassacao`. The operator's screen (part A) opens them; deciding
-"cassar" asks for confirmation (it sets the operator "cassada" from that day).
+`DialogoAtoCassacao`, `DialogoDecidirCassacao`; instaurar and deciding ask for confirmation (deciding
+"cassar" sets the operator "cassada" from that day). `PainelCassacao` is the operator screen's tab: the
+procedures (`obter_cassacoes`), the selected one's timeline and what it waits for, and the buttons for the
+acts the user's roles allow.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import date
+from typing import Any
 
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
+from secretaria.lei.formato import formatar_data
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
+from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.processo.campos import CampoTexto
+from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
+
+Indice = QModelIndex | QPersistentModelIndex
 
 
 class _DialogoCassacao(QDialog):
@@ -208,4 +233,301 @@ class DialogoDecidirCassacao(_DialogoCassacao):
         return None
 
 
-__all__ = ["DialogoAtoCassacao", "DialogoDecidirCassacao", "DialogoInstaurarCassacao"]
+# --- the operator screen's tab -------------------------------------------------------------------------------
+
+PAPEIS_INSTAURAR = ("autoridade", "secretario")
+PAPEIS_ATO = ("protocolo", "autoridade", "secretario")
+PAPEIS_DECIDIR = ("secretario",)
+
+
+class ModeloEventosCassacao(QAbstractTableModel):
+    """The procedure's timeline: Data | Ato | Descrição | Por."""
+
+    COLUNAS = ("Data", "Ato", "Descrição", "Por")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._eventos: tuple[EventoCassacao, ...] = ()
+
+    def definir(self, eventos: Sequence[EventoCassacao]) -> None:
+        self.beginResetModel()
+        self._eventos = tuple(eventos)
+        self.endResetModel()
+
+    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
+        return 0 if parent.isValid() else len(self._eventos)
+
+    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUNAS)
+
+    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._eventos):
+            return None
+        e = self._eventos[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return (formatar_data(e.data), e.titulo, e.descricao, e.por or "")[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and e.titulo == "Decisão: permissão cassada":
+            return QBrush(QColor(COR_BLOQUEIO))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            horizontal = Qt.AlignmentFlag.AlignHCenter if index.column() == 0 else Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
+            return self.COLUNAS[section]
+        return None
+
+    def flags(self, index: Indice) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class PainelCassacao(QWidget):
+    """The operator's cassação procedures (art. 16): the list, the selected one's motive, what it waits for
+    and its timeline; "Instaurar procedimento…", "Registrar ato…", "Decidir…" for the roles that may.
+
+    `alterado(resultado)` after each recorded act ("instaurada", "ato", "cassada" or "arquivada"), so the
+    operator screen can show the new status."""
+
+    alterado = Signal(str)
+
+    def __init__(self, contexto: Contexto, operadora_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.contexto = contexto
+        self.operadora_id = operadora_id
+        self.operadora_nome = ""
+        self.delegacao = ""
+        self.cassada = False
+        self.cassacoes: list[CassacaoDetalhe] = []
+        self.dialogo: QDialog | None = None
+
+        explicacao = QLabel(
+            "Art. 16: a permissão pode ser cassada por motivo relevante e comprovado, em procedimento próprio, "
+            "assegurada ampla defesa — a permissionária é notificada, pode se defender em 15 dias e produzir "
+            "provas; depois decide o(a) Secretário(a)."
+        )
+        explicacao.setWordWrap(True)
+        explicacao.setStyleSheet(f"color: {COR_SECUNDARIA};")
+        self.aviso = QLabel()
+        self.aviso.setWordWrap(True)
+        self.lista = QListWidget()
+        self.lista.setAccessibleName("Procedimentos de cassação")
+        self.lista.setMaximumHeight(self.fontMetrics().height() * 3 + 16)
+        self.cabecalho = QLabel()
+        self.cabecalho.setWordWrap(True)
+        self.cabecalho.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.pendencia = QLabel()
+        self.pendencia.setWordWrap(True)
+        self.modelo = ModeloEventosCassacao(self)
+        self.tabela = QTableView()
+        self.tabela.setModel(self.modelo)
+        self.tabela.setAccessibleName("Linha do tempo do procedimento")
+        self.tabela.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tabela.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tabela.setWordWrap(True)
+        self.tabela.setTabKeyNavigation(False)
+        self.tabela.verticalHeader().setVisible(False)
+        self.tabela.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        cab = self.tabela.horizontalHeader()
+        cab.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        cab.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        cab.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+
+        self.botao_instaurar = QPushButton("&Instaurar procedimento…")
+        self.botao_ato = QPushButton("Registrar &ato…")
+        self.botao_decidir = QPushButton("De&cidir…")
+        self.papeis = QLabel()
+        self.papeis.setWordWrap(True)
+        self.papeis.setStyleSheet(f"color: {COR_SECUNDARIA};")
+        for botao, papeis in (
+            (self.botao_instaurar, PAPEIS_INSTAURAR),
+            (self.botao_ato, PAPEIS_ATO),
+            (self.botao_decidir, PAPEIS_DECIDIR),
+        ):
+            botao.setAutoDefault(False)
+            botao.setVisible(contexto.pode(*papeis))
+        self.botao_instaurar.clicked.connect(self.instaurar)
+        self.botao_ato.clicked.connect(self.registrar_ato)
+        self.botao_decidir.clicked.connect(self.decidir)
+        botoes = QHBoxLayout()
+        botoes.addWidget(self.botao_instaurar)
+        botoes.addWidget(self.botao_ato)
+        botoes.addWidget(self.botao_decidir)
+        botoes.addStretch(1)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(explicacao)
+        layout.addWidget(self.aviso)
+        rotulo_lista = QLabel("&Procedimentos:")
+        rotulo_lista.setBuddy(self.lista)
+        layout.addWidget(rotulo_lista)
+        layout.addWidget(self.lista)
+        layout.addWidget(self.cabecalho)
+        layout.addWidget(self.pendencia)
+        layout.addWidget(self.tabela, 1)
+        layout.addStretch(0)  # takes the room only while the table is hidden (no procedure yet)
+        layout.addLayout(botoes)
+        layout.addWidget(self.papeis)
+        self.lista.currentRowChanged.connect(lambda _l: self._mostrar_selecionada())
+        self.recarregar()
+
+    # --- reading ---
+    def recarregar(self, selecionar: int | None = None) -> None:
+        from secretaria.services.cadastros import obter_operadora
+        from secretaria.services.execucao import obter_cassacoes
+
+        atual = self.selecionada()
+        with self.contexto.banco.leitura() as sessao:
+            operadora = obter_operadora(sessao, self.operadora_id)
+            self.cassacoes = obter_cassacoes(sessao, self.operadora_id)
+        self.operadora_nome = operadora.dados.razao_social
+        self.delegacao = operadora.dados.delegacao
+        self.cassada = operadora.situacao == "cassada" or any(
+            c.resultado == "cassada" for c in self.cassacoes
+        )
+        alvo = selecionar if selecionar is not None else (atual.id if atual is not None else None)
+        self.lista.blockSignals(True)
+        self.lista.clear()
+        for c in self.cassacoes:
+            item = QListWidgetItem(f"Instaurado em {formatar_data(c.instaurada_em)} — {c.rotulo}")
+            item.setData(Qt.ItemDataRole.UserRole, c.id)
+            if c.em_andamento:
+                item.setForeground(QBrush(QColor(COR_ALERTA)))
+            elif c.resultado == "cassada":
+                item.setForeground(QBrush(QColor(COR_BLOQUEIO)))
+            self.lista.addItem(item)
+        if not self.cassacoes:
+            vazio = QListWidgetItem("Nenhum procedimento de cassação contra esta operadora.")
+            vazio.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.lista.addItem(vazio)
+        linha = next((i for i, c in enumerate(self.cassacoes) if c.id == alvo), 0 if self.cassacoes else -1)
+        self.lista.setCurrentRow(linha)
+        self.lista.blockSignals(False)
+        self._mostrar_selecionada()
+
+    def selecionada(self) -> CassacaoDetalhe | None:
+        linha = self.lista.currentRow() if hasattr(self, "lista") else -1
+        return self.cassacoes[linha] if 0 <= linha < len(self.cassacoes) else None
+
+    def _mostrar_selecionada(self) -> None:
+        c = self.selecionada()
+        aberta = next((x for x in self.cassacoes if x.em_andamento), None)
+        if self.delegacao != "permissao":
+            self._aviso(
+                "Esta operadora é concessionária: o art. 16 prevê a cassação de permissão ou autorização, não "
+                "de concessão.",
+                COR_SECUNDARIA,
+            )
+        elif self.cassada:
+            self._aviso("A permissão desta operadora foi cassada.", COR_BLOQUEIO)
+        elif aberta is not None:
+            self._aviso(
+                f"Há um procedimento em andamento, instaurado em {formatar_data(aberta.instaurada_em)}.",
+                COR_ALERTA,
+            )
+        else:
+            self._aviso("", COR_SECUNDARIA)
+        self.cabecalho.setVisible(c is not None)
+        self.tabela.setVisible(c is not None)
+        if c is None:
+            self.cabecalho.setText("")
+            self.pendencia.setText("")
+            self.pendencia.setVisible(False)
+            self.modelo.definir(())
+        else:
+            decisao = ""
+            if c.decidida_em is not None:
+                decisao = f"<br><b>{_e(c.rotulo)}</b>: {_e(c.fundamentacao or '')}"
+            self.cabecalho.setText(
+                f"<b>Procedimento instaurado em {formatar_data(c.instaurada_em)}</b> — motivo: {_e(c.motivo)}"
+                + decisao
+            )
+            pendencia = c.pendencia(relogio.hoje())
+            self.pendencia.setText(pendencia)
+            self.pendencia.setStyleSheet(f"color: {COR_ALERTA};")
+            self.pendencia.setVisible(bool(pendencia))
+            self.modelo.definir(c.linha_do_tempo)
+        pode_instaurar = self.delegacao == "permissao" and not self.cassada and aberta is None
+        self.botao_instaurar.setEnabled(pode_instaurar)
+        self.botao_ato.setEnabled(c is not None and c.em_andamento)
+        self.botao_decidir.setEnabled(c is not None and c.em_andamento)
+        faltam = [
+            texto
+            for texto, papeis in (
+                ("instaurar: Autoridade ou Secretário(a)", PAPEIS_INSTAURAR),
+                ("registrar atos: Protocolo, Autoridade ou Secretário(a)", PAPEIS_ATO),
+                ("decidir: Secretário(a)", PAPEIS_DECIDIR),
+            )
+            if not self.contexto.pode(*papeis)
+        ]
+        self.papeis.setText(("Cabe a outros usuários — " + "; ".join(faltam) + ".") if faltam else "")
+        self.papeis.setVisible(bool(faltam))
+
+    def _aviso(self, texto: str, cor: str) -> None:
+        self.aviso.setText(texto)
+        self.aviso.setStyleSheet(f"color: {cor}; font-weight: bold;")
+        self.aviso.setVisible(bool(texto))
+
+    # --- acts ---
+    def _abrir(self, dialogo: _DialogoCassacao, resultado: Callable[[], str]) -> _DialogoCassacao:
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialogo.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def terminou(codigo: int) -> None:
+            if codigo == QDialog.DialogCode.Accepted:
+                texto = resultado()
+                self.recarregar(selecionar=getattr(dialogo, "cassacao_id", None) or dialogo.resultado_id)
+                self.alterado.emit(texto)
+
+        dialogo.finished.connect(terminou)
+        dialogo.open()
+        self.dialogo = dialogo
+        return dialogo
+
+    def instaurar(self) -> _DialogoCassacao:
+        return self._abrir(
+            DialogoInstaurarCassacao(self.contexto, self.operadora_id, self.operadora_nome, self),
+            lambda: "instaurada",
+        )
+
+    def registrar_ato(self) -> _DialogoCassacao | None:
+        c = self.selecionada()
+        if c is None:
+            return None
+        return self._abrir(DialogoAtoCassacao(self.contexto, c.id, c.versao, self), lambda: "ato")
+
+    def decidir(self) -> _DialogoCassacao | None:
+        c = self.selecionada()
+        if c is None:
+            return None
+        dialogo = DialogoDecidirCassacao(self.contexto, c.id, c.versao, self)
+        return self._abrir(dialogo, lambda: str(dialogo.resultado.currentData()))
+
+    def texto(self) -> str:
+        """What the tab shows, as plain text (tests)."""
+        linhas = [self.aviso.text(), self.cabecalho.text(), self.pendencia.text()]
+        linhas += [self.lista.item(i).text() for i in range(self.lista.count())]
+        for r in range(self.modelo.rowCount()):
+            linhas.append(" | ".join(str(self.modelo.index(r, col).data()) for col in range(4)))
+        return "\n".join(linhas)
+
+
+def _e(texto: str) -> str:
+    import html
+
+    return html.escape(texto, quote=False)
+
+
+__all__ = [
+    "DialogoAtoCassacao",
+    "DialogoDecidirCassacao",
+    "DialogoInstaurarCassacao",
+    "ModeloEventosCassacao",
+    "PainelCassacao",
+]
