@@ -272,7 +272,9 @@ class Pagamento(Versionado, Base):
 
     __tablename__ = "pagamento"
     __table_args__ = (
-        sa.CheckConstraint("situacao IN ('aberto','pago','divida_ativa','cancelado')", name="situacao_valida"),
+        sa.CheckConstraint(
+            "situacao IN ('aberto','pago','divida_ativa','cancelado')", name="situacao_valida"
+        ),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -307,7 +309,9 @@ class Suspensao(Versionado, Base):
     """A final suspension being served: the operator is "suspensa" from `inicio` to `fim` (inclusive)."""
 
     __tablename__ = "suspensao"
-    __table_args__ = (sa.Index("ix_suspensao_periodo", "inicio", "fim"),)
+    # "Suspended on a day": inicio <= day <= fim. Led by `fim`, the index reaches only the suspensions not yet
+    # over (few), where one led by `inicio` would read the whole history.
+    __table_args__ = (sa.Index("ix_suspensao_periodo", "fim", "inicio"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     operadora_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("operadora.id"), index=True)

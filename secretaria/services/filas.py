@@ -310,13 +310,16 @@ def veiculos_vencidos(sessao: so.Session, hoje: date | None = None, limite: int 
 
 
 def operadoras_suspensas(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Operators serving a suspension on `hoje`: one row each (overlapping suspensions merged), ending last."""
     dia = hoje or relogio.hoje()
     s = Suspensao
+    inicio, fim = sa.func.min(s.inicio).label("inicio"), sa.func.max(s.fim).label("fim")
     consulta = (
-        sa.select(s.id, s.operadora_id, Operadora.razao_social, s.inicio, s.fim)
+        sa.select(s.operadora_id, Operadora.razao_social, inicio, fim)
         .join(Operadora, Operadora.id == s.operadora_id)
-        .where(s.inicio <= dia, s.fim >= dia, s.anulada.is_(False))
-        .order_by(s.fim, s.id)
+        .where(s.fim >= dia, s.inicio <= dia, s.anulada.is_(False))
+        .group_by(s.operadora_id, Operadora.razao_social)
+        .order_by(fim, s.operadora_id)
     )
 
     def linha(r: Any) -> LinhaFila:

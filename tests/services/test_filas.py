@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
-from datetime import date
+from datetime import date, time, timedelta
+from decimal import Decimal
+from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from secretaria.db import Banco
-from secretaria.models import Configuracao, Decisao, Suspensao
+from secretaria.models import (
+    AutoInfracao,
+    Configuracao,
+    Decisao,
+    Defesa,
+    Pagamento,
+    Recurso,
+    Representacao,
+    Suspensao,
+    Veiculo,
+)
 from secretaria.services import filas
 from secretaria.services.representacoes import receber_representacao
 from secretaria.services.tramitacao import registrar_defesa
@@ -113,3 +128,244 @@ def test_cada_fila_e_uma_consulta(banco: Banco, roteiro: Roteiro) -> None:
                 assert len(consultas) == 1, (fila.chave, consultas)
         finally:
             sa.event.remove(banco.engine, "before_cursor_execute", contar)
+
+
+def test_operadora_com_duas_suspensoes_aparece_uma_vez(banco: Banco, roteiro: Roteiro) -> None:
+    """ "Operators suspended today": one row per operator (until the last day of its suspensions), even when two
+    suspensions overlap."""
+    r, c = roteiro, roteiro.cidade
+    primeira = r.decidido(data_infracao=date(2026, 8, 3), multa="0.40").id
+    segunda = r.decidido(data_infracao=date(2026, 8, 4), multa="0.40", dispositivo="1-XVIII").id
+    with banco.uow() as uow:
+        s = uow.session
+        for auto_id, inicio, fim in (
+            (primeira, date(2026, 11, 25), date(2026, 12, 4)),
+            (segunda, date(2026, 11, 28), date(2026, 12, 7)),
+        ):
+            decisao_id = s.scalar(sa.select(Decisao.id).where(Decisao.auto_id == auto_id))
+            s.add(
+                Suspensao(
+                    operadora_id=c.operadora_id, decisao_id=decisao_id, inicio=inicio,
+                    dias=(fim - inicio).days + 1, fim=fim, alterado_por="teste",
+                )
+            )  # fmt: skip
+        uow.commit()
+    with banco.leitura() as s:
+        fila = filas.operadoras_suspensas(s, HOJE)
+    assert (fila.total, _ids(fila)) == (1, [c.operadora_id])
+    assert fila.linhas[0].detalhe == "Suspensa de 25/11/2026 até 07/12/2026"
+
+
+# --- every queue is served by an index (EXPLAIN on a few thousand rows) -------------------------------------
+
+_GRANDES = (
+    "auto_infracao",
+    "veiculo",
+    "suspensao",
+    "representacao",
+    "pagamento",
+    "recurso",
+    "decisao",
+    "defesa",
+)
+
+
+def _povoar_muito(banco: Banco, roteiro: Roteiro) -> None:
+    """Thousands of rows in every state, inserted in bulk (the services are tested elsewhere)."""
+    c = roteiro.cidade
+    # As in a real office: most cases closed long ago, a few in each open phase.
+    fases = ("lavrado", "intimado", "decidido", "em_recurso") + ("encerrado",) * 40 + ("cancelado",) * 2
+    base = date(2020, 1, 1)
+    autos = []
+    for i in range(4000):
+        fase = fases[i % len(fases)]
+        dia = base + timedelta(days=i * 2400 // 4000)
+        autos.append(
+            {
+                "ano": dia.year, "numero": i + 1, "operadora_id": (c.operadora_id, c.operadora2_id)[i % 2],
+                "dispositivo_codigo": ("1-VI", "1-XVI", "2-III")[i % 3], "tipo": "A", "data_infracao": dia,
+                "local": "Rua", "data_lavratura": dia, "hora_lavratura": time(9, 0), "local_lavratura": "Rua",
+                "descricao_fatos": "Fato.", "infrator_nome": "Operadora", "fiscal_id": c.fiscal_id,
+                "proxima_penalidade": "Multa.", "lavrado_por": "teste", "fase": fase,
+                "prazo_defesa": None if fase in ("lavrado", "cancelado") else dia + timedelta(days=16),
+                "prazo_recurso": dia + timedelta(days=60) if fase in ("decidido", "em_recurso", "encerrado") and i % 4 else None,
+                "data_decisao": dia + timedelta(days=40) if fase in ("decidido", "em_recurso", "encerrado") else None,
+                "alterado_por": "teste",
+            }
+        )  # fmt: skip
+    with banco.uow() as uow:
+        s = uow.session
+        s.execute(sa.insert(AutoInfracao), autos)
+        decididos = s.execute(
+            sa.select(AutoInfracao.id, AutoInfracao.data_decisao).where(
+                AutoInfracao.data_decisao.is_not(None)
+            )
+        ).all()
+        s.execute(
+            sa.insert(Decisao),
+            [
+                {"auto_id": a, "data": d, "resultado": "aplicada", "multa_ur": Decimal("0.30"),
+                 "fundamentacao": "F.", "secretario": "teste", "alterado_por": "teste"}
+                for a, d in decididos
+            ],
+        )  # fmt: skip
+        decisoes = s.execute(sa.select(Decisao.id, Decisao.data)).all()
+        s.execute(
+            sa.insert(Pagamento),
+            [
+                {"decisao_id": d, "situacao": "aberto" if i % 20 == 0 else "pago", "valor": Decimal("49.42"),
+                 "alterado_por": "teste"}
+                for i, (d, _) in enumerate(decisoes)
+            ],
+        )  # fmt: skip
+        s.execute(
+            sa.insert(Recurso),
+            [
+                {"decisao_id": d, "protocolado_em": dia, "tempestivo": True, "registrado_por": "teste",
+                 "resultado": "pendente" if i % 40 == 1 else "negado", "alterado_por": "teste"}
+                for i, (d, dia) in enumerate(decisoes)
+                if i % 4 == 1
+            ],
+        )  # fmt: skip
+        s.execute(
+            sa.insert(Suspensao),
+            [
+                {"operadora_id": c.operadora_id, "decisao_id": d, "inicio": dia, "dias": 5,
+                 "fim": dia + timedelta(days=4), "alterado_por": "teste"}
+                for i, (d, dia) in enumerate(decisoes)
+                if i % 2 == 0
+            ],
+        )  # fmt: skip
+        s.execute(
+            sa.insert(Defesa),
+            [
+                {"auto_id": a["id"], "protocolada_em": a["d"], "tempestiva": True, "registrado_por": "teste",
+                 "alterado_por": "teste"}
+                for a in s.execute(sa.select(AutoInfracao.id.label("id"), AutoInfracao.data_lavratura.label("d")))
+                .mappings()
+                .all()[::5]
+            ],
+        )  # fmt: skip
+        s.execute(
+            sa.insert(Veiculo),
+            [
+                {"prefixo": f"V{i}", "placa": f"ABC{i:04d}", "placa_chave": f"ABC{i:04d}", "renavam": f"{i:011d}",
+                 "operadora_id": c.operadora_id, "vistoria_validade": HOJE + timedelta(days=i % 365 - 5),
+                 "licenca_validade": HOJE + timedelta(days=i % 300 - 3), "situacao": ("ativo", "baixado")[i % 7 == 0],
+                 "alterado_por": "teste"}
+                for i in range(1, 2000)
+            ],
+        )  # fmt: skip
+        s.execute(
+            sa.insert(Representacao),
+            [
+                {"ano": 2020 + i % 6, "numero": i, "recebida_em": base + timedelta(days=i),
+                 "peticionario_nome": "P", "peticionario_profissao": "P", "peticionario_endereco": "R",
+                 "fatos": "F", "situacao": "recebida" if i % 50 == 0 else "autuada", "recebida_por": "teste",
+                 "alterado_por": "teste"}
+                for i in range(1, 1500)
+            ],
+        )  # fmt: skip
+        uow.commit()
+    if banco.engine.dialect.name == "postgresql":
+        with banco.engine.connect() as conn:
+            conn.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql("ANALYZE")
+    else:
+        with banco.engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+
+
+def _plano(banco: Banco, funcao: Callable[[so.Session], filas.Fila]) -> str:
+    """The query plan of the one statement `funcao` runs (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN, after
+    ANALYZE, on data shaped as a real office's: few open cases among many closed ones)."""
+    capturadas: list[tuple[str, Any]] = []
+
+    def capturar(conn, cursor, statement, parametros, *args):  # type: ignore[no-untyped-def]
+        if statement.lstrip().upper().startswith("SELECT"):
+            capturadas.append((statement, parametros))
+
+    with banco.leitura() as s:
+        sa.event.listen(banco.engine, "before_cursor_execute", capturar)
+        try:
+            funcao(s)
+        finally:
+            sa.event.remove(banco.engine, "before_cursor_execute", capturar)
+    assert len(capturadas) == 1, capturadas
+    sql, parametros = capturadas[0]
+    with banco.engine.connect() as conn:
+        if banco.engine.dialect.name == "postgresql":
+            linhas = conn.exec_driver_sql("EXPLAIN " + sql, parametros).scalars().all()
+        else:
+            linhas = [r[-1] for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, parametros)]
+        conn.rollback()
+    return "\n".join(linhas)
+
+
+def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
+    """Each queue's filter is an index condition on the table that drives it, on SQLite and on PostgreSQL (its
+    own planner's choice after ANALYZE); the tables joined to it by primary key may be read as the planner
+    prefers."""
+    _povoar_muito(banco, roteiro)
+    # queue → (the query, the table it is driven by, the indexes that may serve it, a column of the condition)
+    consultas: dict[str, tuple[Callable[[so.Session], filas.Fila], str, tuple[str, ...], str]] = {
+        "aguardando_intimacao": (
+            lambda s: filas.autos_aguardando_intimacao(s, HOJE), "auto_infracao",
+            ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso"), "fase",
+        ),
+        "defesas_a_vencer": (
+            lambda s: filas.defesas_a_vencer(s, HOJE, dias=7), "auto_infracao", ("ix_auto_fase_prazo",),
+            "prazo_defesa",
+        ),
+        "decisoes_atrasadas": (
+            lambda s: filas.decisoes_atrasadas(s, HOJE, dias=30), "auto_infracao", ("ix_auto_fase_prazo",),
+            "prazo_defesa",
+        ),
+        "decisoes_aguardando_intimacao": (
+            lambda s: filas.decisoes_aguardando_intimacao(s, HOJE), "auto_infracao",
+            ("ix_auto_fase_prazo_recurso",), "prazo_recurso",
+        ),
+        "recursos_em_prazo": (
+            lambda s: filas.recursos_em_prazo(s, HOJE), "auto_infracao", ("ix_auto_fase_prazo_recurso",),
+            "prazo_recurso",
+        ),
+        "recursos_aguardando_julgamento": (
+            lambda s: filas.recursos_aguardando_julgamento(s, HOJE), "recurso", ("ix_recurso_resultado",),
+            "resultado",
+        ),
+        "multas_em_aberto": (  # driven by the open payments or by the final phases, as the planner finds cheaper
+            lambda s: filas.multas_definitivas_em_aberto(s, HOJE), "pagamento|auto_infracao",
+            ("ix_pagamento_situacao", "ix_auto_fase_prazo_recurso"), "situacao|fase",
+        ),
+        "veiculos_vencidos": (
+            lambda s: filas.veiculos_vencidos(s, HOJE), "veiculo", ("ix_veiculo_vistoria", "ix_veiculo_licenca"),
+            "validade",
+        ),
+        "operadoras_suspensas": (
+            lambda s: filas.operadoras_suspensas(s, HOJE), "suspensao", ("ix_suspensao_periodo",), "fim",
+        ),
+        "representacoes_pendentes": (
+            lambda s: filas.representacoes_pendentes(s, HOJE), "representacao",
+            ("ix_representacao_situacao",), "situacao",
+        ),
+    }  # fmt: skip
+    falhas = []
+    for chave, (funcao, tabela, indices, coluna) in consultas.items():
+        plano = _plano(banco, funcao)
+        if os.environ.get("VER_PLANOS"):
+            print("-----", chave, banco.engine.dialect.name, "\n" + plano)
+        linhas = plano.splitlines()
+        varre = any(
+            re.search(rf"(Seq Scan on ({tabela})\b|^SCAN ({tabela})\b)", linha.strip()) for linha in linhas
+        )
+        usa = [
+            i
+            for i, linha in enumerate(linhas)
+            if any(re.search(rf"(USING (COVERING )?INDEX|Scan using|Scan on) {n}\b", linha) for n in indices)
+        ]
+        # The condition: on the same line (SQLite) or on the "Index Cond" line under it (PostgreSQL).
+        condicao = any(re.search(coluna, " ".join(linhas[i : i + 2])) for i in usa)
+        if varre or not usa or not condicao:
+            falhas.append(
+                f"{chave}: {tabela} não é lida pelo índice {' / '.join(indices)} ({coluna}):\n{plano}"
+            )
+    assert not falhas, "\n\n".join(falhas)

@@ -702,7 +702,7 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("suspensao", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_suspensao_operadora_id"), ["operadora_id"], unique=False)
-        batch_op.create_index("ix_suspensao_periodo", ["inicio", "fim"], unique=False)
+        batch_op.create_index("ix_suspensao_periodo", ["fim", "inicio"], unique=False)
 
     op.create_table(
         "anexo",
