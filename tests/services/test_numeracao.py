@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from dataclasses import asdict
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from secretaria.db import Banco
 from secretaria.models import AutoInfracao
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.numeracao import proximo_numero
-from tests.services.fabrica import Cidade
+from tests.services.fabrica import Cidade, Roteiro
 
 PASTA = Path(__file__).resolve().parent
 RAIZ = PASTA.parents[1]
@@ -77,3 +78,25 @@ def test_oito_processos_lavrando_ao_mesmo_tempo(banco: Banco, cidade: Cidade) ->
         gravados = s.scalars(sa.select(AutoInfracao.numero).where(AutoInfracao.ano == 2026)).all()
         assert sorted(gravados) == list(range(1, processos * por_processo + 1))
         assert verificar_cadeia(s).integra
+
+
+def test_auto_que_falha_depois_de_numerado_nao_deixa_lacuna(
+    banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save that fails after taking its number (here: the audit row) takes the number back with it; the number
+    follows the year of the lavratura, not today's (today is 30/11/2026)."""
+    from secretaria.services import autos
+
+    registrar = autos.auditoria.registrar
+
+    def falhar(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disco cheio")
+
+    monkeypatch.setattr(autos.auditoria, "registrar", falhar)
+    with pytest.raises(RuntimeError):
+        roteiro.lavrar(data_infracao=date(2025, 12, 30))
+    monkeypatch.setattr(autos.auditoria, "registrar", registrar)
+    assert roteiro.lavrar(data_infracao=date(2025, 12, 30)).numero_formatado == "0001/2025"
+    assert roteiro.lavrar(data_infracao=date(2026, 1, 2)).numero_formatado == "0001/2026"
+    with banco.leitura() as s:
+        assert s.scalar(sa.select(sa.func.count(AutoInfracao.id))) == 2
