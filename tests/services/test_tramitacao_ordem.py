@@ -8,6 +8,7 @@ next case, a provision taken out of the catalogue blocking the cases that alread
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from decimal import Decimal
 
@@ -15,9 +16,10 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
-from secretaria.models import AutoInfracao, DispositivoCatalogo
+from secretaria.models import Auditoria, AutoInfracao, DispositivoCatalogo
 from secretaria.services.admin import adicionar_dispositivo_contratual, desativar_dispositivo
-from secretaria.services.base import ErroDominio
+from secretaria.services.auditoria import verificar_cadeia
+from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
 from tests.services.fabrica import ATORES, Roteiro, contagens
 
@@ -185,3 +187,95 @@ def test_dispositivo_desativado_depois_do_auto_nao_trava_o_caso(banco: Banco, ro
     with banco.leitura() as s:
         assert s.get(AutoInfracao, r.id).multa_ur == Decimal("1.50")  # type: ignore[union-attr]
         assert not s.scalar(sa.select(DispositivoCatalogo.ativo).where(DispositivoCatalogo.codigo == codigo))
+
+
+def test_suspensao_em_dobro_e_exata(banco: Banco, roteiro: Roteiro) -> None:
+    """§ 7º: after a punished infraction that carried a suspension, the new one is exactly double (4 → 8)."""
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 5, 5), multa="10.00", suspensao=4, dispositivo="1-I")
+    r = roteiro.lavrar(data_infracao=date(2026, 7, 1), dispositivo="1-I")
+    roteiro.intimar(r.id, date(2026, 7, 2))
+    roteiro.propor(r.id, date(2026, 7, 20), "10.00", suspensao=8)
+    antes = contagens(banco)
+    for dias in (7, 9, 16):
+        with pytest.raises(ErroDominio, match=r"fora do cabível \(8 dias, art\. 7º, §§ 6º e 7º\)") as erro:
+            roteiro.decidir(r.id, date(2026, 7, 21), "10.00", suspensao=dias)
+        assert erro.value.campo == "suspensao_dias"
+    assert contagens(banco) == antes
+    d = roteiro.decidir(r.id, date(2026, 7, 21), "10.00", suspensao=8)
+    assert (d.reincidencia, d.suspensao_dias) == (3, 8)
+
+
+def test_cada_ato_audita_na_mesma_transacao_com_antes_e_depois(banco: Banco, roteiro: Roteiro) -> None:
+    """Every act writes its audit rows (who, what, before → after); an act that changes the auto records the
+    auto's image before and after."""
+    r = roteiro.lavrar(data_infracao=date(2026, 5, 4), dispositivo="1-XVI")
+    with banco.leitura() as s:
+        inicio = s.scalar(sa.select(sa.func.max(Auditoria.id)))
+    roteiro.intimar(r.id, date(2026, 5, 5), resultado="recusada")
+    roteiro.intimar(r.id, date(2026, 5, 6))
+    registrar_defesa(roteiro.uow(), ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 5, 15))
+    roteiro.propor(r.id, date(2026, 5, 25), "3.00")
+    roteiro.decidir(r.id, date(2026, 5, 26), "3.00")
+    roteiro.intimar(r.id, date(2026, 5, 27), objeto="decisao")
+    roteiro.recorrer(r.id, date(2026, 6, 1))
+    roteiro.julgar(r.id, date(2026, 6, 20), "provido_parcialmente", multa_ur_nova=Decimal("2.00"))
+    with banco.leitura() as s:
+        linhas = s.execute(
+            sa.select(
+                Auditoria.usuario_login, Auditoria.acao, Auditoria.entidade, Auditoria.antes, Auditoria.depois
+            )
+            .where(Auditoria.id > inicio)
+            .order_by(Auditoria.id)
+        ).all()
+        assert verificar_cadeia(s).integra
+    assert [(u, a, e) for u, a, e, _, _ in linhas] == [
+        ("protocolo", "registrar_intimacao", "intimacao"),
+        ("protocolo", "registrar_intimacao", "intimacao"),
+        ("protocolo", "registrar_intimacao", "auto_infracao"),
+        ("protocolo", "registrar_defesa", "defesa"),
+        ("autoridade", "registrar_proposta", "proposta"),
+        ("secretario", "decidir", "decisao"),
+        ("secretario", "decidir", "pagamento"),
+        ("secretario", "decidir", "cumprimento"),
+        ("secretario", "decidir", "auto_infracao"),
+        ("protocolo", "registrar_intimacao", "intimacao"),
+        ("protocolo", "registrar_intimacao", "auto_infracao"),
+        ("protocolo", "registrar_recurso", "recurso"),
+        ("protocolo", "registrar_recurso", "auto_infracao"),
+        ("protocolo", "julgar_recurso", "recurso"),
+        ("protocolo", "julgar_recurso", "auto_infracao"),
+        ("protocolo", "julgar_recurso", "pagamento"),
+    ]
+    imagens = [
+        (json.loads(antes), json.loads(depois)) for _, _, e, antes, depois in linhas if e == "auto_infracao"
+    ]
+    assert [(a["fase"], d["fase"]) for a, d in imagens] == [
+        ("lavrado", "intimado"),
+        ("intimado", "decidido"),
+        ("decidido", "decidido"),
+        ("decidido", "em_recurso"),
+        ("em_recurso", "encerrado"),
+    ]
+    assert (imagens[0][0]["prazo_defesa"], imagens[0][1]["prazo_defesa"]) == (None, "2026-05-21")
+    assert (imagens[2][0]["prazo_recurso"], imagens[2][1]["prazo_recurso"]) == (None, "2026-06-11")
+    assert (imagens[4][0]["multa_ur"], imagens[4][1]["multa_ur"]) == ("3.00", "2.00")
+    assert all(
+        antes is None for _, _, e, antes, _ in linhas if e in ("intimacao", "defesa", "proposta", "decisao")
+    )
+
+
+def test_ato_sobre_copia_desatualizada_e_recusado_dizendo_quem_alterou(
+    banco: Banco, roteiro: Roteiro
+) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 10, 1))
+    roteiro.intimar(r.id, date(2026, 10, 2))  # the auto moves to version 2 (fase, prazo)
+    roteiro.propor(r.id, date(2026, 10, 20), "0.30")
+    antes = contagens(banco)
+    with pytest.raises(ConflitoEdicao, match=r"alterado por protocolo em \d\d/\d\d/\d{4} às \d\d:\d\d"):
+        decidir(
+            roteiro.uow(), ATORES["secretario"], auto_id=r.id, data=date(2026, 10, 21), resultado="aplicada",
+            multa_ur=Decimal("0.30"), fundamentacao="Comprovado.", versao=r.versao,
+        )  # fmt: skip
+    assert contagens(banco) == antes
