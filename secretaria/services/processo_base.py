@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import AutoInfracao, Base
 from secretaria.services import relogio
 from secretaria.services.auditoria import instantaneo
@@ -86,7 +86,7 @@ def data_valida(
     if isinstance(dia, datetime):
         dia = dia.date()
     if not isinstance(dia, date):
-        raise ErroDominio(f"{_maiuscula(rotulo)} é inválida.", campo)
+        raise ErroDominio(f"{_maiuscula(rotulo)} é {_invalido(rotulo)}.", campo)
     if futuro and dia > relogio.hoje() + FUTURO_MAXIMO:
         raise ErroDominio(
             f"{_maiuscula(rotulo)} ({formatar_data(dia)}) está a mais de um ano no futuro: confira a data.",
@@ -121,7 +121,7 @@ def urm_valida(valor: Decimal | int | str | None, campo: str, rotulo: str) -> De
     except (InvalidOperation, ValueError):
         raise ErroDominio(f"{_maiuscula(rotulo)} é inválida: use um número como 0,50.", campo) from None
     if numero < 0 or numero >= 1000:
-        raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({numero}).", campo)
+        raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({formatar_decimal(numero)}).", campo)
     if numero != numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):
         raise ErroDominio(f"{_maiuscula(rotulo)} deve ter no máximo duas casas decimais.", campo)
     return numero.quantize(Decimal("0.01"))
@@ -136,8 +136,10 @@ def reais_validos(valor: Decimal | int | str | None, campo: str, rotulo: str) ->
             raise InvalidOperation
     except (InvalidOperation, ValueError):
         raise ErroDominio(f"{_maiuscula(rotulo)} é inválido: use um valor como 82,37.", campo) from None
-    if numero <= 0 or numero >= Decimal("1e11"):
+    if numero <= 0:
         raise ErroDominio(f"{_maiuscula(rotulo)} deve ser maior que zero.", campo)
+    if numero >= Decimal("1e11"):
+        raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({formatar_decimal(numero)}).", campo)
     return numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
@@ -173,6 +175,11 @@ def _preposicao_a(rotulo: str) -> str:
     if rotulo.startswith("o "):
         return "ao " + rotulo[2:]
     return "a " + rotulo
+
+
+def _invalido(rotulo: str) -> str:
+    """ "inválido" or "inválida", agreeing with the label's article ("o início…", "a data…")."""
+    return "inválido" if rotulo.startswith("o ") else "inválida"
 
 
 def _maiuscula(texto: str) -> str:

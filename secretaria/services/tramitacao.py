@@ -767,7 +767,11 @@ def julgar_recurso(
                 raise ErroDominio(
                     "No provimento parcial a penalidade só pode ser reduzida: a decisão aplicou "
                     f"{formatar_urm(auto.multa_ur)}"
-                    + (f" e {auto.suspensao_dias} dias de suspensão" if auto.suspensao_dias else "")
+                    + (
+                        f" e {auto.suspensao_dias} {'dia' if auto.suspensao_dias == 1 else 'dias'} de suspensão"
+                        if auto.suspensao_dias
+                        else ""
+                    )
                     + ".",
                     "multa_ur" if multa_nova > auto.multa_ur else "suspensao_dias",
                 )

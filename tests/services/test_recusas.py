@@ -15,6 +15,7 @@ from secretaria.db import Banco
 from secretaria.services.autos import anexar_evidencia, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
 from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.processo_base import data_valida, dias_validos, reais_validos, urm_valida
 from secretaria.services.representacoes import receber_representacao
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_intimacao, registrar_proposta
 from tests.services.fabrica import ATORES, Roteiro, contagens
@@ -211,7 +212,11 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
             lambda: r.decidir(c.prazo_vencido, date(2026, 11, 20), "0.05"),
             "fora da faixa cabível",
         ),
-        ("multa negativa", lambda: r.decidir(c.prazo_vencido, date(2026, 11, 20), "-1"), "fora dos limites"),
+        (
+            "multa negativa",
+            lambda: r.decidir(c.prazo_vencido, date(2026, 11, 20), "-1"),
+            "A multa (URM) está fora dos limites (-1,00).",
+        ),
         (
             "multa com três casas",
             lambda: r.decidir(c.prazo_vencido, date(2026, 11, 20), "0.305"),
@@ -374,3 +379,48 @@ def test_recusas_sem_gravar_nada(banco: Banco, roteiro: Roteiro) -> None:
             falhas.append(f"{descricao}: gravou algo")
     assert not falhas, "\n".join(falhas)
     assert len(_tabela(roteiro, casos)) >= 58
+
+
+def test_mensagens_de_datas_e_valores_em_portugues_correto() -> None:
+    """Agreement and contraction in the shared validators: "à lavratura", "ao protocolo", "o início … é
+    inválido", amounts written the Brazilian way."""
+    casos: list[tuple[Callable[[], object], str]] = [
+        (
+            lambda: data_valida(
+                date(2020, 1, 1), "d", "a data", minimo=date(2020, 2, 1), rotulo_minimo="a lavratura"
+            ),
+            "A data (01/01/2020) não pode ser anterior à lavratura (01/02/2020).",
+        ),
+        (
+            lambda: data_valida(
+                date(2020, 1, 1), "d", "a data", minimo=date(2020, 2, 1), rotulo_minimo="o protocolo"
+            ),
+            "A data (01/01/2020) não pode ser anterior ao protocolo (01/02/2020).",
+        ),
+        (lambda: data_valida("ontem", "d", "o início da suspensão"), "O início da suspensão é inválido."),  # type: ignore[arg-type]
+        (lambda: data_valida("ontem", "d", "a data da decisão"), "A data da decisão é inválida."),  # type: ignore[arg-type]
+        (
+            lambda: urm_valida("1500,5", "m", "a multa (URM)"),
+            "A multa (URM) está fora dos limites (1.500,50).",
+        ),
+        (lambda: reais_validos("0", "v", "o valor pago"), "O valor pago deve ser maior que zero."),
+        (
+            lambda: reais_validos("1e12", "v", "o valor pago"),
+            "O valor pago está fora dos limites (1.000.000.000.000,00).",
+        ),
+        (
+            lambda: reais_validos("x", "v", "o valor pago"),
+            "O valor pago é inválido: use um valor como 82,37.",
+        ),
+        (lambda: dias_validos(-1, "s", "a suspensão"), "A suspensão está fora dos limites: -1 dias."),
+    ]
+    erradas = []
+    for chamada, esperada in casos:
+        try:
+            chamada()
+        except ErroDominio as exc:
+            if exc.mensagem != esperada:
+                erradas.append(f"{exc.mensagem!r} ≠ {esperada!r}")
+        else:
+            erradas.append(f"aceito: {esperada!r}")
+    assert not erradas, "\n".join(erradas)
