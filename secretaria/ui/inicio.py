@@ -294,10 +294,7 @@ class PaginaInicio(QWidget):
         if linha.entidade == "representacao":
             from secretaria.ui.processo.form_representacao import TelaRepresentacao
 
-            numero = linha.referencia.removeprefix("REP nº ").strip()
-            resumo = {"numero": numero, "Situação": "Recebida", "Recebida em": formatar_data(linha.data)
-                      if linha.data else "", "Operadora": linha.operadora}  # fmt: skip
-            tela_rep = TelaRepresentacao(self.contexto, linha.id, self, resumo=resumo)
+            tela_rep = TelaRepresentacao(self.contexto, linha.id, self)
             tela_rep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             tela_rep.alterada.connect(lambda _id: self.recarregar())
             tela_rep.open()

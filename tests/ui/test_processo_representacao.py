@@ -98,7 +98,10 @@ def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: 
     with banco.leitura() as s:
         assert obter_caso(s, auto_id).representacao_numero == "0001/2026"
     assert pagina.modelo.data(pagina.modelo.index(0, 5)) == "Autuada"
-    assert not tela.botao_lavrar.isEnabled()  # cannot be drawn up twice
+    assert not tela.botao_lavrar.isVisible()  # cannot be drawn up twice
+    texto = " ".join(tela.texto().split())
+    assert "Auto de infração nº 0001/2026 — Lavrado — aguardando intimação" in texto
+    assert tela.botao_abrir_auto.isVisible() and "0001/2026" in tela.botao_abrir_auto.text()
 
 
 def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -115,7 +118,9 @@ def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: 
     dialogo.arquivar()
     assert "não poderá mais ser autuada" in ap.responder_caixa(qtbot, SIM)
     assert pagina.modelo.data(pagina.modelo.index(0, 5)) == "Arquivada"
-    assert "já foi arquivada" in tela.corpo.text()
+    texto = " ".join(tela.texto().split())
+    assert "Arquivada em 30/11/2026 Motivos Fato nao confirmado pela fiscalizacao." in texto
+    assert not tela.botao_lavrar.isVisible() and not tela.botao_arquivar.isVisible()
 
 
 def test_lista_de_autos_abre_o_caso_e_so_o_fiscal_lavra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -135,3 +140,61 @@ def test_lista_de_autos_abre_o_caso_e_so_o_fiscal_lavra(qtbot: QtBot, banco: Ban
     qtbot.mouseClick(pagina.botao_novo, Qt.MouseButton.LeftButton)
     form = ap.esperar_dialogo(qtbot, DialogoAuto)
     assert form.windowTitle() == "Lavrar auto de infração"
+
+
+def test_tela_mostra_a_representacao_inteira(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Everything received is on the screen: the petitioner (with contact), the facts and the evidence,
+    the provision's text, the evidence files (a copy saves the same bytes), who received it and when."""
+    from secretaria.services.representacoes import anexar_prova_representacao, receber_representacao
+    from secretaria.ui.widgets import arquivos
+
+    fiscal = ap.fabrica.ATORES["fiscal"]
+    rep = receber_representacao(
+        banco.uow(),
+        fiscal,
+        recebida_em=date(2026, 11, 20),
+        peticionario_nome="Maria Passageira",
+        peticionario_profissao="professora",
+        peticionario_endereco="Rua Gonçalves Chaves, 500",
+        peticionario_contato="(53) 99999-0000",
+        fatos="O ônibus não parou no ponto.",
+        meios_prova="Fotografia do ônibus passando.",
+        operadora_id=roteiro.cidade.operadora_id,
+        dispositivo_codigo="2-III",
+        data_fato=date(2026, 11, 18),
+        local_fato="Av. Bento Gonçalves, 3000",
+    )
+    foto = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    anexar_prova_representacao(
+        banco.uow(), fiscal, representacao_id=rep.id, nome_arquivo="foto.png", conteudo=foto
+    )
+    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "consulta")))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    tela = pagina.abrir_representacao(pagina.modelo.id_da_linha(0))
+    texto = " ".join(tela.texto().split())
+    for trecho in (
+        "Representação nº 0001/2026",
+        "Recebida",
+        "Nome Maria Passageira",
+        "Profissão professora",
+        "Endereço Rua Gonçalves Chaves, 500",
+        "Contato (53) 99999-0000",
+        "Recebida em 20/11/2026, por fiscal",
+        "Operadora Viação Princesa do Sul Ltda.",
+        "Data do fato 18/11/2026",
+        "Local do fato Av. Bento Gonçalves, 3000",
+        "Fatos O ônibus não parou no ponto.",
+        "Provas ou meios Fotografia do ônibus passando.",
+        "Aguardando: lavrar o auto de infração ou arquivar com os motivos.",
+        "foto.png — 1 kB, anexado em 30/11/2026 10:00 por fiscal",
+    ):
+        assert trecho in texto, trecho
+    assert "Dispositivo Art. 2º, III" in texto
+    assert not tela.botao_lavrar.isVisible() and not tela.botao_arquivar.isVisible()  # consulta only reads
+    destino = tmp_path / "copia.png"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
+    qtbot.mouseClick(tela.botao_salvar_anexo, Qt.MouseButton.LeftButton)
+    assert destino.read_bytes() == foto

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QWidget,
@@ -122,3 +125,12 @@ def rotulo_dica(texto: str = "") -> QLabel:
     rotulo.setStyleSheet(f"color: {COR_SECUNDARIA}")
     rotulo.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return rotulo
+
+
+def item_vazio(lista: QListWidget, texto: str) -> QListWidgetItem:
+    """A grey, unselectable line saying the list is empty ("Nenhum arquivo anexado.")."""
+    item = QListWidgetItem(texto)
+    item.setFlags(Qt.ItemFlag.NoItemFlags)
+    item.setForeground(QBrush(QColor(COR_SECUNDARIA)))
+    lista.addItem(item)
+    return item

@@ -37,7 +37,7 @@ from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.processo.campos import CampoTexto
+from secretaria.ui.processo.campos import CampoTexto, item_vazio
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 
@@ -403,9 +403,7 @@ class PainelCassacao(QWidget):
                 item.setForeground(QBrush(QColor(COR_BLOQUEIO)))
             self.lista.addItem(item)
         if not self.cassacoes:
-            vazio = QListWidgetItem("Nenhum procedimento de cassação contra esta operadora.")
-            vazio.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.lista.addItem(vazio)
+            item_vazio(self.lista, "Nenhum procedimento de cassação contra esta operadora.")
         linha = next((i for i, c in enumerate(self.cassacoes) if c.id == alvo), 0 if self.cassacoes else -1)
         self.lista.setCurrentRow(linha)
         self.lista.blockSignals(False)

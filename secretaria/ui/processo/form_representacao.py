@@ -3,7 +3,8 @@ file it away with reasons.
 
 `DialogoRepresentacao` receives (art. 12 § 1º: name, profession and address of the petitioner; the evidence
 or the means by which the infraction became known). `TelaRepresentacao` shows a received petition with
-"Lavrar auto…" (the auto form pre-filled by `dados_auto_de_representacao`) and "Arquivar…" (with reasons).
+"Lavrar auto…" (the auto form pre-filled by `dados_auto_de_representacao`) and "Arquivar…" (with reasons),
+everything received (`obter_representacao`) and what became of it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -27,11 +30,21 @@ from PySide6.QtWidgets import (
 from secretaria.lei.formato import formatar_data
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
+from secretaria.services.processo_base import ROTULOS_FASE
+from secretaria.services.representacoes import RepresentacaoDetalhe
+from secretaria.services.rotulos import formatar_data_hora
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.processo.campos import CampoTexto, alinhar_rotulos, combo_pesquisavel, preencher_combo
+from secretaria.ui.processo.campos import (
+    CampoTexto,
+    alinhar_rotulos,
+    combo_pesquisavel,
+    item_vazio,
+    preencher_combo,
+)
 from secretaria.ui.processo.form_auto import DialogoAuto, PreenchimentoAuto
 from secretaria.ui.processo.opcoes import OpcoesCaso, opcoes_do_banco
-from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
+from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_OK, COR_SECUNDARIA
+from secretaria.ui.widgets import CampoData, Formulario, arquivos, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 
 
@@ -39,14 +52,6 @@ def _e(texto: str) -> str:
     import html
 
     return html.escape(texto, quote=False)
-
-
-def _tabela(linhas: list[tuple[str, str]]) -> str:
-    celulas = "".join(
-        f"<tr><td style='color:#4b5563; padding-right:12px' valign='top'>{_e(r)}</td><td>{_e(v)}</td></tr>"
-        for r, v in linhas
-    )
-    return f"<table cellspacing='3'>{celulas}</table>"
 
 
 class DialogoRepresentacao(QDialog):
@@ -259,89 +264,134 @@ class DialogoArquivarRepresentacao(QDialog):
 
 
 class TelaRepresentacao(QDialog):
-    """A representação as received, and what can be done with it: "Lavrar auto…" or "Arquivar…".
+    """The whole representação (`obter_representacao`): petitioner, facts, evidence and its files, status,
+    the filing reasons or the auto drawn up from it; and what can be done with it: "Lavrar auto…" or
+    "Arquivar…" while received, "Abrir o auto…" once drawn up.
 
-    `alterada(id)` after either; `autoLavrado(auto_id, numero)` when an auto was drawn up from it."""
+    `alterada(id)` after either act; `autoLavrado(auto_id, numero)` when an auto was drawn up from it."""
 
     alterada = Signal(int)
     autoLavrado = Signal(int, str)
 
-    def __init__(
-        self,
-        contexto: Contexto,
-        representacao_id: int,
-        parent: QWidget | None = None,
-        *,
-        resumo: dict[str, str] | None = None,
-    ) -> None:
+    def __init__(self, contexto: Contexto, representacao_id: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.contexto = contexto
         self.representacao_id = representacao_id
-        self.resumo = resumo or {}
+        self.detalhe: RepresentacaoDetalhe | None = None
         self.preenchimento: PreenchimentoAuto | None = None
-        self.setMinimumWidth(720)
+        self.setMinimumWidth(760)
+        self.resize(860, 700)
         layout = QVBoxLayout(self)
+        topo = QHBoxLayout()
         self.titulo = QLabel()
         fonte = self.titulo.font()
         fonte.setPointSizeF(fonte.pointSizeF() * 1.3)
         fonte.setBold(True)
         self.titulo.setFont(fonte)
+        self.situacao = QLabel()
+        self.situacao.setTextFormat(Qt.TextFormat.RichText)
+        topo.addWidget(self.titulo)
+        topo.addStretch(1)
+        topo.addWidget(self.situacao)
+        layout.addLayout(topo)
         self.corpo = QLabel()
         self.corpo.setWordWrap(True)
+        self.corpo.setTextFormat(Qt.TextFormat.RichText)
         self.corpo.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.corpo.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.titulo)
-        layout.addWidget(self.corpo, 1)
+        self.corpo.setContentsMargins(4, 4, 4, 4)
+        rolagem = QScrollArea()
+        rolagem.setWidgetResizable(True)
+        rolagem.setFrameShape(QScrollArea.Shape.StyledPanel)
+        rolagem.setWidget(self.corpo)
+        layout.addWidget(rolagem, 1)
+
+        rotulo_anexos = QLabel("Arquivos de &prova (o SHA-256 é conferido ao abrir):")
+        self.lista_anexos = QListWidget()
+        self.lista_anexos.setAccessibleName("Arquivos de prova")
+        self.lista_anexos.setMaximumHeight(self.fontMetrics().height() * 4 + 12)
+        self.lista_anexos.itemActivated.connect(lambda _i: self.salvar_anexo())
+        rotulo_anexos.setBuddy(self.lista_anexos)
+        self.botao_salvar_anexo = QPushButton("Salvar &cópia do arquivo…")
+        self.botao_salvar_anexo.clicked.connect(self.salvar_anexo)
+        layout.addWidget(rotulo_anexos)
+        layout.addWidget(self.lista_anexos)
+
         self.botao_lavrar = QPushButton("&Lavrar auto…")
         self.botao_arquivar = QPushButton("&Arquivar…")
+        self.botao_abrir_auto = QPushButton("Abrir o a&uto…")
         fechar = QPushButton("Fechar")
-        for b in (self.botao_lavrar, self.botao_arquivar, fechar):
+        for b in (
+            self.botao_salvar_anexo,
+            self.botao_lavrar,
+            self.botao_arquivar,
+            self.botao_abrir_auto,
+            fechar,
+        ):
             b.setAutoDefault(False)
         self.botao_lavrar.clicked.connect(self.lavrar_auto)
         self.botao_arquivar.clicked.connect(self.arquivar)
+        self.botao_abrir_auto.clicked.connect(self.abrir_auto)
         fechar.clicked.connect(self.reject)
         botoes = QHBoxLayout()
         botoes.addWidget(self.botao_lavrar)
         botoes.addWidget(self.botao_arquivar)
+        botoes.addWidget(self.botao_abrir_auto)
+        botoes.addWidget(self.botao_salvar_anexo)
         botoes.addStretch(1)
         botoes.addWidget(fechar)
         layout.addLayout(botoes)
         self.recarregar()
 
     def recarregar(self) -> None:
-        from secretaria.services.representacoes import dados_auto_de_representacao
+        from secretaria.services.representacoes import dados_auto_de_representacao, obter_representacao
 
-        numero = self.resumo.get("numero", "")
-        self.setWindowTitle(f"Representação nº {numero}" if numero else "Representação")
-        self.titulo.setText(f"Representação nº {numero}" if numero else "Representação")
         try:
             with self.contexto.banco.leitura() as sessao:
-                self.preenchimento = PreenchimentoAuto.de_representacao(
-                    dados_auto_de_representacao(sessao, self.representacao_id)
+                d = obter_representacao(sessao, self.representacao_id)
+                self.preenchimento = (
+                    PreenchimentoAuto.de_representacao(dados_auto_de_representacao(sessao, d.id))
+                    if d.situacao == "recebida"
+                    else None
                 )
         except ErroDominio as erro:
+            self.detalhe = None
             self.preenchimento = None
-            resumo = [
-                (rotulo, valor) for rotulo, valor in self.resumo.items() if rotulo != "numero" and valor
-            ]
-            self.corpo.setText(f"<p><b>{_e(erro.mensagem)}</b></p>{_tabela(resumo)}")
-            self.botao_lavrar.setEnabled(False)
-            self.botao_arquivar.setEnabled(False)
+            self.titulo.setText("Representação")
+            self.corpo.setText(f"<p><b>{_e(erro.mensagem)}</b></p>")
+            for b in (self.botao_lavrar, self.botao_arquivar, self.botao_abrir_auto, self.botao_salvar_anexo):
+                b.setVisible(False)
             return
-        p = self.preenchimento
-        linhas = [
-            ("Situação", self.resumo.get("Situação", "Recebida")),
-            ("Recebida em", self.resumo.get("Recebida em", "")),
-            ("Operadora", self.resumo.get("Operadora") or "(não identificada)"),
-            ("Dispositivo", self.resumo.get("Dispositivo") or "(não indicado)"),
-            ("Data do fato", formatar_data(p.data_infracao) if p.data_infracao else "(não informada)"),
-            ("Local do fato", p.local or "(não informado)"),
-            ("Fatos", p.descricao_fatos),
-            ("Autor e provas", p.circunstancias),
-        ]
-        self.corpo.setText(_tabela(linhas))
-        self.botao_lavrar.setEnabled(self.contexto.pode("fiscal"))
-        self.botao_arquivar.setEnabled(self.contexto.pode("fiscal", "autoridade", "secretario"))
+        self.detalhe = d
+        self.setWindowTitle(f"Representação nº {d.numero_formatado}")
+        self.titulo.setText(f"Representação nº {d.numero_formatado}")
+        cor = {"recebida": COR_ALERTA, "autuada": COR_OK}.get(d.situacao, COR_SECUNDARIA)
+        self.situacao.setText(
+            f"<span style='color:{cor}; font-size:large'><b>{_e(d.situacao_rotulo)}</b></span>"
+        )
+        self.corpo.setText(_html_representacao(d))
+        self.lista_anexos.clear()
+        for a in d.anexos:
+            item = QListWidgetItem(
+                f"{a.nome_arquivo} — {max(1, round(a.tamanho / 1024))} kB, anexado em "
+                f"{formatar_data_hora(a.anexado_em)} por {a.anexado_por}"
+            )
+            item.setToolTip(f"SHA-256 {a.sha256}")
+            item.setData(Qt.ItemDataRole.UserRole, a.id)
+            self.lista_anexos.addItem(item)
+        if d.anexos:
+            self.lista_anexos.setCurrentRow(0)
+        else:
+            item_vazio(self.lista_anexos, "Nenhum arquivo anexado.")
+        self.botao_salvar_anexo.setEnabled(bool(d.anexos))
+        recebida = d.situacao == "recebida"
+        self.botao_lavrar.setVisible(recebida and self.contexto.pode("fiscal"))
+        self.botao_arquivar.setVisible(recebida and self.contexto.pode("fiscal", "autoridade", "secretario"))
+        self.botao_abrir_auto.setVisible(d.auto_id is not None)
+        self.botao_lavrar.setEnabled(self.preenchimento is not None)
+        self.botao_arquivar.setEnabled(recebida)
+        if d.auto_numero:
+            self.botao_abrir_auto.setText(f"Abrir o a&uto nº {d.auto_numero}…")
 
     def lavrar_auto(self) -> DialogoAuto | None:
         if self.preenchimento is None:
@@ -352,25 +402,104 @@ class TelaRepresentacao(QDialog):
         def lavrado(auto_id: int, numero: str) -> None:
             self.autoLavrado.emit(auto_id, numero)
             self.alterada.emit(self.representacao_id)
-            self.resumo["Situação"] = "Autuada"
             self.recarregar()
 
         dialogo.autoLavrado.connect(lavrado)
         dialogo.open()
         return dialogo
 
-    def arquivar(self) -> DialogoArquivarRepresentacao:
-        dialogo = DialogoArquivarRepresentacao(
-            self.contexto, self.representacao_id, self.resumo.get("numero", ""), None, self
-        )
+    def arquivar(self) -> DialogoArquivarRepresentacao | None:
+        d = self.detalhe
+        if d is None:
+            return None
+        dialogo = DialogoArquivarRepresentacao(self.contexto, d.id, d.numero_formatado, d.versao, self)
         dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def arquivada(resultado: int) -> None:
             if resultado == QDialog.DialogCode.Accepted:
                 self.alterada.emit(self.representacao_id)
-                self.resumo["Situação"] = "Arquivada"
                 self.recarregar()
 
         dialogo.finished.connect(arquivada)
         dialogo.open()
         return dialogo
+
+    def abrir_auto(self) -> QWidget | None:
+        from secretaria.ui.processo.tela_caso import abrir_caso
+
+        if self.detalhe is None or self.detalhe.auto_id is None:
+            return None
+        return abrir_caso(self.contexto, self.detalhe.auto_id, self.parentWidget() or self)
+
+    def salvar_anexo(self) -> None:
+        """Save a copy of an evidence file, only if its bytes still match the SHA-256 taken when attached."""
+        from secretaria.services.anexos import abrir_anexo_conferido
+
+        item = self.lista_anexos.currentItem()
+        anexo_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if anexo_id is None:
+            return
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                arquivo = abrir_anexo_conferido(sessao, anexo_id)
+        except ErroDominio as erro:
+            mensagens.avisar_erro(self, "Arquivo alterado", erro.mensagem)
+            return
+        destino = arquivos.salvar_como(
+            self, "Salvar cópia do arquivo", arquivo.nome_para_abrir, "Todos os arquivos (*)"
+        )
+        if destino is not None:
+            destino.write_bytes(arquivo.conteudo)
+
+    def texto(self) -> str:
+        """What the screen shows, as plain text (tests)."""
+        from secretaria.ui.processo.campos import texto_simples
+
+        linhas = [self.titulo.text(), texto_simples(self.situacao), texto_simples(self.corpo)]
+        linhas += [self.lista_anexos.item(i).text() for i in range(self.lista_anexos.count())]
+        return "\n".join(linhas)
+
+
+def _html_representacao(d: RepresentacaoDetalhe) -> str:
+    def secao(titulo: str) -> str:
+        return f"<tr><td colspan='2' style='padding-top:8px'><b>{_e(titulo)}</b></td></tr>"
+
+    def linha(rotulo: str, valor: str | None, vazio: str = "") -> str:
+        texto = valor if valor else vazio
+        if not texto:
+            return ""
+        return (
+            f"<tr><td style='color:{COR_SECUNDARIA}; padding-right:12px' valign='top'>{_e(rotulo)}</td>"
+            f"<td>{_e(texto).replace(chr(10), '<br>')}</td></tr>"
+        )
+
+    dispositivo = None
+    if d.dispositivo_rotulo:
+        dispositivo = d.dispositivo_rotulo + (f" — {d.dispositivo_texto}" if d.dispositivo_texto else "")
+    partes = [
+        secao("Autor da representação (art. 12, § 1º)"),
+        linha("Nome", d.peticionario_nome),
+        linha("Profissão", d.peticionario_profissao),
+        linha("Endereço", d.peticionario_endereco),
+        linha("Contato", d.peticionario_contato, "(não informado)"),
+        linha("Recebida em", f"{formatar_data(d.recebida_em)}, por {d.recebida_por}"),
+        secao("O que foi representado"),
+        linha("Operadora", d.operadora_nome, "(não identificada)"),
+        linha("Dispositivo", dispositivo, "(não indicado)"),
+        linha("Data do fato", formatar_data(d.data_fato) if d.data_fato else None, "(não informada)"),
+        linha("Local do fato", d.local_fato, "(não informado)"),
+        linha("Fatos", d.fatos),
+        linha("Provas ou meios", d.meios_prova),
+        secao("Destino (art. 12, § 2º)"),
+    ]
+    if d.situacao == "autuada":
+        fase = ROTULOS_FASE.get(d.auto_fase or "", d.auto_fase or "")
+        partes.append(
+            linha("Auto de infração", f"nº {d.auto_numero} — {fase}" if d.auto_numero else "lavrado")
+        )
+    elif d.situacao == "arquivada":
+        partes.append(linha("Arquivada em", formatar_data(d.arquivada_em) if d.arquivada_em else "—"))
+        partes.append(linha("Motivos", d.motivo_arquivamento, "(não registrados)"))
+    else:
+        partes.append(linha("Situação", "Aguardando: lavrar o auto de infração ou arquivar com os motivos."))
+    return f"<table cellspacing='3'>{''.join(partes)}</table>"

@@ -79,23 +79,9 @@ class PaginaRepresentacoes(PaginaListaServico):
         self.tela: TelaRepresentacao | None = None
         self.dialogo: DialogoRepresentacao | None = None
 
-    def _resumo_da_linha(self, representacao_id: int) -> dict[str, str]:
-        """The row as the list shows it (number, date, petitioner, operator, provision, status)."""
-        linha = self.modelo.linha_do_id(representacao_id)
-        if linha is None:
-            return {}
-        registro = self.modelo.linha(linha)
-        if registro is None:
-            return {}
-        resumo: dict[str, str] = {}
-        for coluna, valor in zip(self.modelo.colunas, registro.valores, strict=False):
-            texto = self.modelo.data(self.modelo.index(linha, self.modelo.colunas.index(coluna)))
-            resumo["numero" if coluna.chave == "numero" else coluna.titulo] = str(texto or valor or "")
-        return resumo
-
     def abrir_representacao(self, representacao_id: Any) -> TelaRepresentacao:
         ident = int(representacao_id)
-        tela = TelaRepresentacao(self.contexto, ident, self, resumo=self._resumo_da_linha(ident))
+        tela = TelaRepresentacao(self.contexto, ident, self)
         tela.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         tela.alterada.connect(lambda id_: self.recarregar(selecionar=id_))
         tela.autoLavrado.connect(lambda auto_id, _n: abrir_caso(self.contexto, auto_id, self))

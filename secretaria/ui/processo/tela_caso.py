@@ -49,6 +49,7 @@ from secretaria.services.rotulos import (
 )
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
+from secretaria.ui.processo.campos import item_vazio
 from secretaria.ui.processo.painel_sancao import (
     COR_ALERTA,
     COR_BLOQUEIO,
@@ -541,9 +542,10 @@ class TelaCaso(QDialog):
             item.setToolTip(f"SHA-256 {a.sha256}")
             item.setData(Qt.ItemDataRole.UserRole, a.id)
             self.lista_anexos.addItem(item)
-        if not c.anexos:
-            self.lista_anexos.addItem("Nenhum arquivo anexado.")
-        self.lista_anexos.setCurrentRow(0)
+        if c.anexos:
+            self.lista_anexos.setCurrentRow(0)
+        else:
+            item_vazio(self.lista_anexos, "Nenhum arquivo anexado.")
         self.botao_salvar_anexo.setEnabled(bool(c.anexos))
         self.botao_anexar.setVisible("anexar_evidencia" in c.atos_permitidos(self.contexto.ator))
         self.lista_documentos.clear()
@@ -555,9 +557,10 @@ class TelaCaso(QDialog):
             item.setToolTip(f"{d.nome_arquivo}\nSHA-256 {d.sha256}")
             item.setData(Qt.ItemDataRole.UserRole, d.id)
             self.lista_documentos.addItem(item)
-        if not c.documentos:
-            self.lista_documentos.addItem("Nenhum documento emitido ainda.")
-        self.lista_documentos.setCurrentRow(0)
+        if c.documentos:
+            self.lista_documentos.setCurrentRow(0)
+        else:
+            item_vazio(self.lista_documentos, "Nenhum documento emitido ainda.")
         self.botao_reimprimir.setEnabled(bool(c.documentos))
         self.botao_copia_documento.setEnabled(bool(c.documentos))
         self.botoes_documentos.mostrar(fase=c.fase, decidido=c.decisao is not None)
