@@ -76,7 +76,9 @@ def test_modelo_da_linha_do_tempo(qtmodeltester: Any, banco: Banco, roteiro: Any
 def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
     tela = _tela(qtbot, banco, r.id, "protocolo")
-    assert "Nenhum prazo em curso" in tela.texto_prazos()
+    assert tela.texto_prazos() == (
+        "Intimação do auto (art. 11): pendente — o prazo de defesa começa com a primeira intimação entregue."
+    )
 
     # A failed attempt first: recorded, no deadline starts.
     dialogo = _clicar_ato(qtbot, tela, "registrar_intimacao_auto", atos.DialogoIntimacao)
@@ -102,16 +104,85 @@ def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro:
     assert "Intimação do auto (sem êxito)" in titulos and "Intimação do auto" in titulos
 
 
-def test_prazo_vencido_em_vermelho_e_por_escrito(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+def test_decisao_atrasada_em_vermelho_e_por_escrito(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     r = roteiro.lavrar(data_infracao=date(2026, 10, 1))
     roteiro.intimar(r.id, date(2026, 10, 2))
     tela = _tela(qtbot, banco, r.id, "consulta")
-    assert "Defesa (art. 14): VENCIDO em 19/10/2026" in tela.texto_prazos()
-    vencido = tela.caixa_prazos.findChild(type(tela.fase), "prazo_vencido")
-    assert vencido is not None and "#b00020" in vencido.styleSheet()
+    # The operator not defending itself is not the office's fault: calm grey. The office's decision, 42 days
+    # after the deadline (more than the 30 days of the setting), is late: red, bold, in words.
+    assert tela.texto_prazos().splitlines() == [
+        "Defesa (art. 14): prazo encerrado em 19/10/2026 sem defesa",
+        "Decisão (art. 13): ATRASADA — o prazo de defesa terminou em 19/10/2026, há 42 dias (atrasada depois "
+        "de 30 dias).",
+    ]
+    defesa = tela.caixa_prazos.findChild(type(tela.fase), "prazo_encerrado")
+    assert defesa is not None and "#4b5563" in defesa.styleSheet()
+    atrasada = tela.caixa_prazos.findChild(type(tela.fase), "prazo_atrasado")
+    assert atrasada is not None and "#b00020" in atrasada.styleSheet() and "bold" in atrasada.styleSheet()
     assert tela.botoes_atos == {}  # consulta: read only
     assert tela.rotulo_aguardando is not None
     assert "Decidir — papel Secretário" in tela.rotulo_aguardando.text()
+
+
+def test_cor_e_texto_de_cada_estado_de_prazo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Red only where the office is late; the operator's deadlines blue while running, green when met or
+    when the unused appeal deadline made the decision final, grey when closed without the petition."""
+    from secretaria.ui.processo.tela_caso import linhas_prazos
+
+    def linhas(auto_id: int) -> list[tuple[str, str, str]]:
+        with banco.leitura() as s:
+            caso = obter_caso(s, auto_id, roteiro.hoje)
+        return [(x.estado, x.cor, x.texto) for x in linhas_prazos(caso, roteiro.hoje, 30)]
+
+    # Defence running (blue), then the decision pending but not late (amber).
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 10))
+    roteiro.intimar(r.id, date(2026, 11, 20))
+    assert linhas(r.id) == [
+        ("aberto", "#1d4ed8", "Defesa (art. 14): em curso — vence em 07/12/2026 (faltam 7 dias)")
+    ]
+    roteiro.hoje = date(2026, 12, 7)
+    assert linhas(r.id)[0][2] == "Defesa (art. 14): em curso — vence HOJE, 07/12/2026"
+    roteiro.hoje = date(2026, 12, 10)
+    assert linhas(r.id) == [
+        ("encerrado", "#4b5563", "Defesa (art. 14): prazo encerrado em 07/12/2026 sem defesa"),
+        (
+            "pendente",
+            "#9a3412",
+            "Decisão (art. 13): aguardando proposta e decisão — atrasada a partir de 07/01/2027.",
+        ),
+    ]
+
+    # Decided, its intimação pending (amber); then the appeal deadline running (blue), then passed unused:
+    # green, calm, "decisão definitiva".
+    roteiro.hoje = date(2026, 11, 30)
+    d = roteiro.decidido(data_infracao=date(2026, 3, 2), multa="2.00", dispositivo="1-XVI")
+    assert linhas(d.id)[-1] == (
+        "pendente",
+        "#9a3412",
+        "Intimação da decisão (art. 15): pendente — o prazo de recurso só começa com ela.",
+    )
+    roteiro.intimar(d.id, date(2026, 4, 13), objeto="decisao")
+    roteiro.hoje = date(2026, 4, 20)
+    assert linhas(d.id)[-1][:2] == ("aberto", "#1d4ed8")
+    roteiro.hoje = date(2026, 11, 30)
+    assert linhas(d.id)[-1] == (
+        "encerrado",
+        "#166534",
+        "Recurso ao Prefeito (art. 15): prazo encerrado em 28/04/2026 sem recurso — decisão definitiva",
+    )
+    assert all(cor != "#b00020" for _e, cor, _t in linhas(d.id))
+
+    # An appeal filed on time: waiting for the Prefeito (the office's turn, amber); judged: green.
+    a = roteiro.decidido(data_infracao=date(2026, 5, 4), multa="0.30", dispositivo="1-VI")
+    roteiro.intimar(a.id, date(2026, 6, 1), objeto="decisao")
+    roteiro.recorrer(a.id, date(2026, 6, 5))
+    estado, cor, texto = linhas(a.id)[-1]
+    assert (estado, cor) == ("pendente", "#9a3412")
+    assert texto.endswith("recurso protocolado em 05/06/2026 — no prazo; aguardando o julgamento do Prefeito")
+    roteiro.julgar(a.id, date(2026, 7, 1), "negado")
+    estado, cor, texto = linhas(a.id)[-1]
+    assert (estado, cor) == ("cumprido", "#166534")
+    assert texto.endswith("recurso protocolado em 05/06/2026 — no prazo; julgado em 01/07/2026: negado")
 
 
 def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -136,6 +207,10 @@ def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: 
     dialogo = _clicar_ato(qtbot, tela, "decidir", atos.DialogoDecisao)
     assert dialogo.penalidade.multa.text() == "0,40"  # pre-filled from the proposal
     assert not dialogo.penalidade.suspensao.isEnabled()  # no suspension at level 0 (§ 5º)
+    assert texto_simples(dialogo.penalidade.faixa_suspensao) == (
+        "Não cabível: no tipo A a suspensão só cabe a partir da 6ª reincidência (art. 7º, § 5º); este caso está "
+        "no nível 0 (infração primária)."
+    )
     dialogo.penalidade.multa.setText("0,60")
     assert "fora da faixa" in dialogo.penalidade.reais.text()
     qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada; defesa nao afasta o fato.")

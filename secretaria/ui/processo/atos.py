@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
+from secretaria.lei.sancoes import NIVEL_SUSPENSAO
 from secretaria.lei.urm import formatar_reais, urm_para_reais
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
@@ -415,8 +416,9 @@ class CamposPenalidade(QWidget):
             self.suspensao.setEnabled(False)
             _colorir(
                 self.faixa_suspensao,
-                f"Não cabível: no tipo {self.caso.tipo} a suspensão só cabe a partir de certo nível de "
-                f"reincidência (art. 7º, § 5º); este caso está no nível {s.reincidencia}.",
+                f"Não cabível: no tipo {self.caso.tipo} a suspensão só cabe a partir da "
+                f"{NIVEL_SUSPENSAO[self.caso.tipo]}ª reincidência (art. 7º, § 5º); este caso está no nível "
+                f"{s.reincidencia} ({nivel}).",
                 COR_OK,
             )
         self.atualizar_reais()

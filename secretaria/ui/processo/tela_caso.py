@@ -1,7 +1,8 @@
 """The case screen: one auto from drawing-up to follow-up (PRODUTO paths 4–8).
 
 Top: the auto's number, phase, operator, provision and the penalty as it stands. Then the deadlines, each
-with its state in colour AND words ("VENCIDO em 07/12/2026"), and a column of buttons for the next acts the
+with its state in colour AND words; red only for what the office is late with ("Decisão (art. 13):
+ATRASADA …"), never for an operator's deadline that simply passed unused. Then a column of buttons for the next acts the
 user's roles allow (the service decides which acts the phase allows: `Caso.atos_permitidos`); acts waiting
 for someone else's role are named, so a clerk knows who is next. Below, tabs: the timeline of acts (a table
 model), the auto's details, the sanction as the law allows it now, attached files and issued documents.
@@ -12,7 +13,8 @@ The screen reloads the case (`obter_caso`, one read session) after every act.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -40,7 +42,15 @@ from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.urm import formatar_reais
 from secretaria.services import relogio
 from secretaria.services.base import ROTULOS_PAPEIS, ErroDominio
-from secretaria.services.caso import PAPEIS_DOS_ATOS, ROTULOS_ATOS, Caso, EventoCaso, PrazoCaso, obter_caso
+from secretaria.services.caso import (
+    PAPEIS_DOS_ATOS,
+    ROTULOS_ATOS,
+    Caso,
+    EventoCaso,
+    PrazoCaso,
+    RecursoCaso,
+    obter_caso,
+)
 from secretaria.services.rotulos import (
     SITUACOES_CUMPRIMENTO,
     SITUACOES_PAGAMENTO,
@@ -151,24 +161,123 @@ class ModeloLinhaDoTempo(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
-def texto_prazo(p: PrazoCaso, hoje: date) -> tuple[str, str]:
-    """The deadline line and its colour: overdue in red and in words, open in amber (with the days left),
-    met in green, closed without the petition in grey."""
-    if p.estado == "vencido":
-        resto = p.texto.removeprefix(f"vencido em {formatar_data(p.vencimento)}").strip(" —")
-        return f"{p.nome}: VENCIDO em {formatar_data(p.vencimento)}" + (
-            f" — {resto}" if resto else ""
-        ), COR_BLOQUEIO
+COR_CURSO = "#1d4ed8"
+"""A deadline of the operator's still running: nothing for the office to do yet."""
+
+RESULTADOS_RECURSO_TEXTO = {
+    "negado": "negado",
+    "provido": "provido (penalidade anulada)",
+    "provido_parcialmente": "provido em parte (penalidade reduzida)",
+}
+
+
+@dataclass(frozen=True)
+class LinhaPrazo:
+    texto: str
+    cor: str
+    estado: str
+    """ "atrasado" (the office is late: red), "pendente" (the office's turn), "aberto" (the operator's
+    deadline running), "cumprido", "encerrado" (passed unused: the case moved on)."""
+
+
+def _linha_prazo(p: PrazoCaso, hoje: date, recurso: RecursoCaso | None) -> LinhaPrazo:
+    """One of the operator's deadlines (defence, appeal): blue while running, green when met or when an
+    unused appeal deadline made the decision final, grey when it closed without the petition (or the petition
+    came late). An unused deadline is never red: it is not the office's fault."""
+    vencimento = formatar_data(p.vencimento)
+    recurso_prazo = p.nome.startswith("Recurso")
     if p.estado == "aberto":
         faltam = (p.vencimento - hoje).days
         quando = (
-            "vence HOJE"
-            if faltam == 0
-            else f"vence em {formatar_data(p.vencimento)} ({_dias_faltam(faltam)})"
+            f"vence HOJE, {vencimento}" if faltam == 0 else f"vence em {vencimento} ({_dias_faltam(faltam)})"
         )
-        return f"{p.nome}: em curso — {quando}", COR_ALERTA
-    cor = COR_OK if p.texto.startswith("cumprido") else COR_SECUNDARIA
-    return f"{p.nome}: {p.texto}", cor
+        return LinhaPrazo(f"{p.nome}: em curso — {quando}", COR_CURSO, "aberto")
+    if p.estado == "vencido":
+        if recurso_prazo:
+            return LinhaPrazo(
+                f"{p.nome}: prazo encerrado em {vencimento} sem recurso — decisão definitiva",
+                COR_OK,
+                "encerrado",
+            )
+        return LinhaPrazo(
+            f"{p.nome}: prazo encerrado em {vencimento} sem defesa", COR_SECUNDARIA, "encerrado"
+        )
+    if p.estado == "encerrado":
+        peticao = "recurso" if recurso_prazo else "defesa"
+        return LinhaPrazo(
+            f"{p.nome}: prazo encerrado em {vencimento} sem {peticao}", COR_SECUNDARIA, "encerrado"
+        )
+    # "cumprido": the petition was filed (maybe late: recorded anyway, marked intempestiva)
+    texto = p.texto.removeprefix("cumprido: ")
+    fora = "intempestiv" in texto
+    if fora:
+        texto = texto.replace(" (intempestiva)", "").replace(" (intempestivo)", "")
+        texto += f", fora do prazo (vencia em {vencimento}) — intempestiv{'o' if recurso_prazo else 'a'}"
+    else:
+        texto += " — no prazo"
+    if recurso_prazo and recurso is not None:
+        if recurso.resultado == "pendente":
+            return LinhaPrazo(
+                f"{p.nome}: {texto}; aguardando o julgamento do Prefeito", COR_ALERTA, "pendente"
+            )
+        julgado = f" em {formatar_data(recurso.julgado_em)}" if recurso.julgado_em else ""
+        resultado = RESULTADOS_RECURSO_TEXTO.get(recurso.resultado, recurso.resultado)
+        texto += f"; julgado{julgado}: {resultado}"
+    return LinhaPrazo(f"{p.nome}: {texto}", COR_SECUNDARIA if fora else COR_OK, "cumprido")
+
+
+def linhas_prazos(c: Caso, hoje: date, dias_para_decidir: int) -> list[LinhaPrazo]:
+    """Every deadline of the case with its state, plus what the office itself must do next: intimar the
+    auto or the decision (amber), decide after the defence deadline (amber; red and in words once later than
+    the `dias_para_decidir` setting — the "Decisões atrasadas" queue)."""
+    linhas: list[LinhaPrazo] = []
+    if c.fase == "lavrado":
+        linhas.append(
+            LinhaPrazo(
+                "Intimação do auto (art. 11): pendente — o prazo de defesa começa com a primeira intimação "
+                "entregue.",
+                COR_ALERTA,
+                "pendente",
+            )
+        )
+    for p in c.prazos:
+        linhas.append(_linha_prazo(p, hoje, c.recurso))
+    if c.fase == "intimado" and c.decisao is None and c.prazo_defesa is not None and hoje > c.prazo_defesa:
+        limite = c.prazo_defesa + timedelta(days=dias_para_decidir)
+        atraso = (hoje - c.prazo_defesa).days
+        if hoje > limite:
+            linhas.append(
+                LinhaPrazo(
+                    f"Decisão (art. 13): ATRASADA — o prazo de defesa terminou em {formatar_data(c.prazo_defesa)}, "
+                    f"há {atraso} dias (atrasada depois de {dias_para_decidir} dias).",
+                    COR_BLOQUEIO,
+                    "atrasado",
+                )
+            )
+        else:
+            linhas.append(
+                LinhaPrazo(
+                    f"Decisão (art. 13): aguardando proposta e decisão — atrasada a partir de "
+                    f"{formatar_data(limite + timedelta(days=1))}.",
+                    COR_ALERTA,
+                    "pendente",
+                )
+            )
+    decidida = c.decisao is not None and c.decisao.resultado == "aplicada"
+    if (
+        decidida
+        and c.prazo_recurso is None
+        and c.recurso is None
+        and c.fase not in ("cancelado", "encerrado")
+    ):
+        linhas.append(
+            LinhaPrazo(
+                "Intimação da decisão (art. 15): pendente — o prazo de recurso só começa com ela.",
+                COR_ALERTA,
+                "pendente",
+            )
+        )
+    return linhas
 
 
 def _dias_faltam(n: int) -> str:
@@ -186,6 +295,7 @@ class TelaCaso(QDialog):
         self.contexto = contexto
         self.auto_id = auto_id
         self.caso: Caso | None = None
+        self.dias_para_decidir = 30
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
         self.resize(1180, 820)
 
@@ -264,9 +374,12 @@ class TelaCaso(QDialog):
 
     # --- loading ---
     def recarregar(self) -> None:
+        from secretaria.services.filas import dias_para_decidir
+
         try:
             with self.contexto.banco.leitura() as sessao:
                 self.caso = obter_caso(sessao, self.auto_id, relogio.hoje())
+                self.dias_para_decidir = dias_para_decidir(sessao)
         except ErroDominio as erro:
             self.titulo.setText("Caso não encontrado")
             self.resumo.setText(erro.mensagem)
@@ -350,22 +463,17 @@ class TelaCaso(QDialog):
         cabecalho = QLabel("<b>Prazos</b>")
         self.layout_prazos.addWidget(cabecalho)
         self.rotulos_prazos = []
-        if not c.prazos:
-            aguardando = (
-                "Nenhum prazo em curso: o prazo de defesa começa com a primeira intimação entregue."
-                if c.fase == "lavrado"
-                else "Nenhum prazo em curso."
-            )
-            rotulo_vazio = QLabel(aguardando)
+        linhas = linhas_prazos(c, relogio.hoje(), self.dias_para_decidir)
+        if not linhas:
+            rotulo_vazio = QLabel("Nenhum prazo em curso.")
             self.layout_prazos.addWidget(rotulo_vazio)
             self.rotulos_prazos.append(rotulo_vazio)
-        for p in c.prazos:
-            texto, cor = texto_prazo(p, relogio.hoje())
-            rotulo = QLabel(texto)
+        for linha in linhas:
+            rotulo = QLabel(linha.texto)
             rotulo.setWordWrap(True)
-            negrito = "font-weight: bold;" if p.estado == "vencido" else ""
-            rotulo.setStyleSheet(f"color: {cor}; {negrito}")
-            rotulo.setObjectName(f"prazo_{p.estado}")
+            negrito = "font-weight: bold;" if linha.estado == "atrasado" else ""
+            rotulo.setStyleSheet(f"color: {linha.cor}; {negrito}")
+            rotulo.setObjectName(f"prazo_{linha.estado}")
             self.layout_prazos.addWidget(rotulo)
             self.rotulos_prazos.append(rotulo)
         self.layout_prazos.addStretch(1)
@@ -679,4 +787,4 @@ def abrir_caso(contexto: Contexto, auto_id: int, parent: QWidget | None = None) 
     return tela
 
 
-__all__ = ["ModeloLinhaDoTempo", "TelaCaso", "abrir_caso", "texto_prazo"]
+__all__ = ["LinhaPrazo", "ModeloLinhaDoTempo", "TelaCaso", "abrir_caso", "linhas_prazos"]
