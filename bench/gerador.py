@@ -25,7 +25,14 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from secretaria.db import Banco, abrir_banco, arquivo_sqlite
-from secretaria.demo.cidade import CHAVE_CONFIGURACAO, ESCALA_BENCH, VERSAO_GERADOR, Escala, gerar_cidade
+from secretaria.demo.cidade import (
+    CHAVE_CONFIGURACAO,
+    ESCALA_BENCH,
+    VERSAO_GERADOR,
+    Escala,
+    gerar_cidade,
+    impressao_esquema,
+)
 from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
 
 PASTA = Path(__file__).resolve().parent
@@ -55,6 +62,7 @@ def _marcador_confere(m: dict[str, object] | None, escala: Escala) -> bool:
         and m.get("versao") == VERSAO_GERADOR
         and m.get("semente") == escala.semente
         and m.get("escala") == escala.rotulo
+        and m.get("esquema") == impressao_esquema()
     )
 
 

@@ -65,6 +65,8 @@ def falha(
 ) -> Resultado:
     if isinstance(exc, ImportError):
         motivo = f"não medido: {exc.name or exc} ainda não existe"
+    elif isinstance(exc, subprocess.TimeoutExpired):
+        motivo = f"erro: o processo não terminou em {exc.timeout:.0f} s"
     else:
         ultima = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         onde = f" ({Path(ultima.filename).name}:{ultima.lineno})" if ultima else ""
@@ -397,6 +399,7 @@ with banco.leitura() as s:
 consulta = time.perf_counter() - inicio
 saida = io.BytesIO()
 t = time.perf_counter()
+cpu = time.process_time()
 if {simples!r}:
     from openpyxl import Workbook
     livro = Workbook()
@@ -415,8 +418,18 @@ else:
     from secretaria.reports.planilha_mensal import gerar_planilha_mensal
     gerar_planilha_mensal(dados, saida)
 planilha = time.perf_counter() - t
-pico = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({{"consulta": consulta, "planilha": planilha, "pico_mb": pico, "bytes": len(saida.getvalue()),
+cpu = time.process_time() - cpu
+def _pico():
+    # VmHWM belongs to this program's memory map; ru_maxrss would carry the parent's peak across exec.
+    try:
+        for linha in open("/proc/self/status"):
+            if linha.startswith("VmHWM:"):
+                return int(linha.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+pico = _pico()
+print(json.dumps({{"consulta": consulta, "planilha": planilha, "cpu": cpu, "pico_mb": pico, "bytes": len(saida.getvalue()),
                   "autos": len(dados.autos)}}))
 """
 
@@ -445,7 +458,7 @@ def medir_planilha(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]
     plano = _subprocesso(_PLANILHA.format(simples=True, **campos))
     nota = (
         f"{mes:02d}/{ano}: {nosso['autos']} autos; consulta {nosso['consulta']:.2f} s + "
-        f"xlsx {nosso['planilha']:.2f} s ({nosso['bytes'] / 1e6:.1f} MB)"
+        f"xlsx {nosso['planilha']:.2f} s (CPU {nosso['cpu']:.2f} s; {nosso['bytes'] / 1e6:.1f} MB)"
     )
     return [
         Resultado(
@@ -519,7 +532,9 @@ def medir_lote(banco: Banco, nome_banco: str, hoje: date, quantidade: int = 1000
         lista += lista[: quantidade - len(lista)]
     dados = dataclasses.replace(dados, intimacoes=lista[:quantidade])
     LoteIntimacoesPdf().render(dataclasses.replace(dados, intimacoes=lista[:5]))  # imports, fonts
+    cpu = time.process_time()
     t_nosso, pdf = cronometrar(lambda: LoteIntimacoesPdf().render(dados))
+    cpu = time.process_time() - cpu
     original = pdf_base._CanvasNumerado
     pdf_base._CanvasNumerado = _canvas_sem_formas(original)  # type: ignore[misc]
     try:
@@ -529,7 +544,7 @@ def medir_lote(banco: Banco, nome_banco: str, hoje: date, quantidade: int = 1000
     nota = (
         f"{disponiveis} autos aguardando intimação"
         + (f" (repetidos até {quantidade})" if disponiveis < quantidade else "")
-        + f"; dados {t_dados:.2f} s; PDF {len(pdf) / 1e6:.1f} MB (simples: {len(pdf_plano) / 1e6:.1f} MB)"
+        + f"; dados {t_dados:.2f} s; CPU do PDF {cpu:.2f} s; PDF {len(pdf) / 1e6:.1f} MB (simples: {len(pdf_plano) / 1e6:.1f} MB)"
         + (
             "; números de auto com 5 dígitos aceitos só no benchmark (reports/dados.py exige NNNN/AAAA)"
             if afrouxado
@@ -578,7 +593,7 @@ import PySide6.QtWidgets, PySide6.QtGui, PySide6.QtCore, PySide6.QtPrintSupport
 import sqlalchemy.orm, alembic.command, platformdirs
 import secretaria
 for _m in pkgutil.walk_packages(secretaria.__path__, "secretaria."):
-    if not _m.name.startswith("secretaria.migrations"):
+    if not _m.name.startswith(("secretaria.migrations", "secretaria.__main__")):
         importlib.import_module(_m.name)
 """
 

@@ -20,6 +20,7 @@ leaves the database as it was. Each table gets one audit row ("demo") so the aud
 from __future__ import annotations
 
 import bisect
+import hashlib
 import itertools
 import json
 import random
@@ -127,6 +128,20 @@ class ResumoCidade:
 
 
 Usuarios = Sequence[tuple[str, str, Sequence[str]]]
+
+
+def impressao_esquema() -> str:
+    """A short fingerprint of the models' tables, columns and indexes: a cached city made under another
+    schema (the benchmark keeps one) is recognised as stale."""
+    partes = sorted(
+        (
+            t.name,
+            tuple(sorted(f"{c.name}:{c.type}" for c in t.columns)),
+            tuple(sorted(str(i.name) for i in t.indexes)),
+        )
+        for t in Base.metadata.tables.values()
+    )
+    return hashlib.sha256(repr(partes).encode()).hexdigest()[:16]
 
 
 def gerar_cidade(
@@ -559,6 +574,7 @@ class _Gerador:
                         "semente": e.semente,
                         "hoje": self.hoje.isoformat(),
                         "escala": e.rotulo,
+                        "esquema": impressao_esquema(),
                     },
                     ensure_ascii=False,
                 ),
@@ -1259,6 +1275,8 @@ class _Gerador:
                 if antes_do_fim(dec):
                     decisao_dia = dec
 
+        if decisao_dia is not None:
+            cancelado = None  # a decided auto can no longer be cancelled (autos.cancelar_auto): only appealed
         resultado: str | None = None
         multa = Decimal(0)
         susp = 0

@@ -175,6 +175,8 @@ def _conferir_fase_e_prazos(
         esperada = "encerrado"
     else:
         esperada = "decidido"
+    if c.cancelado is not None and d is not None:
+        problemas.append(f"{c.rotulo}: cancelado depois de decidido.")
     if c.fase != esperada:
         problemas.append(f"{c.rotulo}: fase {c.fase}, mas os atos indicam {esperada}.")
     if c.infracao > c.lavratura or c.lavratura > hoje:
