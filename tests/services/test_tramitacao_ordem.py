@@ -16,12 +16,12 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
-from secretaria.models import Auditoria, AutoInfracao, DispositivoCatalogo
+from secretaria.models import Auditoria, AutoInfracao, DiaNaoUtil, DispositivoCatalogo, Pagamento
 from secretaria.services.admin import adicionar_dispositivo_contratual, desativar_dispositivo
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
-from tests.services.fabrica import ATORES, Roteiro, contagens
+from tests.services.fabrica import ATORES, URM_2026, Roteiro, contagens
 
 
 def _prazos(banco: Banco, auto_id: int) -> tuple[date | None, date | None]:
@@ -279,3 +279,35 @@ def test_ato_sobre_copia_desatualizada_e_recusado_dizendo_quem_alterou(
             multa_ur=Decimal("0.30"), fundamentacao="Comprovado.", versao=r.versao,
         )  # fmt: skip
     assert contagens(banco) == antes
+
+
+def test_prazo_de_defesa_com_os_dias_sem_expediente_do_banco(banco: Banco, roteiro: Roteiro) -> None:
+    """REGRAS § 4 with the administrator's table: intimated Wed 04/11/2026, 15 days end Thu 19/11, a decreed
+    ponto facultativo, and Fri 20/11 (Consciência Negra in the table) → Mon 23/11; the clerk is told why."""
+    with banco.uow() as uow:
+        uow.session.add_all(
+            [
+                DiaNaoUtil(data=date(2026, 11, 19), descricao="Ponto facultativo", alterado_por="t"),
+                DiaNaoUtil(data=date(2026, 11, 20), descricao="Consciência Negra", alterado_por="t"),
+            ]
+        )
+        uow.commit()
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 3))
+    intimacao = roteiro.intimar(r.id, date(2026, 11, 4))
+    assert intimacao.prazo == date(2026, 11, 23)
+    assert intimacao.explicacao_prazo is not None and "Ponto facultativo" in intimacao.explicacao_prazo
+    tardia = registrar_defesa(
+        roteiro.uow(), ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 11, 24)
+    )
+    assert not tardia.tempestiva
+
+
+def test_multa_em_reais_pela_urm_do_dia_da_decisao(banco: Banco, roteiro: Roteiro) -> None:
+    """A fact of 2025 decided in 2026: R$ at the URM in force on the decision day (REGRAS § 2), not at the
+    infraction's or the lavratura's."""
+    r = roteiro.lavrar(data_infracao=date(2025, 12, 10), dispositivo="1-XVI")
+    roteiro.intimar(r.id, date(2025, 12, 11))
+    d = roteiro.decidir(r.id, date(2026, 1, 20), "2.00")
+    assert (d.valor_urm, d.multa_reais) == (URM_2026, Decimal("329.48"))
+    with banco.leitura() as s:
+        assert s.scalar(sa.select(Pagamento.valor).where(Pagamento.decisao_id == d.id)) == Decimal("329.48")
