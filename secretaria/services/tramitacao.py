@@ -1,12 +1,15 @@
 """The case after the auto (arts. 11, 13, 14 and 15): intimações, defence, proposal, decision, appeal.
 
 The law's order of acts is enforced here, once, for every caller:
-- an intimação that reaches the operator (the first success) starts the defence deadline (REGRAS § 4);
+- an intimação that reaches the operator (the first success) starts the defence deadline (REGRAS § 4); a
+  further successful one is recorded but never moves the running deadline (the clerk is told so); a delivery
+  at the company's address or by post counts only against a receipt (art. 11);
 - a defence needs that intimação; one filed late is still recorded, marked "intempestiva";
-- the Secretary may dismiss the auto at any time before deciding; a penalty needs the intimação and either a
-  defence on file or the defence deadline passed (art. 14: ampla defesa), and must lie in the range
-  `calcular_sancao` gives for the auto's infraction day with the antecedents as they stand at the decision;
-  the fine in R$ uses the URM of the decision day;
+- the Secretary may dismiss the auto at any time before deciding; a penalty needs the intimação, either the
+  defence deadline passed or a defence filed on or before the day of the act (art. 14: ampla defesa), and the
+  authority's proposal to apply it (art. 13), and must lie in the range `calcular_sancao` gives for the auto's
+  infraction day with the antecedents as they stand at the decision; the fine in R$ uses the URM of the
+  decision day;
 - the intimação of an applied decision starts the appeal deadline; one appeal per decision, only against an
   applied penalty. An appeal filed before the decision's intimação is accepted and counted as timely (the
   deadline had not even started); one filed after the deadline is recorded as untimely and does not stop the
