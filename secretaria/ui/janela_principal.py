@@ -237,7 +237,7 @@ class JanelaPrincipal(QMainWindow):
         self.acao_sair.setShortcut(QKeySequence("Ctrl+Q"))
         self.acao_sair.triggered.connect(self.close)
         arquivo.addAction(self.acao_sair)
-        ajuda = self.menuBar().addMenu("Aj&uda")
+        ajuda = self.menuBar().addMenu("A&juda")
         self.acao_sobre = QAction("&Sobre a Secretaria…", self)
         self.acao_sobre.triggered.connect(self.sobre)
         ajuda.addAction(self.acao_sobre)

@@ -39,6 +39,24 @@ if TYPE_CHECKING:
 ESPERA_BUSCA_MS = 250
 
 
+def nivelar(naturais: list[int], pisos: dict[int, int], excesso: int) -> list[int]:
+    """Narrow only the widest of the columns in `pisos` (text columns, each with its floor) down to one
+    common width, just enough to absorb `excesso`: a long company name or contract gets cut, while the short
+    columns (CNPJ, status "Suspensa até 27/12/2026") stay whole."""
+
+    def corte(teto: int) -> int:
+        return sum(max(0, naturais[i] - max(teto, piso)) for i, piso in pisos.items())
+
+    baixo, alto = 0, max((naturais[i] for i in pisos), default=0)
+    while baixo < alto:  # the widest common width that still absorbs the excess
+        meio = (baixo + alto + 1) // 2
+        if corte(meio) >= excesso:
+            baixo = meio
+        else:
+            alto = meio - 1
+    return [min(n, max(baixo, pisos[i])) if i in pisos else n for i, n in enumerate(naturais)]
+
+
 class TabelaLista(QTableView):
     """A QTableView set up for long lazy lists: fixed row height (never measures all rows), whole-row
     selection, header click sorts through the model (in SQL), Enter or double click = `activated`."""
@@ -76,10 +94,8 @@ class TabelaLista(QTableView):
         modelo = self.model()
         if modelo is None or modelo.columnCount() == 0:
             return
-        self.resizeColumnsToContents()
-        cabecalho = self.horizontalHeader()
         n = modelo.columnCount()
-        naturais = [min(max(self.columnWidth(i), cabecalho.sectionSizeHint(i)), maximo) for i in range(n)]
+        naturais = [min(max(self.sizeHintForColumn(i), self.largura_titulo(i)), maximo) for i in range(n)]
         alinhado = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignHCenter
         textos = [
             i
@@ -93,20 +109,21 @@ class TabelaLista(QTableView):
         larguras = list(naturais)
         excesso = sum(naturais) - disponivel
         if excesso > 0:
-            # Narrow the text columns in proportion to what each has above its floor.
-            pisos = {i: max(min(minimo_texto, naturais[i]), cabecalho.sectionSizeHint(i)) for i in textos}
-            folgas = {i: max(0, naturais[i] - pisos[i]) for i in textos}
-            total_folga = sum(folgas.values())
-            if total_folga:
-                corte = min(excesso, total_folga)
-                for i in textos:
-                    larguras[i] = naturais[i] - round(corte * folgas[i] / total_folga)
+            pisos = {i: max(min(minimo_texto, naturais[i]), self.largura_titulo(i)) for i in textos}
+            larguras = nivelar(naturais, pisos, excesso)
         sobra = disponivel - sum(larguras)
         if sobra > 0:
             maior = max(textos, key=self.sizeHintForColumn)  # the longest content, not the longest header
             larguras[maior] += sobra
         for i, largura in enumerate(larguras):
             self.setColumnWidth(i, largura)
+
+    def largura_titulo(self, coluna: int) -> int:
+        """The room the header's title needs (with the sort arrow): Qt's own hint reserves more than that
+        on every column, which made short columns wide and cut the long ones."""
+        modelo = self.model()
+        titulo = str(modelo.headerData(coluna, Qt.Orientation.Horizontal) or "") if modelo is not None else ""
+        return self.horizontalHeader().fontMetrics().horizontalAdvance(titulo) + 34
 
     def keyPressEvent(self, evento: QKeyEvent) -> None:
         # Enter opens the current row even on styles where QAbstractItemView would not emit `activated`.

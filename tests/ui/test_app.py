@@ -69,7 +69,7 @@ def test_janela_do_administrador(qtbot: QtBot, banco_sqlite: Banco) -> None:
     assert janela.rotulo_banco.text().startswith("Banco: secretaria.sqlite")
     rotulos = [janela.navegacao.item(i).text() for i in range(janela.navegacao.count())]
     assert rotulos == [p.rotulo for p in PAGINAS]
-    assert [a.text() for a in janela.menuBar().actions()] == ["&Arquivo", "Aj&uda"]
+    assert [a.text() for a in janela.menuBar().actions()] == ["&Arquivo", "A&juda"]
     qtbot.keyClick(janela, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     assert janela.navegacao.currentItem().text() == "Operadoras"
     assert janela.pagina_atual() is janela.pagina("operadoras")

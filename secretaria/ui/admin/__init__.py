@@ -18,7 +18,7 @@ class PaginaAdministracao(QWidget):
         ("catalogo", "&Catálogo"),
         ("orgao", "Dados do ór&gão"),
         ("sistema", "Cópias e c&onfigurações"),
-        ("auditoria", "&Auditoria"),
+        ("auditoria", "Aud&itoria"),
     )
 
     def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:

@@ -212,7 +212,7 @@ class PainelCalendario(QWidget):
             plural="dias",
         )
         barra = QHBoxLayout()
-        rotulo = QLabel("&Ano:")
+        rotulo = QLabel("A&no:")
         rotulo.setBuddy(self.ano)
         barra.addWidget(rotulo)
         barra.addWidget(self.ano)

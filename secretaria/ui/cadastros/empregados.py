@@ -50,7 +50,7 @@ class DialogoEmpregado(DialogoCadastro):
         f.adicionar("cpf", "&CPF:", self.cpf)
         f.adicionar("funcao", "&Função:", self.funcao)
         f.adicionar("operadora_id", "&Operadora:", self.operadora_id)
-        f.adicionar("carteira_cadastro", "Carteira de &cadastro:", self.carteira_cadastro)
+        f.adicionar("carteira_cadastro", "Ca&rteira de cadastro:", self.carteira_cadastro)
         f.adicionar("admissao", "&Admissão:", self.admissao)
         f.adicionar("demissao", "&Demissão:", self.demissao)
         self.setMinimumWidth(560)

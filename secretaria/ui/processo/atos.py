@@ -318,7 +318,7 @@ class DialogoDefesa(DialogoAto):
                 self.situacao,
                 f"INTEMPESTIVA: o prazo venceu em {formatar_data(prazo)}. A defesa será registrada e marcada "
                 "como intempestiva; a decisão mostrará isso.",
-                COR_BLOQUEIO,
+                COR_ALERTA,
                 True,
             )
 
@@ -530,7 +530,7 @@ class _DialogoPenalidade(DialogoAto):
                     f"Defesa INTEMPESTIVA: protocolada em {formatar_data(d.protocolada_em)}, após o prazo "
                     f"({formatar_data(c.prazo_defesa) if c.prazo_defesa else '—'})."
                 )
-                cor = COR_BLOQUEIO
+                cor = COR_ALERTA
         elif c.prazo_defesa is not None:
             if relogio.hoje() > c.prazo_defesa:
                 texto, cor = f"Sem defesa: o prazo venceu em {formatar_data(c.prazo_defesa)}.", COR_ALERTA
@@ -679,7 +679,7 @@ class DialogoRecurso(DialogoAto):
         self.situacao.setWordWrap(True)
         self.form.adicionar("protocolado_em", "&Protocolado em:", self.protocolado_em)
         self.form.layout.addRow(self.situacao)
-        self.form.adicionar("razoes", "&Razões:", self.razoes)
+        self.form.adicionar("razoes", "Ra&zões:", self.razoes)
         self.protocolado_em.dataAlterada.connect(lambda _d: self.atualizar_situacao())
         self.atualizar_situacao()
 
@@ -705,7 +705,7 @@ class DialogoRecurso(DialogoAto):
                 self.situacao,
                 f"INTEMPESTIVO: o prazo venceu em {formatar_data(prazo)}. O recurso será registrado, mas não "
                 "impede que a decisão se torne definitiva.",
-                COR_BLOQUEIO,
+                COR_ALERTA,
                 True,
             )
 

@@ -280,6 +280,24 @@ def linhas_prazos(c: Caso, hoje: date, dias_para_decidir: int) -> list[LinhaPraz
     return linhas
 
 
+def com_atalho(texto: str, usados: set[str]) -> str:
+    """`texto` with an Alt+letter on its first letter not in `usados` (which it joins), so every act
+    button is reachable from the keyboard, on the word that names the act when it can:
+    "Registrar pagamento…" → "Registrar &pagamento…"."""
+    import re
+
+    iniciais = [m.start() for m in re.finditer(r"\b\w", texto)]
+    # The word that says which act ("pagamento", "recurso") before "Registrar", which they all begin with.
+    ordem = [i for i in iniciais if not texto.startswith(("Registrar", "do ", "da ", "de "), i)]
+    ordem += iniciais + list(range(len(texto)))
+    for i in ordem:
+        letra = texto[i]
+        if letra.isalpha() and letra.isascii() and letra.lower() not in usados:
+            usados.add(letra.lower())
+            return f"{texto[:i]}&{texto[i:]}"
+    return texto
+
+
 def _dias_faltam(n: int) -> str:
     return "falta 1 dia" if n == 1 else f"faltam {n} dias"
 
@@ -484,8 +502,9 @@ class TelaCaso(QDialog):
         self.rotulo_aguardando = None
         self.layout_atos.addWidget(QLabel("<b>Próximos atos</b>"))
         permitidos = c.atos_permitidos(self.contexto.ator)
+        usados = {t.lower() for t in "lasdn"}  # the tabs' Alt letters
         for ato in permitidos:
-            botao = QPushButton(ROTULOS_ATOS.get(ato, ato) + "…")
+            botao = QPushButton(com_atalho(ROTULOS_ATOS.get(ato, ato) + "…", usados))
             botao.setAutoDefault(False)
             botao.clicked.connect(lambda _c=False, a=ato: self.abrir_ato(a))
             self.layout_atos.addWidget(botao)

@@ -1,0 +1,132 @@
+"""The keyboard: no two visible controls of a window share an Alt+letter (Alt would then only hop between
+them instead of acting), every act button of the case screen has one, and list columns fit what matters."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections import defaultdict
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenuBar, QTabBar, QWidget
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.ui.lista import nivelar
+from secretaria.ui.processo.tela_caso import TelaCaso, com_atalho
+
+
+def _carregar_apoio() -> Any:
+    nome = "tests.ui.apoio_processo"
+    if nome not in sys.modules:
+        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
+        assert spec is not None and spec.loader is not None
+        modulo = importlib.util.module_from_spec(spec)
+        sys.modules[nome] = modulo
+        spec.loader.exec_module(modulo)
+    return sys.modules[nome]
+
+
+ap = _carregar_apoio()
+cidade = ap.cidade
+roteiro = ap.roteiro
+sem_caixas_abertas = ap.sem_caixas_abertas
+
+
+def _letra(texto: str) -> str | None:
+    achado = re.search(r"&([^&\s])", texto.replace("&&", ""))
+    return achado.group(1).lower() if achado else None
+
+
+def alt_repetidos(janela: QWidget) -> dict[str, list[str]]:
+    """Alt letters used by more than one visible control (labels with a buddy, buttons, group boxes,
+    tab titles, menus) of `janela`."""
+    usos: dict[str, list[str]] = defaultdict(list)
+    for w in [janela, *janela.findChildren(QWidget)]:
+        if w is not janela and not w.isVisibleTo(janela):
+            continue
+        textos: list[str] = []
+        if (isinstance(w, QLabel) and w.buddy() is not None) or isinstance(w, QAbstractButton):
+            textos.append(w.text())
+        elif isinstance(w, QGroupBox):
+            textos.append(w.title())
+        elif isinstance(w, QTabBar):
+            textos += [w.tabText(i) for i in range(w.count())]
+        elif isinstance(w, QMenuBar):
+            textos += [a.text() for a in w.actions()]
+        for texto in textos:
+            if (letra := _letra(texto)) is not None:
+                usos[letra].append(texto)
+    return {letra: textos for letra, textos in usos.items() if len(textos) > 1}
+
+
+def test_janela_principal_sem_atalhos_repetidos(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    from secretaria.ui.admin import PaginaAdministracao
+    from secretaria.ui.janela_principal import PAGINAS, JanelaPrincipal
+
+    contexto = ap.contexto(banco, "administrador", "fiscal", "protocolo", "autoridade", "secretario")
+    janela = ap.manter(JanelaPrincipal(contexto))
+    qtbot.addWidget(janela)
+    janela.show()
+    for pagina in PAGINAS:
+        janela.mostrar_pagina(pagina.chave)
+        assert alt_repetidos(janela) == {}, pagina.chave
+    admin = janela.pagina_atual()
+    assert isinstance(admin, PaginaAdministracao)
+    for chave, _rotulo in PaginaAdministracao.ABAS:
+        admin.aba(chave)
+        assert alt_repetidos(janela) == {}, chave
+
+
+def test_tela_do_caso_cada_ato_com_sua_letra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    tela = ap.manter(TelaCaso(ap.contexto(banco), r.id))
+    qtbot.addWidget(tela)
+    tela.show()
+    assert len(tela.botoes_atos) >= 3
+    assert all(_letra(b.text()) for b in tela.botoes_atos.values())
+    assert tela.botoes_atos["registrar_pagamento"].text() == "Registrar &pagamento…"
+    for aba in range(tela.abas.count()):
+        tela.abas.setCurrentIndex(aba)
+        assert alt_repetidos(tela) == {}
+
+
+def test_operadora_e_dialogos_sem_atalhos_repetidos(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    from secretaria.ui.cadastros.empregados import DialogoEmpregado
+    from secretaria.ui.cadastros.operadoras import DialogoOperadora
+
+    contexto = ap.contexto(banco, "administrador", "autoridade", "secretario", "protocolo")
+    operadora = ap.manter(DialogoOperadora(contexto, roteiro.cidade.operadora2_id))
+    qtbot.addWidget(operadora)
+    operadora.show()
+    for aba in range(operadora.abas.count()):
+        operadora.abas.setCurrentIndex(aba)
+        assert alt_repetidos(operadora) == {}
+    empregado = ap.manter(DialogoEmpregado(contexto, roteiro.cidade.empregado_id))
+    qtbot.addWidget(empregado)
+    empregado.show()
+    assert alt_repetidos(empregado) == {}
+
+
+def test_com_atalho_prefere_a_palavra_do_ato() -> None:
+    usados = set("lasdn")
+    assert com_atalho("Registrar recurso…", usados) == "Registrar &recurso…"
+    assert com_atalho("Registrar pagamento…", usados) == "Registrar &pagamento…"
+    assert com_atalho("Registrar julgamento do recurso…", usados) == "Registrar &julgamento do recurso…"
+    assert com_atalho("Anexar arquivo…", usados) == "An&exar arquivo…"  # a, r taken: the next free letter
+
+
+def test_colunas_longas_cedem_antes_das_curtas() -> None:
+    # Razão social 237 px, CNPJ 137, Situação 161, Contrato 206; 118 px too many: only the two long ones
+    # are cut (to one common width), the CNPJ and the status stay whole.
+    naturais = [237, 121, 137, 98, 161, 206, 103, 83]
+    pisos = {0: 110, 1: 121, 2: 110, 3: 98, 4: 110, 5: 152}
+    larguras = nivelar(naturais, pisos, 118)
+    assert larguras[2] == 137 and larguras[4] == 161 and larguras[6:] == [103, 83]
+    assert larguras[0] == larguras[5] < 206
+    assert sum(naturais) - sum(larguras) >= 118
+    # Nothing can go below its floor, even when the excess cannot be absorbed.
+    assert nivelar(naturais, pisos, 10_000)[:6] == [110, 121, 110, 98, 110, 152]
