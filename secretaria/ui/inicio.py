@@ -38,6 +38,16 @@ COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
 FILAS_DE_ATRASO = frozenset({"decisoes_atrasadas", "multas_em_aberto", "veiculos_vencidos"})
 """Queues whose rows are all late: their count shows in red."""
+TITULOS_PRAZO = {
+    "defesas_a_vencer": "Defesa até",
+    "decisoes_atrasadas": "Defesa venceu em",
+    "recursos_em_prazo": "Recurso até",
+    "multas_em_aberto": "Recurso venceu em",
+    "veiculos_vencidos": "Venceu em",
+}
+"""What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
+DATA_SEM_ALERTA = frozenset({"multas_em_aberto"})
+"""Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 
 class ModeloFila(QAbstractTableModel):
@@ -50,13 +60,16 @@ class ModeloFila(QAbstractTableModel):
         self._linhas: tuple[LinhaFila, ...] = ()
         self._hoje = relogio.hoje()
         self._atraso = False
+        self._chave = ""
 
-    def definir(self, linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False) -> None:
+    def definir(self, linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False, chave: str = "") -> None:
         self.beginResetModel()
         self._linhas = tuple(linhas)
         self._hoje = hoje
         self._atraso = atraso
+        self._chave = chave
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
 
     def linha(self, row: int) -> LinhaFila | None:
         return self._linhas[row] if 0 <= row < len(self._linhas) else None
@@ -84,7 +97,8 @@ class ModeloFila(QAbstractTableModel):
                 linha.detalhe,
             )
             return valores[coluna] if 0 <= coluna < len(valores) else None
-        if role == Qt.ItemDataRole.ForegroundRole and coluna in (3, 4) and self._vencida(linha):
+        colunas_alerta = (4,) if self._chave in DATA_SEM_ALERTA else (3, 4)
+        if role == Qt.ItemDataRole.ForegroundRole and coluna in colunas_alerta and self._vencida(linha):
             return QBrush(QColor(COR_ATRASO))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             horizontal = Qt.AlignmentFlag.AlignHCenter if coluna in (2, 3) else Qt.AlignmentFlag.AlignLeft
@@ -98,6 +112,8 @@ class ModeloFila(QAbstractTableModel):
     ) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal
         if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
+            if section == 3:
+                return TITULOS_PRAZO.get(self._chave, self.COLUNAS[3])
             return self.COLUNAS[section]
         return None
 
@@ -159,9 +175,11 @@ class PaginaInicio(QWidget):
         self.tabela.verticalHeader().setVisible(False)
         self.tabela.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         cab = self.tabela.horizontalHeader()
-        for coluna in range(4):
+        for coluna in (0, 2, 3, 4):  # the reference, dates and the status whole; the operator's name yields
             cab.setSectionResizeMode(coluna, QHeaderView.ResizeMode.ResizeToContents)
-        cab.setStretchLastSection(True)
+        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        cab.setStretchLastSection(False)
+        self.tabela.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.titulo_fila = QLabel()
         fonte_fila = self.titulo_fila.font()
         fonte_fila.setBold(True)
@@ -246,7 +264,7 @@ class PaginaInicio(QWidget):
         if not 0 <= indice < len(self.filas):
             return
         fila = self.filas[indice]
-        self.modelo.definir(fila.linhas, relogio.hoje(), fila.chave in FILAS_DE_ATRASO)
+        self.modelo.definir(fila.linhas, relogio.hoje(), fila.chave in FILAS_DE_ATRASO, fila.chave)
         self.titulo_fila.setText(f"{fila.titulo} — {_contagem(fila.total)}")
         self.tabela.setVisible(bool(fila.linhas))
         self.tabela.setColumnHidden(2, not any(linha.data for linha in fila.linhas))

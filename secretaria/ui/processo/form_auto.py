@@ -304,6 +304,7 @@ class DialogoAuto(QDialog):
         rolagem.setWidgetResizable(True)
         rolagem.setWidget(conteudo)
         rolagem.setFrameShape(QScrollArea.Shape.NoFrame)
+        rolagem.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes from field to field, not to the frame
 
         divisor = QSplitter(Qt.Orientation.Horizontal)
         divisor.addWidget(rolagem)

@@ -135,8 +135,10 @@ class ModeloLinhaDoTempo(QAbstractTableModel):
                 return e.descricao
             return None
         if role == Qt.ItemDataRole.ForegroundRole:
-            if e.ato == "cancelamento" or "sem êxito" in e.titulo or "intempestiv" in e.titulo:
+            if e.ato == "cancelamento":
                 return QBrush(QColor(COR_BLOQUEIO))
+            if "sem êxito" in e.titulo or "intempestiv" in e.titulo:  # worth a look, not an alarm
+                return QBrush(QColor(COR_ALERTA))
             if e.ato == "infracao":
                 return QBrush(QColor(COR_SECUNDARIA))
             return None
@@ -532,6 +534,12 @@ class TelaCaso(QDialog):
                 return ""
             return f"<tr><td style='padding-right:12px; color:{COR_SECUNDARIA}'>{rotulo}</td><td>{_e(valor)}</td></tr>"
 
+        def linha_html(rotulo: str, html: str) -> str:
+            return (
+                f"<tr><td style='padding-right:12px; color:{COR_SECUNDARIA}' valign='top'>{rotulo}</td>"
+                f"<td>{html}</td></tr>"
+            )
+
         testemunhas = (
             "; ".join(t.nome + (f" ({t.documento})" if t.documento else "") for t in c.testemunhas)
             or "nenhuma"
@@ -585,7 +593,9 @@ class TelaCaso(QDialog):
             d = c.decisao
             linhas.append(linha(f"Decisão de {formatar_data(d.data)}", d.fundamentacao))
             if d.fundamentos_legais:
-                linhas.append(linha("Fundamentos legais", d.fundamentos_legais.replace("\n", " · ")))
+                linhas.append(
+                    linha_html("Fundamentos legais", _lista_html(d.fundamentos_legais.splitlines()))
+                )
         if c.recurso is not None:
             r = c.recurso
             linhas.append(linha(f"Recurso de {formatar_data(r.protocolado_em)}", r.razoes))
@@ -794,6 +804,11 @@ def _e(texto: str) -> str:
     import html
 
     return html.escape(texto, quote=False)
+
+
+def _lista_html(itens: Sequence[str]) -> str:
+    """One line per item (the decision's legal grounds, one rule each), instead of a run-on paragraph."""
+    return "<br>".join(f"• {_e(i.strip())}" for i in itens if i.strip())
 
 
 def abrir_caso(contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> TelaCaso:
