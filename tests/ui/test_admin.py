@@ -248,3 +248,27 @@ def test_modelos_das_tabelas_de_administracao(qtmodeltester, qtbot: QtBot, banco
     qtbot.addWidget(calendario)
     assert calendario.painel.modelo.rowCount() == 3
     qtmodeltester.check(calendario.painel.modelo)
+
+
+def test_detalhe_da_auditoria_com_datas_brasileiras() -> None:
+    from datetime import datetime
+
+    from secretaria.ui.admin.auditoria import descrever
+
+    registro = admin.RegistroAuditoria(
+        7,
+        datetime(2026, 11, 30, 9, 15, 2),
+        "ana",
+        "editar_valor_urm",
+        "valor_urm",
+        "3",
+        {"vigencia": "2026-01-01", "ato": "Decreto 1", "alterado_em": "2026-01-02T10:00:00"},
+        {"vigencia": "2027-01-01", "ato": "Decreto 1", "alterado_em": "2026-11-30T09:15:02.5"},
+    )
+    texto = descrever(registro)
+    assert texto.splitlines()[:2] == [
+        "Editar valor urm — Valor da URM nº 3",
+        "Por ana em 30/11/2026 às 09:15:02 (registro nº 7)",
+    ]
+    assert "vigencia: 01/01/2026 → 01/01/2027" in texto
+    assert "ato" not in texto and "alterado_em" not in texto  # unchanged and bookkeeping fields left out

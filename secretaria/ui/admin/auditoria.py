@@ -4,6 +4,7 @@ selected entry's "before → after" beside the list."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -49,11 +50,17 @@ ENTIDADES = {
 }
 
 
+_DATA_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?$")
+
+
 def _valor(v: Any) -> str:
     if v is None or v == "":
         return "(vazio)"
     if isinstance(v, list | dict):
         return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, str) and (data := _DATA_ISO.match(v)):  # the log keeps dates as ISO text
+        ano, mes, dia, hora, minuto = data.groups()
+        return f"{dia}/{mes}/{ano}" + (f" {hora}:{minuto}" if hora else "")
     return formatar_celula(v)
 
 
