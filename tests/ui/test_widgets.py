@@ -130,3 +130,27 @@ def test_confirmar_so_age_no_sim(qtbot: QtBot) -> None:
     mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
     mensagens.responder(QMessageBox.StandardButton.Yes)
     assert feitos == ["sim"]
+
+
+def test_dialogo_de_arquivo_em_portugues(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    from secretaria.ui.widgets.arquivos import dialogo_arquivo
+
+    dialogo = dialogo_arquivo(
+        None,
+        "Salvar planilha",
+        "mensal.xlsx",
+        "Planilhas do Excel (*.xlsx)",
+        QFileDialog.FileMode.AnyFile,
+        True,
+    )
+    qtbot.addWidget(dialogo)
+    rotulos = {r: dialogo.labelText(r) for r in QFileDialog.DialogLabel}
+    assert rotulos == {
+        QFileDialog.DialogLabel.LookIn: "Examinar:",
+        QFileDialog.DialogLabel.FileName: "Nome do arquivo:",
+        QFileDialog.DialogLabel.FileType: "Tipo de arquivo:",
+        QFileDialog.DialogLabel.Accept: "Salvar",
+        QFileDialog.DialogLabel.Reject: "Cancelar",
+    }
