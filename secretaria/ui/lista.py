@@ -7,9 +7,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -81,6 +82,32 @@ class TabelaLista(QTableView):
         horizontal.setResizeContentsPrecision(0)  # measure only the rows on screen, never the whole list
         horizontal.setSectionsMovable(False)
         horizontal.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.aviso_vazio = ""
+        """Said in the middle of the empty table ("Nenhum auto encontrado com esta busca e estes filtros.")."""
+        self.larguras_do_usuario = False
+        """True once the user dragged a column border: from then on the program leaves the widths alone."""
+        self._ajustando = False
+        horizontal.sectionResized.connect(self._coluna_redimensionada)
+
+    def _coluna_redimensionada(self, _coluna: int, _antes: int, _depois: int) -> None:
+        if (
+            not self._ajustando
+            and self.isVisible()
+            and QApplication.mouseButtons() != Qt.MouseButton.NoButton
+        ):
+            self.larguras_do_usuario = True
+
+    def paintEvent(self, evento: QPaintEvent) -> None:
+        super().paintEvent(evento)
+        modelo = self.model()
+        if self.aviso_vazio and modelo is not None and modelo.rowCount() == 0:
+            pintor = QPainter(self.viewport())
+            pintor.setPen(QColor("#4b5563"))
+            area = self.viewport().rect().adjusted(16, 16, -16, -16)
+            pintor.drawText(
+                area, int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap), self.aviso_vazio
+            )
+            pintor.end()
 
     def configurar_colunas(self, modelo: ModeloTabela) -> None:
         media = self.fontMetrics().averageCharWidth()
@@ -115,8 +142,12 @@ class TabelaLista(QTableView):
         if sobra > 0:
             maior = max(textos, key=self.sizeHintForColumn)  # the longest content, not the longest header
             larguras[maior] += sobra
-        for i, largura in enumerate(larguras):
-            self.setColumnWidth(i, largura)
+        self._ajustando = True
+        try:
+            for i, largura in enumerate(larguras):
+                self.setColumnWidth(i, largura)
+        finally:
+            self._ajustando = False
 
     def largura_titulo(self, coluna: int) -> int:
         """The room the header's title needs (with the sort arrow): Qt's own hint reserves more than that
@@ -264,6 +295,7 @@ class PaginaLista(QWidget):
         self.busca.returnPressed.connect(self._busca_enter)
         self.combo_situacao.currentIndexChanged.connect(lambda _i: self.aplicar_filtro())
         self.modelo.contagemMudou.connect(self._mostrar_contagem)
+        self.modelo.modelReset.connect(self._depois_da_consulta)
         self.tabela.activated.connect(lambda idx: self._abrir_linha(idx.row()))
         self.botao_abrir.clicked.connect(self.abrir_selecionado)
         self.botao_novo.clicked.connect(self.novoRegistro.emit)
@@ -276,6 +308,7 @@ class PaginaLista(QWidget):
         self._mostrar_contagem(self.modelo.total)
         self.setFocusProxy(self.busca)
         self._colunas_ajustadas = False
+        self._depois_da_consulta()
 
     def showEvent(self, evento: QShowEvent) -> None:
         super().showEvent(evento)
@@ -288,6 +321,24 @@ class PaginaLista(QWidget):
             return
         self.tabela.ajustar_colunas()
         self._colunas_ajustadas = self.modelo.total > 0
+
+    def _depois_da_consulta(self) -> None:
+        """After each search or filter: fit the columns to the rows now on screen (a status seen only now,
+        "Encerrado", no longer cut), unless the user set the widths; and word the empty table."""
+        if self.filtro_atual() == Filtro("", None, {}):
+            self.tabela.aviso_vazio = f"{'Nenhuma' if self._feminino else 'Nenhum'} {self._singular} cadastrad{'a' if self._feminino else 'o'}."
+        else:
+            self.tabela.aviso_vazio = (
+                f"{'Nenhuma' if self._feminino else 'Nenhum'} {self._singular} encontrad"
+                f"{'a' if self._feminino else 'o'} com esta busca e estes filtros."
+            )
+        if self._colunas_ajustadas and self.modelo.total and not self.tabela.larguras_do_usuario:
+            QTimer.singleShot(0, self._reajustar_colunas)
+        self.tabela.viewport().update()
+
+    def _reajustar_colunas(self) -> None:
+        if self.isVisible() and not self.tabela.larguras_do_usuario:
+            self.tabela.ajustar_colunas()
 
     # -- for the pages built on this --------------------------------------------------------------
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:

@@ -176,3 +176,20 @@ def test_exporta_as_linhas_visiveis(qtbot: QtBot, tmp_path: Path, monkeypatch: p
     assert len(linhas) == 101
     assert linhas[1][0] == "Viação 00297" and linhas[1][2] == 74.25
     assert folha.freeze_panes == "A2"
+
+
+def test_lista_vazia_diz_por_que(qtbot: QtBot) -> None:
+    pagina = _pagina(qtbot, 50)
+    assert pagina.tabela.aviso_vazio == "Nenhum registro cadastrado."
+    qtbot.keyClicks(pagina.busca, "nada assim")
+    qtbot.waitUntil(lambda: pagina.contagem.text() == "nenhum registro")
+    assert pagina.tabela.aviso_vazio == "Nenhum registro encontrado com esta busca e estes filtros."
+    imagem = pagina.tabela.viewport().grab().toImage()
+    centro = imagem.rect().center()
+    escuros = sum(  # the message is drawn across the middle of the empty table
+        1
+        for x in range(imagem.width())
+        for y in range(centro.y() - 12, centro.y() + 12)
+        if imagem.pixelColor(x, y).lightness() < 160
+    )
+    assert escuros > 50
