@@ -82,6 +82,7 @@ def test_filas_com_contagens_e_a_linha_abre_o_caso(qtbot: QtBot, banco: Banco, r
     dialogo = ap.esperar_dialogo(qtbot, atos.DialogoIntimacao)
     dialogo.data.editor.setText("30112026")
     qtbot.mouseClick(dialogo.botoes.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)  # the delivered notice starts the deadline
     ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
     assert pagina.fila("aguardando_intimacao").total == 0
     assert pagina.fila("defesas_a_vencer").total == 1  # 30/11 + 15 = 15/12: not yet within 7 days

@@ -97,6 +97,12 @@ def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro:
     dialogo.data.editor.setText("20112026")  # Friday; 15 days end on Saturday 05/12 → Monday 07/12
     assert "vencerá em 07/12/2026" in dialogo.previsao.text()
     _registrar(qtbot, dialogo)
+    pergunta = ap.responder_caixa(qtbot, QMessageBox.StandardButton.No)  # asked first: the date is final
+    assert pergunta.startswith("Registrar a intimação do auto entregue em 20/11/2026 a Carlos Representante?")
+    assert "Prazo de defesa (art. 14) vencerá em 07/12/2026" in pergunta
+    assert dialogo.isVisible() and ap.fabrica.contagens(banco)["intimacao"] == 1  # "Voltar": nothing written
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, SIM)
     assert "07/12/2026" in ap.responder_caixa(qtbot, OK)
     assert "Defesa (art. 14): em curso — vence em 07/12/2026 (faltam 7 dias)" in tela.texto_prazos()
     assert tela.fase.text().count("Intimado") == 1
@@ -238,6 +244,7 @@ def test_caminho_6_recurso_provido_anula_e_reincidencia_cai(qtbot: QtBot, banco:
     dialogo.data.editor.setText("05032026")
     assert "Prazo de recurso ao Prefeito (art. 15): vencerá em" in dialogo.previsao.text()
     _registrar(qtbot, dialogo)
+    assert "Registrar a intimação da decisão entregue em 05/03/2026" in ap.responder_caixa(qtbot, SIM)
     ap.responder_caixa(qtbot, OK)
     assert "Recurso ao Prefeito (art. 15)" in tela.texto_prazos()
 
@@ -245,6 +252,7 @@ def test_caminho_6_recurso_provido_anula_e_reincidencia_cai(qtbot: QtBot, banco:
     dialogo.protocolado_em.editor.setText("10032026")
     assert "Tempestivo" in dialogo.situacao.text()
     _registrar(qtbot, dialogo)
+    assert "protocolado em 10/03/2026 (tempestivo)?" in ap.responder_caixa(qtbot, SIM)
     assert "tempestivo" in ap.responder_caixa(qtbot, OK)
 
     dialogo = _clicar_ato(qtbot, tela, "julgar_recurso", atos.DialogoJulgamento)
@@ -279,6 +287,7 @@ def test_caminho_8_pagamento_e_cumprimento(qtbot: QtBot, banco: Banco, roteiro: 
     dialogo.data.editor.setText("20112026")
     qtbot.keyClicks(dialogo.guia, "GUIA-123")
     _registrar(qtbot, dialogo)
+    assert "não pode ser alterado" in ap.responder_caixa(qtbot, SIM)
     assert "art. 8º" in ap.responder_caixa(qtbot, OK)
     assert "Multa: Pago em 20/11/2026" in texto_simples(tela.penalidade)
     assert "Exigência (art. 8º): Pendente" in texto_simples(tela.penalidade)

@@ -172,6 +172,7 @@ class DialogoIntimacao(DialogoAto):
         self._montar_campos()
 
     def _montar_campos(self) -> None:
+        self.prazo_previsto: tuple[str, date] | None = None
         self.data = CampoData(obrigatoria=True)
         self.data.definir_data(relogio.hoje())
         self.meio = QComboBox()
@@ -218,6 +219,7 @@ class DialogoIntimacao(DialogoAto):
         except ValueError:
             dia = None
         ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
+        self.prazo_previsto = None
         if not sucesso:
             self.previsao.setText(
                 "Tentativa sem êxito: fica registrada, e nenhum prazo começa a correr. "
@@ -239,7 +241,28 @@ class DialogoIntimacao(DialogoAto):
         )
         with self.contexto.banco.leitura() as sessao:
             prazo = calendario(sessao).prazo(dia, dias)
+        self.prazo_previsto = (nome, prazo.vencimento)
         self.previsao.setText(f"{nome}: vencerá em {formatar_data(prazo.vencimento)}. {prazo.explicacao}")
+
+    def validar(self) -> None:
+        self.data_obrigatoria(self.data, "data", "a data da intimação")
+        self.atualizar_previsao()
+
+    def confirmacao(self) -> str | None:
+        """A delivered notice starts the deadline, and its date cannot be corrected afterwards: ask first."""
+        ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
+        if self.resultado.currentData() != "entregue" or ja_corre is not None or self.prazo_previsto is None:
+            return None
+        nome, vencimento = self.prazo_previsto
+        dia = self.data_obrigatoria(self.data, "data", "a data da intimação")
+        quem = self.recebedor_nome.text().strip()
+        objeto = "da decisão" if self.objeto == "decisao" else "do auto"
+        return (
+            f"Registrar a intimação {objeto} entregue em {formatar_data(dia)}"
+            + (f" a {quem}" if quem else "")
+            + f"?\n\n{nome} vencerá em {formatar_data(vencimento)}. Depois de registrada, a data da intimação "
+            "não pode ser corrigida pelo programa."
+        )
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_intimacao
@@ -709,6 +732,18 @@ class DialogoRecurso(DialogoAto):
                 True,
             )
 
+    def validar(self) -> None:
+        self.data_obrigatoria(self.protocolado_em, "protocolado_em", "a data do protocolo")
+
+    def confirmacao(self) -> str:
+        dia = self.data_obrigatoria(self.protocolado_em, "protocolado_em", "a data do protocolo")
+        prazo = self.caso.prazo_recurso
+        situacao = "tempestivo" if prazo is None or tempestivo(dia, prazo) else "INTEMPESTIVO"
+        return (
+            f"Registrar o recurso ao Prefeito protocolado em {formatar_data(dia)} ({situacao})?\n\n"
+            "O recurso não pode ser apagado depois; o julgamento do Prefeito é registrado quando chegar."
+        )
+
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_recurso
 
@@ -898,6 +933,25 @@ class DialogoPagamento(DialogoAto):
         f.adicionar("guia", "&Guia:", self.guia)
         self.situacao.currentIndexChanged.connect(
             lambda _i: self.valor_pago.setEnabled(self.situacao.currentData() == "pago")
+        )
+
+    def validar(self) -> None:
+        self.data_obrigatoria(self.data, "data", "a data")
+        if self.situacao.currentData() == "pago":
+            self.valor_pago.valor_ou_erro("valor_pago", "o valor pago")
+
+    def confirmacao(self) -> str:
+        dia = formatar_data(self.data_obrigatoria(self.data, "data", "a data"))
+        if self.situacao.currentData() == "pago":
+            valor = self.valor_pago.valor_ou_erro("valor_pago", "o valor pago")
+            pago = f", valor de {formatar_reais(valor)}" if valor is not None else ""
+            return (
+                f"Registrar a multa do auto nº {self.caso.numero_formatado} como paga em {dia}{pago}?\n\n"
+                "Depois de registrado, o pagamento não pode ser alterado pelo programa."
+            )
+        return (
+            f"Inscrever a multa do auto nº {self.caso.numero_formatado} em dívida ativa em {dia}?\n\n"
+            "A inscrição não pode ser desfeita pelo programa (a multa ainda poderá ser registrada como paga)."
         )
 
     def executar(self) -> str:
