@@ -285,9 +285,16 @@ def acoes_documento(
         destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
         if destino is not None:
             mensagens.informar(
-                parent, titulo, f"{info.descricao} gravado em {destino}.\nSHA-256: {info.sha256}"
+                parent,
+                titulo,
+                f"{info.descricao} {_gravado(info.tipo)} em {destino}.\nSHA-256: {info.sha256}",
             )
     return info
+
+
+def _gravado(tipo: str) -> str:
+    """ "gravado" or "gravada", after the document's name ("Ficha da operadora … gravada em …")."""
+    return "gravada" if tipo in ("intimacao", "decisao", "ficha") else "gravado"
 
 
 def documento_guardado(
@@ -312,7 +319,9 @@ def documento_guardado(
         destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
         if destino is not None:
             mensagens.informar(
-                parent, titulo, f"{info.descricao} gravado em {destino}.\nSHA-256: {info.sha256}"
+                parent,
+                titulo,
+                f"{info.descricao} {_gravado(info.tipo)} em {destino}.\nSHA-256: {info.sha256}",
             )
     return info
 

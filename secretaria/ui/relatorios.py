@@ -28,12 +28,27 @@ from secretaria.reports.formato import MESES
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import DocumentoInfo
-from secretaria.services.relatorios import nome_arquivo_mensal, periodo_do_mes
+from secretaria.services.relatorios import ResumoRelatorio, nome_arquivo_mensal, periodo_do_mes
 from secretaria.ui import impressao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import CampoData, arquivos, mensagens
 
 FILTRO_XLSX = "Planilhas do Excel (*.xlsx)"
+
+
+def _quantos(n: int, singular: str, plural: str) -> str:
+    return f"{n:,}".replace(",", ".") + f" {singular if n == 1 else plural}"
+
+
+def mensagem_planilha(resumo: ResumoRelatorio) -> str:
+    """What the saved monthly file holds, in plain Portuguese plurals ("1 auto lavrado", "75 decisões")."""
+    return (
+        f"Planilha de {resumo.mes:02d}/{resumo.ano} gravada em {resumo.destino}:\n"
+        f"{_quantos(resumo.autos, 'auto lavrado', 'autos lavrados')}, "
+        f"{_quantos(resumo.penalidades, 'decisão', 'decisões')}, "
+        f"{_quantos(resumo.prazos, 'prazo em aberto', 'prazos em aberto')} no fim do mês e "
+        f"{_quantos(resumo.pagamentos, 'pagamento', 'pagamentos')}."
+    )
 
 
 class GeracaoCancelada(Exception):
@@ -284,7 +299,7 @@ class PaginaRelatorios(QWidget):
             QApplication.restoreOverrideCursor()
             progresso.close()
             progresso.deleteLater()
-        mensagens.informar(self, titulo, resumo.mensagem)
+        mensagens.informar(self, titulo, mensagem_planilha(resumo))
 
     def ficha(self, acao: str) -> None:
         operadora_id = self.operadora.currentData()

@@ -272,3 +272,17 @@ def test_detalhe_da_auditoria_com_datas_brasileiras() -> None:
     ]
     assert "vigencia: 01/01/2026 → 01/01/2027" in texto
     assert "ato" not in texto and "alterado_em" not in texto  # unchanged and bookkeeping fields left out
+
+
+def test_mensagens_no_plural_certo(qtbot: QtBot, banco_sqlite: Banco) -> None:
+    contexto = _contexto(banco_sqlite)
+    calendario = PainelCalendario(contexto)
+    qtbot.addWidget(calendario)
+    calendario.incluir_municipais()
+    assert mensagens.responder(QMessageBox.StandardButton.Ok) == "3 feriados municipais de 2026 incluídos."
+    calendario.incluir_municipais()
+    assert "já estavam no calendário" in mensagens.responder(QMessageBox.StandardButton.Ok)
+    catalogo = PainelCatalogo(contexto)
+    qtbot.addWidget(catalogo)
+    catalogo.tabela.selectRow(_textos(catalogo.modelo).index("1-X"))
+    assert "Ainda não citado em autos ou representações." in catalogo.detalhe.toPlainText()

@@ -346,7 +346,7 @@ def test_documentos_emitidos_e_reimpressao_identica(
     assert "faltam nos dados do órgão" in ap.responder_caixa(qtbot, OK)  # refused: letterhead incomplete
     _preencher_timbre(banco)
     tela.botoes_documentos.acoes[("decisao", "salvar")]()
-    assert "gravado em" in ap.responder_caixa(qtbot, OK)
+    assert "nº 0001/2026 gravada em" in ap.responder_caixa(qtbot, OK)
     assert tela.lista_documentos.item(0).text().startswith("Notificação de decisão nº 0001/2026 — emitido em")
 
     monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: copia)
@@ -408,7 +408,7 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
     destino = tmp_path / "decisao.pdf"
     monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
     tela.botoes_documentos.acoes[("decisao", "salvar")]()
-    assert "gravado em" in ap.responder_caixa(qtbot, OK)
+    assert "nº 0001/2026 gravada em" in ap.responder_caixa(qtbot, OK)
     texto = " ".join(p.extract_text() for p in PdfReader(BytesIO(destino.read_bytes())).pages)
     texto = " ".join(texto.split())
     assert "a Secretária Municipal de Serviços Urbanos, no uso da competência" in texto

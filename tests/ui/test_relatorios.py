@@ -99,7 +99,9 @@ def test_planilha_mensal_pela_tela(
     livro = load_workbook(destino)
     assert livro.sheetnames == ["Autos", "Resumo por operadora", "Penalidades", "Prazos", "Pagamentos"]
     assert livro["Autos"].max_row == 6
-    assert "Planilha de 11/2026 gravada em" in texto_da_caixa()
+    aviso = texto_da_caixa()
+    assert "Planilha de 11/2026 gravada em" in aviso
+    assert "5 autos lavrados, " in aviso and "(s)" not in aviso and "(ões)" not in aviso
 
     # a month not begun: refused before asking where to save
     pagina.mes.setCurrentIndex(11)
@@ -133,7 +135,8 @@ def test_ficha_salva_e_impressa(
     texto = PdfReader(tmp_path / nome).pages[0].extract_text()
     assert "Viação Princesa do Sul Ltda." in texto and "FICHA DA OPERADORA" in texto
     aviso = texto_da_caixa()
-    assert f"gravado em {tmp_path / nome}" in aviso and "SHA-256" in aviso
+    assert f"Ficha da operadora 11.222.333/0001-81 em 30/11/2026 gravada em {tmp_path / nome}" in aviso
+    assert "SHA-256" in aviso
 
     # "Imprimir…": the system dialog (patched to print to a PDF file) receives every page of the same document
     saida = tmp_path / "impresso.pdf"

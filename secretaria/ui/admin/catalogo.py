@@ -195,7 +195,14 @@ class PainelCatalogo(PainelTabela):
             partes += ["", "Tipo de infração: não definido."]
         if d.nota:
             partes += ["", f"Nota: {d.nota}"]
-        partes += ["", f"Citado em {d.citacoes} auto(s) ou representação(ões)."]
+        citacoes = (
+            "Ainda não citado em autos ou representações."
+            if d.citacoes == 0
+            else "Citado em 1 auto ou representação."
+            if d.citacoes == 1
+            else f"Citado em {d.citacoes} autos ou representações."
+        )
+        partes += ["", citacoes]
         self.detalhe.setPlainText("\n".join(partes))
 
     def _abrir(self, dialogo: DialogoSimples) -> DialogoSimples:

@@ -294,7 +294,11 @@ class PainelCalendario(QWidget):
             return
         self.recarregar()
         texto = (
-            f"{n} feriado(s) municipal(is) de {self.ano.value()} incluído(s)."
+            (
+                f"1 feriado municipal de {self.ano.value()} incluído."
+                if n == 1
+                else f"{n} feriados municipais de {self.ano.value()} incluídos."
+            )
             if n
             else f"Os feriados municipais de {self.ano.value()} já estavam no calendário."
         )
