@@ -45,7 +45,6 @@ from secretaria.lei.documentos import (
     validar_cpf,
     validar_renavam,
 )
-from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import Calendario, domingo_de_pascoa, feriados_municipais_pelotas
 from secretaria.lei.sancoes import (
     JANELA_MESES,
@@ -60,6 +59,7 @@ from secretaria.models import Base
 from secretaria.services import auditoria, relogio
 from secretaria.services.base import Ator
 from secretaria.services.contas import hash_senha
+from secretaria.services.sancao import redigir_proxima_penalidade
 
 Progresso = Callable[[int, int, str], None]
 
@@ -1495,7 +1495,7 @@ class _Gerador:
                 "empregado_id": empregado.id if empregado else None,
                 "fiscal_id": rng.choice(self.fiscais),
                 "recusou_assinar": rng.random() < 0.08,
-                "proxima_penalidade": _proxima_penalidade(sancao_lav, disp, dia_lav),
+                "proxima_penalidade": _proxima_penalidade(sancao_lav, disp.rotulo, tipo, infracao),
                 "representacao_id": vaga.representacao_id,
                 "lavrado_por": fiscal_login,
                 "fase": fase,
@@ -1758,12 +1758,10 @@ def _descricao(sancao: Sancao) -> str:
     return sancao.descricao
 
 
-def _proxima_penalidade(sancao: Sancao, disp: Dispositivo, dia: date) -> str:
-    """Art. 10, V, worded as `services.sancao.texto_proxima_penalidade` words it."""
-    return (
-        f"{_descricao(sancao).removesuffix('.')} — {disp.rotulo}, tipo {disp.tipo}; art. 7º da Lei Municipal "
-        f"nº 2.413/1978, conforme os antecedentes da operadora em {formatar_data(dia)}."
-    )
+@lru_cache(maxsize=8192)
+def _proxima_penalidade(sancao: Sancao, rotulo: str, tipo: str, infracao: date) -> str:
+    """Art. 10, V, in the very words the case services print (cached: many autos share a sanction)."""
+    return redigir_proxima_penalidade(sancao, rotulo, tipo, infracao)
 
 
 def _resumo_dispositivo(d: Dispositivo) -> str:

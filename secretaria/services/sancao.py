@@ -154,14 +154,20 @@ def avaliar_sancao(
 
 
 def texto_proxima_penalidade(avaliacao: AvaliacaoSancao) -> str:
-    """The text printed on the auto as "a próxima penalidade a ser aplicada" (art. 10, V).
+    """The text printed on the auto as "a próxima penalidade a ser aplicada" (art. 10, V)."""
+    return redigir_proxima_penalidade(
+        avaliacao.sancao, avaliacao.dispositivo_rotulo, avaliacao.tipo, avaliacao.data_infracao
+    )
+
+
+def redigir_proxima_penalidade(s: Sancao, dispositivo_rotulo: str, tipo: str, data_infracao: date) -> str:
+    """Art. 10, V, from a computed sanction (also used by the demo generator, which has no session).
 
     It is the penalty the Secretary may apply for THIS infraction: the fine range of its recidivism level and,
     where § 5º allows it, the suspension, which "poderá ser aplicada" (never printed as certain), cumulative with
     the fine (§ 8º): 1 to 10 days the first time (§ 6º), exactly double the last one after a suspension (§ 7º).
     The antecedents are those punished up to the day of the fact (§ 3º), so that is the day the text names.
     """
-    s = avaliacao.sancao
     nivel = f"{s.reincidencia}ª reincidência" if s.reincidencia else "infração primária"
     texto = f"Multa de {_faixa_urm(s.multa_min_ur, s.multa_max_ur)} URM ({nivel})"
     if s.suspensao_min_dias is not None and s.suspensao_max_dias is not None:
@@ -176,9 +182,9 @@ def texto_proxima_penalidade(avaliacao: AvaliacaoSancao) -> str:
                 f"{_dias(s.suspensao_max_dias)} (art. 7º, §§ 5º, 6º e 8º)"
             )
     return (
-        f"{texto} — {avaliacao.dispositivo_rotulo}, tipo {avaliacao.tipo}; art. 7º da Lei Municipal "
+        f"{texto} — {dispositivo_rotulo}, tipo {tipo}; art. 7º da Lei Municipal "
         "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
-        f"punidas até a data desta infração ({formatar_data(avaliacao.data_infracao)})."
+        f"punidas até a data desta infração ({formatar_data(data_infracao)})."
     )
 
 
