@@ -30,6 +30,7 @@ from secretaria.services.base import ROTULOS_PAPEIS
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, titulo_janela
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class JanelaPrincipal(QMainWindow):
             atalho.activated.connect(lambda n=n: self._ir_para_posicao(n - 1))
             self._atalhos.append(atalho)
         self.navegacao.currentRowChanged.connect(self._navegar)
-        self.resize(1280, 800)
+        tamanho_na_tela(self, 1280, 800)
         self.definir_contexto(contexto)
 
     # -- user -------------------------------------------------------------------------------------

@@ -154,3 +154,17 @@ def test_dialogo_de_arquivo_em_portugues(qtbot: QtBot) -> None:
         QFileDialog.DialogLabel.Accept: "Salvar",
         QFileDialog.DialogLabel.Reject: "Cancelar",
     }
+
+
+def test_janela_nunca_maior_que_a_tela(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    from secretaria.ui.widgets.janelas import tamanho_na_tela
+
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    area = janela.screen().availableGeometry()
+    tamanho_na_tela(janela, 5000, 5000)  # on a small office screen the buttons at the bottom stay visible
+    assert janela.width() <= area.width() and janela.height() <= area.height()
+    tamanho_na_tela(janela, 300, 200)
+    assert (janela.width(), janela.height()) == (300, 200)

@@ -29,6 +29,7 @@ from secretaria.ui.cadastros.base import (
 )
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import CampoCnpj, CampoCpf, CampoData, CampoMascarado
+from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 if TYPE_CHECKING:
     from secretaria.ui.processo.cassacao import PainelCassacao
@@ -124,7 +125,7 @@ class DialogoOperadora(DialogoCadastro):
             self.abas.addTab(cadastro, "Cadas&tro")
             self.abas.addTab(self.cassacao, "Ca&ssação (art. 16)")
             self.layout_principal.addWidget(self.abas, 1)
-            self.resize(1000, 720)
+            tamanho_na_tela(self, 1000, 720)
         self.setMinimumWidth(900)
         self.finalizar()
 

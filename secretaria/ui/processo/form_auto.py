@@ -56,6 +56,7 @@ from secretaria.ui.processo.painel_sancao import Adiador, ConteudoPainel, Painel
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.documentos import CampoMascarado
+from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 if TYPE_CHECKING:
     from secretaria.services.documentos import DocumentoInfo as DocumentoEmitidoInfo
@@ -195,7 +196,7 @@ class DialogoAuto(QDialog):
         self.opcoes = opcoes or opcoes_do_banco(contexto)
         self.preenchimento = preenchimento or PreenchimentoAuto()
         self.setWindowTitle("Lavrar auto de infração")
-        self.resize(1220, 820)
+        tamanho_na_tela(self, 1220, 820)
         self.resultado: tuple[int, str] | None = None
         self.documento: DocumentoEmitidoInfo | None = None
         """The auto's PDF, issued and stored right after the save."""

@@ -46,6 +46,7 @@ from secretaria.ui.processo.opcoes import OpcoesCaso, opcoes_do_banco
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_OK, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario, arquivos, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
+from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 
 def _e(texto: str) -> str:
@@ -280,7 +281,7 @@ class TelaRepresentacao(QDialog):
         self.detalhe: RepresentacaoDetalhe | None = None
         self.preenchimento: PreenchimentoAuto | None = None
         self.setMinimumWidth(760)
-        self.resize(860, 700)
+        tamanho_na_tela(self, 860, 700)
         layout = QVBoxLayout(self)
         topo = QHBoxLayout()
         self.titulo = QLabel()
@@ -386,7 +387,7 @@ class TelaRepresentacao(QDialog):
         self.botao_salvar_anexo.setEnabled(bool(d.anexos))
         recebida = d.situacao == "recebida"
         self.botao_lavrar.setVisible(recebida and self.contexto.pode("fiscal"))
-        self.botao_arquivar.setVisible(recebida and self.contexto.pode("fiscal", "autoridade", "secretario"))
+        self.botao_arquivar.setVisible(recebida and self.contexto.pode("autoridade", "secretario"))
         self.botao_abrir_auto.setVisible(d.auto_id is not None)
         self.botao_lavrar.setEnabled(self.preenchimento is not None)
         self.botao_arquivar.setEnabled(recebida)

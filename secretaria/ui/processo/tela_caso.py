@@ -68,6 +68,7 @@ from secretaria.ui.processo.painel_sancao import (
     PainelSancao,
 )
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 Indice = QModelIndex | QPersistentModelIndex
 
@@ -317,7 +318,7 @@ class TelaCaso(QDialog):
         self.caso: Caso | None = None
         self.dias_para_decidir = 30
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
-        self.resize(1180, 820)
+        tamanho_na_tela(self, 1180, 820)
 
         self.titulo = QLabel()
         fonte = self.titulo.font()

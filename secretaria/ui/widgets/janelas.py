@@ -1,0 +1,21 @@
+"""Window sizes that fit the screen the program runs on (office PCs often have 1366×768 screens)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+MARGEM_LARGURA = 0.96
+MARGEM_ALTURA = 0.92
+"""Room left for the taskbar and the window's title bar."""
+
+
+def tamanho_na_tela(janela: QWidget, largura: int, altura: int) -> None:
+    """Resize `janela` to `largura` × `altura`, or smaller where the screen is smaller, so that its buttons
+    (at the bottom) are never below the edge of the screen."""
+    tela = janela.screen() or QGuiApplication.primaryScreen()
+    if tela is not None:
+        area = tela.availableGeometry()
+        largura = min(largura, int(area.width() * MARGEM_LARGURA))
+        altura = min(altura, int(area.height() * MARGEM_ALTURA))
+    janela.resize(largura, altura)
