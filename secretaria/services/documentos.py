@@ -313,11 +313,15 @@ def dados_auto(sessao: so.Session, auto_id: int) -> DadosAuto:
 
 
 def _primeira_intimacao(sessao: so.Session, auto_id: int, objeto: str) -> Intimacao | None:
-    """The delivery that started the deadline (the first success), if any."""
+    """The delivery that started the deadline, if any: the one that carries it (`prazo`).
+
+    Not "the earliest successful one by date": an earlier-dated delivery recorded later does not move a
+    deadline already running (services.tramitacao), so the notice must name the delivery it counts from.
+    """
     return sessao.scalar(
         sa.select(Intimacao)
-        .where(Intimacao.auto_id == auto_id, Intimacao.objeto == objeto, Intimacao.sucesso.is_(True))
-        .order_by(Intimacao.data, Intimacao.id)
+        .where(Intimacao.auto_id == auto_id, Intimacao.objeto == objeto, Intimacao.prazo.is_not(None))
+        .order_by(Intimacao.id)
         .limit(1)
     )
 

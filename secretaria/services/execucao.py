@@ -457,7 +457,10 @@ def decidir_cassacao(
                     "resultado",
                 )
             prazo = calendario(s).vencimento(notificada, PRAZO_DEFESA_DIAS)
-            if "defesa" not in primeiros and dia <= prazo:
+            defesa = primeiros.get("defesa")
+            # Within the defence window only a defence already filed by the decision's day allows deciding:
+            # one filed later was not weighed by a decision dated before it.
+            if (defesa is None or defesa > dia) and dia <= prazo:
                 raise ErroDominio(
                     f"A permissionária foi notificada em {formatar_data(notificada)} e pode se defender até "
                     f"{formatar_data(prazo)}: sem defesa registrada, a cassação só pode ser decidida depois disso.",

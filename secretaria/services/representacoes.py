@@ -131,8 +131,12 @@ def arquivar_representacao(
     data: date | None = None,
     versao: int | None = None,
 ) -> None:
-    """File the petition away with reasons (art. 12 § 2º: the authority draws it up, or files it)."""
-    exigir_papel(ator, "fiscal", "autoridade", "secretario", acao="arquivar representações")
+    """File the petition away with reasons (art. 12 § 2º: the competent authority draws it up, or files it).
+
+    Filing a citizen's petition is the authority's decision, not the inspector's: fiscal may receive it and
+    draw up the auto, but only autoridade or secretário may file it away.
+    """
+    exigir_papel(ator, "autoridade", "secretario", acao="arquivar representações")
     motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do arquivamento")
     with uow:
         s = uow.session

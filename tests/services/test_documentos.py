@@ -281,3 +281,18 @@ def test_sem_dados_do_orgao_a_intimacao_e_recusada(banco: Banco, monkeypatch: py
     # the auto itself is signed by the inspector: it can be issued
     info = emitir_documento(banco.uow(), ATORES["fiscal"], tipo="auto", auto_id=r.id)
     assert info.novo
+
+
+def test_intimacao_cita_a_entrega_que_abriu_o_prazo(banco: Banco, cenario: Any) -> None:
+    """An earlier-dated delivery recorded later does not move the running deadline, and the notice names the
+    delivery the deadline counts from — not the earliest date on file."""
+    roteiro = cenario.roteiro
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 2))
+    roteiro.intimar(r.id, date(2026, 11, 5))
+    roteiro.intimar(r.id, date(2026, 11, 4))  # a receipt found later, dated a day earlier
+    with banco.leitura() as s:
+        dados = dados_intimacao(s, r.id)
+        auto = s.get(AutoInfracao, r.id)
+        assert auto is not None
+        assert dados.data_intimacao == date(2026, 11, 5)
+        assert dados.prazo_defesa == auto.prazo_defesa == calendario(s).vencimento(date(2026, 11, 5))

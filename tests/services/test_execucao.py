@@ -196,3 +196,34 @@ def test_cassacao_arquivada_nao_muda_a_operadora(banco: Banco, roteiro: Roteiro)
         data=date(2026, 10, 1),
         motivo="Nova.",
     )
+
+
+def test_cassacao_no_prazo_so_depois_da_defesa_protocolada(banco: Banco, roteiro: Roteiro) -> None:
+    """Within the 15 days a defence allows deciding only if it was filed by the decision's day (art. 16)."""
+    c = roteiro.cidade
+    cid = instaurar_cassacao(
+        roteiro.uow(),
+        ATORES["autoridade"],
+        operadora_id=c.operadora2_id,
+        data=date(2026, 9, 1),
+        motivo="Motivo.",
+    )
+    registrar_ato_cassacao(
+        roteiro.uow(), ATORES["protocolo"], cassacao_id=cid, data=date(2026, 9, 2), tipo="notificacao",
+        descricao="Notificada.",
+    )  # fmt: skip
+    registrar_ato_cassacao(
+        roteiro.uow(), ATORES["protocolo"], cassacao_id=cid, data=date(2026, 9, 12), tipo="defesa",
+        descricao="Defesa protocolada.",
+    )  # fmt: skip
+    with pytest.raises(ErroDominio, match="pode se defender até 17/09/2026"):
+        decidir_cassacao(
+            roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 10), resultado="cassada",
+            fundamentacao="x",
+        )  # fmt: skip
+    decidir_cassacao(
+        roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 14), resultado="cassada",
+        fundamentacao="Defesa examinada; motivo relevante comprovado.",
+    )  # fmt: skip
+    with banco.leitura() as s:
+        assert situacao_operadora(s, c.operadora2_id, date(2026, 9, 15)).startswith("cassada")

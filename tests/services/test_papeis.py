@@ -59,7 +59,7 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
         },
     ),
     "arquivar_representacao": (
-        ("fiscal", "autoridade", "secretario"),
+        ("autoridade", "secretario"),
         representacoes.arquivar_representacao,
         {"representacao_id": NENHUM, "motivo": "Sem fundamento."},
     ),

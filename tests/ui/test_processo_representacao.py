@@ -105,7 +105,8 @@ def test_caminho_3_representacao_vira_auto(qtbot: QtBot, banco: Banco, roteiro: 
 
 
 def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "fiscal")))
+    # Received by the inspector, filed away by the authority (art. 12 § 2º): one user holding both roles.
+    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "fiscal", "autoridade")))
     qtbot.addWidget(pagina)
     pagina.show()
     _receber(qtbot, pagina, roteiro.cidade.operadora_id)
