@@ -71,7 +71,7 @@ TEXTO_ART_15 = (
     "de 15 (quinze) dias, contados da data de intimação da decisão."
 )
 
-_NUMERO_AUTO = re.compile(r"^\d{4}/\d{4}$")
+_NUMERO_AUTO = re.compile(r"^\d{4,}/\d{4}$")
 _TIPOS = frozenset("ABCDE")
 _CENTAVO = Decimal("0.01")
 
