@@ -220,7 +220,11 @@ class PaginaInicio(QWidget):
         atalho = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
         atalho.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         atalho.activated.connect(self.recarregar)
+        # The page's focus proxy (the queues) must come first in its chain: Qt skips whatever precedes it
+        # when Tab enters the page, which left "Abrir" and "Atualizar" out of reach of the keyboard.
         self.setTabOrder(self.lista_filas, self.tabela)
+        self.setTabOrder(self.tabela, self.botao_abrir)
+        self.setTabOrder(self.botao_abrir, self.botao_atualizar)
         self.setFocusProxy(self.lista_filas)
         self._carregada = False
         self.recarregar()

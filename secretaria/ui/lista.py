@@ -3,6 +3,7 @@ open by double click or Enter, "Exportar para Excel" of the visible rows, and th
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -284,8 +285,9 @@ class PaginaLista(QWidget):
         layout.addLayout(self._filtros2)
         layout.addWidget(self.tabela, 1)
         layout.addLayout(self._botoes)
-        self.setTabOrder(self.busca, self.combo_situacao)
-        self.setTabOrder(self.combo_situacao, self.tabela)
+        self._filtros_extras: list[QWidget] = []
+        self._botoes_extras: list[QWidget] = []
+        self._ordenar_tab()
 
         self._espera = QTimer(self)
         self._espera.setSingleShot(True)
@@ -341,8 +343,22 @@ class PaginaLista(QWidget):
             self.tabela.ajustar_colunas()
 
     # -- for the pages built on this --------------------------------------------------------------
+    def _ordenar_tab(self) -> None:
+        """Tab goes as the eye reads: search, every filter, the table, then the buttons under it (filters added
+        by a page after construction would otherwise come last, after the buttons)."""
+        campos = [self.busca, self.combo_situacao]
+        for w in self._filtros_extras:
+            # A date field is a container with its editor as focus proxy: Qt keeps the chain whole only when
+            # both are placed (the editor alone came back after the last button; the container alone, last).
+            campos += [w, w.editor] if isinstance(w, CampoData) else [w]
+        campos += [self.tabela, self.botao_novo, self.botao_abrir, *self._botoes_extras]
+        campos += [self.botao_atualizar, self.botao_exportar]
+        for antes, depois in itertools.pairwise(campos):
+            QWidget.setTabOrder(antes, depois)
+
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:
         """Add a filter widget (with its label) to the first filter row, or to a second row (`linha=2`)."""
+        self._filtros_extras.append(widget)
         if linha == 2:
             posicao = self._filtros2.count() - 1  # before the closing stretch
             if rotulo:
@@ -351,19 +367,24 @@ class PaginaLista(QWidget):
                 self._filtros2.insertWidget(posicao, r)
                 posicao += 1
             self._filtros2.insertWidget(posicao, widget)
-            return
-        if rotulo:
-            r = QLabel(rotulo)
-            r.setBuddy(widget)
-            self._filtros.addWidget(r)
-        self._filtros.addWidget(widget)
+        else:
+            if rotulo:
+                r = QLabel(rotulo)
+                r.setBuddy(widget)
+                self._filtros.addWidget(r)
+            self._filtros.addWidget(widget)
+        self._ordenar_tab()
 
     def adicionar_botao(self, texto: str, slot: Callable[[], Any], *, dica: str | None = None) -> QPushButton:
         botao = QPushButton(texto)
         if dica:
             botao.setToolTip(dica)
         botao.clicked.connect(lambda: slot())
-        self._botoes.insertWidget(self._botoes.indexOf(self.botao_abrir) + 1, botao)
+        self._botoes.insertWidget(
+            self._botoes.indexOf(self.botao_abrir) + 1 + len(self._botoes_extras), botao
+        )
+        self._botoes_extras.append(botao)
+        self._ordenar_tab()
         return botao
 
     def definir_extra(self, chave: str, valor: Any) -> None:

@@ -130,3 +130,63 @@ def test_colunas_longas_cedem_antes_das_curtas() -> None:
     assert sum(naturais) - sum(larguras) >= 118
     # Nothing can go below its floor, even when the excess cannot be absorbed.
     assert nivelar(naturais, pisos, 10_000)[:6] == [110, 121, 110, 98, 110, 152]
+
+
+def _ordem_do_tab(qtbot: QtBot, inicio: QWidget, voltas: int = 20) -> list[QWidget]:
+    """The widgets Tab visits from `inicio` until it comes back (keyboard events, as a user types them)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    inicio.setFocus()
+    visitados: list[QWidget] = []
+    for _ in range(voltas):
+        atual = QApplication.focusWidget()
+        assert atual is not None
+        if visitados and atual is visitados[0]:
+            break
+        visitados.append(atual)
+        qtbot.keyClick(atual, Qt.Key.Key_Tab)
+    return visitados
+
+
+def test_tab_percorre_filtros_tabela_e_botoes_na_ordem(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    from secretaria.ui.janela_principal import JanelaPrincipal
+
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, "fiscal")))
+    qtbot.addWidget(janela)
+    with qtbot.waitActive(janela):
+        janela.show()
+    inicio = janela.pagina_atual()
+    visitados = _ordem_do_tab(qtbot, janela.navegacao)
+    assert visitados[1:] == [inicio.lista_filas, inicio.tabela, inicio.botao_abrir, inicio.botao_atualizar]
+
+    autos = janela.mostrar_pagina("autos")
+    visitados = _ordem_do_tab(qtbot, janela.navegacao)
+    assert visitados[1:3] == [autos.busca, autos.combo_situacao]
+    assert visitados[-5:] == [
+        autos.tabela,
+        autos.botao_novo,
+        autos.botao_abrir,
+        autos.botao_atualizar,
+        autos.botao_exportar,
+    ]
+    # The filters added by the page (tipo, operator, the period) come before the table, each once.
+    filtros = visitados[3:-5]
+    assert autos.desde.editor in filtros and autos.ate.editor in filtros
+    assert len(visitados) == len(set(visitados))
+
+
+def test_tela_do_caso_abre_no_proximo_ato(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    tela = ap.manter(TelaCaso(ap.contexto(banco, "protocolo"), r.id))
+    qtbot.addWidget(tela)
+    with qtbot.waitActive(tela):
+        tela.show()
+    botoes = list(tela.botoes_atos.values())
+    assert QApplication.focusWidget() is botoes[0]
+    visitados = _ordem_do_tab(qtbot, botoes[0])
+    assert visitados[: len(botoes)] == botoes
+    assert visitados[len(botoes)] is tela.abas.tabBar()
+    assert {visitados[-2].text(), visitados[-1].text()} == {"Atualizar (F5)", "Fechar"}  # the box's own order

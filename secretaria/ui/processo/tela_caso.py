@@ -12,6 +12,7 @@ The screen reloads the case (`obter_caso`, one read session) after every act.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -392,6 +393,8 @@ class TelaCaso(QDialog):
         atalho = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
         atalho.activated.connect(self.recarregar)
         self.recarregar()
+        primeiro = next(iter(self.botoes_atos.values()), None)
+        (primeiro or self.linha_do_tempo).setFocus()  # the next act is one key away
 
     # --- loading ---
     def recarregar(self) -> None:
@@ -528,6 +531,10 @@ class TelaCaso(QDialog):
             if fim:
                 self.layout_atos.addWidget(QLabel(fim))
         self.layout_atos.addStretch(1)
+        # Tab reads the screen top to bottom: the next acts first, then the tabs, then Atualizar/Fechar.
+        cadeia: list[QWidget] = [*self.botoes_atos.values(), self.abas]
+        for antes, depois in itertools.pairwise(cadeia):
+            QWidget.setTabOrder(antes, depois)
 
     def _html_detalhes(self, c: Caso) -> str:
         def linha(rotulo: str, valor: str | None) -> str:
