@@ -66,8 +66,9 @@ class AutoInfracao(Versionado, Base):
             "fase IN ('lavrado','intimado','decidido','em_recurso','encerrado','cancelado')",
             name="fase_valida",
         ),
-        # The sanction panel's query: this operator's autos of this provision, by date.
-        sa.Index("ix_auto_recidiva", "operadora_id", "dispositivo_codigo", "data_infracao"),
+        # The sanction panel's query: this operator's autos of this provision, newest first (id breaks ties
+        # between pages); with `fase`, its count of the older autos reads no row.
+        sa.Index("ix_auto_recidiva", "operadora_id", "dispositivo_codigo", "data_infracao", "id", "fase"),
         sa.Index("ix_auto_fase_prazo", "fase", "prazo_defesa"),
         sa.Index("ix_auto_fase_prazo_recurso", "fase", "prazo_recurso"),
         sa.Index("ix_auto_lavratura", "data_lavratura"),

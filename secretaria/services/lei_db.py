@@ -9,13 +9,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.prazos import Calendario
-from secretaria.lei.sancoes import Antecedente
+from secretaria.lei.sancoes import (
+    JANELA_MESES,
+    Antecedente,
+    Situacao,
+    calcular_sancao,
+    classificar_antecedentes,
+    somar_meses,
+)
 from secretaria.lei.urm import ValorUrm, vigente_em
 from secretaria.models import AutoInfracao, DiaNaoUtil, DispositivoCatalogo, ValorURM
 from secretaria.services.base import ErroDominio
@@ -114,18 +122,9 @@ class AntecedenteAuto:
     antecedente: Antecedente
 
 
-def antecedentes_autos(
-    sessao: so.Session,
-    operadora_id: int,
-    dispositivo_codigo: str,
-    excluir_auto_id: int | None = None,
-    ate: date | None = None,
-) -> tuple[AntecedenteAuto, ...]:
-    """One query on `ix_auto_recidiva`: every non-cancelled auto of the operator for the provision.
-
-    `ate` limits them to infractions on or before that day (later ones can never count). A dismissed auto
-    ("encerrado" without a penalty decision day) is passed to the law as undecided, so it never counts.
-    """
+def _consulta_antecedentes(
+    operadora_id: int, dispositivo_codigo: str, excluir_auto_id: int | None, ate: date | None
+) -> sa.Select[Any]:
     a = AutoInfracao
     consulta = sa.select(
         a.id,
@@ -143,23 +142,123 @@ def antecedentes_autos(
         consulta = consulta.where(a.id != excluir_auto_id)
     if ate is not None:
         consulta = consulta.where(a.data_infracao <= ate)
-    consulta = consulta.order_by(a.data_infracao, a.id)
-    return tuple(
-        AntecedenteAuto(
-            auto_id=r.id,
-            numero=f"{r.numero:04d}/{r.ano}",
-            data_lavratura=r.data_lavratura,
-            arquivado=r.fase == "encerrado" and r.data_decisao is None,
-            antecedente=Antecedente(
-                data_infracao=r.data_infracao,
-                data_decisao=r.data_decisao,
-                multa_ur=r.multa_ur or Decimal(0),
-                suspensao_dias=r.suspensao_dias or 0,
-                anulada=bool(r.penalidade_anulada),
-            ),
-        )
-        for r in sessao.execute(consulta)
+    return consulta
+
+
+def _registro(r: Any) -> AntecedenteAuto:
+    return AntecedenteAuto(
+        auto_id=r.id,
+        numero=f"{r.numero:04d}/{r.ano}",
+        data_lavratura=r.data_lavratura,
+        arquivado=r.fase == "encerrado" and r.data_decisao is None,
+        antecedente=Antecedente(
+            data_infracao=r.data_infracao,
+            data_decisao=r.data_decisao,
+            multa_ur=r.multa_ur or Decimal(0),
+            suspensao_dias=r.suspensao_dias or 0,
+            anulada=bool(r.penalidade_anulada),
+        ),
     )
+
+
+def antecedentes_autos(
+    sessao: so.Session,
+    operadora_id: int,
+    dispositivo_codigo: str,
+    excluir_auto_id: int | None = None,
+    ate: date | None = None,
+) -> tuple[AntecedenteAuto, ...]:
+    """One query on `ix_auto_recidiva`: every non-cancelled auto of the operator for the provision.
+
+    `ate` limits them to infractions on or before that day (later ones can never count). A dismissed auto
+    ("encerrado" without a penalty decision day) is passed to the law as undecided, so it never counts.
+    """
+    consulta = _consulta_antecedentes(operadora_id, dispositivo_codigo, excluir_auto_id, ate)
+    consulta = consulta.order_by(AutoInfracao.data_infracao, AutoInfracao.id)
+    return tuple(_registro(r) for r in sessao.execute(consulta))
+
+
+@dataclass(frozen=True)
+class AntecedentesAlcance:
+    """The earlier autos the sanction of one infraction can depend on, and how many older ones were skipped."""
+
+    registros: tuple[AntecedenteAuto, ...]
+    """In order of infraction day (then id): every auto from the newest back past the reach of the recidivism
+    chain, plus, when older, the latest punished one with a suspension (§ 7º doubles it whatever its age)."""
+    omitidos: int
+    """Older autos not examined: they lie outside any recidivism window (§ 4º), so they cannot change the
+    level, the fine range or the suspension."""
+
+
+PAGINA_ANTECEDENTES = 32
+
+
+def antecedentes_alcance(
+    sessao: so.Session,
+    operadora_id: int,
+    dispositivo_codigo: str,
+    tipo: str,
+    dia: date,
+    excluir_auto_id: int | None = None,
+    pagina: int = PAGINA_ANTECEDENTES,
+) -> AntecedentesAlcance:
+    """The antecedents of an infraction of `tipo` on `dia`, read newest-first on `ix_auto_recidiva` in pages.
+
+    Reading stops once the recidivism chain (REGRAS § 3, rule 3) cannot reach further back: the oldest day
+    read, plus the tipo's window W, falls before the chain's earliest link (or before `dia` with no chain).
+    Any older punished auto is then more than W before that link, so the chain, hence the level and the fine
+    range, is the one the full history gives. Rule 6 (§ 7º: double the most recent suspension among the
+    punished antecedents) looks at no window: one more query fetches that auto when the suspension is due.
+    `calcular_sancao` over `registros` gives the same level, fine range and suspension as over every auto.
+    """
+    a = AutoInfracao
+    base = _consulta_antecedentes(operadora_id, dispositivo_codigo, excluir_auto_id, dia)
+    janela = JANELA_MESES[tipo]
+    lidos: list[AntecedenteAuto] = []
+    ultimo: tuple[date, int] | None = None  # the (day, id) of the oldest row read
+    tamanho = pagina
+    total = 0  # every auto of the history, counted (on the index alone) with the first page
+    while True:
+        consulta = base
+        if ultimo is None:
+            contagem = sa.select(sa.func.count()).select_from(base.subquery()).scalar_subquery()
+            consulta = consulta.add_columns(contagem.label("total_historico"))
+        else:
+            consulta = consulta.where(
+                sa.or_(a.data_infracao < ultimo[0], sa.and_(a.data_infracao == ultimo[0], a.id < ultimo[1]))
+            )
+        linhas = sessao.execute(consulta.order_by(a.data_infracao.desc(), a.id.desc()).limit(tamanho)).all()
+        if ultimo is None and linhas:
+            total = linhas[0].total_historico
+        lidos += (_registro(r) for r in linhas)
+        if len(linhas) < tamanho:  # the whole history was read
+            lidos.reverse()
+            return AntecedentesAlcance(tuple(lidos), 0)
+        ultimo = (linhas[-1].data_infracao, linhas[-1].id)
+        lista = [r.antecedente for r in reversed(lidos)]
+        elos = [
+            c.antecedente.data_infracao
+            for c in classificar_antecedentes(tipo, dia, lista)
+            if c.situacao is Situacao.CONTADO
+        ]
+        if somar_meses(ultimo[0], janela) < min(elos, default=dia):
+            break
+        tamanho *= 2
+    lidos.reverse()
+    if calcular_sancao(tipo, dia, lista).suspensao_cabivel:
+        suspensa = sessao.execute(
+            base.where(
+                a.suspensao_dias > 0,
+                a.penalidade_anulada.is_not(True),
+                a.data_infracao < dia,
+                a.data_decisao <= dia,
+            )
+            .order_by(a.data_infracao.desc(), a.data_decisao.desc(), a.suspensao_dias, a.id.desc())
+            .limit(1)
+        ).first()
+        if suspensa is not None and all(r.auto_id != suspensa.id for r in lidos):
+            lidos.insert(0, _registro(suspensa))  # older than the pages: listed, so not among the omitted
+    return AntecedentesAlcance(tuple(lidos), total - len(lidos))
 
 
 def antecedentes(

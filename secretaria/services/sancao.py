@@ -1,12 +1,13 @@
 """The sanction panel and the auto's "next penalty" (art. 10, V): the law's calculation on the database's data.
 
-One indexed query for the antecedents (plus two key lookups: the provision and the URM value), then the pure
-`calcular_sancao`: fast enough to run on every change of the auto form.
+Indexed queries for the antecedents — newest first, only as far back as the recidivism chain can reach (see
+`lei_db.antecedentes_alcance`) — plus two key lookups (the provision and the URM value), then the pure
+`calcular_sancao`: fast enough to run on every change of the auto form, however long the operator's history.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
@@ -19,7 +20,7 @@ from secretaria.lei.urm import urm_para_reais
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import (
-    antecedentes_autos,
+    antecedentes_alcance,
     dispositivo_citado,
     dispositivo_citavel,
     valor_urm_em,
@@ -63,6 +64,17 @@ class AvaliacaoSancao:
     """The provision's "(sic)" note, when its printed text is garbled."""
     leitura_paragrafo2: str | None
     """Art. 7º § 2º as printed and the reading applied, when the range is a recidivism one (n ≥ 1)."""
+    omitidos: int = 0
+    """Older autos not examined nor listed: outside any recidivism window, they cannot change the penalty."""
+
+    @property
+    def aviso_omitidos(self) -> str | None:
+        """The line under the list of antecedents saying how many older autos were left out, else None."""
+        if not self.omitidos:
+            return None
+        if self.omitidos == 1:
+            return "1 auto anterior mais antigo, fora do prazo de reincidência, não listado."
+        return f"{self.omitidos} autos anteriores mais antigos, fora do prazo de reincidência, não listados."
 
     @property
     def reincidencia(self) -> int:
@@ -98,11 +110,19 @@ def avaliar_sancao(
         dispositivo = dispositivo_citavel(sessao, dispositivo_codigo)
     else:
         dispositivo = dispositivo_citado(sessao, dispositivo_codigo, tipo)
-    registros = antecedentes_autos(
-        sessao, operadora_id, dispositivo.codigo, excluir_auto_id=excluir_auto_id, ate=data_infracao
+    alcance = antecedentes_alcance(
+        sessao,
+        operadora_id,
+        dispositivo.codigo,
+        dispositivo.tipo,
+        data_infracao,
+        excluir_auto_id=excluir_auto_id,
     )
+    registros = alcance.registros
     lista = [r.antecedente for r in registros]
     sancao = calcular_sancao(dispositivo.tipo, data_infracao, lista)
+    if alcance.omitidos:
+        sancao = replace(sancao, fundamentos=_com_omitidos(sancao.fundamentos, alcance.omitidos))
     classificacoes = classificar_antecedentes(dispositivo.tipo, data_infracao, lista)
     avaliados = []
     for r, c in zip(registros, classificacoes, strict=True):
@@ -150,7 +170,18 @@ def avaliar_sancao(
         leitura_paragrafo2=(
             f"{TEXTO_ART7_PARAGRAFO2}\n{LEITURA_ART7_PARAGRAFO2}" if sancao.reincidencia >= 1 else None
         ),
+        omitidos=alcance.omitidos,
     )
+
+
+def _com_omitidos(fundamentos: tuple[str, ...], omitidos: int) -> tuple[str, ...]:
+    """The grounds say that the older autos, not examined one by one, lie outside every recidivism window."""
+    quantos = "1 auto anterior mais antigo" if omitidos == 1 else f"{omitidos} autos anteriores mais antigos"
+    linha = (
+        f"Art. 7º, § 4º: {quantos} ao mesmo dispositivo, fora do prazo de reincidência de qualquer infração "
+        f"acima, não {'altera' if omitidos == 1 else 'alteram'} o nível nem a faixa."
+    )
+    return (*fundamentos[:2], linha, *fundamentos[2:])
 
 
 def texto_proxima_penalidade(avaliacao: AvaliacaoSancao) -> str:

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 11:00:55.853199
+Create Date: 2026-11-30 11:49:38.206278
 """
 
 from __future__ import annotations
@@ -444,7 +444,9 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_auto_infracao_veiculo_id"), ["veiculo_id"], unique=False)
         batch_op.create_index("ix_auto_lavratura", ["data_lavratura"], unique=False)
         batch_op.create_index(
-            "ix_auto_recidiva", ["operadora_id", "dispositivo_codigo", "data_infracao"], unique=False
+            "ix_auto_recidiva",
+            ["operadora_id", "dispositivo_codigo", "data_infracao", "id", "fase"],
+            unique=False,
         )
 
     op.create_table(
