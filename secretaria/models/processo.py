@@ -276,11 +276,13 @@ class Pagamento(Versionado, Base):
         sa.CheckConstraint(
             "situacao IN ('aberto','pago','divida_ativa','cancelado')", name="situacao_valida"
         ),
+        # The queue of unpaid final fines reads the open ones' decision and amount from the index alone.
+        sa.Index("ix_pagamento_situacao", "situacao", "decisao_id", "valor"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)
-    situacao: so.Mapped[str] = so.mapped_column(sa.String(15), default="aberto", index=True)
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(15), default="aberto")
     valor: so.Mapped[Decimal] = so.mapped_column(REAIS)
     pago_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
     valor_pago: so.Mapped[Decimal | None] = so.mapped_column(REAIS)

@@ -245,25 +245,35 @@ def recursos_aguardando_julgamento(
 def multas_definitivas_em_aberto(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
-    """Fines of final decisions (appeal deadline passed unused, or appeal decided) still unpaid."""
+    """Fines of final decisions (appeal deadline passed unused, or appeal decided) still unpaid.
+
+    Driven by the open payments (a few percent of the fines, read with their decision and amount from
+    `ix_pagamento_situacao` alone), each checked for finality (`condicao_final`) on its auto by primary key. The
+    candidates are filtered and counted in a subquery and only then sorted and cut: sorted in one query, both
+    planners walked every final auto (96 % of them) in date order, expecting the row limit to stop early,
+    which the window count never lets it do (0.32 s SQLite, 1.2 s PostgreSQL).
+    """
     dia = hoje or relogio.hoje()
     a = AutoInfracao
-    consulta = (
-        sa.select(*_auto_colunas(), Pagamento.valor, a.prazo_recurso)
+    candidatas = (
+        sa.select(*_auto_colunas(), Pagamento.valor, a.prazo_recurso, a.data_decisao)
         .select_from(Pagamento)
         .join(Decisao, Decisao.id == Pagamento.decisao_id)
         .join(a, a.id == Decisao.auto_id)
         .join(Operadora, Operadora.id == a.operadora_id)
         .where(Pagamento.situacao == "aberto", condicao_final(dia))
-        .order_by(a.data_decisao, a.id)
+        .add_columns(sa.func.count().over().label("total_fila"))
+        .subquery("candidatas")
     )
-    return _executar(
-        sessao,
-        consulta,
-        limite,
+    c = candidatas.c
+    resultado = sessao.execute(sa.select(candidatas).order_by(c.data_decisao, c.id).limit(limite)).all()
+    linha = _linha_auto(lambda r: r.prazo_recurso, lambda r: f"Multa de {formatar_reais(r.valor)} em aberto")
+    total = resultado[0].total_fila if resultado else 0
+    return Fila(
         "multas_em_aberto",
         "Multas de decisões definitivas não pagas",
-        _linha_auto(lambda r: r.prazo_recurso, lambda r: f"Multa de {formatar_reais(r.valor)} em aberto"),
+        int(total),
+        tuple(linha(r) for r in resultado),
     )
 
 

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 11:49:38.206278
+Create Date: 2026-11-30 11:50:34.097080
 """
 
 from __future__ import annotations
@@ -652,7 +652,7 @@ def upgrade() -> None:
         sa.UniqueConstraint("decisao_id", name=op.f("uq_pagamento_decisao_id")),
     )
     with op.batch_alter_table("pagamento", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_pagamento_situacao"), ["situacao"], unique=False)
+        batch_op.create_index("ix_pagamento_situacao", ["situacao", "decisao_id", "valor"], unique=False)
 
     op.create_table(
         "recurso",
@@ -754,7 +754,7 @@ def downgrade() -> None:
 
     op.drop_table("recurso")
     with op.batch_alter_table("pagamento", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_pagamento_situacao"))
+        batch_op.drop_index("ix_pagamento_situacao")
 
     op.drop_table("pagamento")
     with op.batch_alter_table("testemunha", schema=None) as batch_op:
