@@ -416,6 +416,7 @@ class _Operadora:
     representante_cpf: str
     endereco: str
     peso: int = 0
+    permissionaria: bool = False
     veiculos: list[_Veiculo] = field(default_factory=list)
     linhas: list[int] = field(default_factory=list)
     empregados: list[_Empregado] = field(default_factory=list)
@@ -734,8 +735,8 @@ class _Gerador:
                     "email": f"contato@{slug}.com.br",
                     "representante_nome": representante,
                     "representante_cpf": cpf,
-                    "contrato_numero": f"{'Termo de Permissão' if permissao else 'Contrato'} nº "
-                    f"{rng.randrange(1, 60):03d}/{inicio_contrato.year}",
+                    # The number alone: documents print "Contrato nº …" / "Termo de permissão nº …" themselves.
+                    "contrato_numero": f"{rng.randrange(1, 60):03d}/{inicio_contrato.year}",
                     "contrato_inicio": inicio_contrato,
                     "contrato_fim": date(inicio_contrato.year + 20, inicio_contrato.month, 1),
                     "cassada_em": None,
@@ -743,7 +744,15 @@ class _Gerador:
                 },
             )
             self.operadoras.append(
-                _Operadora(oid, razao, representante, cpf, f"{rua}, {numero} — {bairro}", peso=0)
+                _Operadora(
+                    oid,
+                    razao,
+                    representante,
+                    cpf,
+                    f"{rua}, {numero} — {bairro}",
+                    peso=0,
+                    permissionaria=permissao,
+                )
             )
 
     def _linhas(self, g: _Gravador) -> None:
@@ -1039,7 +1048,9 @@ class _Gerador:
             disp = self.catalogo[codigo]
             fatos = f"Relata que {_resumo_dispositivo(disp).lower()}"
             if veic is not None:
-                fatos += f" O fato envolveu o ônibus prefixo {veic.prefixo}, da {op.razao_social}."
+                fatos += (
+                    f" O fato envolveu o ônibus prefixo {veic.prefixo}, da {op.razao_social.rstrip('.')}."
+                )
             alterado = arquivada_em or (lavratura.date() if lavratura else recebida)
             g.add(
                 "representacao",
@@ -1652,10 +1663,12 @@ class _Gerador:
     # --- closing touches -----------------------------------------------------------------------------
 
     def _cassacao(self, g: _Gravador) -> None:
-        """A cassação procedure (art. 16) in its defence phase, against the operator suspended today."""
-        if not self.operadoras or self.escala.cadeias < 1:
+        """A cassação procedure (art. 16) in its defence phase, against the first permissionária (art. 16
+        speaks of permissions; services.execucao refuses it for a concessionária)."""
+        permissionarias = [op for op in self.operadoras if op.permissionaria]
+        if not permissionarias or self.escala.cadeias < 1:
             return
-        op = self.operadoras[0]
+        op = permissionarias[0]
         inicio = self.calendario.proximo_dia_util(self.hoje - timedelta(days=20))
         if inicio > self.hoje:
             return
@@ -1675,12 +1688,12 @@ class _Gerador:
                 **_versao(_momento(inicio, self.rng), self.login("secretario")),
             },
         )
+        # The instauração is the procedure row itself (as services.execucao.instaurar_cassacao records it).
         atos = (
-            (inicio, "instauracao", "Portaria de instauração do processo de cassação."),
             (
                 self.calendario.proximo_dia_util(inicio + timedelta(days=2)),
                 "notificacao",
-                f"Operadora notificada na pessoa de {op.representante} para apresentar defesa.",
+                f"Permissionária notificada na pessoa de {op.representante} para apresentar defesa.",
             ),
         )
         for dia, tipo_ato, descricao in atos:

@@ -269,13 +269,14 @@ def _conferir_vinculos(s: so.Session, dados: NovoAuto, operadora: Operadora, dia
         linha = obter(s, Linha, dados.linha_id, "Linha", "linha_id")
         if linha.operadora_id != operadora.id:
             raise ErroDominio(
-                f"A linha {linha.codigo} não é operada por {operadora.razao_social}.", "linha_id"
+                f"A linha {linha.codigo} não é operada por {operadora.razao_social.rstrip('.')}.", "linha_id"
             )
     if dados.empregado_id is not None:
         empregado = obter(s, Empregado, dados.empregado_id, "Empregado", "empregado_id")
         if empregado.operadora_id != operadora.id:
             raise ErroDominio(
-                f"{empregado.nome} não é empregado(a) de {operadora.razao_social}.", "empregado_id"
+                f"{empregado.nome} não é empregado(a) de {operadora.razao_social.rstrip('.')}.",
+                "empregado_id",
             )
 
 

@@ -366,7 +366,8 @@ def _cnpj_livre(s: so.Session, cnpj: str, proprio_id: int | None) -> None:
     ).first()
     if outra is not None:
         raise ErroDominio(
-            f"O CNPJ {formatar_cnpj(cnpj)} já está cadastrado para a operadora {outra.razao_social}.", "cnpj"
+            f"O CNPJ {formatar_cnpj(cnpj)} já está cadastrado para a operadora {outra.razao_social.rstrip('.')}.",
+            "cnpj",
         )
 
 
@@ -638,7 +639,7 @@ def _conferir_veiculo(s: so.Session, v: dict[str, Any], proprio_id: int | None) 
     if mesmo_renavam is not None:
         raise ErroDominio(
             f"O RENAVAM {v['renavam']} já está cadastrado no veículo de prefixo {mesmo_renavam.prefixo} "
-            f"da operadora {mesmo_renavam.razao_social}.",
+            f"da operadora {mesmo_renavam.razao_social.rstrip('.')}.",
             "renavam",
         )
 
@@ -714,7 +715,7 @@ def _conferir_empregado(s: so.Session, v: dict[str, Any], proprio_id: int | None
     )
     if outro is not None:
         raise ErroDominio(
-            f"O CPF {formatar_cpf(v['cpf'])} já está cadastrado para {outro} na operadora {operadora.razao_social}.",
+            f"O CPF {formatar_cpf(v['cpf'])} já está cadastrado para {outro} na operadora {operadora.razao_social.rstrip('.')}.",
             "cpf",
         )
 
