@@ -12,6 +12,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria.lei.documentos import formatar_placa
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import formatar_reais, formatar_urm
 from secretaria.models import (
@@ -420,7 +421,9 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         circunstancias=auto.circunstancias,
         infrator_nome=auto.infrator_nome,
         veiculo_id=auto.veiculo_id,
-        veiculo_descricao=f"{auto.veiculo.prefixo} — placa {auto.veiculo.placa}" if auto.veiculo else None,
+        veiculo_descricao=f"{auto.veiculo.prefixo} — placa {formatar_placa(auto.veiculo.placa)}"
+        if auto.veiculo
+        else None,
         linha_id=auto.linha_id,
         linha_descricao=f"{auto.linha.codigo} — {auto.linha.nome}" if auto.linha else None,
         empregado_id=auto.empregado_id,
