@@ -178,7 +178,7 @@ class Intimacao(Base):
     recebedor_documento: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
     recibo: so.Mapped[str] = so.mapped_column(sa.String(120), default="")
     observacao: so.Mapped[str] = so.mapped_column(sa.Text, default="")
-    prazo: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    prazo: so.Mapped[date | None] = so.mapped_column(sa.Date, index=True)  # the monthly running deadlines
     registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
     registrado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
 

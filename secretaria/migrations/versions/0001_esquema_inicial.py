@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 11:50:34.097080
+Create Date: 2026-11-30 11:51:22.236117
 """
 
 from __future__ import annotations
@@ -593,6 +593,7 @@ def upgrade() -> None:
     with op.batch_alter_table("intimacao", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_intimacao_auto_id"), ["auto_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_intimacao_data"), ["data"], unique=False)
+        batch_op.create_index(batch_op.f("ix_intimacao_prazo"), ["prazo"], unique=False)
 
     op.create_table(
         "proposta",
@@ -766,6 +767,7 @@ def downgrade() -> None:
 
     op.drop_table("proposta")
     with op.batch_alter_table("intimacao", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_intimacao_prazo"))
         batch_op.drop_index(batch_op.f("ix_intimacao_data"))
         batch_op.drop_index(batch_op.f("ix_intimacao_auto_id"))
 
