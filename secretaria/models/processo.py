@@ -74,6 +74,9 @@ class AutoInfracao(Versionado, Base):
         sa.Index("ix_auto_lavratura", "data_lavratura"),
         # The autos list sorted by date of the infraction (id breaks ties, so pages never overlap).
         sa.Index("ix_auto_data_infracao", "data_infracao", "id"),
+        # The autos list's text search: one index per alternative, their ids united (services/listas).
+        sa.Index("ix_auto_dispositivo", "dispositivo_codigo", "id"),
+        sa.Index("ix_auto_infrator", "infrator_nome", "id"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-30 11:51:22.236117
+Create Date: 2026-11-30 12:00:48.311573
 """
 
 from __future__ import annotations
@@ -438,10 +438,12 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("auto_infracao", schema=None) as batch_op:
         batch_op.create_index("ix_auto_data_infracao", ["data_infracao", "id"], unique=False)
+        batch_op.create_index("ix_auto_dispositivo", ["dispositivo_codigo", "id"], unique=False)
         batch_op.create_index("ix_auto_fase_prazo", ["fase", "prazo_defesa"], unique=False)
         batch_op.create_index("ix_auto_fase_prazo_recurso", ["fase", "prazo_recurso"], unique=False)
         batch_op.create_index(batch_op.f("ix_auto_infracao_empregado_id"), ["empregado_id"], unique=False)
         batch_op.create_index(batch_op.f("ix_auto_infracao_veiculo_id"), ["veiculo_id"], unique=False)
+        batch_op.create_index("ix_auto_infrator", ["infrator_nome", "id"], unique=False)
         batch_op.create_index("ix_auto_lavratura", ["data_lavratura"], unique=False)
         batch_op.create_index(
             "ix_auto_recidiva",
@@ -793,10 +795,12 @@ def downgrade() -> None:
     with op.batch_alter_table("auto_infracao", schema=None) as batch_op:
         batch_op.drop_index("ix_auto_recidiva")
         batch_op.drop_index("ix_auto_lavratura")
+        batch_op.drop_index("ix_auto_infrator")
         batch_op.drop_index(batch_op.f("ix_auto_infracao_veiculo_id"))
         batch_op.drop_index(batch_op.f("ix_auto_infracao_empregado_id"))
         batch_op.drop_index("ix_auto_fase_prazo_recurso")
         batch_op.drop_index("ix_auto_fase_prazo")
+        batch_op.drop_index("ix_auto_dispositivo")
         batch_op.drop_index("ix_auto_data_infracao")
 
     op.drop_table("auto_infracao")
