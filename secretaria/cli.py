@@ -10,6 +10,7 @@ import argparse
 import getpass
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
@@ -175,11 +176,20 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
     from secretaria.db import abrir_banco
 
     banco = abrir_banco(url)
-    if not demo:
-        _copia_diaria(banco)
-    from secretaria.ui.app import executar
+    from secretaria.ui import app
 
-    return executar(banco, demo=demo)
+    if demo:
+        return app.executar(banco, demo=demo)
+    # The day's first copy of a large file takes seconds: it runs beside the login window (its own sqlite3
+    # connections; the backup API copies a live WAL database safely) and the main window's status bar says
+    # when it is done or why it failed. Closing the program waits for it: no half copy is left behind.
+    copia = CopiaDiaria(banco)
+    copia.start()
+    app.acompanhar_copia_diaria(copia)
+    try:
+        return app.executar(banco, demo=demo)
+    finally:
+        copia.join()
 
 
 def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
@@ -215,15 +225,25 @@ def _progresso_terminal(feito: int, total: int, etapa: str) -> None:
         print(f"\r{etapa}: {feito}/{total}", end="" if feito < total else "\n", file=sys.stderr, flush=True)
 
 
-def _copia_diaria(banco: Banco) -> None:
-    """The automatic daily copy at start-up: a failure is reported but never keeps the program from opening."""
-    from secretaria.db import ErroBanco
-    from secretaria.services.backup import copia_diaria
+class CopiaDiaria(threading.Thread):
+    """The automatic daily copy at start-up, in a thread: a failure is reported but never keeps the program
+    from opening. After `join()`, `copia` is the file made today (None if already made) or `erro` says why not."""
 
-    try:
-        copia_diaria(banco)
-    except (ErroBanco, OSError, sqlite3.Error) as exc:
-        print(f"secretaria: aviso: a cópia de segurança diária não foi feita: {exc}", file=sys.stderr)
+    def __init__(self, banco: Banco) -> None:
+        super().__init__(name="copia-diaria")
+        self.banco = banco
+        self.copia: Path | None = None
+        self.erro: str | None = None
+
+    def run(self) -> None:
+        from secretaria.db import ErroBanco
+        from secretaria.services.backup import copia_diaria
+
+        try:
+            self.copia = copia_diaria(self.banco).copia
+        except (ErroBanco, OSError, sqlite3.Error) as exc:
+            self.erro = str(exc)
+            print(f"secretaria: aviso: a cópia de segurança diária não foi feita: {exc}", file=sys.stderr)
 
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:

@@ -7,6 +7,8 @@ Nothing heavy is imported here: ReportLab and openpyxl load only when a document
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Protocol
 
 from secretaria.db import Banco
 
@@ -83,6 +85,43 @@ def entrar(banco: Banco, *, demo: bool, parent: object = None) -> object | None:
     return Contexto(banco, dialogo.ator, demo)
 
 
+class _Copia(Protocol):
+    """What the status bar needs of the start-up's daily copy (`secretaria.cli.CopiaDiaria`)."""
+
+    copia: Path | None
+    erro: str | None
+
+    def is_alive(self) -> bool: ...
+
+
+_copia_diaria: _Copia | None = None
+
+
+def acompanhar_copia_diaria(copia: _Copia) -> None:
+    """The daily copy running beside the login window: the main window's status bar reports its end."""
+    global _copia_diaria
+    _copia_diaria = copia
+
+
+def _informar_copia(janela: object, copia: _Copia) -> None:
+    """Progress, then the outcome, of the daily copy in the status bar (polled: the copy is a plain thread)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QMainWindow
+
+    assert isinstance(janela, QMainWindow)
+    barra = janela.statusBar()
+    if copia.is_alive():
+        barra.showMessage("Fazendo a cópia de segurança diária do banco de dados…")
+        QTimer.singleShot(500, janela, lambda: _informar_copia(janela, copia))
+        return
+    if copia.erro is not None:
+        barra.showMessage(f"A cópia de segurança diária não foi feita: {copia.erro}")
+    elif copia.copia is not None:
+        barra.showMessage(f"Cópia de segurança diária feita: {copia.copia.name}.", 10_000)
+    else:
+        barra.clearMessage()
+
+
 def executar(banco: Banco, *, demo: bool) -> int:
     from PySide6.QtWidgets import QApplication
 
@@ -96,4 +135,6 @@ def executar(banco: Banco, *, demo: bool) -> int:
         return 0
     janela = JanelaPrincipal(contexto)
     janela.show()
+    if _copia_diaria is not None:
+        _informar_copia(janela, _copia_diaria)
     return int(app.exec())

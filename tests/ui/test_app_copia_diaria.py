@@ -1,0 +1,41 @@
+"""The daily copy runs beside the login window; the main window's status bar reports how it went."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import QMainWindow
+
+from secretaria.ui import app
+
+
+@dataclass
+class _Copia:
+    copia: Path | None = None
+    erro: str | None = None
+    viva: bool = True
+
+    def is_alive(self) -> bool:
+        return self.viva
+
+
+def test_barra_de_status_diz_andamento_depois_o_resultado(qtbot) -> None:  # type: ignore[no-untyped-def]
+    janela = QMainWindow()
+    qtbot.addWidget(janela)
+    copia = _Copia()
+    app._informar_copia(janela, copia)
+    assert janela.statusBar().currentMessage() == "Fazendo a cópia de segurança diária do banco de dados…"
+    copia.copia, copia.viva = Path("/dados/backups/secretaria-2026-11-30.sqlite"), False
+    qtbot.waitUntil(lambda: "feita" in janela.statusBar().currentMessage(), timeout=3000)
+    assert (
+        janela.statusBar().currentMessage()
+        == "Cópia de segurança diária feita: secretaria-2026-11-30.sqlite."
+    )
+
+
+def test_barra_de_status_diz_por_que_a_copia_falhou(qtbot) -> None:  # type: ignore[no-untyped-def]
+    janela = QMainWindow()
+    qtbot.addWidget(janela)
+    app._informar_copia(janela, _Copia(erro="disco cheio", viva=False))
+    assert janela.statusBar().currentMessage() == "A cópia de segurança diária não foi feita: disco cheio"
