@@ -39,3 +39,30 @@ def test_barra_de_status_diz_por_que_a_copia_falhou(qtbot) -> None:  # type: ign
     qtbot.addWidget(janela)
     app._informar_copia(janela, _Copia(erro="disco cheio", viva=False))
     assert janela.statusBar().currentMessage() == "A cópia de segurança diária não foi feita: disco cheio"
+
+
+def test_copia_parcial_de_processo_encerrado_e_removida(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from secretaria.cli import CopiaDiaria
+    from secretaria.db import abrir_banco
+
+    banco = abrir_banco(f"sqlite:///{tmp_path / 'secretaria.sqlite'}")
+    try:
+        pasta = tmp_path / "backups"
+        pasta.mkdir()
+        morto = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+        abandonada = pasta / f".secretaria-2026-11-29.sqlite.{int(morto.stdout)}.parcial"
+        viva = pasta / f".secretaria-2026-11-30.sqlite.{os.getppid()}.parcial"
+        abandonada.write_bytes(b"meia copia")
+        viva.write_bytes(b"copia em andamento")
+        copia = CopiaDiaria(banco)
+        copia.start()
+        copia.join()
+        assert copia.erro is None and copia.copia is not None and copia.copia.exists()
+        assert not abandonada.exists()
+        assert viva.exists()  # a running program's copy is left alone
+    finally:
+        banco.fechar()
