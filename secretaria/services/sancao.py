@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
+import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecedentes
 from secretaria.lei.urm import urm_para_reais
+from secretaria.models import DispositivoCatalogo, ValorURM
 from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import (
@@ -106,6 +108,20 @@ def avaliar_sancao(
     `tipo`: for an auto already drawn up, the tipo it was drawn up with; the provision is then not checked
     again as citable (a contractual provision deactivated since stays on the cases that cite it).
     """
+    dia_valor = data_valor or relogio.hoje()
+    # One round trip for the provision (then found by `sessao.get` below) and the URM value in force.
+    chave = (dispositivo_codigo or "").strip().upper()
+    urm_vigente = (
+        sa.select(ValorURM.valor)
+        .where(ValorURM.vigencia <= dia_valor)
+        .order_by(ValorURM.vigencia.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    linha = sessao.execute(
+        sa.select(DispositivoCatalogo, urm_vigente).where(DispositivoCatalogo.codigo == chave)
+    ).first()
+    valor_lido = linha[1] if linha is not None else None
     if tipo is None:
         dispositivo = dispositivo_citavel(sessao, dispositivo_codigo)
     else:
@@ -145,13 +161,13 @@ def avaliar_sancao(
                 motivo=f"AI nº {r.numero} — {motivo}",
             )
         )
-    dia_valor = data_valor or relogio.hoje()
-    valor: Decimal | None
+    valor: Decimal | None = valor_lido
     aviso: str | None = None
-    try:
-        valor = valor_urm_em(sessao, dia_valor)
-    except ErroDominio as exc:
-        valor, aviso = None, exc.mensagem
+    if valor is None:
+        try:
+            valor = valor_urm_em(sessao, dia_valor)
+        except ErroDominio as exc:
+            valor, aviso = None, exc.mensagem
     return AvaliacaoSancao(
         operadora_id=operadora_id,
         dispositivo_codigo=dispositivo.codigo,
