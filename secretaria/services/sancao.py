@@ -76,7 +76,7 @@ class AvaliacaoSancao:
             return None
         if self.omitidos == 1:
             return "1 auto anterior mais antigo, fora do prazo de reincidência, não listado."
-        return f"{self.omitidos} autos anteriores mais antigos, fora do prazo de reincidência, não listados."
+        return f"{_milhar(self.omitidos)} autos anteriores mais antigos, fora do prazo de reincidência, não listados."
 
     @property
     def reincidencia(self) -> int:
@@ -190,9 +190,18 @@ def avaliar_sancao(
     )
 
 
+def _milhar(n: int) -> str:
+    """1788 → "1.788" (pt-BR thousands separator)."""
+    return f"{n:,}".replace(",", ".")
+
+
 def _com_omitidos(fundamentos: tuple[str, ...], omitidos: int) -> tuple[str, ...]:
     """The grounds say that the older autos, not examined one by one, lie outside every recidivism window."""
-    quantos = "1 auto anterior mais antigo" if omitidos == 1 else f"{omitidos} autos anteriores mais antigos"
+    quantos = (
+        "1 auto anterior mais antigo"
+        if omitidos == 1
+        else f"{_milhar(omitidos)} autos anteriores mais antigos"
+    )
     linha = (
         f"Art. 7º, § 4º: {quantos} ao mesmo dispositivo, fora do prazo de reincidência de qualquer infração "
         f"acima, não {'altera' if omitidos == 1 else 'alteram'} o nível nem a faixa."

@@ -92,6 +92,25 @@ def test_painel_mostra_nivel_faixa_e_suspensao(
     assert "Art. 7º" in texto  # every line cites its basis
 
 
+def test_painel_diz_quantos_autos_antigos_nao_listou(qtbot: QtBot) -> None:
+    """Older autos outside any recidivism window are not read one by one; the panel says how many there are."""
+    painel = ap.manter(PainelSancao())
+    qtbot.addWidget(painel)
+    dia = date(2026, 3, 10)
+    painel.mostrar(
+        ConteudoPainel(
+            dispositivo_rotulo="Art. 1º, VI",
+            tipo="A",
+            data_infracao=dia,
+            sancao=calcular_sancao("A", dia, []),
+            aviso_omitidos="1.788 autos anteriores mais antigos, fora do prazo de reincidência, não listados.",
+        )
+    )
+    assert (
+        "1.788 autos anteriores mais antigos, fora do prazo de reincidência, não listados." in painel.texto()
+    )
+
+
 # --- the form, live, on the database -------------------------------------------------------------------------
 
 

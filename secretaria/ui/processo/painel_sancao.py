@@ -57,6 +57,8 @@ class ConteudoPainel:
     urm_desde: date | None = None
     """The day whose URM value is shown (today)."""
     aviso_urm: str = ""
+    aviso_omitidos: str = ""
+    """Older autos not listed because no recidivism window reaches them (they change nothing)."""
     bloqueio: str = ""
 
 
@@ -85,6 +87,7 @@ def conteudo_de(avaliacao: AvaliacaoSancao) -> ConteudoPainel:
         valor_urm=avaliacao.valor_urm,
         urm_desde=avaliacao.data_valor,
         aviso_urm=avaliacao.aviso_urm or "",
+        aviso_omitidos=avaliacao.aviso_omitidos or "",
     )
 
 
@@ -194,6 +197,8 @@ def montar_html(c: ConteudoPainel) -> str:
             else "Nenhum.",
             "art. 7º, §§ 3º e 4º",
         )
+    if c.aviso_omitidos:
+        partes.append(f"<p style='color:{COR_SECUNDARIA}; margin-top:0'>{_e(c.aviso_omitidos)}</p>")
 
     multa = f"<b>{_e(_intervalo_ur(s.multa_min_ur, s.multa_max_ur))}</b>"
     if c.valor_urm is not None:
