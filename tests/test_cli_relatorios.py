@@ -66,7 +66,7 @@ def test_relatorio_mensal(base: tuple[str, Any], tmp_path: Path, capsys: pytest.
     destino = tmp_path / "novembro.xlsx"
     codigo, out, err = rodar(capsys, "relatorio", "mensal", "2026-11", "-o", str(destino), "--db", url)
     assert codigo == 0, err
-    assert f"Planilha de 11/2026 gravada em {destino}: 5 auto(s) lavrado(s)" in out
+    assert f"Planilha de 11/2026 gravada em {destino}: 5 autos lavrados" in out
     assert load_workbook(destino).sheetnames[0] == "Autos"
     assert err == ""  # a small month prints no progress
 

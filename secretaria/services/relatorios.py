@@ -83,10 +83,17 @@ class ResumoRelatorio:
     @property
     def mensagem(self) -> str:
         return (
-            f"Planilha de {self.mes:02d}/{self.ano} gravada em {self.destino}: {self.autos} auto(s) lavrado(s), "
-            f"{self.penalidades} decisão(ões), {self.prazos} prazo(s) em aberto no fim do mês e "
-            f"{self.pagamentos} pagamento(s)."
+            f"Planilha de {self.mes:02d}/{self.ano} gravada em {self.destino}: "
+            f"{_quantos(self.autos, 'auto lavrado', 'autos lavrados')}, "
+            f"{_quantos(self.penalidades, 'decisão', 'decisões')}, "
+            f"{_quantos(self.prazos, 'prazo em aberto', 'prazos em aberto')} no fim do mês e "
+            f"{_quantos(self.pagamentos, 'pagamento', 'pagamentos')}."
         )
+
+
+def _quantos(n: int, singular: str, plural: str) -> str:
+    """Real plurals instead of "decisão(ões)": "1 decisão", "2.345 decisões", "0 decisões"."""
+    return f"{n:,}".replace(",", ".") + " " + (singular if n == 1 else plural)
 
 
 def periodo_do_mes(ano: int, mes: int) -> tuple[date, date]:

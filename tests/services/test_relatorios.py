@@ -97,7 +97,7 @@ def test_planilha_mensal_confere_com_o_banco(banco: Banco, cenario: Any, tmp_pat
     assert destino.is_file() and not list(tmp_path.glob(".*parcial"))
     assert chamadas and chamadas[-1][0] == chamadas[-1][1]
     assert (resumo.autos, resumo.penalidades, resumo.prazos, resumo.pagamentos) == (5, 2, 2, 1)
-    assert "5 auto(s) lavrado(s)" in resumo.mensagem
+    assert "5 autos lavrados" in resumo.mensagem
 
     livro = load_workbook(destino)
     assert tuple(livro.sheetnames) == ABAS
