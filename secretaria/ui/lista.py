@@ -433,9 +433,14 @@ class PaginaLista(QWidget):
         return Filtro(self.busca.text().strip(), self.combo_situacao.currentData(), dict(self._extra))
 
     def aplicar_filtro(self) -> None:
-        """Run the search now (the timer calls this 250 ms after the last key)."""
+        """Run the search now (the timer calls this 250 ms after the last key).
+
+        A new search shows its first results: the view goes back to the top before it paints, so it reads the
+        first window of rows (not one deep in the result at the old scroll position, which cost an OFFSET scan).
+        """
         self._espera.stop()
         self.modelo.definir_filtro(self.filtro_atual())
+        self.tabela.scrollToTop()
 
     def recarregar(self, selecionar: Any = None) -> None:
         """Re-query (after a save); reselect the record `selecionar` when it is among the loaded rows."""

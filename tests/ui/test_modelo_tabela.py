@@ -129,6 +129,23 @@ def test_pagina_busca_enquanto_digita_e_mostra_a_contagem(qtbot: QtBot) -> None:
     assert pagina.modelo.data(pagina.modelo.index(0, 3)) == "suspensa"
 
 
+def test_nova_busca_mostra_o_inicio_dos_resultados(qtbot: QtBot) -> None:
+    """Scrolled to the end, a search shows its first results and reads only the first window of them."""
+    pagina = _pagina(qtbot, 5000)
+    fonte = pagina.modelo.fonte
+    assert isinstance(fonte, FonteContada)
+    pagina.tabela.scrollToBottom()
+    qtbot.wait(10)
+    fonte.pedidos.clear()
+    pagina.busca.setText("viacao 01")
+    pagina.aplicar_filtro()
+    pagina.tabela.viewport().repaint()
+    assert pagina.contagem.text() == "1.000 registros"
+    assert pagina.tabela.rowAt(0) == 0
+    assert pagina.tabela.verticalScrollBar().value() == 0
+    assert {inicio for inicio, _ in fonte.pedidos} == {0}
+
+
 def test_pagina_abre_com_enter_e_clique_duplo(qtbot: QtBot) -> None:
     pagina = _pagina(qtbot)
     pagina.tabela.setFocus()
