@@ -34,6 +34,7 @@ from secretaria.services.processo_base import ROTULOS_FASE
 from secretaria.services.representacoes import RepresentacaoDetalhe
 from secretaria.services.rotulos import formatar_data_hora
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo.anexos import salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.campos import (
     CampoTexto,
     alinhar_rotulos,
@@ -44,7 +45,7 @@ from secretaria.ui.processo.campos import (
 from secretaria.ui.processo.form_auto import DialogoAuto, PreenchimentoAuto
 from secretaria.ui.processo.opcoes import OpcoesCaso, opcoes_do_banco
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_OK, COR_SECUNDARIA
-from secretaria.ui.widgets import CampoData, Formulario, arquivos, botoes_salvar_cancelar, mensagens
+from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
@@ -434,23 +435,7 @@ class TelaRepresentacao(QDialog):
 
     def salvar_anexo(self) -> None:
         """Save a copy of an evidence file, only if its bytes still match the SHA-256 taken when attached."""
-        from secretaria.services.anexos import abrir_anexo_conferido
-
-        item = self.lista_anexos.currentItem()
-        anexo_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if anexo_id is None:
-            return
-        try:
-            with self.contexto.banco.leitura() as sessao:
-                arquivo = abrir_anexo_conferido(sessao, anexo_id)
-        except ErroDominio as erro:
-            mensagens.avisar_erro(self, "Arquivo alterado", erro.mensagem)
-            return
-        destino = arquivos.salvar_como(
-            self, "Salvar cópia do arquivo", arquivo.nome_para_abrir, "Todos os arquivos (*)"
-        )
-        if destino is not None:
-            destino.write_bytes(arquivo.conteudo)
+        salvar_copia_do_anexo_selecionado(self, self.contexto, self.lista_anexos, nome="arquivo")
 
     def texto(self) -> str:
         """What the screen shows, as plain text (tests)."""

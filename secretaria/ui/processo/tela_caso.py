@@ -59,6 +59,7 @@ from secretaria.services.rotulos import (
     formatar_data_hora,
 )
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo.anexos import salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
 from secretaria.ui.processo.campos import item_vazio
 from secretaria.ui.processo.painel_sancao import (
@@ -775,25 +776,9 @@ class TelaCaso(QDialog):
 
     def _salvar_anexo(self) -> None:
         """Save a copy of an attached file, only if its bytes still match the SHA-256 stored when attached."""
-        from secretaria.services.anexos import abrir_anexo_conferido
-
         if self.caso is None or not self.caso.anexos:
             return
-        item = self.lista_anexos.currentItem()
-        anexo_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if anexo_id is None:
-            return
-        try:
-            with self.contexto.banco.leitura() as sessao:
-                arquivo = abrir_anexo_conferido(sessao, anexo_id)
-        except ErroDominio as erro:
-            mensagens.avisar_erro(self, "Anexo alterado", erro.mensagem)
-            return
-        destino = arquivos.salvar_como(
-            self, "Salvar cópia do anexo", arquivo.nome_para_abrir, "Todos os arquivos (*)"
-        )
-        if destino is not None:
-            destino.write_bytes(arquivo.conteudo)
+        salvar_copia_do_anexo_selecionado(self, self.contexto, self.lista_anexos, nome="anexo")
 
     # --- for tests and the keyboard ---
     def texto_prazos(self) -> str:
