@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListWidget, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
 from secretaria.services.base import ErroDominio
+from secretaria.services.rotulos import formatar_data_hora
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo.campos import item_vazio
 from secretaria.ui.widgets import arquivos, mensagens
 
 
@@ -32,3 +37,22 @@ def salvar_copia_do_anexo_selecionado(
     )
     if destino is not None:
         destino.write_bytes(arquivo.conteudo)
+
+
+def preencher_lista_anexos(lista: QListWidget, anexos: Sequence[Any]) -> None:
+    """List attached files (name, size, when and by whom; SHA-256 in the tooltip; id in UserRole), the first
+    selected, or a grey "none" line. `anexos` are the services' attachment rows (nome_arquivo, tamanho,
+    anexado_em, anexado_por, sha256, id)."""
+    lista.clear()
+    for a in anexos:
+        item = QListWidgetItem(
+            f"{a.nome_arquivo} — {max(1, round(a.tamanho / 1024))} kB, anexado em "
+            f"{formatar_data_hora(a.anexado_em)} por {a.anexado_por}"
+        )
+        item.setToolTip(f"SHA-256 {a.sha256}")
+        item.setData(Qt.ItemDataRole.UserRole, a.id)
+        lista.addItem(item)
+    if anexos:
+        lista.setCurrentRow(0)
+    else:
+        item_vazio(lista, "Nenhum arquivo anexado.")

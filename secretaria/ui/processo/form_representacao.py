@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -32,14 +31,12 @@ from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.processo_base import ROTULOS_FASE
 from secretaria.services.representacoes import RepresentacaoDetalhe
-from secretaria.services.rotulos import formatar_data_hora
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.processo.anexos import salvar_copia_do_anexo_selecionado
+from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.campos import (
     CampoTexto,
     alinhar_rotulos,
     combo_pesquisavel,
-    item_vazio,
     preencher_combo,
 )
 from secretaria.ui.processo.form_auto import DialogoAuto, PreenchimentoAuto
@@ -372,19 +369,7 @@ class TelaRepresentacao(QDialog):
             f"<span style='color:{cor}; font-size:large'><b>{_e(d.situacao_rotulo)}</b></span>"
         )
         self.corpo.setText(_html_representacao(d))
-        self.lista_anexos.clear()
-        for a in d.anexos:
-            item = QListWidgetItem(
-                f"{a.nome_arquivo} — {max(1, round(a.tamanho / 1024))} kB, anexado em "
-                f"{formatar_data_hora(a.anexado_em)} por {a.anexado_por}"
-            )
-            item.setToolTip(f"SHA-256 {a.sha256}")
-            item.setData(Qt.ItemDataRole.UserRole, a.id)
-            self.lista_anexos.addItem(item)
-        if d.anexos:
-            self.lista_anexos.setCurrentRow(0)
-        else:
-            item_vazio(self.lista_anexos, "Nenhum arquivo anexado.")
+        preencher_lista_anexos(self.lista_anexos, d.anexos)
         self.botao_salvar_anexo.setEnabled(bool(d.anexos))
         recebida = d.situacao == "recebida"
         self.botao_lavrar.setVisible(recebida and self.contexto.pode("fiscal"))

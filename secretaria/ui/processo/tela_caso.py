@@ -59,7 +59,7 @@ from secretaria.services.rotulos import (
     formatar_data_hora,
 )
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.processo.anexos import salvar_copia_do_anexo_selecionado
+from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
 from secretaria.ui.processo.campos import item_vazio
 from secretaria.ui.processo.painel_sancao import (
@@ -679,19 +679,7 @@ class TelaCaso(QDialog):
         return aba
 
     def _mostrar_arquivos(self, c: Caso) -> None:
-        self.lista_anexos.clear()
-        for a in c.anexos:
-            item = QListWidgetItem(
-                f"{a.nome_arquivo} — {max(1, round(a.tamanho / 1024))} kB, anexado em "
-                f"{formatar_data_hora(a.anexado_em)} por {a.anexado_por}"
-            )
-            item.setToolTip(f"SHA-256 {a.sha256}")
-            item.setData(Qt.ItemDataRole.UserRole, a.id)
-            self.lista_anexos.addItem(item)
-        if c.anexos:
-            self.lista_anexos.setCurrentRow(0)
-        else:
-            item_vazio(self.lista_anexos, "Nenhum arquivo anexado.")
+        preencher_lista_anexos(self.lista_anexos, c.anexos)
         self.botao_salvar_anexo.setEnabled(bool(c.anexos))
         self.botao_anexar.setVisible("anexar_evidencia" in c.atos_permitidos(self.contexto.ator))
         self.lista_documentos.clear()
