@@ -389,7 +389,7 @@ _PLANILHA = r"""
 import io, json, resource, sys, time
 sys.path.insert(0, {raiz!r})
 from secretaria.db import abrir_banco
-from secretaria.services import relogio
+from secretaria import relogio
 relogio.hoje = lambda: __import__("datetime").date.fromisoformat({hoje!r})
 banco = abrir_banco({url!r}, migrar=False)
 from secretaria.services.relatorios import dados_mensais

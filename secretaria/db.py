@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ParamSpec, TypeVar
@@ -27,6 +26,7 @@ import sqlalchemy.orm as so
 from sqlalchemy import event
 from sqlalchemy.orm.exc import StaleDataError
 
+from secretaria import relogio
 from secretaria.services.base import ConflitoEdicao, ErroDominio
 
 VARIAVEL_URL = "SECRETARIA_DB"
@@ -463,7 +463,7 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
     if migrar and situacao.pendente:
         if arquivo is not None and situacao.revisao_atual is not None and arquivo.exists():
             copiar_sqlite(
-                arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{_carimbo()}.sqlite")
+                arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{relogio.carimbo()}.sqlite")
             )
         migracoes.atualizar(engine)
     escrita, leitura = _fabricas(engine)
@@ -473,10 +473,6 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
 
         semear_basico(banco)
     return banco
-
-
-def _carimbo() -> str:
-    return datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
 def _mensagem_conexao(url: str, exc: Exception) -> str:

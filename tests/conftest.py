@@ -3,6 +3,10 @@
 PostgreSQL: one fresh database per test session (migrated once); each test starts from empty tables
 (TRUNCATE) plus the seeded catalogue. Outside CI a missing server skips those tests with the reason; under
 CI=true it fails them.
+
+Every test runs on the same calendar day (`DIA_DOS_TESTES`), whatever the real date: the session-wide autouse
+fixture `relogio_dos_testes` anchors the program's one clock there and lets it advance with real time (so two acts
+a second apart are still a second apart). A test that needs another day patches `secretaria.relogio` itself.
 """
 
 from __future__ import annotations
@@ -11,16 +15,37 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco, abrir_banco
 from secretaria.models import Base
 
 PG_ADMIN_URL = os.environ.get("SECRETARIA_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 NA_CI = os.environ.get("CI", "").lower() == "true"
+
+# A Monday with no holiday around it; far enough into the year for the tests that look back months.
+DIA_DOS_TESTES = datetime(2026, 11, 30, 10, 0, 0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def relogio_dos_testes() -> Iterator[None]:
+    """Pin the program's clock to DIA_DOS_TESTES, advancing with real time from the session's start.
+
+    Session-wide, so that session fixtures (the demo city, the migrated models) see the same day as the tests.
+    """
+    inicio = datetime.now()
+
+    def agora() -> datetime:
+        return (DIA_DOS_TESTES + (datetime.now() - inicio)).replace(microsecond=0)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(relogio, "agora", agora)
+        yield
 
 
 def _pg_disponivel() -> str | None:
@@ -67,6 +92,8 @@ def _limpar_pg(url: str) -> None:
     engine = sa.create_engine(url)
     nomes = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
     with engine.begin() as conn:
+        # A session some earlier test left open would make TRUNCATE wait for ever: fail in seconds instead.
+        conn.exec_driver_sql("SET LOCAL lock_timeout = '20s'")
         conn.exec_driver_sql(f"TRUNCATE {nomes} RESTART IDENTITY CASCADE")
     engine.dispose()
 
@@ -89,5 +116,7 @@ def banco(banco_url: str) -> Iterator[Banco]:
     b = abrir_banco(banco_url)
     try:
         yield b
+        abertas = b.engine.pool.checkedout()  # type: ignore[attr-defined]
+        assert abertas == 0, f"conexões com o banco deixadas abertas pelo teste: {abertas} (feche as sessões)"
     finally:
         b.fechar()

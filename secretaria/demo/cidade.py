@@ -34,6 +34,7 @@ from typing import Any, Generic, TypeVar
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.demo import nomes
 from secretaria.lei.catalogo import Dispositivo, Sujeito, dispositivos
@@ -56,7 +57,7 @@ from secretaria.lei.sancoes import (
 )
 from secretaria.lei.urm import ValorUrm, urm_para_reais, valor_em
 from secretaria.models import Base
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import Ator
 from secretaria.services.contas import hash_senha
 from secretaria.services.sancao import redigir_proxima_penalidade

@@ -14,7 +14,7 @@ from secretaria.models.admin import (
     UsuarioPapel,
     ValorURM,
 )
-from secretaria.models.base import Base, Versionado, agora
+from secretaria.models.base import Base, Versionado
 from secretaria.models.cadastros import (
     FUNCOES_EMPREGADO,
     SITUACOES_VEICULO,
@@ -91,5 +91,4 @@ __all__ = [
     "Veiculo",
     "VeiculoHistorico",
     "Versionado",
-    "agora",
 ]

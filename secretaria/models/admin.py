@@ -168,5 +168,4 @@ __all__ = [
     "Usuario",
     "UsuarioPapel",
     "ValorURM",
-    "agora",
 ]

@@ -11,6 +11,8 @@ from datetime import datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
+
 CONVENCAO_NOMES = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -21,8 +23,8 @@ CONVENCAO_NOMES = {
 
 
 def agora() -> datetime:
-    """Local wall-clock time, to the second: the office works in one time zone and reads hh:mm."""
-    return datetime.now().replace(microsecond=0)
+    """Column default: the program's one clock, looked up at each call (so a moved clock is seen)."""
+    return relogio.agora()
 
 
 class Base(so.DeclarativeBase):

@@ -18,7 +18,8 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from secretaria.models import Auditoria, agora
+from secretaria import relogio
+from secretaria.models import Auditoria
 from secretaria.services.base import Ator
 
 HASH_INICIAL = "0" * 64
@@ -78,7 +79,7 @@ def registrar(
     ).first()
     reg = Auditoria(
         id=(ultimo.id + 1) if ultimo else 1,
-        momento=agora(),
+        momento=relogio.agora(),
         usuario_login=ator.login,
         acao=acao,
         entidade=entidade,

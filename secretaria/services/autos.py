@@ -10,6 +10,7 @@ from datetime import date, time
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
 from secretaria.models import (
@@ -25,7 +26,7 @@ from secretaria.models import (
     Veiculo,
     VeiculoHistorico,
 )
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,

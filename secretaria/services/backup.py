@@ -16,12 +16,13 @@ import shutil
 import sqlite3
 import subprocess
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import (
     SQLITE_ESPERA_MS,
     Banco,
@@ -34,7 +35,7 @@ from secretaria.db import (
     resolver_url,
 )
 from secretaria.models import Configuracao
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
 
 PASTA_BACKUPS = "backups"
@@ -69,7 +70,7 @@ def destino_sugerido(url: str | None) -> Path:
     """Where a backup made now would go by default: the `backups` folder beside a SQLite file (the current
     folder for PostgreSQL), named with the date and time."""
     url = resolver_url(url)
-    carimbo = relogio.agora().strftime("%Y%m%d-%H%M%S")
+    carimbo = relogio.carimbo()
     arquivo = arquivo_sqlite(url)
     if arquivo is None:
         nome = sa.make_url(url).database or "secretaria"
@@ -322,7 +323,7 @@ def restaurar(origem: Path, url: str | None) -> str:
         raise ErroBanco("A cópia indicada é o próprio banco em uso; nada foi alterado.")
     if not arquivo.parent.is_dir():
         raise ErroBanco(f"A pasta {arquivo.parent} não existe; nada foi alterado.")
-    carimbo = datetime.now().strftime("%Y%m%d-%H%M%S")
+    carimbo = relogio.carimbo()
     guardado = arquivo.with_name(f"{arquivo.stem}.substituido-{carimbo}.sqlite")
     fonte = sqlite3.connect(_uri_somente_leitura(origem), uri=True)
     try:

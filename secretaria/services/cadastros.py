@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.documentos import (
     DocumentoInvalido,
@@ -46,7 +47,7 @@ from secretaria.models import (
     Veiculo,
     VeiculoHistorico,
 )
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,

@@ -12,6 +12,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.lei.documentos import formatar_placa
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import formatar_reais, formatar_urm
@@ -30,7 +31,6 @@ from secretaria.models import (
     Representacao,
     Suspensao,
 )
-from secretaria.services import relogio
 from secretaria.services.base import Ator, NaoEncontrado
 from secretaria.services.processo_base import ROTULOS_FASE
 from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final

@@ -12,9 +12,10 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.models import Usuario, UsuarioPapel
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,

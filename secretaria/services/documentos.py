@@ -24,6 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.documentos import DocumentoInvalido, validar_cnpj
 from secretaria.lei.formato import formatar_data
@@ -61,7 +62,7 @@ from secretaria.reports.dados import (
     Testemunha,
     Timbre,
 )
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.lei_db import calendario

@@ -13,6 +13,7 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
@@ -26,7 +27,7 @@ from secretaria.models import (
     Pagamento,
     Suspensao,
 )
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,

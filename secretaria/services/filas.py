@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import formatar_reais
 from secretaria.models import (
@@ -32,7 +33,6 @@ from secretaria.models import (
     Suspensao,
     Veiculo,
 )
-from secretaria.services import relogio
 from secretaria.services.tramitacao import condicao_final
 
 CHAVE_DIAS_DECISAO = "dias_para_decidir"

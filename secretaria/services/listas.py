@@ -41,6 +41,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.lei.catalogo import dispositivos, rotulo_do_codigo
 from secretaria.lei.documentos import DocumentoInvalido, chave_placa
 from secretaria.lei.urm import urm_para_reais
@@ -59,7 +60,6 @@ from secretaria.models import (
     UsuarioPapel,
     Veiculo,
 )
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import (
     DELEGACOES,

@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import AutoInfracao, Base
-from secretaria.services import relogio
 from secretaria.services.auditoria import instantaneo
 from secretaria.services.base import ErroDominio, NaoEncontrado
 

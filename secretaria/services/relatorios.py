@@ -21,6 +21,7 @@ from typing import BinaryIO
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import urm_para_reais
@@ -44,7 +45,6 @@ from secretaria.reports.dados import (
     LinhaPenalidadeMensal,
     LinhaPrazoMensal,
 )
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import numero_auto, situacao_caso
 from secretaria.services.rotulos import formatar_placa

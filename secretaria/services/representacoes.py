@@ -8,11 +8,12 @@ from datetime import date, datetime
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.catalogo import NOTA_ART12_PARAGRAFO2
 from secretaria.lei.formato import formatar_data
 from secretaria.models import Anexo, AutoInfracao, DispositivoCatalogo, Operadora, Representacao
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.autos import ResumoAnexo, novo_anexo, validar_arquivo
 from secretaria.services.base import (
     Ator,

@@ -14,12 +14,12 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecedentes
 from secretaria.lei.urm import urm_para_reais
 from secretaria.models import DispositivoCatalogo, ValorURM
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import (
     antecedentes_alcance,

@@ -32,6 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
@@ -49,7 +50,7 @@ from secretaria.models import (
     Recurso,
     Suspensao,
 )
-from secretaria.services import auditoria, relogio
+from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
     ErroDominio,

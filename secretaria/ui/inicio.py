@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services import relogio
 from secretaria.services.filas import Fila, LinhaFila
 from secretaria.ui.contexto import Contexto
 

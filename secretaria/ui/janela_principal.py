@@ -268,7 +268,7 @@ class JanelaPrincipal(QMainWindow):
 
 def fazer_copia_de_seguranca(parent: QWidget, contexto: Contexto) -> None:
     """SQLite: ask for the destination and copy (checked). PostgreSQL: show the pg_dump command to run."""
-    from secretaria.services import relogio
+    from secretaria import relogio
 
     nome = f"secretaria-{relogio.agora():%Y-%m-%d-%H%M}"
     if not contexto.banco.eh_sqlite:

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.reports.formato import MESES
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import DocumentoInfo
 from secretaria.services.relatorios import ResumoRelatorio, nome_arquivo_mensal, periodo_do_mes

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.models import (
     PAPEIS,
@@ -30,7 +31,6 @@ from secretaria.models import (
     ValorURM,
     Veiculo,
 )
-from secretaria.services import relogio
 from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
 from secretaria.services.base import Ator
 from secretaria.services.tramitacao import (

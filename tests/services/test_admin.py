@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.models import (
     Auditoria,
@@ -22,7 +23,7 @@ from secretaria.models import (
     Operadora,
     ValorURM,
 )
-from secretaria.services import admin, contas, relogio
+from secretaria.services import admin, contas
 from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
 
 HOJE = date(2026, 11, 30)

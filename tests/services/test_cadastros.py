@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.lei.documentos import validar_cnpj, validar_cpf, validar_renavam
 from secretaria.models import Auditoria, Empregado, Fiscal, Linha, Operadora, Veiculo, VeiculoHistorico
-from secretaria.services import cadastros, relogio
+from secretaria.services import cadastros
 from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
 from secretaria.services.cadastros import (
     DadosEmpregado,

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco, abrir_banco
 from secretaria.demo.cidade import ESCALA_DEMO
 from secretaria.demo.conferencia import conferir_cidade
@@ -37,7 +38,6 @@ from secretaria.models import (
     Usuario,
     Veiculo,
 )
-from secretaria.services import relogio
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.contas import FalhaLogin, autenticar
 from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO, popular_demo

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.lei.catalogo import dispositivos
 from secretaria.lei.documentos import chave_placa, validar_cnpj, validar_cpf, validar_renavam
@@ -34,7 +35,7 @@ from secretaria.models import (
     UsuarioPapel,
     Veiculo,
 )
-from secretaria.services import listas, relogio
+from secretaria.services import listas
 from secretaria.services.base import ErroDominio
 from secretaria.services.listas import Filtro
 from secretaria.services.rotulos import FASES

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.services import listas, relogio
+from secretaria.services import listas
 from secretaria.services.listas import Filtro
 from tests.services.test_listas import AGORA, HOJE, povoar
 

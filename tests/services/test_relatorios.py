@@ -19,11 +19,11 @@ import sqlalchemy as sa
 from openpyxl import load_workbook
 from sqlalchemy import event
 
+from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.lei.urm import urm_para_reais
 from secretaria.models import AutoInfracao, Decisao, Operadora, Pagamento
 from secretaria.reports.planilha_mensal import ABAS, FORMATO_DATA, FORMATO_REAIS, FORMATO_URM
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.relatorios import dados_mensais, gerar_relatorio_mensal, ler_mes
 from secretaria.services.tramitacao import registrar_defesa

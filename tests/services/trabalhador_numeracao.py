@@ -13,8 +13,8 @@ HOJE = date(2026, 11, 30)
 
 
 def trabalhar(url: str, ids: dict[str, int], quantos: int, largada: Any, resultados: Any) -> None:
+    from secretaria import relogio
     from secretaria.db import abrir_banco
-    from secretaria.services import relogio
     from secretaria.services.autos import NovoAuto, lavrar_auto
     from secretaria.services.base import Ator
 

@@ -119,7 +119,8 @@ def test_servico_guarda_sha256_e_recusa_por_conteudo_e_tamanho(
             _anexar(banco, auto_id, fiscal, ruim, "prova.pdf")
     with banco.leitura() as s:
         assert s.scalar(sa.select(sa.func.count(Anexo.id))) == antes
-    conferido = abrir_anexo_conferido(banco.fabrica_leitura(), resumo.id)
+    with banco.leitura() as s:
+        conferido = abrir_anexo_conferido(s, resumo.id)
     assert conferido.conteudo == conteudo and conferido.nome_para_abrir == "foto.png"
 
 

@@ -233,7 +233,7 @@ def test_copia_diaria_uma_por_dia_e_mantem_as_ultimas_n(
 ) -> None:
     _criar(banco_sqlite, "ana")
     dia = date(2026, 3, 1)
-    monkeypatch.setattr("secretaria.services.relogio.hoje", lambda: dia)
+    monkeypatch.setattr("secretaria.relogio.hoje", lambda: dia)
     primeira = backup.copia_diaria(banco_sqlite)
     assert primeira.copia is not None and primeira.copia.name == "secretaria-2026-03-01.sqlite"
     assert _usuarios(f"sqlite:///{primeira.copia}") == {"ana"}

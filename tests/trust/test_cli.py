@@ -55,7 +55,7 @@ def test_janela_faz_a_copia_diaria_ao_abrir(
 ) -> None:
     aberturas: list[str] = []
     monkeypatch.setattr("secretaria.ui.app.executar", lambda banco, demo: aberturas.append(banco.url) or 0)
-    monkeypatch.setattr("secretaria.services.relogio.hoje", lambda: date(2026, 4, 7))
+    monkeypatch.setattr("secretaria.relogio.hoje", lambda: date(2026, 4, 7))
     _criar(url_sqlite, "ana")
     assert _rodar(capsys, "--db", url_sqlite)[0] == 0
     assert _rodar(capsys, "--db", url_sqlite)[0] == 0  # second start the same day: no second copy

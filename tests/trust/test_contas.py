@@ -33,7 +33,7 @@ class Relogio:
 @pytest.fixture
 def relogio(monkeypatch: pytest.MonkeyPatch) -> Relogio:
     r = Relogio(datetime(2026, 5, 4, 9, 0, 0))
-    monkeypatch.setattr("secretaria.services.relogio.agora", r)
+    monkeypatch.setattr("secretaria.relogio.agora", r)
     return r
 
 

@@ -33,9 +33,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import secretaria.services as pacote
+from secretaria import relogio
 from secretaria.db import Banco, ValorRecusadoPeloBanco, abrir_banco
 from secretaria.models import Base
-from secretaria.services import relogio
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio
 

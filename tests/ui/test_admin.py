@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.services import admin, contas, relogio
+from secretaria.services import admin, contas
 from secretaria.services.base import SISTEMA
 from secretaria.ui.admin import PaginaAdministracao
 from secretaria.ui.admin.auditoria import PaginaAuditoria

@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
+from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.services import cadastros, relogio
+from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import autenticar, criar_usuario
 from secretaria.ui.cadastros.base import DialogoCadastro

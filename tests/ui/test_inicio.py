@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.services import relogio
 from secretaria.services.filas import LinhaFila
 from secretaria.ui.inicio import ModeloFila, PaginaInicio
 from secretaria.ui.processo import atos

@@ -7,8 +7,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.services import admin, relogio
+from secretaria.services import admin
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela
 from secretaria.ui.contexto import Contexto

@@ -8,7 +8,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget
 
-from secretaria.services import cadastros, relogio
+from secretaria import relogio
+from secretaria.services import cadastros
 from secretaria.services.rotulos import SITUACOES_VEICULO
 from secretaria.ui.cadastros.base import (
     CampoInteiro,

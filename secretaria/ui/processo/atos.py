@@ -29,11 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
 from secretaria.lei.sancoes import NIVEL_SUSPENSAO
 from secretaria.lei.urm import formatar_reais, urm_para_reais
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.caso import Caso
 from secretaria.services.rotulos import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO

@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services import relogio
 from secretaria.services.autos import DadosTestemunha, NovoAuto, anexar_evidencia, lavrar_auto
 from secretaria.services.base import ErroDominio
 from secretaria.services.sancao import avaliar_sancao

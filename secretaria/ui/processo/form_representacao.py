@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services import relogio
 from secretaria.services.base import ErroDominio
 from secretaria.services.processo_base import ROTULOS_FASE
 from secretaria.services.representacoes import RepresentacaoDetalhe

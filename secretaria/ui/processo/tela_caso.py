@@ -39,9 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.urm import formatar_reais
-from secretaria.services import relogio
 from secretaria.services.base import ROTULOS_PAPEIS, ErroDominio
 from secretaria.services.caso import (
     PAPEIS_DOS_ATOS,

@@ -167,6 +167,6 @@ class CampoData(QWidget):
 
 
 def _hoje() -> date:
-    from secretaria.services import relogio
+    from secretaria import relogio
 
     return relogio.hoje()

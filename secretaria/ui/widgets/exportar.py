@@ -29,7 +29,7 @@ class ExportacaoCancelada(Exception):
 
 def nome_arquivo(titulo: str) -> str:
     """ "Autos de infração" → "Autos de infração 2026-11-30.xlsx" (today's date keeps exports apart)."""
-    from secretaria.services import relogio
+    from secretaria import relogio
 
     limpo = re.sub(r'[\\/:*?"<>|]+', " ", titulo).strip() or "Lista"
     return f"{limpo} {relogio.hoje():%Y-%m-%d}.xlsx"
