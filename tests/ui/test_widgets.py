@@ -132,6 +132,31 @@ def test_confirmar_so_age_no_sim(qtbot: QtBot) -> None:
     assert feitos == ["sim"]
 
 
+def test_caixas_fechadas_saem_do_registro(qtbot: QtBot) -> None:
+    """The registry of open boxes holds open boxes only: a session that showed many messages does not
+    keep every one of them alive."""
+    from PySide6.QtWidgets import QWidget
+
+    while mensagens.caixa_aberta() is not None:
+        mensagens.responder(QMessageBox.StandardButton.Ok)
+    qtbot.waitUntil(lambda: not mensagens._abertas)
+    respostas: list[int] = []
+    for i in range(25):
+        mensagens.informar(None, "Aviso", f"Mensagem {i}", ao_fechar=lambda i=i: respostas.append(i))
+        assert len(mensagens._abertas) == 1
+        assert mensagens.responder(QMessageBox.StandardButton.Ok) == f"Mensagem {i}"
+    assert respostas == list(range(25))
+    assert mensagens._abertas == []
+
+    janela = QWidget()
+    for i in range(3):
+        mensagens.avisar_erro(janela, "Erro", f"Erro {i}")
+    assert len(mensagens._abertas) == 3
+    janela.deleteLater()  # the boxes go with their window, never answered
+    qtbot.waitUntil(lambda: not mensagens._abertas)
+    assert mensagens.caixa_aberta() is None
+
+
 def test_dialogo_de_arquivo_em_portugues(qtbot: QtBot) -> None:
     from PySide6.QtWidgets import QFileDialog
 

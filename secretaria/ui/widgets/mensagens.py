@@ -19,6 +19,8 @@ TEXTOS = {
 }
 
 _abertas: list[QMessageBox] = []
+"""The boxes open now. A parentless box needs a Python reference while it is shown (its wrapper would
+otherwise be collected and the box deleted under the user); each leaves the list when it closes."""
 
 
 def caixa_mensagem(
@@ -51,9 +53,16 @@ def caixa_mensagem(
         caixa.setDefaultButton(padrao)
     if ao_terminar is not None:
         caixa.finished.connect(ao_terminar)
+    caixa.finished.connect(lambda _r: _soltar(caixa))
+    caixa.destroyed.connect(lambda _o=None: _soltar(caixa))
     caixa.open()
     _abertas.append(caixa)
     return caixa
+
+
+def _soltar(caixa: QMessageBox) -> None:
+    """Forget a box that closed (or was deleted with its parent): the registry holds open boxes only."""
+    _abertas[:] = [c for c in _abertas if c is not caixa]
 
 
 def informar(
