@@ -77,6 +77,8 @@ class Coluna:
 
     `chave` is what the source understands in `Ordem.chave` (usually the service's column name).
     `formatar` overrides `formatar_celula`; `alinhamento=None` right-aligns numbers and centres dates.
+    `dica_do_texto` makes the cell's own text its tooltip (long texts that wrap or elide; a row's `dica`
+    comes first); `destacar=False` keeps the column in the normal colour when its row is highlighted.
     """
 
     chave: str
@@ -85,12 +87,15 @@ class Coluna:
     alinhamento: Alinhamento | None = None
     formatar: Callable[[Any], str] | None = None
     ordenavel: bool = True
+    dica_do_texto: bool = False
+    destacar: bool = True
 
 
 @dataclass(frozen=True)
 class LinhaTabela:
     """One row as the source hands it: the record id (what "open" opens), the values in column order, and
-    an optional highlight ("alerta" = red, e.g. overdue; "aviso" = amber; "apagado" = grey, e.g. inactive)."""
+    an optional highlight code ("alerta" = red, e.g. overdue; "aviso" = amber; "apagado" = grey, e.g.
+    inactive; or a code of the model's own `cores`)."""
 
     id: Any
     valores: tuple[Any, ...]
@@ -133,6 +138,10 @@ class ModeloTabela(QAbstractTableModel):
     `rowCount` is the source's count for the current filter; rows are fetched in blocks of `bloco` when a
     view first asks for them and at most `blocos_em_cache` blocks are kept. `sort()` re-queries (the view's
     header click sorts in SQL). `recarregar()` after a save; `contagemMudou(int)` feeds the "N registros" label.
+
+    `cores` adds highlight codes of the table's own (code → colour) to the shared ones; with
+    `alinhar_titulos=False` the header keeps the view's own alignment (Qt centres the titles), as the small
+    tables of the case, cassação and home screens show them.
     """
 
     contagemMudou = Signal(int)
@@ -145,10 +154,14 @@ class ModeloTabela(QAbstractTableModel):
         blocos_em_cache: int = 40,
         filtro: Filtro | None = None,
         ordem: Ordem | None = None,
+        cores: Mapping[str, QColor | str] | None = None,
+        alinhar_titulos: bool = True,
         parent: Any = None,
     ) -> None:
         super().__init__(parent)
         self._fonte = fonte
+        self._cores = {**_CORES_DESTAQUE, **{codigo: QColor(cor) for codigo, cor in (cores or {}).items()}}
+        self._alinhar_titulos = alinhar_titulos
         self._colunas = tuple(fonte.colunas)
         self._bloco = bloco
         self._max_blocos = blocos_em_cache
@@ -185,11 +198,17 @@ class ModeloTabela(QAbstractTableModel):
             self.recarregar()
 
     def recarregar(self) -> None:
-        """Forget the cached rows and ask the source again (after a save, or a filter/order change)."""
+        """Forget the cached rows and ask the source again (after a save, or a filter/order change). The
+        source's columns are read again too: an in-memory source may change a title with its rows."""
+        colunas = tuple(self._fonte.colunas)
+        mudaram = colunas != self._colunas
         self.beginResetModel()
+        self._colunas = colunas
         self._cache.clear()
         self._total = self._contar()
         self.endResetModel()
+        if mudaram and colunas:
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(colunas) - 1)
         self.contagemMudou.emit(self._total)
 
     def linha(self, row: int) -> LinhaTabela | None:
@@ -254,10 +273,12 @@ class ModeloTabela(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _alinhamento(coluna, valor)
         if role == Qt.ItemDataRole.ForegroundRole:
-            cor = _CORES_DESTAQUE.get(linha.destaque or "")
+            cor = self._cores.get(linha.destaque or "") if coluna.destacar else None
             return QBrush(cor) if cor is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return linha.dica
+            if linha.dica is not None or not coluna.dica_do_texto:
+                return linha.dica
+            return coluna.formatar(valor) if coluna.formatar else formatar_celula(valor)
         if role == Qt.ItemDataRole.UserRole:
             return linha.id
         return None
@@ -270,7 +291,7 @@ class ModeloTabela(QAbstractTableModel):
         coluna = self._colunas[section]
         if role == Qt.ItemDataRole.DisplayRole:
             return coluna.titulo
-        if role == Qt.ItemDataRole.TextAlignmentRole:
+        if role == Qt.ItemDataRole.TextAlignmentRole and self._alinhar_titulos:
             return int(_ALINHAMENTOS[coluna.alinhamento or "esquerda"] | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -362,9 +383,19 @@ class FonteEmMemoria:
     def colunas(self) -> Sequence[Coluna]:
         return self._colunas
 
-    def trocar(self, linhas: Sequence[LinhaTabela], situacoes: Mapping[Any, str] | None = None) -> None:
+    def trocar(
+        self,
+        linhas: Sequence[LinhaTabela],
+        situacoes: Mapping[Any, str] | None = None,
+        *,
+        colunas: Sequence[Coluna] | None = None,
+    ) -> None:
+        """New rows (and, with `colunas`, new columns, e.g. a title that depends on what is shown); the
+        model shows them after its `recarregar()`."""
         self._linhas = tuple(linhas)
         self._situacoes = dict(situacoes or {})
+        if colunas is not None:
+            self._colunas = tuple(colunas)
 
     def _filtrar(self, filtro: Filtro) -> list[LinhaTabela]:
         termo = normalizar_busca(filtro.texto)
@@ -382,8 +413,9 @@ class FonteEmMemoria:
 
     def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
         linhas = self._filtrar(filtro)
-        if ordem.chave is not None:
-            pos = next(i for i, c in enumerate(self._colunas) if c.chave == ordem.chave)
+        posicoes = [i for i, c in enumerate(self._colunas) if c.chave == ordem.chave]
+        if posicoes:  # an order by a column the source no longer has (its columns changed) is no order
+            pos = posicoes[0]
             linhas.sort(key=lambda lin: _chave_ordenacao(lin.valores[pos]), reverse=ordem.decrescente)
         return linhas[inicio : inicio + quantidade]
 

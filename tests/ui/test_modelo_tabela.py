@@ -96,6 +96,36 @@ def test_formata_alinha_e_destaca() -> None:
     assert formatar_contagem(0) == "nenhum registro"
 
 
+def test_tabela_pequena_com_cores_dicas_e_titulos_proprios(qtmodeltester, qtbot: QtBot) -> None:  # type: ignore[no-untyped-def]
+    """What the small in-memory tables (timeline, queue) ask of the one model: colours of their own codes,
+    a highlight that spares some columns, the cell's text as its tooltip, Qt's own header alignment, and a
+    title that changes with the rows."""
+    colunas = (
+        Coluna("ref", "Referência", dica_do_texto=True, destacar=False),
+        Coluna("prazo", "Prazo", alinhamento="centro", dica_do_texto=True),
+    )
+    fonte = FonteEmMemoria(
+        colunas, [LinhaTabela(("auto", 1), ("AI nº 0001/2026", date(2026, 11, 16)), "atrasado")]
+    )
+    modelo = ModeloTabela(fonte, cores={"atrasado": "#b00020"}, alinhar_titulos=False)
+    qtmodeltester.check(modelo)
+    assert modelo.data(modelo.index(0, 0), Qt.ItemDataRole.ForegroundRole) is None
+    assert modelo.data(modelo.index(0, 1), Qt.ItemDataRole.ForegroundRole).color().name() == "#b00020"
+    assert modelo.data(modelo.index(0, 1), Qt.ItemDataRole.ToolTipRole) == "16/11/2026"
+    assert modelo.data(modelo.index(0, 1), Qt.ItemDataRole.TextAlignmentRole) & Qt.AlignmentFlag.AlignHCenter
+    assert modelo.data(modelo.index(0, 0), Qt.ItemDataRole.UserRole) == ("auto", 1)
+    assert modelo.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole) is None
+    comum = ModeloTabela(fonte)  # "atrasado" is not one of the shared codes
+    assert comum.data(comum.index(0, 1), Qt.ItemDataRole.ForegroundRole) is None
+
+    fonte.trocar([], colunas=(colunas[0], Coluna("prazo", "Defesa até")))
+    with qtbot.waitSignal(modelo.headerDataChanged):
+        modelo.recarregar()
+    assert modelo.headerData(1, Qt.Orientation.Horizontal) == "Defesa até"
+    assert modelo.rowCount() == 0
+    qtmodeltester.check(modelo)
+
+
 def test_ordenar_pelo_cabecalho_refaz_a_consulta() -> None:
     fonte = FonteContada(50)
     modelo = ModeloTabela(fonte)
