@@ -20,10 +20,16 @@ from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
 from secretaria.services.caso import obter_caso
+from secretaria.ui.modelo_tabela import FonteEmMemoria, ModeloTabela
 from secretaria.ui.processo import atos
 from secretaria.ui.processo.campos import selecionar_dado, texto_simples
 from secretaria.ui.processo.form_auto import DialogoAuto
-from secretaria.ui.processo.tela_caso import ModeloLinhaDoTempo, TelaCaso
+from secretaria.ui.processo.tela_caso import (
+    COLUNAS_LINHA_DO_TEMPO,
+    CORES_LINHA_DO_TEMPO,
+    TelaCaso,
+    linhas_da_linha_do_tempo,
+)
 
 
 def _carregar_apoio() -> Any:
@@ -66,8 +72,11 @@ def test_modelo_da_linha_do_tempo(qtmodeltester: Any, banco: Banco, roteiro: Any
     r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
     with banco.leitura() as s:
         caso = obter_caso(s, r.id)
-    modelo = ModeloLinhaDoTempo()
-    modelo.definir(caso.linha_do_tempo)
+    modelo = ModeloTabela(
+        FonteEmMemoria(COLUNAS_LINHA_DO_TEMPO, linhas_da_linha_do_tempo(caso.linha_do_tempo)),
+        cores=CORES_LINHA_DO_TEMPO,
+        alinhar_titulos=False,
+    )
     qtmodeltester.check(modelo)
     assert modelo.rowCount() == len(caso.linha_do_tempo) >= 4
     assert modelo.data(modelo.index(0, 0)) == "01/06/2026"
@@ -106,7 +115,7 @@ def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro:
     assert "07/12/2026" in ap.responder_caixa(qtbot, OK)
     assert "Defesa (art. 14): em curso — vence em 07/12/2026 (faltam 7 dias)" in tela.texto_prazos()
     assert tela.fase.text().count("Intimado") == 1
-    titulos = [tela.modelo.evento(i).titulo for i in range(tela.modelo.rowCount())]
+    titulos = [tela.modelo.index(i, 1).data() for i in range(tela.modelo.rowCount())]
     assert "Intimação do auto (sem êxito)" in titulos and "Intimação do auto" in titulos
 
 

@@ -16,10 +16,9 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -59,6 +58,7 @@ from secretaria.services.rotulos import (
     formatar_data_hora,
 )
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
 from secretaria.ui.processo.campos import item_vazio
@@ -71,8 +71,6 @@ from secretaria.ui.processo.painel_sancao import (
 )
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.janelas import tamanho_na_tela
-
-Indice = QModelIndex | QPersistentModelIndex
 
 ROTULOS_EVENTO = {
     "representacao": "Representação",
@@ -101,69 +99,29 @@ CORES_FASE = {
 }
 
 
-class ModeloLinhaDoTempo(QAbstractTableModel):
-    """The case's acts in date order: Data | Ato | Descrição. Failed intimações and cancellations stand out."""
+COLUNAS_LINHA_DO_TEMPO = (
+    Coluna("data", "Data", alinhamento="centro", dica_do_texto=True),
+    Coluna("ato", "Ato", dica_do_texto=True),
+    Coluna("descricao", "Descrição", dica_do_texto=True),
+)
+CORES_LINHA_DO_TEMPO = {"cancelamento": COR_BLOQUEIO, "ressalva": COR_ALERTA, "infracao": COR_SECUNDARIA}
+"""Failed intimações and cancellations stand out; the infraction itself (not an act) is grey."""
 
-    COLUNAS = ("Data", "Ato", "Descrição")
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._eventos: tuple[EventoCaso, ...] = ()
+def linhas_da_linha_do_tempo(eventos: Sequence[EventoCaso]) -> list[LinhaTabela]:
+    """The case's acts in date order, as rows of the timeline table (Data | Ato | Descrição); each row's
+    id is the act's code."""
+    return [LinhaTabela(e.ato, (e.data, e.titulo, e.descricao), _destaque(e)) for e in eventos]
 
-    def definir(self, eventos: Sequence[EventoCaso]) -> None:
-        self.beginResetModel()
-        self._eventos = tuple(eventos)
-        self.endResetModel()
 
-    def evento(self, linha: int) -> EventoCaso:
-        return self._eventos[linha]
-
-    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
-        return 0 if parent.isValid() else len(self._eventos)
-
-    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUNAS)
-
-    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._eventos):
-            return None
-        e = self._eventos[index.row()]
-        coluna = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if coluna == 0:
-                return formatar_data(e.data)
-            if coluna == 1:
-                return e.titulo
-            if coluna == 2:
-                return e.descricao
-            return None
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if e.ato == "cancelamento":
-                return QBrush(QColor(COR_BLOQUEIO))
-            if "sem êxito" in e.titulo or "intempestiv" in e.titulo:  # worth a look, not an alarm
-                return QBrush(QColor(COR_ALERTA))
-            if e.ato == "infracao":
-                return QBrush(QColor(COR_SECUNDARIA))
-            return None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = Qt.AlignmentFlag.AlignHCenter if coluna == 0 else Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.UserRole:
-            return e.ato
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
-            return self.COLUNAS[section]
-        return None
-
-    def flags(self, index: Indice) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+def _destaque(e: EventoCaso) -> str | None:
+    if e.ato == "cancelamento":
+        return "cancelamento"
+    if "sem êxito" in e.titulo or "intempestiv" in e.titulo:  # worth a look, not an alarm
+        return "ressalva"
+    if e.ato == "infracao":
+        return "infracao"
+    return None
 
 
 COR_CURSO = "#1d4ed8"
@@ -345,7 +303,10 @@ class TelaCaso(QDialog):
         self.rotulos_prazos: list[QLabel] = []
         self.rotulo_aguardando: QLabel | None = None
 
-        self.modelo = ModeloLinhaDoTempo(self)
+        self.fonte_linha_do_tempo = FonteEmMemoria(COLUNAS_LINHA_DO_TEMPO)
+        self.modelo = ModeloTabela(
+            self.fonte_linha_do_tempo, cores=CORES_LINHA_DO_TEMPO, alinhar_titulos=False, parent=self
+        )
         self.linha_do_tempo = QTableView()
         self.linha_do_tempo.setModel(self.modelo)
         self.linha_do_tempo.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -429,7 +390,8 @@ class TelaCaso(QDialog):
         self.penalidade.setText(self._texto_penalidade(c))
         self._mostrar_prazos(c)
         self._mostrar_atos(c)
-        self.modelo.definir(c.linha_do_tempo)
+        self.fonte_linha_do_tempo.trocar(linhas_da_linha_do_tempo(c.linha_do_tempo))
+        self.modelo.recarregar()
         self.detalhes.setHtml(self._html_detalhes(c))
         self._mostrar_sancao(c)
         self._mostrar_arquivos(c)
@@ -802,4 +764,12 @@ def abrir_caso(contexto: Contexto, auto_id: int, parent: QWidget | None = None) 
     return tela
 
 
-__all__ = ["LinhaPrazo", "ModeloLinhaDoTempo", "TelaCaso", "abrir_caso", "linhas_prazos"]
+__all__ = [
+    "COLUNAS_LINHA_DO_TEMPO",
+    "CORES_LINHA_DO_TEMPO",
+    "LinhaPrazo",
+    "TelaCaso",
+    "abrir_caso",
+    "linhas_da_linha_do_tempo",
+    "linhas_prazos",
+]
