@@ -92,7 +92,12 @@ def test_modelo_da_linha_do_tempo_da_cassacao(qtmodeltester: Any, banco: Banco, 
         obter_cassacao,
         registrar_ato_cassacao,
     )
-    from secretaria.ui.processo.cassacao import ModeloEventosCassacao
+    from secretaria.ui.modelo_tabela import FonteEmMemoria, ModeloTabela
+    from secretaria.ui.processo.cassacao import (
+        COLUNAS_EVENTOS_CASSACAO,
+        CORES_EVENTOS_CASSACAO,
+        linhas_dos_eventos,
+    )
 
     atores = ap.fabrica.ATORES
     cid = instaurar_cassacao(
@@ -105,8 +110,11 @@ def test_modelo_da_linha_do_tempo_da_cassacao(qtmodeltester: Any, banco: Banco, 
     )  # fmt: skip
     with banco.leitura() as s:
         detalhe = obter_cassacao(s, cid)
-    modelo = ModeloEventosCassacao()
-    modelo.definir(detalhe.linha_do_tempo)
+    modelo = ModeloTabela(
+        FonteEmMemoria(COLUNAS_EVENTOS_CASSACAO, linhas_dos_eventos(detalhe.linha_do_tempo)),
+        cores=CORES_EVENTOS_CASSACAO,
+        alinhar_titulos=False,
+    )
     qtmodeltester.check(modelo)
     assert [modelo.index(r, 1).data() for r in range(modelo.rowCount())] == [
         "Instauração",

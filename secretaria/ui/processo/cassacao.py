@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,11 +36,10 @@ from secretaria.lei.formato import formatar_data
 from secretaria.services.base import ErroDominio
 from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.campos import CampoTexto, item_vazio
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
-
-Indice = QModelIndex | QPersistentModelIndex
 
 
 class _DialogoCassacao(QDialog):
@@ -240,51 +238,26 @@ PAPEIS_ATO = ("protocolo", "autoridade", "secretario")
 PAPEIS_DECIDIR = ("secretario",)
 
 
-class ModeloEventosCassacao(QAbstractTableModel):
-    """The procedure's timeline: Data | Ato | Descrição | Por."""
+COLUNAS_EVENTOS_CASSACAO = (
+    Coluna("data", "Data", alinhamento="centro", dica_do_texto=True),
+    Coluna("ato", "Ato", dica_do_texto=True),
+    Coluna("descricao", "Descrição", dica_do_texto=True),
+    Coluna("por", "Por", dica_do_texto=True),
+)
+CORES_EVENTOS_CASSACAO = {"cassada": COR_BLOQUEIO}
 
-    COLUNAS = ("Data", "Ato", "Descrição", "Por")
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._eventos: tuple[EventoCassacao, ...] = ()
-
-    def definir(self, eventos: Sequence[EventoCassacao]) -> None:
-        self.beginResetModel()
-        self._eventos = tuple(eventos)
-        self.endResetModel()
-
-    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
-        return 0 if parent.isValid() else len(self._eventos)
-
-    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUNAS)
-
-    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._eventos):
-            return None
-        e = self._eventos[index.row()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return (formatar_data(e.data), e.titulo, e.descricao, e.por or "")[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and e.titulo == "Decisão: permissão cassada":
-            return QBrush(QColor(COR_BLOQUEIO))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = Qt.AlignmentFlag.AlignHCenter if index.column() == 0 else Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
-            return self.COLUNAS[section]
-        return None
-
-    def flags(self, index: Indice) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+def linhas_dos_eventos(eventos: Sequence[EventoCassacao]) -> list[LinhaTabela]:
+    """The procedure's timeline as rows of its table: Data | Ato | Descrição | Por; the decision that
+    cassou the permission in red."""
+    return [
+        LinhaTabela(
+            None,
+            (e.data, e.titulo, e.descricao, e.por),
+            "cassada" if e.titulo == "Decisão: permissão cassada" else None,
+        )
+        for e in eventos
+    ]
 
 
 class PainelCassacao(QWidget):
@@ -323,7 +296,10 @@ class PainelCassacao(QWidget):
         self.cabecalho.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.pendencia = QLabel()
         self.pendencia.setWordWrap(True)
-        self.modelo = ModeloEventosCassacao(self)
+        self.fonte_eventos = FonteEmMemoria(COLUNAS_EVENTOS_CASSACAO)
+        self.modelo = ModeloTabela(
+            self.fonte_eventos, cores=CORES_EVENTOS_CASSACAO, alinhar_titulos=False, parent=self
+        )
         self.tabela = QTableView()
         self.tabela.setModel(self.modelo)
         self.tabela.setAccessibleName("Linha do tempo do procedimento")
@@ -437,7 +413,7 @@ class PainelCassacao(QWidget):
             self.cabecalho.setText("")
             self.pendencia.setText("")
             self.pendencia.setVisible(False)
-            self.modelo.definir(())
+            self._mostrar_eventos(())
         else:
             decisao = ""
             if c.decidida_em is not None:
@@ -450,7 +426,7 @@ class PainelCassacao(QWidget):
             self.pendencia.setText(pendencia)
             self.pendencia.setStyleSheet(f"color: {COR_ALERTA};")
             self.pendencia.setVisible(bool(pendencia))
-            self.modelo.definir(c.linha_do_tempo)
+            self._mostrar_eventos(c.linha_do_tempo)
         pode_instaurar = self.delegacao == "permissao" and not self.cassada and aberta is None
         self.botao_instaurar.setEnabled(pode_instaurar)
         self.botao_ato.setEnabled(c is not None and c.em_andamento)
@@ -466,6 +442,10 @@ class PainelCassacao(QWidget):
         ]
         self.papeis.setText(("Cabe a outros usuários — " + "; ".join(faltam) + ".") if faltam else "")
         self.papeis.setVisible(bool(faltam))
+
+    def _mostrar_eventos(self, eventos: Sequence[EventoCassacao]) -> None:
+        self.fonte_eventos.trocar(linhas_dos_eventos(eventos))
+        self.modelo.recarregar()
 
     def _aviso(self, texto: str, cor: str) -> None:
         self.aviso.setText(texto)
@@ -523,9 +503,11 @@ def _e(texto: str) -> str:
 
 
 __all__ = [
+    "COLUNAS_EVENTOS_CASSACAO",
+    "CORES_EVENTOS_CASSACAO",
     "DialogoAtoCassacao",
     "DialogoDecidirCassacao",
     "DialogoInstaurarCassacao",
-    "ModeloEventosCassacao",
     "PainelCassacao",
+    "linhas_dos_eventos",
 ]
