@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,8 +31,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.filas import Fila, LinhaFila
 from secretaria.ui.contexto import Contexto
-
-Indice = QModelIndex | QPersistentModelIndex
+from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
 
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
@@ -50,77 +49,39 @@ DATA_SEM_ALERTA = frozenset({"multas_em_aberto"})
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 
-class ModeloFila(QAbstractTableModel):
-    """One queue's rows: Referência | Operadora | Data | Prazo | Situação. A deadline already passed is red."""
+CORES_FILA = {"atrasado": COR_ATRASO}
 
-    COLUNAS = ("Referência", "Operadora", "Data", "Prazo", "Situação")
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._linhas: tuple[LinhaFila, ...] = ()
-        self._hoje = relogio.hoje()
-        self._atraso = False
-        self._chave = ""
+def colunas_da_fila(chave: str = "") -> tuple[Coluna, ...]:
+    """One queue's columns: Referência | Operadora | Data | Prazo | Situação. The "Prazo" title says what the
+    queue's date is; a passed deadline reds the Prazo and the Situação (only the Situação where the date
+    is history, `DATA_SEM_ALERTA`)."""
+    return (
+        Coluna("referencia", "Referência", dica_do_texto=True, destacar=False),
+        Coluna("operadora", "Operadora", dica_do_texto=True, destacar=False),
+        Coluna("data", "Data", alinhamento="centro", dica_do_texto=True, destacar=False),
+        Coluna(
+            "prazo",
+            TITULOS_PRAZO.get(chave, "Prazo"),
+            alinhamento="centro",
+            dica_do_texto=True,
+            destacar=chave not in DATA_SEM_ALERTA,
+        ),
+        Coluna("situacao", "Situação", dica_do_texto=True),
+    )
 
-    def definir(self, linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False, chave: str = "") -> None:
-        self.beginResetModel()
-        self._linhas = tuple(linhas)
-        self._hoje = hoje
-        self._atraso = atraso
-        self._chave = chave
-        self.endResetModel()
-        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
 
-    def linha(self, row: int) -> LinhaFila | None:
-        return self._linhas[row] if 0 <= row < len(self._linhas) else None
-
-    def rowCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008 - Qt's own signature
-        return 0 if parent.isValid() else len(self._linhas)
-
-    def columnCount(self, parent: Indice = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUNAS)
-
-    def _vencida(self, linha: LinhaFila) -> bool:
-        return self._atraso or (linha.prazo is not None and linha.prazo < self._hoje)
-
-    def data(self, index: Indice, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._linhas):
-            return None
-        linha = self._linhas[index.row()]
-        coluna = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            valores = (
-                linha.referencia,
-                linha.operadora,
-                formatar_data(linha.data) if linha.data else "",
-                formatar_data(linha.prazo) if linha.prazo else "",
-                linha.detalhe,
-            )
-            return valores[coluna] if 0 <= coluna < len(valores) else None
-        colunas_alerta = (4,) if self._chave in DATA_SEM_ALERTA else (3, 4)
-        if role == Qt.ItemDataRole.ForegroundRole and coluna in colunas_alerta and self._vencida(linha):
-            return QBrush(QColor(COR_ATRASO))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = Qt.AlignmentFlag.AlignHCenter if coluna in (2, 3) else Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.UserRole:
-            return (linha.entidade, linha.id)
-        return None
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(self.COLUNAS):
-            if section == 3:
-                return TITULOS_PRAZO.get(self._chave, self.COLUNAS[3])
-            return self.COLUNAS[section]
-        return None
-
-    def flags(self, index: Indice) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+def linhas_da_fila(linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False) -> list[LinhaTabela]:
+    """A queue's rows for its table; each row's id is what opening it opens, (entidade, id). A row is
+    "atrasado" when its whole queue is late (`atraso`) or its deadline passed before `hoje`."""
+    return [
+        LinhaTabela(
+            (linha.entidade, linha.id),
+            (linha.referencia, linha.operadora, linha.data, linha.prazo, linha.detalhe),
+            "atrasado" if atraso or (linha.prazo is not None and linha.prazo < hoje) else None,
+        )
+        for linha in linhas
+    ]
 
 
 class TabelaFila(QTableView):
@@ -163,7 +124,8 @@ class PaginaInicio(QWidget):
         self.lista_filas.setMinimumWidth(330)
         self.lista_filas.setWordWrap(True)
         self.lista_filas.setSpacing(4)
-        self.modelo = ModeloFila(self)
+        self.fonte = FonteEmMemoria(colunas_da_fila())
+        self.modelo = ModeloTabela(self.fonte, cores=CORES_FILA, alinhar_titulos=False, parent=self)
         self.tabela = TabelaFila()
         self.tabela.setModel(self.modelo)
         self.tabela.setAccessibleName("Itens da fila")
@@ -268,7 +230,11 @@ class PaginaInicio(QWidget):
         if not 0 <= indice < len(self.filas):
             return
         fila = self.filas[indice]
-        self.modelo.definir(fila.linhas, relogio.hoje(), fila.chave in FILAS_DE_ATRASO, fila.chave)
+        atraso = fila.chave in FILAS_DE_ATRASO
+        self.fonte.trocar(
+            linhas_da_fila(fila.linhas, relogio.hoje(), atraso), colunas=colunas_da_fila(fila.chave)
+        )
+        self.modelo.recarregar()
         self.titulo_fila.setText(f"{fila.titulo} — {_contagem(fila.total)}")
         self.tabela.setVisible(bool(fila.linhas))
         self.tabela.setColumnHidden(2, not any(linha.data for linha in fila.linhas))
@@ -297,38 +263,39 @@ class PaginaInicio(QWidget):
             self.abrir_linha(indice.row())
 
     def abrir_linha(self, row: int) -> QWidget | None:
-        linha = self.modelo.linha(row)
-        if linha is None:
+        chave = self.modelo.id_da_linha(row)
+        if chave is None:
             return None
-        self.abrirRegistro.emit(linha.entidade, linha.id)
-        janela = self._abrir(linha)
+        entidade, id_ = chave
+        self.abrirRegistro.emit(entidade, id_)
+        janela = self._abrir(entidade, id_)
         if janela is not None:
             self.janelas = [j for j in self.janelas if _viva(j)] + [janela]
         return janela
 
-    def _abrir(self, linha: LinhaFila) -> QWidget | None:
-        if linha.entidade == "auto":
+    def _abrir(self, entidade: str, id_: int) -> QWidget | None:
+        if entidade == "auto":
             from secretaria.ui.processo.tela_caso import abrir_caso
 
-            tela = abrir_caso(self.contexto, linha.id, self)
+            tela = abrir_caso(self.contexto, id_, self)
             tela.casoAlterado.connect(lambda _id: self.recarregar())
             return tela
-        if linha.entidade == "representacao":
+        if entidade == "representacao":
             from secretaria.ui.processo.form_representacao import TelaRepresentacao
 
-            tela_rep = TelaRepresentacao(self.contexto, linha.id, self)
+            tela_rep = TelaRepresentacao(self.contexto, id_, self)
             tela_rep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             tela_rep.alterada.connect(lambda _id: self.recarregar())
             tela_rep.open()
             return tela_rep
-        if linha.entidade == "veiculo":
+        if entidade == "veiculo":
             from secretaria.ui.cadastros.veiculos import DialogoVeiculo
 
-            dialogo: Any = DialogoVeiculo(self.contexto, linha.id, self)
-        elif linha.entidade == "operadora":
+            dialogo: Any = DialogoVeiculo(self.contexto, id_, self)
+        elif entidade == "operadora":
             from secretaria.ui.cadastros.operadoras import DialogoOperadora
 
-            dialogo = DialogoOperadora(self.contexto, linha.id, self)
+            dialogo = DialogoOperadora(self.contexto, id_, self)
         else:
             return None
         dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -350,4 +317,4 @@ def _viva(janela: QWidget) -> bool:
         return False
 
 
-__all__ = ["ModeloFila", "PaginaInicio"]
+__all__ = ["CORES_FILA", "PaginaInicio", "colunas_da_fila", "linhas_da_fila"]

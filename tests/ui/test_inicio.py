@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.services.filas import LinhaFila
-from secretaria.ui.inicio import ModeloFila, PaginaInicio
+from secretaria.ui.inicio import CORES_FILA, PaginaInicio, colunas_da_fila, linhas_da_fila
+from secretaria.ui.modelo_tabela import FonteEmMemoria, ModeloTabela
 from secretaria.ui.processo import atos
 from secretaria.ui.processo.form_representacao import TelaRepresentacao
 from secretaria.ui.processo.tela_caso import TelaCaso
@@ -39,8 +40,7 @@ sem_caixas_abertas = ap.sem_caixas_abertas
 
 
 def test_modelo_da_fila(qtmodeltester: Any) -> None:
-    modelo = ModeloFila()
-    modelo.definir(
+    linhas = linhas_da_fila(
         [
             LinhaFila(
                 "auto", 1, "AI nº 0001/2026", 1, "Viação", date(2026, 11, 1), date(2026, 11, 16), "Defesa"
@@ -49,6 +49,7 @@ def test_modelo_da_fila(qtmodeltester: Any) -> None:
         ],
         date(2026, 11, 30),
     )
+    modelo = ModeloTabela(FonteEmMemoria(colunas_da_fila(), linhas), cores=CORES_FILA, alinhar_titulos=False)
     qtmodeltester.check(modelo)
     assert modelo.data(modelo.index(0, 3)) == "16/11/2026"
     assert modelo.data(modelo.index(0, 3), Qt.ItemDataRole.ForegroundRole) is not None  # overdue: red
