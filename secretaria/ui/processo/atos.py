@@ -1,7 +1,8 @@
 """One dialog per act of the case (PRODUTO paths 4–8): intimação, defesa, proposta, decisão, recurso and its
-judgement, suspensão, pagamento, cumprimento (art. 8º), cancelamento, and the cassação procedure (art. 16).
+judgement, suspensão, pagamento, cumprimento (art. 8º), cancelamento.
 
-Every dialog works the same way: Enter records, Escape cancels; what can be computed at once is shown at
+Every dialog works the same way (`DialogoRegistro`, whose flow the cassação dialogs of `cassacao.py` share
+too): Enter records, Escape cancels; what can be computed at once is shown at
 once (the deadline an intimação starts, whether a defence is timely, the allowed range and the R$ amount
 beside the fine); irreversible acts (decisão, julgamento, cancelamento, cassação) ask for confirmation;
 a refusal from the service appears beside its field and nothing is written. Each dialog calls exactly one
@@ -64,16 +65,87 @@ def _colorir(rotulo: QLabel, texto: str, cor: str, negrito: bool = False) -> Non
     rotulo.setText(texto)
 
 
-class DialogoAto(QDialog):
-    """The common frame: a heading naming the case, a form, and Registrar/Cancelar.
+class DialogoRegistro(QDialog):
+    """The flow every act dialog shares, the case's (`DialogoAto`) and the cassação's: "Registrar" reads the
+    fields (`validar`), asks first when the act is irreversible (`confirmacao`), makes the one service call
+    (`executar`) and either shows the service's refusal beside its field, nothing written, or keeps what
+    the service returned (`concluir`) and closes accepted.
 
-    Subclasses add fields in `montar()`, may return a confirmation text from `confirmacao()` (irreversible
-    acts), and do the one service call in `executar()`, returning the message the case screen shows after.
+    A subclass lays out `layout_principal` and `form`, then calls `adicionar_botoes()`.
     """
 
     titulo = "Registrar ato"
     texto_botao = "&Registrar"
     texto_voltar = "Cancelar"
+    contexto: Contexto
+    layout_principal: QVBoxLayout
+    form: Formulario
+
+    # --- for subclasses ---
+    def validar(self) -> None:
+        """Read the fields (raising ErroDominio beside the field) before anything is asked or written."""
+
+    def confirmacao(self) -> str | None:
+        return None
+
+    def executar(self) -> Any:
+        raise NotImplementedError
+
+    def concluir(self, resultado: Any) -> None:
+        """Keep what `executar` returned, just before the dialog closes accepted."""
+
+    def adicionar_botoes(self) -> None:
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar=self.texto_botao)
+        self.botoes.accepted.connect(self.registrar)
+        self.botoes.button(QDialogButtonBox.StandardButton.Cancel).setText(self.texto_voltar)
+        self.layout_principal.addWidget(self.botoes)
+
+    @property
+    def uow(self) -> Any:
+        return self.contexto.banco.uow()
+
+    @property
+    def ator(self) -> Any:
+        return self.contexto.ator
+
+    def data_obrigatoria(self, campo: CampoData, nome: str, rotulo: str) -> date:
+        valor = campo.data_ou_erro(nome, rotulo)
+        if valor is None:
+            raise ErroDominio(f"Informe {rotulo}.", nome)
+        return valor
+
+    # --- the flow ---
+    def registrar(self) -> None:
+        self.form.limpar_erros()
+        try:
+            self.validar()
+        except ErroDominio as erro:
+            self.form.mostrar_erro(erro)
+            return
+        texto = self.confirmacao()
+        if texto:
+            mensagens.confirmar(
+                self, self.titulo, texto, self._executar, texto_sim="Confirmar", texto_nao="Voltar"
+            )
+        else:
+            self._executar()
+
+    def _executar(self) -> None:
+        try:
+            resultado = self.executar()
+        except ErroDominio as erro:
+            self.form.mostrar_erro(erro)
+            return
+        self.concluir(resultado)
+        self.accept()
+
+
+class DialogoAto(DialogoRegistro):
+    """The case act's frame: a heading naming the case, a form, and Registrar/Cancelar.
+
+    Subclasses add fields in `montar()`, may return a confirmation text from `confirmacao()` (irreversible
+    acts), and do the one service call in `executar()`, returning the message the case screen shows after.
+    """
 
     def __init__(self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, **opcoes: Any) -> None:
         super().__init__(parent)
@@ -93,61 +165,16 @@ class DialogoAto(QDialog):
         self.form = Formulario(self.layout_principal, self)
         self.montar()
         self.layout_principal.addStretch(1)
-        self.botoes = botoes_salvar_cancelar(self, texto_salvar=self.texto_botao)
-        self.botoes.accepted.connect(self.registrar)
-        self.botoes.button(QDialogButtonBox.StandardButton.Cancel).setText(self.texto_voltar)
-        self.layout_principal.addWidget(self.botoes)
+        self.adicionar_botoes()
 
-    # --- for subclasses ---
     def montar(self) -> None:
         raise NotImplementedError
-
-    def validar(self) -> None:
-        """Read the fields (raising ErroDominio beside the field) before anything is asked or written."""
-
-    def confirmacao(self) -> str | None:
-        return None
 
     def executar(self) -> str:
         raise NotImplementedError
 
-    # --- the flow ---
-    @property
-    def uow(self) -> Any:
-        return self.contexto.banco.uow()
-
-    @property
-    def ator(self) -> Any:
-        return self.contexto.ator
-
-    def registrar(self) -> None:
-        self.form.limpar_erros()
-        try:
-            self.validar()
-        except ErroDominio as erro:
-            self.form.mostrar_erro(erro)
-            return
-        texto = self.confirmacao()
-        if texto:
-            mensagens.confirmar(
-                self, self.titulo, texto, self._executar, texto_sim="Confirmar", texto_nao="Voltar"
-            )
-        else:
-            self._executar()
-
-    def _executar(self) -> None:
-        try:
-            self.mensagem_final = self.executar()
-        except ErroDominio as erro:
-            self.form.mostrar_erro(erro)
-            return
-        self.accept()
-
-    def data_obrigatoria(self, campo: CampoData, nome: str, rotulo: str) -> date:
-        valor = campo.data_ou_erro(nome, rotulo)
-        if valor is None:
-            raise ErroDominio(f"Informe {rotulo}.", nome)
-        return valor
+    def concluir(self, resultado: Any) -> None:
+        self.mensagem_final = str(resultado)
 
 
 # --- intimação (art. 11) ---------------------------------------------------------------------------------

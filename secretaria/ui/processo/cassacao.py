@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
@@ -19,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -33,18 +33,20 @@ from PySide6.QtWidgets import (
 
 from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services.base import ErroDominio
 from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.processo.atos import DialogoRegistro
 from secretaria.ui.processo.campos import CampoTexto, item_vazio
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
-from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
+from secretaria.ui.widgets import CampoData, Formulario
 
 
-class _DialogoCassacao(QDialog):
+class _DialogoCassacao(DialogoRegistro):
+    """A cassação act: a heading, the act's date and its fields; the flow is `DialogoRegistro`'s, and what
+    the service returned (the procedure's id) is kept in `resultado_id`."""
+
     titulo = "Cassação (art. 16)"
-    texto_botao = "&Registrar"
 
     def __init__(self, contexto: Contexto, parent: QWidget | None) -> None:
         super().__init__(parent)
@@ -65,48 +67,22 @@ class _DialogoCassacao(QDialog):
         self.data.definir_data(relogio.hoje())
         self.form.adicionar("data", "&Data:", self.data)
         self.montar()
-        self.botoes = botoes_salvar_cancelar(self, texto_salvar=self.texto_botao)
-        self.botoes.button(QDialogButtonBox.StandardButton.Cancel).setText("Cancelar")
-        self.botoes.accepted.connect(self.registrar)
-        self.layout_principal.addWidget(self.botoes)
+        self.adicionar_botoes()
 
     def montar(self) -> None:
         raise NotImplementedError
 
-    def confirmacao(self) -> str | None:
-        return None
+    def validar(self) -> None:
+        self.data.data_ou_erro("data", "a data")
 
     def executar(self) -> int | None:
         raise NotImplementedError
 
-    def registrar(self) -> None:
-        self.form.limpar_erros()
-        try:
-            self.data.data_ou_erro("data", "a data")
-        except ErroDominio as erro:
-            self.form.mostrar_erro(erro)
-            return
-        texto = self.confirmacao()
-        if texto:
-            mensagens.confirmar(
-                self, self.titulo, texto, self._executar, texto_sim="Confirmar", texto_nao="Voltar"
-            )
-        else:
-            self._executar()
-
-    def _executar(self) -> None:
-        try:
-            self.resultado_id = self.executar()
-        except ErroDominio as erro:
-            self.form.mostrar_erro(erro)
-            return
-        self.accept()
+    def concluir(self, resultado: Any) -> None:
+        self.resultado_id = resultado
 
     def _dia(self) -> date:
-        dia = self.data.data_ou_erro("data", "a data")
-        if dia is None:
-            raise ErroDominio("Informe a data.", "data")
-        return dia
+        return self.data_obrigatoria(self.data, "data", "a data")
 
 
 class DialogoInstaurarCassacao(_DialogoCassacao):
@@ -136,8 +112,8 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
         from secretaria.services.execucao import instaurar_cassacao
 
         return instaurar_cassacao(
-            self.contexto.banco.uow(),
-            self.contexto.ator,
+            self.uow,
+            self.ator,
             operadora_id=self.operadora_id,
             data=self._dia(),
             motivo=self.motivo.texto(),
@@ -173,8 +149,8 @@ class DialogoAtoCassacao(_DialogoCassacao):
         from secretaria.services.execucao import registrar_ato_cassacao
 
         return registrar_ato_cassacao(
-            self.contexto.banco.uow(),
-            self.contexto.ator,
+            self.uow,
+            self.ator,
             cassacao_id=self.cassacao_id,
             data=self._dia(),
             tipo=self.tipo.currentData(),
@@ -220,8 +196,8 @@ class DialogoDecidirCassacao(_DialogoCassacao):
         from secretaria.services.execucao import decidir_cassacao
 
         decidir_cassacao(
-            self.contexto.banco.uow(),
-            self.contexto.ator,
+            self.uow,
+            self.ator,
             cassacao_id=self.cassacao_id,
             data=self._dia(),
             resultado=self.resultado.currentData(),
