@@ -10,7 +10,7 @@ acts the user's roles allow.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -120,8 +120,11 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
         )
 
 
-class DialogoAtoCassacao(_DialogoCassacao):
-    titulo = "Registrar ato da cassação"
+class _DialogoDoProcedimento(_DialogoCassacao):
+    """An act on a procedure already open: which one, and the version the user saw (the service refuses the
+    act if someone changed the procedure meanwhile)."""
+
+    cabecalho = ""
 
     def __init__(
         self, contexto: Contexto, cassacao_id: int, versao: int | None = None, parent: QWidget | None = None
@@ -129,17 +132,28 @@ class DialogoAtoCassacao(_DialogoCassacao):
         super().__init__(contexto, parent)
         self.cassacao_id = cassacao_id
         self.versao = versao
-        self.construir(
-            "Cada ato do procedimento fica registrado: a notificação da permissionária para se defender, a "
-            "defesa, as provas, os pareceres.",
-        )
+        self.construir(self.cabecalho)
+
+
+def _combo(rotulos: Mapping[str, str]) -> QComboBox:
+    """A combo of code → label, each label with a capital first letter."""
+    combo = QComboBox()
+    for chave, rotulo in rotulos.items():
+        combo.addItem(rotulo[:1].upper() + rotulo[1:], chave)
+    return combo
+
+
+class DialogoAtoCassacao(_DialogoDoProcedimento):
+    titulo = "Registrar ato da cassação"
+    cabecalho = (
+        "Cada ato do procedimento fica registrado: a notificação da permissionária para se defender, a "
+        "defesa, as provas, os pareceres."
+    )
 
     def montar(self) -> None:
         from secretaria.services.execucao import TIPOS_ATO_CASSACAO
 
-        self.tipo = QComboBox()
-        for chave, rotulo in TIPOS_ATO_CASSACAO.items():
-            self.tipo.addItem(rotulo[:1].upper() + rotulo[1:], chave)
+        self.tipo = _combo(TIPOS_ATO_CASSACAO)
         self.descricao = CampoTexto(linhas=4)
         self.form.adicionar("tipo", "&Ato:", self.tipo)
         self.form.adicionar("descricao", "D&escrição:", self.descricao)
@@ -159,27 +173,18 @@ class DialogoAtoCassacao(_DialogoCassacao):
         )
 
 
-class DialogoDecidirCassacao(_DialogoCassacao):
+class DialogoDecidirCassacao(_DialogoDoProcedimento):
     titulo = "Decidir a cassação (art. 16)"
     texto_botao = "De&cidir…"
-
-    def __init__(
-        self, contexto: Contexto, cassacao_id: int, versao: int | None = None, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(contexto, parent)
-        self.cassacao_id = cassacao_id
-        self.versao = versao
-        self.construir(
-            "A cassação só pode ser decidida depois da notificação da permissionária e da sua defesa (ou do fim "
-            "do prazo de 15 dias para ela).",
-        )
+    cabecalho = (
+        "A cassação só pode ser decidida depois da notificação da permissionária e da sua defesa (ou do fim "
+        "do prazo de 15 dias para ela)."
+    )
 
     def montar(self) -> None:
         from secretaria.services.execucao import RESULTADOS_CASSACAO
 
-        self.resultado = QComboBox()
-        for chave, rotulo in RESULTADOS_CASSACAO.items():
-            self.resultado.addItem(rotulo[:1].upper() + rotulo[1:], chave)
+        self.resultado = _combo(RESULTADOS_CASSACAO)
         self.fundamentacao = CampoTexto(linhas=4)
         self.form.adicionar("resultado", "Deci&são:", self.resultado)
         self.form.adicionar("fundamentacao", "&Fundamentação:", self.fundamentacao)
