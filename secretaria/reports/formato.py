@@ -8,7 +8,6 @@ layer computes.
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import date, time
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -22,7 +21,6 @@ __all__ = [
     "formatar_urm",
     "inteiro_por_extenso",
     "limpar_texto",
-    "para_winansi",
 ]
 
 MESES: tuple[str, ...] = (
@@ -98,31 +96,3 @@ def limpar_texto(texto: str) -> str:
     Carriage returns go too: Windows line ends arrive as "\\r\\n" and would print twice.
     """
     return texto.translate(_CONTROLE)
-
-
-def para_winansi(texto: str) -> str:
-    """Map characters the base-14 fonts lack to their plain letter ("ğ" → "g").
-
-    The documents use Helvetica, whose encoding (WinAnsi) covers Portuguese; a foreign letter in a name
-    would otherwise print as a black square. Characters with no plain form are left for ReportLab.
-    """
-    try:
-        texto.encode("cp1252")
-        return texto
-    except UnicodeEncodeError:
-        pass
-    saida: list[str] = []
-    for caractere in texto:
-        try:
-            caractere.encode("cp1252")
-            saida.append(caractere)
-        except UnicodeEncodeError:
-            base = "".join(
-                c for c in unicodedata.normalize("NFKD", caractere) if not unicodedata.combining(c)
-            )
-            try:
-                base.encode("cp1252")
-                saida.append(base or caractere)
-            except UnicodeEncodeError:
-                saida.append(caractere)
-    return "".join(saida)

@@ -45,17 +45,32 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.tables import CellStyle
 
 from secretaria.reports.dados import Timbre
-from secretaria.reports.formato import data_por_extenso, limpar_texto, para_winansi
+from secretaria.reports.fontes import (
+    FONTE,
+    FONTE_ITALICO,
+    FONTE_NEGRITO,
+    imprimivel,
+    registrar_fontes,
+)
+from secretaria.reports.formato import data_por_extenso, limpar_texto
 
-__all__ = ["BlocoFixo", "Campos", "DocumentoPdf", "MarcaPagina", "estilos", "texto"]
+__all__ = [
+    "FONTE",
+    "FONTE_ITALICO",
+    "FONTE_NEGRITO",
+    "BlocoFixo",
+    "Campos",
+    "DocumentoPdf",
+    "MarcaPagina",
+    "estilos",
+    "texto",
+]
 
 D = TypeVar("D")
 
-FONTE = "Helvetica"
-FONTE_NEGRITO = "Helvetica-Bold"
-FONTE_ITALICO = "Helvetica-Oblique"
 COR_TEXTO = colors.HexColor("#111111")
 COR_SECUNDARIA = colors.HexColor("#444444")
 COR_FAIXA = colors.HexColor("#E6E6E6")
@@ -65,7 +80,7 @@ COR_ZEBRA = colors.HexColor("#F4F4F4")
 
 def texto(valor: str) -> str:
     """User text made safe for a Paragraph: control characters out, markup escaped, line breaks kept."""
-    limpo = para_winansi(limpar_texto(valor))
+    limpo = imprimivel(limpar_texto(valor))
     return escape(limpo).replace("\n", "<br/>")
 
 
@@ -73,30 +88,38 @@ _RENDERIZANDO = threading.Lock()
 
 
 @contextmanager
-def _sem_ascii85() -> Iterator[None]:
-    """Binary (Flate only) streams: ASCII85 makes files 25 % larger and, without ReportLab's optional C
-    accelerator, costs a tenth of a batch's time.
+def _ajustes_reportlab() -> Iterator[None]:
+    """ReportLab's global settings a render needs, switched for the render only.
 
-    The setting is global in ReportLab and read when the file is written, so renders are serialised: a
-    render in another thread must not switch it back mid-way (that would change the bytes of an issued
+    - Binary (Flate only) streams: ASCII85 makes files 25 % larger and, without ReportLab's optional C
+      accelerator, costs a tenth of a batch's time.
+    - The embedded family as the default font of table cells holding plain strings (ReportLab's default is
+      Helvetica, which would otherwise sit unembedded in every file and print WinAnsi only).
+
+    The settings are global in ReportLab and read while the file is built, so renders are serialised: a
+    render in another thread must not switch them back mid-way (that would change the bytes of an issued
     document). ReportLab keeps other global state too; one render at a time is the safe use.
     """
     with _RENDERIZANDO:
         anterior = rl_config.useA85
+        fonte_celula = CellStyle.fontname
         rl_config.useA85 = 0
+        CellStyle.fontname = FONTE
         try:
             yield
         finally:
             rl_config.useA85 = anterior
+            CellStyle.fontname = fonte_celula
 
 
 @functools.cache
 def estilos() -> StyleSheet1:
     """The named stylesheet all documents share, so they look like one family of official papers.
 
-    Helvetica (a base-14 font) covers Portuguese through WinAnsi and needs no embedding, which keeps the
-    files small and a batch fast.
+    The family is the embedded Liberation Sans (`fontes`), registered here on first use, so every
+    character prints as typed.
     """
+    registrar_fontes()
     folha = StyleSheet1()
     base = ParagraphStyle("Corpo", fontName=FONTE, fontSize=10, leading=13, textColor=COR_TEXTO)
     folha.add(base)
@@ -359,6 +382,8 @@ class _CanvasNumerado(Canvas):  # type: ignore[misc]
         **kwargs: Any,
     ) -> None:
         kwargs["invariant"] = 1
+        # Else the page preamble names base-14 Helvetica, which then sits unembedded in every file.
+        kwargs["initialFontName"] = FONTE
         super().__init__(*args, **kwargs)
         # The /ID is md5(signature); seed it with the data instead of the (environment-dependent) clock.
         self._doc.signature = hashlib.md5(chave, usedforsecurity=False)
@@ -474,8 +499,8 @@ class DocumentoPdf(Generic[D]):
             bottomMargin=self.MARGEM_INFERIOR,
         )
         documento.addPageTemplates([PageTemplate(id="timbrada", frames=[quadro], onPage=na_pagina)])
-        historia: list[Flowable] = [MarcaPagina(identificacao, grupo=0), *self.historia(dados)]
-        with _sem_ascii85():
+        with _ajustes_reportlab():
+            historia: list[Flowable] = [MarcaPagina(identificacao, grupo=0), *self.historia(dados)]
             documento.build(
                 historia,
                 canvasmaker=functools.partial(
@@ -494,7 +519,7 @@ class DocumentoPdf(Generic[D]):
         topo = altura - self.MARGEM_SUPERIOR
 
         def linha(texto_linha: str, fonte: str, tamanho: float, descida: float) -> None:
-            texto_linha = para_winansi(limpar_texto(texto_linha))
+            texto_linha = imprimivel(limpar_texto(texto_linha))
             ocupada = stringWidth(texto_linha, fonte, tamanho)
             if ocupada > self.largura_util:
                 tamanho = max(5.0, tamanho * self.largura_util / ocupada)
@@ -533,7 +558,7 @@ class DocumentoPdf(Generic[D]):
         canv.line(esquerda, y_linha, direita, y_linha)
         canv.setFillColor(COR_SECUNDARIA)
         canv.setFont(FONTE, 7.5)
-        canv.drawString(esquerda, y_linha - 3.5 * mm, para_winansi(identificacao))
+        canv.drawString(esquerda, y_linha - 3.5 * mm, imprimivel(identificacao))
         canv.setFont(FONTE_NEGRITO, 7.5)
         canv.drawRightString(direita, y_linha - 3.5 * mm, f"Página {pagina} de {total}")
         canv.restoreState()

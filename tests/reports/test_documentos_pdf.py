@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -385,7 +386,7 @@ def test_ficha_sem_processos() -> None:
 def test_texto_de_usuario_nao_e_marcacao_e_caracteres_de_controle_somem() -> None:
     operadora = replace(OPERADORA, razao_social="A <b>&amp;</b> B\x07 Ltda.\r\nFilial ğ")
     pagina = paginas(IntimacaoPdf().render(intimacao(operadora=operadora)))[0]
-    assert "A <b>&amp;</b> B Ltda. Filial g" in pagina
+    assert "A <b>&amp;</b> B Ltda. Filial ğ" in pagina  # a letter outside WinAnsi prints as typed
 
 
 def test_listas_viram_tuplas_e_dados_sao_imutaveis() -> None:
@@ -417,3 +418,80 @@ def test_timbre_longo_encolhe_em_vez_de_sair_da_pagina() -> None:
     x, tamanho = linhas_do_timbre[0]
     assert tamanho < 7.5  # shrunk to fit
     assert x >= IntimacaoPdf.MARGEM_ESQUERDA - 0.5
+
+
+# --------------------------------------------------------------------------------------------------------
+# The embedded font
+# --------------------------------------------------------------------------------------------------------
+
+TIPOGRAFIA = "Nível 2⁴ – 1º e 2ª vias… 10 € × 3"
+
+
+def _fontes(pdf: bytes) -> list[Any]:
+    """Every font dictionary the pages use (in page forms too)."""
+    leitor = PdfReader(io.BytesIO(pdf))
+    encontradas: dict[str, Any] = {}
+
+    def visitar(recursos: Any) -> None:
+        recursos = recursos.get_object() if recursos is not None else {}
+        for fonte in (recursos.get("/Font") or {}).values():
+            fonte = fonte.get_object()
+            encontradas[str(fonte["/BaseFont"])] = fonte
+        for objeto in (recursos.get("/XObject") or {}).values():
+            visitar(objeto.get_object().get("/Resources"))
+
+    for pagina in leitor.pages:
+        visitar(pagina.get("/Resources"))
+    return list(encontradas.values())
+
+
+@pytest.mark.parametrize(
+    "pdf",
+    [
+        lambda: AutoInfracaoPdf().render(auto(descricao_fatos=TIPOGRAFIA)),
+        lambda: IntimacaoPdf().render(intimacao(operadora=replace(OPERADORA, razao_social=TIPOGRAFIA))),
+        lambda: DecisaoPdf().render(decisao(fundamentacao=TIPOGRAFIA)),
+        lambda: FichaOperadoraPdf().render(ficha(3, operadora=replace(OPERADORA, razao_social=TIPOGRAFIA))),
+        lambda: LoteIntimacoesPdf().render(_lote_tipografico()),
+    ],
+    ids=["auto", "intimacao", "decisao", "ficha", "lote"],
+)
+def test_todo_caractere_sai_como_digitado_em_fonte_embutida(pdf: Any) -> None:
+    conteudo = pdf()
+    fontes = _fontes(conteudo)
+    assert fontes
+    for fonte in fontes:  # no base-14 font left: each one is a TrueType subset carried in the file
+        assert str(fonte["/Subtype"]) == "/TrueType"
+        assert "+LiberationSans" in str(fonte["/BaseFont"])
+        assert "/FontFile2" in fonte["/FontDescriptor"].get_object()
+    assert TIPOGRAFIA in " ".join(paginas(conteudo))
+
+
+def _lote_tipografico() -> DadosLoteIntimacao:
+    dados = lote(2)
+    primeira = replace(dados.intimacoes[0], operadora=replace(OPERADORA, razao_social=TIPOGRAFIA))
+    return replace(dados, intimacoes=[primeira, *dados.intimacoes[1:]])
+
+
+def test_decisao_e_lote_nao_dependem_do_processo() -> None:
+    """Font subsets and names do not vary: another process renders the same bytes."""
+    codigo = (
+        "import hashlib, sys; sys.path.insert(0, sys.argv[1]);"
+        "from tests.reports.amostras_documentos import decisao, lote;"
+        "from secretaria.reports.decisao import DecisaoPdf;"
+        "from secretaria.reports.intimacao import LoteIntimacoesPdf;"
+        f"print(hashlib.sha256(DecisaoPdf().render(decisao(fundamentacao={TIPOGRAFIA!r}))).hexdigest());"
+        "print(hashlib.sha256(LoteIntimacoesPdf().render(lote(3))).hexdigest())"
+    )
+    saida = subprocess.run(
+        [sys.executable, "-c", codigo, str(RAIZ)],
+        env={**os.environ, "PYTHONPATH": str(RAIZ)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    aqui = [
+        hashlib.sha256(DecisaoPdf().render(decisao(fundamentacao=TIPOGRAFIA))).hexdigest(),
+        hashlib.sha256(LoteIntimacoesPdf().render(lote(3))).hexdigest(),
+    ]
+    assert saida.stdout.split() == aqui

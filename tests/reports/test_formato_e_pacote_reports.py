@@ -50,10 +50,16 @@ def test_concorda_com_a_formatacao_da_lei() -> None:
         assert formato.formatar_urm(valor) == urm.formatar_urm(valor)
 
 
-def test_limpar_texto_e_winansi() -> None:
+def test_limpar_texto() -> None:
     assert formato.limpar_texto("a\x00b\x07c\r\nd\te") == "abc\nd\te"
-    assert formato.para_winansi("Ação – “ok” € º ª") == "Ação – “ok” € º ª"
-    assert formato.para_winansi("Erdoğan Łódź") == "Erdogan Łódz"  # Ł has no plain form: left as is
+
+
+def test_imprimivel_guarda_o_que_a_fonte_desenha() -> None:
+    from secretaria.reports.fontes import imprimivel
+
+    assert imprimivel("Ação – “ok” € º ª 2⁴ … Erdoğan Łódź") == "Ação – “ok” € º ª 2⁴ … Erdoğan Łódź"
+    # A character no face of the family draws: its plain letter when it has one, else "?" (never a box).
+    assert imprimivel("n⁰ \U0001f68c") == "n0 ?"
 
 
 def _importacoes(arquivo: Path) -> set[str]:
