@@ -532,6 +532,11 @@ class _Gerador:
         self._renavams: set[str] = set()
         self._placas: set[str] = set()
 
+    @property
+    def _secretario_nome(self) -> str:
+        """The demo's Secretary: the name of its user with the secretario role."""
+        return next((n for _l, n, p in self.usuarios if "secretario" in p), "")
+
     def login(self, papel: str) -> str:
         return self.login_papel.get(papel, ATOR_DEMO.login)
 
@@ -653,14 +658,20 @@ class _Gerador:
         self.calendario = Calendario(self.feriados)
 
     def _orgao(self, g: _Gravador) -> None:
-        secretario = next((n for _l, n, p in self.usuarios if "secretario" in p), "")
+        secretario = self._secretario_nome
         g.sessao.execute(
             sa.text(
                 "UPDATE dados_orgao SET secretario_nome = :nome, endereco = :endereco, telefone = :tel, "
-                "email = :email, versao = versao + 1, alterado_por = :por WHERE id = 1"
+                "email = :email, horario_expediente = :horario, pagamento_instrucoes = :pagamento, "
+                "versao = versao + 1, alterado_por = :por WHERE id = 1"
             ),
             {
                 "nome": secretario,
+                "horario": "de segunda a sexta-feira, das 8h às 14h",
+                "pagamento": (
+                    "por guia de recolhimento emitida no protocolo da Secretaria, no endereço acima, "
+                    "paga em qualquer agência bancária credenciada pelo Município"
+                ),
                 "endereco": "Rua Gonçalves Chaves, 457 — Centro — CEP 96015-560",
                 "tel": "(53) 3284-7700",
                 "email": "smsu@pelotas.rs.gov.br",
@@ -1357,6 +1368,9 @@ class _Gerador:
                         if resultado == "aplicada"
                         else "",
                         "secretario": secretario,
+                        # The letterhead's Secretary, as `tramitacao.decidir` records it.
+                        "secretario_nome": self._secretario_nome,
+                        "secretario_cargo": "Secretário Municipal de Serviços Urbanos",
                         "defesa_intempestiva": defesa_dia is not None and not defesa_tempestiva,
                         **_versao(_momento(decisao_dia, rng), secretario),
                     },

@@ -114,6 +114,10 @@ class DadosOrgao(Versionado, Base):
     cidade: so.Mapped[str] = so.mapped_column(sa.String(100), default="Pelotas/RS")
     telefone: so.Mapped[str] = so.mapped_column(sa.String(60), default="")
     email: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    horario_expediente: so.Mapped[str] = so.mapped_column(sa.String(200), default="", server_default="")
+    """Office hours of the protocol where defences are filed ("de segunda a sexta-feira, das 8h às 14h")."""
+    pagamento_instrucoes: so.Mapped[str] = so.mapped_column(sa.String(500), default="", server_default="")
+    """Where and how a fine is paid, as the decision notice states it."""
 
 
 class Configuracao(Base):

@@ -240,6 +240,10 @@ class Decisao(Versionado, Base):
     fundamentacao: so.Mapped[str] = so.mapped_column(sa.Text)
     fundamentos_legais: so.Mapped[str] = so.mapped_column(sa.Text, default="")
     secretario: so.Mapped[str] = so.mapped_column(sa.String(60))
+    """The login of the user who decided."""
+    secretario_nome: so.Mapped[str | None] = so.mapped_column(sa.String(200))
+    """The Secretary who decided, as the notice signs it (the letterhead's name then); None before 0003."""
+    secretario_cargo: so.Mapped[str | None] = so.mapped_column(sa.String(200))
     defesa_intempestiva: so.Mapped[bool] = so.mapped_column(default=False)
 
     auto: so.Mapped[AutoInfracao] = so.relationship()

@@ -44,7 +44,10 @@ class AutoInfracaoPdf(DocumentoPdf[DadosAuto]):
         for indice, (via, rodape) in enumerate(VIAS):
             if indice:
                 historia.append(PageBreak())
-            historia.append(MarcaPagina(f"Auto de Infração nº {dados.numero} – {rodape}"))
+            # Each copy is its own paper: numbered on its own ("Página 1 de 1"), not as pages of one file.
+            historia.append(
+                MarcaPagina(f"Auto de Infração nº {dados.numero} – {rodape}", grupo=("via", indice))
+            )
             historia += self.via(dados, via)
         return historia
 
@@ -180,6 +183,18 @@ class AutoInfracaoPdf(DocumentoPdf[DadosAuto]):
                 altura_espaco=10 * mm,
             )
         )
+        # Art. 10, II names the witnesses; each signs the auto too.
+        testemunhas = list(dados.testemunhas)
+        for inicio in range(0, len(testemunhas), 2):
+            fim.append(
+                self.assinaturas(
+                    [
+                        [f"<b>{texto(t.nome)}</b>", f"Testemunha – {texto(t.documento)}"]
+                        for t in testemunhas[inicio : inicio + 2]
+                    ],
+                    altura_espaco=9 * mm,
+                )
+            )
         f.append(KeepTogether(fim))
 
         # recibo do art. 11

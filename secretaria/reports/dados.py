@@ -42,6 +42,7 @@ __all__ = [
     "DadosVeiculo",
     "LinhaAutoMensal",
     "LinhaFichaCaso",
+    "LinhaFichaCassacao",
     "LinhaPagamentoMensal",
     "LinhaPenalidadeMensal",
     "LinhaPrazoMensal",
@@ -236,11 +237,12 @@ class DadosAuto:
 
 @dataclass(frozen=True, slots=True)
 class DadosIntimacao:
-    """The notice of an auto, with the defence deadline already computed.
+    """The notice of an auto.
 
-    `data_intimacao` is the day the intimação is made (usually the day of delivery, which the batch prints
-    in advance); `prazo_defesa` is `secretaria.lei.prazos.vencimento(data_intimacao)` — REGRAS § 4. Where to
-    file defaults to the letterhead's address when `local_protocolo` is None.
+    The paper states the deadline as "15 dias contados do recebimento desta intimação" (REGRAS § 5), never
+    as a date computed from a planned delivery. `data_intimacao` and `prazo_defesa` are set only when the
+    delivery is already recorded (a copy issued afterwards), and are then printed as the program counted
+    them. Where to file defaults to the letterhead's address when `local_protocolo` is None.
     """
 
     timbre: Timbre
@@ -248,24 +250,30 @@ class DadosIntimacao:
     data_auto: date
     operadora: DadosOperadora
     data_emissao: date
-    data_intimacao: date
-    prazo_defesa: date
+    data_intimacao: date | None = None
+    prazo_defesa: date | None = None
     representante: str | None = None  # the legal representative (art. 11)
     dispositivo: str | None = None  # "Art. 1º, XVI"
     tipo: str | None = None
     local_protocolo: str | None = None
     destinatario_defesa: str = "Secretário Municipal de Serviços Urbanos"
     texto_art14: str = TEXTO_ART_14
+    horario_expediente: str = ""  # "de segunda a sexta-feira, das 8h às 14h"
 
     def __post_init__(self) -> None:
         _checar_numero(self.numero_auto)
         if self.tipo is not None:
             _checar_tipo(self.tipo)
         _exigir(
-            self.prazo_defesa > self.data_intimacao,
-            "O prazo de defesa deve ser posterior à data da intimação (art. 14).",
+            (self.data_intimacao is None) == (self.prazo_defesa is None),
+            "Intimação registrada exige a data e o prazo de defesa; antes da entrega, nenhum dos dois.",
         )
-        _exigir(self.data_intimacao >= self.data_auto, "A intimação não pode ser anterior ao auto.")
+        if self.data_intimacao is not None and self.prazo_defesa is not None:
+            _exigir(
+                self.prazo_defesa > self.data_intimacao,
+                "O prazo de defesa deve ser posterior à data da intimação (art. 14).",
+            )
+            _exigir(self.data_intimacao >= self.data_auto, "A intimação não pode ser anterior ao auto.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +342,36 @@ class DadosDecisao:
     prazo_recurso: date | None = None
     autoridade_recurso: str = "Prefeito Municipal"
     texto_art15: str = TEXTO_ART_15
+    representante: str | None = None  # the operator's legal representative, notified with it (art. 11)
+    secretario_nome: str = ""  # who decided; "" → the letterhead's
+    secretario_cargo: str = ""
+    fundamentos_legais: Sequence[str] = ()  # the sanction's grounds, one line per rule
+    reincidencia: int | None = None  # the recidivism level n of the range
+    faixa_base: tuple[Decimal, Decimal] | None = None  # § 1º range of the tipo (first penalty)
+    faixa: tuple[Decimal, Decimal] | None = None  # the range applied: base × 2ⁿ, each end capped
+    teto_urm: Decimal = Decimal("10.00")  # art. 7º, I
+    prazo_pagamento_dias: int | None = None  # days to pay, from the day the penalty becomes final
+    pagamento_instrucoes: str = ""  # where and how to pay
 
     def __post_init__(self) -> None:
         _checar_numero(self.numero_auto)
+        _tupla(self, "fundamentos_legais")
         if self.tipo is not None:
             _checar_tipo(self.tipo)
         _exigir(self.data_decisao >= self.data_auto, "A decisão não pode ser anterior ao auto.")
+        if self.faixa is not None or self.faixa_base is not None:
+            _exigir(
+                self.faixa is not None and self.faixa_base is not None and self.reincidencia is not None,
+                "A faixa da multa exige a faixa do § 1º, a aplicada e o nível de reincidência.",
+            )
+            assert self.faixa is not None and self.faixa_base is not None and self.reincidencia is not None
+            dobro = 2**self.reincidencia
+            esperada = tuple(min(v * dobro, self.teto_urm) for v in self.faixa_base)
+            _exigir(
+                esperada == self.faixa,
+                f"Faixa incoerente: {self.faixa_base} × {dobro}, limitada a {self.teto_urm}, "
+                f"dá {esperada}, não {self.faixa}.",
+            )
         _exigir(bool(self.fundamentacao.strip()), "A fundamentação da decisão é obrigatória.")
         if self.resultado is Resultado.APLICADA:
             _exigir(
@@ -352,6 +384,13 @@ class DadosDecisao:
                 self.valor_reais == esperado,
                 f"Valor da multa incoerente: {self.multa_urm} URM × {self.valor_urm} = {esperado}, "
                 f"não {self.valor_reais}.",
+            )
+            _exigir(
+                self.prazo_pagamento_dias is not None and self.prazo_pagamento_dias >= 1,
+                "Decisão que aplica multa exige o prazo de pagamento (dias).",
+            )
+            _exigir(
+                bool(self.pagamento_instrucoes.strip()), "Decisão que aplica multa exige onde e como pagar."
             )
         else:
             _exigir(
@@ -409,6 +448,19 @@ class LinhaFichaCaso:
 
 
 @dataclass(frozen=True, slots=True)
+class LinhaFichaCassacao:
+    """A cassação procedure (art. 16) on the operator: `situacao` as the program names it ("Instaurada",
+    "Em defesa", "Decidida"), `resultado` "Cassada"/"Arquivada" once decided."""
+
+    instaurada_em: date
+    situacao: str
+    motivo: str
+    em_curso: bool
+    resultado: str | None = None
+    decidida_em: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DadosFicha:
     """An operator's registry data and every case, for the "ficha" (PRODUTO § 9)."""
 
@@ -427,9 +479,11 @@ class DadosFicha:
     veiculos: int | None = None  # fleet size, when the service counts it
     linhas: int | None = None
     casos: Sequence[LinhaFichaCaso] = ()
+    cassacoes: Sequence[LinhaFichaCassacao] = ()
 
     def __post_init__(self) -> None:
         _tupla(self, "casos")
+        _tupla(self, "cassacoes")
 
 
 # --------------------------------------------------------------------------------------------------------

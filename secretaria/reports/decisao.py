@@ -1,12 +1,16 @@
-"""The decision notice (arts. 7º, 13 and 15): what the Secretário decided, and how to appeal.
+"""The decision notice (arts. 7º, 13 and 15): what the Secretário decided, how to pay, and how to appeal.
 
 The fine is printed the way REGRAS § 2 computes it — URM amount × the URM value in force on the decision
-date = R$, with the amount in words — so the operator can check the arithmetic on the paper itself.
+date (with all its decimals) = R$, with the amount in words — and the range the way § 3 computes it, in
+plain digits ("× 16 (2 elevado a 4, …)"), so every product on the paper is true as printed and the
+operator can check it. REGRAS § 5 lists what else it says: who is notified, the payment deadline, where
+and how to pay, dívida ativa, the appeal.
 """
 
 from __future__ import annotations
 
 from datetime import date, time
+from decimal import Decimal
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
@@ -17,20 +21,49 @@ from secretaria.reports.formato import (
     formatar_decimal,
     formatar_reais,
     formatar_urm,
+    formatar_valor_urm,
     inteiro_por_extenso,
 )
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
-__all__ = ["DecisaoPdf", "linha_multa", "linha_suspensao"]
+__all__ = ["DecisaoPdf", "linha_faixa", "linha_multa", "linha_suspensao"]
+
+
+def _milhar(numero: int) -> str:
+    return formatar_decimal(Decimal(numero), 0)
 
 
 def linha_multa(dados: DadosDecisao) -> str:
-    """The fine as REGRAS § 2 computes it, so the operator can check it: "0,50 URM × R$ 164,74 = R$ 82,37 (...)"."""
+    """The fine as REGRAS § 2 computes it: "10,00 URM × R$ 157,6459 = R$ 1.576,46 (...)"."""
     assert dados.multa_urm is not None and dados.valor_urm is not None and dados.valor_reais is not None
     return (
-        f"{formatar_urm(dados.multa_urm)} × {formatar_reais(dados.valor_urm)} = "
+        f"{formatar_urm(dados.multa_urm)} × {formatar_valor_urm(dados.valor_urm)} = "
         f"{formatar_reais(dados.valor_reais)} ({dados.valor_por_extenso})"
     )
+
+
+def linha_faixa(dados: DadosDecisao) -> str | None:
+    """The range as § 3 computes it, in plain digits:
+    "(1,00 a 2,00 URM) × 16 (2 elevado a 4, reincidência de nível 4) = 16,00 a 32,00 URM; ..."."""
+    if dados.faixa is None or dados.faixa_base is None or dados.reincidencia is None:
+        return None
+    n = dados.reincidencia
+    (base_min, base_max), (faixa_min, faixa_max) = dados.faixa_base, dados.faixa
+    base = f"{formatar_decimal(base_min)} a {formatar_decimal(base_max)} URM"
+    if n == 0:
+        return f"{base} (primeira penalidade do tipo {dados.tipo}, art. 7º, § 1º)" if dados.tipo else base
+    dobro = 2**n
+    motivo = "em dobro, reincidência de nível 1" if n == 1 else f"2 elevado a {n}, reincidência de nível {n}"
+    texto = (
+        f"({base}) × {_milhar(dobro)} ({motivo}, art. 7º, § 2º) = "
+        f"{formatar_decimal(base_min * dobro)} a {formatar_decimal(base_max * dobro)} URM"
+    )
+    if (faixa_min, faixa_max) != (base_min * dobro, base_max * dobro):
+        texto += (
+            f"; cada extremo limitado a {formatar_decimal(dados.teto_urm)} URM (art. 7º, I): "
+            f"{formatar_decimal(faixa_min)} a {formatar_decimal(faixa_max)} URM"
+        )
+    return texto
 
 
 def linha_suspensao(dados: DadosDecisao) -> str:
@@ -63,11 +96,13 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
         timbre = dados.timbre
         operadora = dados.operadora
         aplicada = dados.resultado is Resultado.APLICADA
+        nome = dados.secretario_nome or timbre.secretario_nome
+        cargo = dados.secretario_cargo or timbre.secretario_cargo
         f: list[Flowable] = self.cabecalho(
             "NOTIFICAÇÃO DE DECISÃO",
             f"Auto de Infração nº {dados.numero_auto} – Lei Municipal nº 2.413/1978, arts. 7º, 13 e 15",
         )
-        f.append(self.secao("Autuada"))
+        f.append(self.secao("Notificada"))
         auto = f"nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)}"
         if dados.dispositivo:
             auto += f" – {texto(dados.dispositivo)}"
@@ -79,7 +114,8 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
                     ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
                     ("CNPJ", texto(operadora.cnpj)),
                     ("Endereço", texto(operadora.endereco)),
-                    ("Auto de infração", auto),
+                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
+                    ("Processo", f"Auto de Infração {auto}"),
                 ]
             )
         )
@@ -87,9 +123,9 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
         f.append(self.secao("Decisão (art. 13)"))
         f.append(
             self.p(
-                f"Em {formatar_data(dados.data_decisao)}, {self._artigo(timbre)} "
-                f"{texto(timbre.secretario_cargo)}, no uso da competência que lhe confere o art. 13 da Lei "
-                "Municipal nº 2.413/1978, examinados o auto de infração e a defesa, se apresentada, decidiu:",
+                f"Em {formatar_data(dados.data_decisao)}, {self._artigo(cargo)} {texto(cargo)}, "
+                f"{texto(nome)}, no uso da competência que lhe confere o art. 13 da Lei Municipal "
+                "nº 2.413/1978, examinados o auto de infração e a defesa, se apresentada, decidiu:",
                 "Justificado",
             )
         )
@@ -100,13 +136,17 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             )
             f.append(Spacer(1, 2 * mm))
             assert dados.multa_urm is not None and dados.valor_urm is not None
-            pares = [
+            pares = []
+            faixa = linha_faixa(dados)
+            if faixa is not None:
+                pares.append(("Faixa da multa (art. 7º, §§ 1º a 3º)", texto(faixa)))
+            pares += [
                 ("Multa (art. 7º, I)", f"<b>{texto(linha_multa(dados))}</b>"),
                 (
                     "Base de cálculo",
                     f"{formatar_decimal(dados.multa_urm)} URM multiplicado pelo valor da URM vigente em "
-                    f"{formatar_data(dados.data_decisao)} ({formatar_reais(dados.valor_urm)}), arredondado ao "
-                    "centavo",
+                    f"{formatar_data(dados.data_decisao)} ({formatar_valor_urm(dados.valor_urm)}), "
+                    "arredondado ao centavo",
                 ),
             ]
             if dados.suspensao_dias is not None:
@@ -119,6 +159,7 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             else:
                 pares.append(("Suspensão", "não aplicada"))
             f.append(self.campos(pares, largura_rotulo=38 * mm))
+            f += self.pagamento(dados)
         else:
             f.append(
                 self.caixa(
@@ -136,15 +177,12 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
 
         f.append(self.secao("Fundamentação"))
         f.append(self.p(texto(dados.fundamentacao), "Justificado"))
-        if aplicada:
+        if dados.fundamentos_legais:
             f.append(Spacer(1, 2 * mm))
-            f.append(
-                self.p(
-                    "A aplicação da penalidade não desobriga a infratora do cumprimento da exigência que a "
-                    "determinou (art. 8º da Lei Municipal nº 2.413/1978).",
-                    "Nota",
-                )
-            )
+            f.append(self.p("<b>Fundamentos legais da penalidade</b>", "Pequeno"))
+            for numero, linha in enumerate(dados.fundamentos_legais, 1):
+                f.append(self.p(f"{numero}. {texto(linha)}", "Pequeno"))
+        if aplicada:
             f.append(Spacer(1, 4 * mm))
             f.append(self.recurso(dados))
 
@@ -153,10 +191,7 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
                 [
                     Spacer(1, 4 * mm),
                     self.local_e_data(timbre, dados.data_decisao),
-                    self.assinaturas(
-                        [[f"<b>{texto(timbre.secretario_nome)}</b>", texto(timbre.secretario_cargo)]],
-                        altura_espaco=12 * mm,
-                    ),
+                    self.assinaturas([[f"<b>{texto(nome)}</b>", texto(cargo)]], altura_espaco=12 * mm),
                 ]
             )
         )
@@ -179,6 +214,34 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             )
         )
         return f
+
+    def pagamento(self, dados: DadosDecisao) -> list[Flowable]:
+        """REGRAS § 5: the payment deadline, where and how to pay, dívida ativa; art. 8º, said once."""
+        assert dados.prazo_pagamento_dias is not None
+        dias = dados.prazo_pagamento_dias
+        return [
+            self.secao("Pagamento da multa"),
+            self.p(
+                f"A multa deve ser paga <b>em até {dias} ({inteiro_por_extenso(dias)}) dia"
+                f"{'s' if dias > 1 else ''} contados da data em que a penalidade se tornar definitiva</b>: "
+                "o dia seguinte ao fim do prazo de recurso sem recurso tempestivo, ou o dia em que o "
+                f"{texto(dados.autoridade_recurso)} julgar o recurso (art. 7º, caput: a penalidade é "
+                "aplicada após a decisão em última instância).",
+                "Justificado",
+            ),
+            Spacer(1, 1.5 * mm),
+            self.p(
+                f"<b>Onde e como pagar:</b> {texto(dados.pagamento_instrucoes)}.".replace("..", "."),
+                "Justificado",
+            ),
+            Spacer(1, 1.5 * mm),
+            self.p(
+                "A multa não paga no prazo será <b>inscrita em dívida ativa</b> do Município, para cobrança. "
+                "O pagamento não desobriga a infratora do cumprimento da exigência que determinou a "
+                "penalidade (art. 8º da Lei Municipal nº 2.413/1978).",
+                "Justificado",
+            ),
+        ]
 
     def recurso(self, dados: DadosDecisao) -> Table:
         """Art. 15: to whom and until when; the date only once the decision's intimação is recorded."""
@@ -209,6 +272,6 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
         return self.caixa(conteudo, fundo=COR_FAIXA, espessura=1.2)
 
     @staticmethod
-    def _artigo(timbre: Timbre) -> str:
-        """The article ("o Secretário", "a Secretária") follows the office as the letterhead spells it."""
-        return "a" if timbre.secretario_cargo.split(" ", 1)[0].endswith("a") else "o"
+    def _artigo(cargo: str) -> str:
+        """The article ("o Secretário", "a Secretária") follows the office as it is spelt."""
+        return "a" if cargo.split(" ", 1)[0].endswith("a") else "o"

@@ -98,7 +98,35 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
         if frota:
             pares.append(("Frota e linhas", ", ".join(frota)))
         pares.append(("Situação", f"<b>{texto(dados.situacao)}</b>"))
+        for cassacao in dados.cassacoes:
+            if cassacao.em_curso:
+                pares.append(
+                    (
+                        "Cassação (art. 16)",
+                        f"<b>em curso</b> – instaurada em {formatar_data(cassacao.instaurada_em)}, "
+                        f"{texto(cassacao.situacao.lower())}",
+                    )
+                )
         f.append(self.campos(pares))
+        if dados.cassacoes:
+            f.append(self.secao(f"Cassação (art. 16) ({len(dados.cassacoes)})"))
+            for cassacao in dados.cassacoes:
+                estado = texto(cassacao.situacao)
+                if cassacao.resultado:
+                    estado += f" – {texto(cassacao.resultado)}"
+                    if cassacao.decidida_em:
+                        estado += f" em {formatar_data(cassacao.decidida_em)}"
+                f.append(
+                    self.p(
+                        f"<b>Instaurada em {formatar_data(cassacao.instaurada_em)}</b> – {estado}. "
+                        f"Motivo: {texto(cassacao.motivo)}",
+                        "Pequeno",
+                    )
+                )
+        suspensoes = [c for c in dados.casos if c.suspensao_dias]
+        if suspensoes:
+            f.append(self.secao(f"Suspensões (art. 7º, II) ({len(suspensoes)})"))
+            f.append(self.tabela_suspensoes(suspensoes))
 
         f.append(self.secao("Resumo"))
         f.append(self.campos(self.resumo(dados.casos)))
@@ -135,6 +163,33 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
                 f"{len(suspensoes)} ({_dias(sum(suspensoes))} no total)" if suspensoes else "nenhuma",
             ),
         ]
+
+    def tabela_suspensoes(self, lista: Sequence[LinhaFichaCaso]) -> Table:
+        """Each suspension on its own row: the auto, start, end and days (or that it has not started)."""
+        linhas: list[list[object]] = [
+            [self.p(c, "CelulaCabecalho") for c in ("Auto", "Início", "Fim", "Dias", "Situação do processo")]
+        ]
+        for caso in lista:
+            assert caso.suspensao_dias is not None
+            inicio = formatar_data(caso.suspensao_inicio) if caso.suspensao_inicio else "a iniciar"
+            fim = formatar_data(caso.suspensao_fim) if caso.suspensao_fim else "—"
+            linhas.append(
+                [caso.numero, inicio, fim, str(caso.suspensao_dias), self.p(texto(caso.situacao), "Celula")]
+            )
+        larguras = [22 * mm, 24 * mm, 24 * mm, 14 * mm]
+        tabela = Table(linhas, colWidths=[*larguras, self.largura_util - sum(larguras)], repeatRows=1)
+        tabela.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
+                    ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
+                    ("FONTSIZE", (0, 1), (3, -1), 7.5),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("ALIGN", (3, 1), (3, -1), "RIGHT"),
+                ]
+            )
+        )
+        return tabela
 
     def tabela_casos(self, lista: Sequence[LinhaFichaCaso]) -> Table:
         cabecalho = [self.p(c, "CelulaCabecalho") for c in self.CABECALHO_CASOS]

@@ -19,6 +19,7 @@ __all__ = [
     "formatar_hora",
     "formatar_reais",
     "formatar_urm",
+    "formatar_valor_urm",
     "inteiro_por_extenso",
     "limpar_texto",
 ]
@@ -61,6 +62,17 @@ def formatar_reais(valor: Decimal) -> str:
 def formatar_urm(valor: Decimal) -> str:
     """Fines are decided in URM (REGRAS § 2), shown with two decimals: "0,50 URM"."""
     return formatar_decimal(valor) + " URM"
+
+
+def formatar_valor_urm(valor: Decimal) -> str:
+    """The URM's value in R$ with every decimal it has (at least two): "R$ 157,6459", "R$ 164,74".
+
+    A notice prints "10,00 URM × R$ 157,6459 = R$ 1.576,46": rounding the factor to the cent would make
+    the printed product false.
+    """
+    expoente = valor.normalize().as_tuple().exponent
+    casas = max(2, -expoente if isinstance(expoente, int) else 2)
+    return "R$ " + formatar_decimal(valor, casas)
 
 
 def formatar_data(dia: date) -> str:

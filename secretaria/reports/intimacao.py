@@ -1,8 +1,11 @@
 """The intimação of an auto (arts. 11 and 14), and the batch of a period's intimações with its delivery list.
 
-The notice answers the operator's three questions in the words of art. 14: until when (the deadline as a
-date, computed by the law layer), to whom (the Secretário Municipal de Serviços Urbanos) and how (a petition,
-against a receipt). Its receipt block is art. 11's proof that the intimação was made.
+The notice answers the operator's questions in the words of art. 14 and of Lei federal 9.784/1999, art. 26
+§ 1º (REGRAS § 5): until when ("15 dias contados do recebimento desta intimação" — never a date computed
+from a planned delivery day, which the real delivery would contradict), to whom (the Secretário Municipal
+de Serviços Urbanos), how (a petition, against a receipt), where and in which office hours, that the
+operator may act through a representative and that the case goes on without a defence. Its receipt block
+is art. 11's proof that the intimação was made.
 """
 
 from __future__ import annotations
@@ -27,9 +30,17 @@ from secretaria.reports.pdf_base import (
 __all__ = ["IntimacaoPdf", "LoteIntimacoesPdf"]
 
 CONTAGEM = (
-    "Contagem do prazo: exclui-se o dia da intimação e inclui-se o do vencimento; se este cair em sábado, "
+    "Contagem do prazo: exclui-se o dia do recebimento e inclui-se o do vencimento; se este cair em sábado, "
     "domingo, feriado ou dia sem expediente, o prazo termina no primeiro dia útil seguinte (Lei federal "
     "nº 9.784/1999, art. 66)."
+)
+REPRESENTACAO = (
+    "A destinatária pode apresentar a defesa por seu representante legal ou por procurador constituído, "
+    "juntando o instrumento de mandato (Lei federal nº 9.784/1999, art. 26, § 1º, IV)."
+)
+REVELIA = (
+    "Não apresentada a defesa no prazo, o processo prosseguirá e será decidido independentemente dela "
+    "(Lei federal nº 9.784/1999, art. 26, § 1º, V)."
 )
 
 
@@ -70,6 +81,7 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
                     ("CNPJ", texto(operadora.cnpj)),
                     ("Endereço", texto(operadora.endereco)),
                     ("Representante legal", texto(dados.representante) if dados.representante else "—"),
+                    ("Processo", f"Auto de Infração nº {dados.numero_auto}"),
                 ]
             )
         )
@@ -98,31 +110,33 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
         return f
 
     def prazo(self, dados: DadosIntimacao) -> Flowable:
-        """The deadline, boxed: the one thing the operator must not miss (a batch usually shares it)."""
+        """The deadline, boxed: the one thing the operator must not miss, counted from the receipt."""
 
         def conteudo() -> list[Flowable]:
-            return [
-                self.caixa(
-                    [
-                        self.p("PRAZO PARA DEFESA", "DestaqueCentro"),
-                        Spacer(1, 1.5 * mm),
-                        self.p(
-                            f"Intimação em {formatar_data(dados.data_intimacao)} – defesa até "
-                            f"<b>{formatar_data(dados.prazo_defesa)}</b> (15 dias contados da intimação)",
-                            "DestaqueCentro",
-                        ),
-                    ],
-                    fundo=COR_FAIXA,
-                    espessura=1.2,
-                )
+            miolo: list[Flowable] = [
+                self.p("PRAZO PARA DEFESA", "DestaqueCentro"),
+                Spacer(1, 1.5 * mm),
+                self.p("15 (quinze) dias contados do recebimento desta intimação", "DestaqueCentro"),
             ]
+            if dados.data_intimacao is not None and dados.prazo_defesa is not None:
+                miolo += [
+                    Spacer(1, 1 * mm),
+                    self.p(
+                        f"Intimação recebida em {formatar_data(dados.data_intimacao)}, conforme o recibo: "
+                        f"defesa até <b>{formatar_data(dados.prazo_defesa)}</b>.",
+                        "Subtitulo",
+                    ),
+                ]
+            return [self.caixa(miolo, fundo=COR_FAIXA, espessura=1.2)]
 
         return self.bloco_fixo(f"prazo|{dados.data_intimacao}|{dados.prazo_defesa}", conteudo)
 
     def onde_apresentar(self, dados: DadosIntimacao) -> Flowable:
-        """Art. 14: a petition, against a receipt, to the Secretário; and how the days are counted."""
+        """Art. 14 and art. 26 § 1º: a petition, against a receipt, to the Secretário; where, in which hours;
+        through a representative; the case goes on without it; and how the days are counted."""
         timbre = dados.timbre
         local = dados.local_protocolo or f"{timbre.endereco} – {timbre.cidade}/{timbre.uf}"
+        horario = dados.horario_expediente.strip().rstrip(".") or "em dias úteis, no horário de expediente"
 
         def conteudo() -> list[Flowable]:
             return [
@@ -130,16 +144,20 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
                 self.p(
                     f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
                     f"{texto(dados.destinatario_defesa)}</b>, no protocolo da {texto(timbre.secretaria)}: "
-                    f"{texto(local)}, em dias úteis, no horário de expediente.",
+                    f"{texto(local)}, <b>{texto(horario)}</b>.",
                     "Justificado",
                 ),
+                Spacer(1, 1.5 * mm),
+                self.p(REPRESENTACAO, "Justificado"),
+                Spacer(1, 1.5 * mm),
+                self.p(REVELIA, "Justificado"),
                 Spacer(1, 2 * mm),
                 self.p(f"Art. 14 da Lei Municipal nº 2.413/1978: “{texto(dados.texto_art14)}”", "Citacao"),
                 Spacer(1, 2 * mm),
                 self.p(CONTAGEM, "Nota"),
             ]
 
-        chave = f"onde|{dados.destinatario_defesa}|{timbre.secretaria}|{local}|{dados.texto_art14}"
+        chave = f"onde|{dados.destinatario_defesa}|{timbre.secretaria}|{local}|{horario}|{dados.texto_art14}"
         return self.bloco_fixo(chave, conteudo)
 
     def assinatura(self, dados: DadosIntimacao) -> Flowable:

@@ -56,6 +56,7 @@ from secretaria.services.base import (
 __all__ = [
     "CHAVE_COPIAS_BACKUP",
     "CHAVE_DIAS_DECISAO",
+    "CHAVE_PRAZO_PAGAMENTO",
     "CODIGO_1X",
     "Configuracoes",
     "DadosDoOrgao",
@@ -96,6 +97,8 @@ CHAVE_COPIAS_BACKUP = "backup_manter"
 """The key `services.backup.copias_mantidas` reads."""
 COPIAS_BACKUP_PADRAO, COPIAS_BACKUP_MAXIMO = 7, 365
 CHAVE_DIAS_DECISAO = "dias_para_decidir"
+CHAVE_PRAZO_PAGAMENTO = "prazo_pagamento_dias"
+PRAZO_PAGAMENTO_PADRAO, PRAZO_PAGAMENTO_MAXIMO = 30, 365
 """The key `services.filas.dias_para_decidir` reads (an intimated auto is overdue for decision this many
 days after its defence deadline)."""
 DIAS_DECISAO_PADRAO, DIAS_DECISAO_MAXIMO = 30, 365
@@ -675,6 +678,10 @@ class DadosDoOrgao:
     email: str = ""
     secretario_cargo: str = CARGO_SECRETARIO_PADRAO
     """The title printed under the Secretary's signature ("Secretária Municipal de Serviços Urbanos")."""
+    horario_expediente: str = ""
+    """The protocol's office hours, stated on the intimação (Lei 9.784/1999, art. 26 § 1º, via REGRAS § 5)."""
+    pagamento_instrucoes: str = ""
+    """Where and how a fine is paid, stated on the decision notice."""
 
 
 @dataclass(frozen=True)
@@ -711,6 +718,12 @@ def salvar_dados_orgao(uow: UnidadeDeTrabalho, ator: Ator, dados: DadosDoOrgao, 
         "cidade": texto_obrigatorio(dados.cidade, "cidade", "a cidade", 100),
         "telefone": texto_opcional(dados.telefone, "telefone", "o telefone", 60),
         "email": texto_opcional(dados.email, "email", "o e-mail", 200),
+        "horario_expediente": texto_opcional(
+            dados.horario_expediente, "horario_expediente", "o horário de expediente", 200
+        ),
+        "pagamento_instrucoes": texto_opcional(
+            dados.pagamento_instrucoes, "pagamento_instrucoes", "onde e como pagar a multa", 500
+        ),
     }
     if valores["email"] and not re.fullmatch(r"[^@\s]+@[^@\s]+\.[^@\s]+", valores["email"]):
         raise ErroDominio(f"E-mail “{valores['email']}” inválido.", "email")
@@ -739,6 +752,8 @@ class Configuracoes:
     """Daily SQLite copies kept (services.backup)."""
     dias_decisao_atrasada: int
     """Days after the defence deadline when an undecided auto enters the "overdue decisions" queue."""
+    prazo_pagamento_dias: int = PRAZO_PAGAMENTO_PADRAO
+    """Days to pay a fine, counted from the day the penalty becomes final (stated on the decision notice)."""
 
 
 def obter_configuracoes(sessao: so.Session) -> Configuracoes:
@@ -747,22 +762,44 @@ def obter_configuracoes(sessao: so.Session) -> Configuracoes:
         dias_decisao_atrasada=_inteiro(
             sessao, CHAVE_DIAS_DECISAO, DIAS_DECISAO_PADRAO, 0, DIAS_DECISAO_MAXIMO
         ),
+        prazo_pagamento_dias=_inteiro(
+            sessao, CHAVE_PRAZO_PAGAMENTO, PRAZO_PAGAMENTO_PADRAO, 1, PRAZO_PAGAMENTO_MAXIMO
+        ),
     )
 
 
 def salvar_configuracoes(
-    uow: UnidadeDeTrabalho, ator: Ator, *, copias_backup: int, dias_decisao_atrasada: int
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    copias_backup: int,
+    dias_decisao_atrasada: int,
+    prazo_pagamento_dias: int | None = None,
 ) -> None:
+    """Save the settings; `prazo_pagamento_dias` None keeps the one stored."""
     _exigir_admin(ator, "alterar as configurações")
-    for valor, campo, minimo, maximo, rotulo in (
+    verificar = [
         (copias_backup, "copias_backup", 1, COPIAS_BACKUP_MAXIMO, "Cópias de segurança mantidas"),
         (dias_decisao_atrasada, "dias_decisao_atrasada", 0, DIAS_DECISAO_MAXIMO, "Dias para decidir"),
-    ):
+    ]
+    if prazo_pagamento_dias is not None:
+        verificar.append(
+            (
+                prazo_pagamento_dias,
+                "prazo_pagamento_dias",
+                1,
+                PRAZO_PAGAMENTO_MAXIMO,
+                "Prazo para pagar a multa",
+            )
+        )
+    for valor, campo, minimo, maximo, rotulo in verificar:
         if isinstance(valor, bool) or not isinstance(valor, int) or not minimo <= valor <= maximo:
             raise ErroDominio(f"{rotulo}: informe um número inteiro de {minimo} a {maximo}.", campo)
     with uow:
         s = uow.session
         mudancas = {CHAVE_COPIAS_BACKUP: str(copias_backup), CHAVE_DIAS_DECISAO: str(dias_decisao_atrasada)}
+        if prazo_pagamento_dias is not None:
+            mudancas[CHAVE_PRAZO_PAGAMENTO] = str(prazo_pagamento_dias)
         antes: dict[str, Any] = {}
         for chave, novo in mudancas.items():
             registro = s.get(Configuracao, chave)

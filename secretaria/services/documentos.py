@@ -16,6 +16,7 @@ never holds SQLite's write lock while ReportLab works.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -28,10 +29,13 @@ from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.documentos import DocumentoInvalido, validar_cnpj
 from secretaria.lei.formato import formatar_data
+from secretaria.lei.sancoes import FAIXA_PRIMEIRA_PENALIDADE, TETO_MULTA_UR
 from secretaria.lei.urm import por_extenso, urm_para_reais
 from secretaria.models import (
     PAPEIS,
+    Auditoria,
     AutoInfracao,
+    Cassacao,
     DadosOrgao,
     Decisao,
     DispositivoCatalogo,
@@ -58,6 +62,7 @@ from secretaria.reports.dados import (
     DadosOperadora,
     DadosVeiculo,
     LinhaFichaCaso,
+    LinhaFichaCassacao,
     Resultado,
     Testemunha,
     Timbre,
@@ -65,7 +70,7 @@ from secretaria.reports.dados import (
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel
 from secretaria.services.execucao import situacao_operadora
-from secretaria.services.lei_db import calendario
+from secretaria.services.fundamentos import legiveis, sem_art_8
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 __all__ = [
@@ -110,6 +115,8 @@ SITUACOES_PAGAMENTO_FICHA = {
     "divida_ativa": "Dívida ativa",
     "cancelado": "Cancelado",
 }
+SITUACOES_CASSACAO_FICHA = {"instaurada": "Instaurada", "em_defesa": "Em defesa", "decidida": "Decidida"}
+RESULTADOS_CASSACAO_FICHA = {"cassada": "Permissão cassada", "arquivada": "Arquivada"}
 _NUMERO = re.compile(r"^\s*(\d{1,6})\s*/\s*(\d{4})\s*$")
 
 
@@ -330,24 +337,27 @@ def _primeira_intimacao(sessao: so.Session, auto_id: int, objeto: str) -> Intima
 def dados_intimacao(
     sessao: so.Session, auto_id: int, *, data_intimacao: date | None = None
 ) -> DadosIntimacao:
-    """The notice of the auto. Once intimated, it states the recorded day and deadline (and is dated that day,
-    so issuing it again gives the same paper); before, the deadline counts from `data_intimacao` (default:
-    today), the day it is expected to be delivered, per REGRAS § 4 with the Secretariat's calendar."""
+    """The notice of the auto. It states the deadline as "15 dias contados do recebimento" (REGRAS § 5);
+    once the delivery is recorded, a copy issued again also prints that day and the deadline the program
+    counted (and is dated that day, so issuing it again gives the same paper). Before delivery,
+    `data_intimacao` is only the day it is expected to be delivered: it dates the paper, never a deadline."""
     auto = _auto(sessao, auto_id)
     feita = _primeira_intimacao(sessao, auto.id, "auto")
+    dia: date | None = None
+    prazo: date | None = None
     if feita is not None and auto.prazo_defesa is not None:
         dia, prazo, emissao = feita.data, auto.prazo_defesa, feita.data
     else:
-        dia = data_intimacao or relogio.hoje()
-        if dia < auto.data_lavratura:
+        entrega = data_intimacao or relogio.hoje()
+        if entrega < auto.data_lavratura:
             raise ErroDominio(
-                f"A intimação ({formatar_data(dia)}) não pode ser anterior à lavratura do auto "
+                f"A intimação ({formatar_data(entrega)}) não pode ser anterior à lavratura do auto "
                 f"nº {auto.numero_formatado} ({formatar_data(auto.data_lavratura)}).",
                 "data_intimacao",
             )
-        prazo = calendario(sessao).vencimento(dia)
-        emissao = max(min(relogio.hoje(), dia), auto.data_lavratura)
+        emissao = max(min(relogio.hoje(), entrega), auto.data_lavratura)
     t = _timbre_para_assinar(sessao, "a intimação")
+    horario = _horario_expediente(sessao, "a intimação")
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     return DadosIntimacao(
         timbre=t,
@@ -360,7 +370,73 @@ def dados_intimacao(
         representante=auto.operadora.representante_nome or None,
         dispositivo=d.rotulo,
         tipo=auto.tipo,
+        horario_expediente=horario,
     )
+
+
+def _horario_expediente(sessao: so.Session, documento: str) -> str:
+    """The protocol's office hours, which the intimação must state (Lei 9.784/1999, art. 26 § 1º)."""
+    o = sessao.get(DadosOrgao, 1)
+    horario = (o.horario_expediente if o is not None else "").strip()
+    if not horario:
+        raise ErroDominio(
+            f"Não é possível emitir {documento}: falta nos dados do órgão o horário de expediente do "
+            "protocolo, onde a defesa é recebida. O administrador o preenche em Administração › Dados do órgão.",
+            "dados_orgao",
+        )
+    return horario
+
+
+def _pagamento(sessao: so.Session) -> tuple[int, str]:
+    """(days to pay after the penalty becomes final, where and how to pay): the notice of a fine states both."""
+    from secretaria.services.admin import obter_configuracoes
+
+    o = sessao.get(DadosOrgao, 1)
+    instrucoes = (o.pagamento_instrucoes if o is not None else "").strip()
+    if not instrucoes:
+        raise ErroDominio(
+            "Não é possível emitir a notificação da decisão: falta nos dados do órgão onde e como pagar a "
+            "multa. O administrador o preenche em Administração › Dados do órgão.",
+            "dados_orgao",
+        )
+    return obter_configuracoes(sessao).prazo_pagamento_dias, instrucoes
+
+
+def _quem_decidiu(sessao: so.Session, decisao: Decisao, t: Timbre) -> tuple[str, str]:
+    """The Secretary who decided and the title, as the notice signs: recorded on the decision since
+    revision 0003; for an older row, the letterhead's Secretary in force when it was decided, read from the
+    audit trail of the órgão data (the first change after the decision's audit row holds, as "antes", the
+    data then; no change since → today's data was already in force)."""
+    if decisao.secretario_nome:
+        return decisao.secretario_nome, decisao.secretario_cargo or t.secretario_cargo
+    # The audit log is append-only and its ids follow the order of events (moments may tie).
+    decidida = sessao.scalar(
+        sa.select(Auditoria.id)
+        .where(
+            Auditoria.entidade == "decisao",
+            Auditoria.entidade_id == str(decisao.id),
+            Auditoria.acao == "decidir",
+        )
+        .order_by(Auditoria.id)
+        .limit(1)
+    )
+    posterior = None
+    if decidida is not None:
+        posterior = sessao.scalar(
+            sa.select(Auditoria.antes)
+            .where(Auditoria.entidade == "dados_orgao", Auditoria.id > decidida, Auditoria.antes.is_not(None))
+            .order_by(Auditoria.id)
+            .limit(1)
+        )
+    if posterior:
+        try:
+            antes = json.loads(posterior)
+        except ValueError:
+            antes = {}
+        nome = str(antes.get("secretario_nome") or "").strip()
+        if nome:
+            return nome, str(antes.get("secretario_cargo") or "").strip() or t.secretario_cargo
+    return t.secretario_nome, t.secretario_cargo
 
 
 def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
@@ -375,16 +451,20 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         )
     t = _timbre_para_assinar(sessao, "a notificação da decisão")
     d = _dispositivo(sessao, auto.dispositivo_codigo)
-    fundamentacao = decisao.fundamentacao.strip()
-    if decisao.fundamentos_legais.strip():
-        fundamentacao += "\n\nFundamentos legais da penalidade:\n" + decisao.fundamentos_legais.strip()
+    nome, cargo = _quem_decidiu(sessao, decisao, t)
+    # The notice states art. 8º once, in its payment section.
+    linhas = [linha for linha in decisao.fundamentos_legais.splitlines() if linha.strip()]
     comum: dict[str, Any] = {
+        "representante": auto.operadora.representante_nome or None,
+        "secretario_nome": nome,
+        "secretario_cargo": cargo,
+        "fundamentos_legais": legiveis(sem_art_8(linhas)),
         "timbre": t,
         "numero_auto": auto.numero_formatado,
         "data_auto": auto.data_lavratura,
         "operadora": _operadora(auto.operadora),
         "data_decisao": decisao.data,
-        "fundamentacao": fundamentacao,
+        "fundamentacao": decisao.fundamentacao.strip(),
         "dispositivo": d.rotulo,
         "tipo": auto.tipo,
     }
@@ -401,8 +481,24 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         inicio, fim = suspensao.inicio, suspensao.fim
     intimada = _primeira_intimacao(sessao, auto.id, "decisao")
     prazo = auto.prazo_recurso if intimada is not None else None
+    dias_pagar, instrucoes = _pagamento(sessao)
+    faixa: dict[str, Any] = {}
+    if (
+        decisao.faixa_min_ur is not None
+        and decisao.faixa_max_ur is not None
+        and auto.tipo in FAIXA_PRIMEIRA_PENALIDADE
+    ):
+        faixa = {
+            "reincidencia": decisao.reincidencia,
+            "faixa_base": FAIXA_PRIMEIRA_PENALIDADE[auto.tipo],
+            "faixa": (decisao.faixa_min_ur, decisao.faixa_max_ur),
+            "teto_urm": TETO_MULTA_UR,
+        }
     return DadosDecisao(
         resultado=Resultado.APLICADA,
+        prazo_pagamento_dias=dias_pagar,
+        pagamento_instrucoes=instrucoes,
+        **faixa,
         multa_urm=decisao.multa_ur,
         valor_urm=valor_urm,
         valor_reais=reais,
@@ -487,6 +583,21 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
             )
         )
     situacao = situacao_operadora(sessao, o.id, dia)
+    cassacoes = [
+        LinhaFichaCassacao(
+            instaurada_em=c.instaurada_em,
+            situacao=SITUACOES_CASSACAO_FICHA.get(c.situacao, c.situacao),
+            motivo=c.motivo,
+            em_curso=c.situacao != "decidida",
+            resultado=RESULTADOS_CASSACAO_FICHA.get(c.resultado, c.resultado) if c.resultado else None,
+            decidida_em=c.decidida_em,
+        )
+        for c in sessao.scalars(
+            sa.select(Cassacao)
+            .where(Cassacao.operadora_id == o.id, Cassacao.instaurada_em <= dia)
+            .order_by(Cassacao.instaurada_em, Cassacao.id)
+        )
+    ]
     veiculos = sessao.scalar(
         sa.select(sa.func.count(Veiculo.id)).where(
             Veiculo.operadora_id == o.id, Veiculo.situacao != "baixado"
@@ -500,7 +611,9 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
         emitida_em=dia,
         operadora=_operadora(o),
         modalidade="Permissionária" if o.delegacao == "permissao" else "Concessionária",
-        situacao=situacao[:1].upper() + situacao[1:],
+        situacao=situacao[:1].upper()
+        + situacao[1:]
+        + (" – cassação em curso (art. 16)" if any(c.em_curso for c in cassacoes) else ""),
         representante_nome=o.representante_nome or None,
         representante_cpf=formatar_cpf(o.representante_cpf) if o.representante_cpf else None,
         contrato_numero=o.contrato_numero or None,
@@ -511,6 +624,7 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
         veiculos=int(veiculos or 0),
         linhas=int(linhas or 0),
         casos=casos,
+        cassacoes=cassacoes,
     )
 
 
@@ -530,7 +644,8 @@ def dados_lote_intimacoes(
     sessao: so.Session, inicio: date, fim: date, *, data_entrega: date | None = None
 ) -> DadosLoteIntimacao:
     """Every auto drawn up in the period and still awaiting intimação, one notice each, for delivery on
-    `data_entrega` (default: today): the deadline printed counts from that day (REGRAS § 4)."""
+    `data_entrega` (default: today), which dates the batch: each notice counts its 15 days from its own
+    receipt (REGRAS § 5), never from this day."""
     if inicio > fim:
         raise ErroDominio(
             f"O início do período ({formatar_data(inicio)}) é posterior ao fim ({formatar_data(fim)}).",
@@ -559,7 +674,7 @@ def dados_lote_intimacoes(
             f"({formatar_data(ultima)}).",
             "data_entrega",
         )
-    prazo = calendario(sessao).vencimento(dia)
+    horario = _horario_expediente(sessao, "as intimações")
     emissao = max(min(relogio.hoje(), dia), ultima)
     operadoras: dict[int, DadosOperadora] = {}
     intimacoes = []
@@ -574,11 +689,10 @@ def dados_lote_intimacoes(
                 data_auto=r.data_lavratura,
                 operadora=operadoras[o.id],
                 data_emissao=emissao,
-                data_intimacao=dia,
-                prazo_defesa=prazo,
                 representante=o.representante_nome or None,
                 dispositivo=r.rotulo,
                 tipo=r.tipo,
+                horario_expediente=horario,
             )
         )
     return DadosLoteIntimacao(

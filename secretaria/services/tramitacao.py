@@ -42,6 +42,7 @@ from secretaria.lei.urm import formatar_urm, urm_para_reais
 from secretaria.models import (
     AutoInfracao,
     Cumprimento,
+    DadosOrgao,
     Decisao,
     Defesa,
     Intimacao,
@@ -586,6 +587,7 @@ def decidir(
             valor_urm = valor_urm_em(s, dia, "data")
             reais = urm_para_reais(multa, valor_urm)
         antes = imagem(auto)
+        orgao = s.get(DadosOrgao, 1)
         decisao = Decisao(
             auto_id=auto.id,
             data=dia,
@@ -600,6 +602,10 @@ def decidir(
             fundamentacao=fundamentos,
             fundamentos_legais="\n".join(sancao.fundamentos) if sancao else "",
             secretario=ator.login,
+            # The notice signs with the letterhead's Secretary of the day: recorded now, so a later
+            # change of Secretary never renames an old decision.
+            secretario_nome=(orgao.secretario_nome.strip() or None) if orgao is not None else None,
+            secretario_cargo=((orgao.secretario_cargo or "").strip() or None) if orgao is not None else None,
             defesa_intempestiva=bool(defesas) and not any(defesas),
             alterado_por=ator.login,
         )

@@ -57,6 +57,8 @@ TEXTO_1_VI = (
     "Fazer com que empregados e preposto de qualquer natureza na execução do serviço, se apresentem e se "
     "....(sic) decente e asseada, e em conformidade com ...(sic) específico"
 )
+HORARIO = "de segunda a sexta-feira, das 8h às 14h"
+PAGAMENTO = "por guia de recolhimento retirada no protocolo da Secretaria, paga na rede bancária credenciada"
 NOTA_1_VI = "Trecho ilegível no original (sic); o programa aplica o texto como impresso."
 
 
@@ -98,11 +100,10 @@ def intimacao(**mudancas: Any) -> DadosIntimacao:
         data_auto=date(2026, 11, 20),
         operadora=OPERADORA,
         data_emissao=date(2026, 11, 20),
-        data_intimacao=date(2026, 11, 20),
-        prazo_defesa=date(2026, 12, 7),
         representante="Roberto Carlos Almeida",
         dispositivo="Art. 1º, VI",
         tipo="A",
+        horario_expediente=HORARIO,
     )
     return replace(dados, **mudancas)
 
@@ -122,11 +123,10 @@ def lote(quantidade: int) -> DadosLoteIntimacao:
                 data_auto=date(2026, 11, 3),
                 operadora=operadora,
                 data_emissao=date(2026, 11, 30),
-                data_intimacao=date(2026, 12, 1),
-                prazo_defesa=date(2026, 12, 16),
                 representante=f"Representante {i + 1}",
                 dispositivo="Art. 2º, III",
                 tipo="C",
+                horario_expediente=HORARIO,
             )
         )
     return DadosLoteIntimacao(
@@ -158,6 +158,12 @@ def decisao(**mudancas: Any) -> DadosDecisao:
         suspensao_fim=date(2027, 2, 5),
         data_intimacao_decisao=date(2026, 12, 21),
         prazo_recurso=date(2027, 1, 5),
+        representante="Roberto Carlos Almeida",
+        reincidencia=0,
+        faixa_base=(Decimal("0.10"), Decimal("0.50")),
+        faixa=(Decimal("0.10"), Decimal("0.50")),
+        prazo_pagamento_dias=30,
+        pagamento_instrucoes=PAGAMENTO,
     )
     return replace(dados, **mudancas)
 
@@ -175,6 +181,11 @@ def decisao_arquivada() -> DadosDecisao:
         suspensao_fim=None,
         data_intimacao_decisao=None,
         prazo_recurso=None,
+        reincidencia=None,
+        faixa_base=None,
+        faixa=None,
+        prazo_pagamento_dias=None,
+        pagamento_instrucoes="",
     )
 
 

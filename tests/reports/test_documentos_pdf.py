@@ -65,7 +65,7 @@ def test_auto_tem_duas_vias_com_todos_os_itens_do_art_10_e_o_recibo_do_art_11() 
     assert len(texto) == 2
     assert "1ª VIA OPERADORA" in texto[0]
     assert "2ª VIA PROCESSO" in texto[1]
-    for numero, pagina in enumerate(texto, 1):
+    for pagina in texto:
         assert "PREFEITURA MUNICIPAL DE PELOTAS" in pagina
         assert "SECRETARIA MUNICIPAL DE SERVIÇOS URBANOS" in pagina
         assert "AUTO DE INFRAÇÃO Nº 0001/2026" in pagina
@@ -98,7 +98,10 @@ def test_auto_tem_duas_vias_com_todos_os_itens_do_art_10_e_o_recibo_do_art_11() 
         assert "Recebi a 1ª via em ____/____/________." in pagina
         assert "Nome: ____" in pagina and "Assinatura: ____" in pagina
         assert "Pelotas, 20 de novembro de 2026." in pagina
-        assert f"Página {numero} de 2" in pagina
+        # each copy is its own paper, numbered on its own; each witness signs it
+        assert "Página 1 de 1" in pagina and "de 2" not in pagina.split("Página")[-1]
+        assert "Ana Paula Souza Testemunha – RG 1234567890" in pagina
+        assert "Pedro Ramos Testemunha – CPF 987.654.321-00" in pagina
 
 
 def test_auto_sem_testemunhas_nem_recusa_diz_isso() -> None:
@@ -125,10 +128,12 @@ def test_auto_longo_continua_nas_paginas_seguintes_e_cada_via_comeca_numa_pagina
     texto = paginas(AutoInfracaoPdf().render(auto(descricao_fatos=fatos)))
     total = len(texto)
     assert total >= 4
-    for numero, pagina in enumerate(texto, 1):
-        assert f"Página {numero} de {total}" in pagina
     inicios = [i for i, pagina in enumerate(texto) if "AUTO DE INFRAÇÃO Nº 0001/2026" in pagina]
     assert len(inicios) == 2
+    # each copy is numbered on its own: "Página 1 de 3" … within the operator's copy, again in the file's
+    for inicio, fim in ((inicios[0], inicios[1]), (inicios[1], total)):
+        for numero, pagina in enumerate(texto[inicio:fim], 1):
+            assert f"Página {numero} de {fim - inicio}" in pagina
     assert "1ª VIA" in texto[inicios[0]] and "2ª VIA" in texto[inicios[1]]
     assert sum("Recebi a 1ª via em" in pagina for pagina in texto) == 2
 
@@ -182,7 +187,14 @@ def test_intimacao_diz_o_prazo_como_data_onde_e_a_quem_apresentar_a_defesa() -> 
     assert "Art. 1º, VI, da Lei Municipal nº 2.413/1978 (infração do tipo A)" in pagina
     assert "Viação Princesa do Sul & Filhos <Ltda.>" in pagina
     assert "Representante legal Roberto Carlos Almeida" in pagina
-    assert "Intimação em 20/11/2026 – defesa até 07/12/2026" in pagina
+    # REGRAS § 5: counted from the receipt, never a date computed from a planned delivery
+    assert "15 (quinze) dias contados do recebimento desta intimação" in pagina
+    assert "defesa até" not in pagina
+    assert "Processo Auto de Infração nº 0001/2026" in pagina
+    assert "de segunda a sexta-feira, das 8h às 14h" in pagina
+    assert "por seu representante legal ou por procurador constituído" in pagina
+    assert "art. 26, § 1º, IV" in pagina and "art. 26, § 1º, V)" in pagina
+    assert "o processo prosseguirá e será decidido independentemente dela" in pagina
     assert "petição, contra recibo" in pagina
     assert "dirigida ao Secretário Municipal de Serviços Urbanos" in pagina
     assert "Rua Marechal Floriano, 123 – Centro – CEP 96015-440 – Pelotas/RS" in pagina
@@ -202,7 +214,17 @@ def test_intimacao_com_local_de_protocolo_proprio() -> None:
 
 def test_intimacao_recusa_prazo_antes_da_intimacao() -> None:
     with pytest.raises(ValueError, match="prazo de defesa"):
-        intimacao(prazo_defesa=date(2026, 11, 20))
+        intimacao(data_intimacao=date(2026, 11, 20), prazo_defesa=date(2026, 11, 20))
+    with pytest.raises(ValueError, match="data e o prazo"):
+        intimacao(data_intimacao=date(2026, 11, 20))
+
+
+def test_intimacao_ja_entregue_diz_o_dia_do_recibo_e_o_prazo_contado() -> None:
+    pagina = paginas(
+        IntimacaoPdf().render(intimacao(data_intimacao=date(2026, 11, 20), prazo_defesa=date(2026, 12, 7)))
+    )[0]
+    assert "15 (quinze) dias contados do recebimento desta intimação" in pagina
+    assert "Intimação recebida em 20/11/2026, conforme o recibo: defesa até 07/12/2026." in pagina
 
 
 def test_lote_uma_intimacao_por_pagina_e_relacao_de_entrega_a_assinar() -> None:
@@ -214,7 +236,8 @@ def test_lote_uma_intimacao_por_pagina_e_relacao_de_entrega_a_assinar() -> None:
         numero = f"{indice + 1:04d}/2026"
         assert f"Auto de Infração nº {numero} – Lei Municipal" in pagina
         assert f"Empresa de Transportes {indice % 20:02d} Ltda." in pagina
-        assert "Intimação em 01/12/2026 – defesa até 16/12/2026" in pagina
+        assert "15 (quinze) dias contados do recebimento desta intimação" in pagina
+        assert "defesa até" not in pagina
         assert "Recebi esta intimação" in pagina
         assert "Página 1 de 1" in pagina  # each notice leaves the building on its own
     assert len(relacao) == 2
@@ -266,8 +289,10 @@ def test_lote_vazio_ainda_da_a_relacao() -> None:
 
 def test_decisao_aplicada_mostra_multa_em_urm_e_reais_por_extenso_suspensao_e_recurso() -> None:
     texto = paginas(DecisaoPdf().render(decisao()))
-    assert len(texto) == 1
-    pagina = texto[0]
+    assert len(texto) <= 2
+    for numero, folha in enumerate(texto, 1):
+        assert f"Página {numero} de {len(texto)}" in folha
+    pagina = " ".join(texto)
     assert "NOTIFICAÇÃO DE DECISÃO" in pagina
     assert "nº 0001/2026, lavrado em 20/11/2026 – Art. 1º, VI (infração do tipo A)" in pagina
     assert "Em 18/12/2026, a Secretária Municipal de Serviços Urbanos" in pagina
@@ -283,7 +308,56 @@ def test_decisao_aplicada_mostra_multa_em_urm_e_reais_por_extenso_suspensao_e_re
     assert so_espacos(TEXTO_ART_15) in pagina
     assert "Recebi a 1ª via desta notificação em ____/____/________." in pagina
     assert "Maria Helena Duarte" in pagina
-    assert "Página 1 de 1" in pagina
+    # REGRAS § 5: who is notified, payment deadline, where and how, dívida ativa; art. 8º once
+    assert "Representante legal Roberto Carlos Almeida" in pagina
+    assert "em até 30 (trinta) dias contados da data em que a penalidade se tornar definitiva" in pagina
+    assert "Onde e como pagar: por guia de recolhimento retirada no protocolo" in pagina
+    assert "inscrita em dívida ativa" in pagina
+    assert pagina.count("art. 8º") + pagina.count("Art. 8º") == 1
+
+
+def test_decisao_mostra_o_valor_da_urm_com_todas_as_casas_e_a_faixa_em_algarismos() -> None:
+    urm = Decimal("157.6459")
+    base = (Decimal("1.00"), Decimal("2.00"))
+    faixa = (min(base[0] * 16, Decimal(10)), min(base[1] * 16, Decimal(10)))
+    reais = (Decimal("10.00") * urm).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP")
+    pagina = " ".join(
+        paginas(
+            DecisaoPdf().render(
+                decisao(
+                    tipo="C",
+                    multa_urm=Decimal("10.00"),
+                    valor_urm=urm,
+                    valor_reais=reais,
+                    valor_por_extenso="mil quinhentos e setenta e seis reais e quarenta e seis centavos",
+                    reincidencia=4,
+                    faixa_base=base,
+                    faixa=faixa,
+                )
+            )
+        )
+    )
+    assert f"10,00 URM × R$ 157,6459 = {formatar_reais(reais)}" in pagina
+    assert "R$ 1.576,46" in pagina
+    assert (
+        "(1,00 a 2,00 URM) × 16 (2 elevado a 4, reincidência de nível 4, art. 7º, § 2º) = 16,00 a 32,00 URM; "
+        "cada extremo limitado a 10,00 URM (art. 7º, I): 10,00 a 10,00 URM"
+    ) in pagina
+    assert "⁴" not in pagina and "× 24" not in pagina
+
+
+def test_decisao_assinada_por_quem_decidiu_nao_pelo_timbre_de_hoje() -> None:
+    pagina = " ".join(
+        paginas(
+            DecisaoPdf().render(
+                decisao(
+                    secretario_nome="José Antigo", secretario_cargo="Secretário Municipal de Serviços Urbanos"
+                )
+            )
+        )
+    )
+    assert "José Antigo" in pagina and "Maria Helena Duarte" not in pagina
+    assert "o Secretário Municipal de Serviços Urbanos, José Antigo" in pagina
 
 
 def test_decisao_antes_da_intimacao_explica_o_prazo_sem_data() -> None:

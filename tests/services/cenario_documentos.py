@@ -56,6 +56,8 @@ ORGAO = DadosDoOrgao(
     cidade="Pelotas/RS",
     telefone="(53) 3225-0000",
     email="smsu@pelotas.rs.gov.br",
+    horario_expediente="de segunda a sexta-feira, das 8h às 14h",
+    pagamento_instrucoes="por guia de recolhimento retirada no protocolo, paga na rede bancária credenciada",
 )
 
 

@@ -26,11 +26,13 @@ from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import por_extenso
 from secretaria.models import Auditoria, AutoInfracao, DispositivoCatalogo, DocumentoEmitido
+from secretaria.services.admin import obter_dados_orgao
 from secretaria.services.base import AcessoNegado, Ator, ErroDominio, NaoEncontrado
 from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import (
     DocumentoAlterado,
     dados_auto,
+    dados_decisao,
     dados_intimacao,
     documentos_emitidos,
     emitir_documento,
@@ -89,7 +91,8 @@ def test_auto_traz_cada_item_do_art_10_e_reemitido_da_os_mesmos_bytes(banco: Ban
         assert dispositivo is not None
         numero, proxima, texto_lei = auto.numero_formatado, auto.proxima_penalidade, dispositivo.texto
     assert info.nome_arquivo == f"auto-de-infracao-{numero.replace('/', '-')}.pdf"
-    assert paginas == 2 and "Página 1 de 2" in texto and "Página 2 de 2" in texto
+    # two copies, each its own one-page paper
+    assert paginas == 2 and texto.count("Página 1 de 1") == 2 and "Página 1 de 2" not in texto
     assert texto.count(f"AUTO DE INFRAÇÃO Nº {numero}") == 2
     assert "1ª VIA OPERADORA" in texto and "2ª VIA PROCESSO" in texto
     # I – place, day and hour (and where the fact happened)
@@ -138,23 +141,30 @@ def test_intimacao_e_lote_dizem_ate_quando_onde_e_a_quem(banco: Banco, cenario: 
         auto = s.get(AutoInfracao, cenario.multado)
         assert auto is not None and auto.prazo_defesa is not None
         prazo_registrado = auto.prazo_defesa
-        prazo_hoje = calendario(s).vencimento(cen.HOJE)
     _info, pdf = emitir(banco, tipo="intimacao", auto_id=cenario.multado)
     texto, paginas = texto_pdf(pdf)
     assert paginas == 1
     assert f"Auto de Infração nº {cenario.numeros[cenario.multado]}" in texto
     # intimated on 04/11: the recorded deadline, not one counted from today
-    assert f"Intimação em 04/11/2026 – defesa até {formatar_data(prazo_registrado)}" in texto
+    assert "15 (quinze) dias contados do recebimento desta intimação" in texto
+    assert (
+        f"Intimação recebida em 04/11/2026, conforme o recibo: defesa até {formatar_data(prazo_registrado)}"
+        in texto
+    )
     assert prazo_registrado == date(2026, 11, 19)
     assert "Secretário Municipal de Serviços Urbanos" in texto and "petição, contra recibo" in texto
     assert "Rua Marechal Floriano, 123" in texto and "Carlos Representante" in texto
     assert "Maria Helena Duarte" in texto
+    with banco.leitura() as s:
+        horario = obter_dados_orgao(s).dados.horario_expediente
+    assert horario and horario in texto  # the office hours the administrator filled (art. 26 § 1º)
+    assert "Processo Auto de Infração nº" in texto and "procurador constituído" in texto
 
-    # not intimated yet: the deadline counts from the delivery day (today by default)
+    # not intimated yet: no date computed from a planned delivery, only the rule (REGRAS § 5)
     _info, pdf = emitir(banco, tipo="intimacao", auto_id=cenario.aguardando)
     texto, _ = texto_pdf(pdf)
-    assert prazo_hoje == date(2026, 12, 15)
-    assert f"Intimação em 30/11/2026 – defesa até {formatar_data(prazo_hoje)}" in texto
+    assert "15 (quinze) dias contados do recebimento desta intimação" in texto
+    assert "defesa até" not in texto
     with banco.leitura() as s, pytest.raises(ErroDominio, match="anterior à lavratura"):
         dados_intimacao(s, cenario.aguardando, data_intimacao=date(2026, 11, 26))
 
@@ -170,7 +180,7 @@ def test_intimacao_e_lote_dizem_ate_quando_onde_e_a_quem(banco: Banco, cenario: 
     for outro in (cenario.em_defesa, cenario.cancelado, cenario.multado):
         assert f"Auto de Infração nº {cenario.numeros[outro]}" not in texto
     assert "2 intimação(ões)" in texto and "Transportes Laranjal Ltda." in texto
-    assert "defesa até 15/12/2026" in texto
+    assert "defesa até" not in texto and texto.count("contados do recebimento desta intimação") == 2
     assert info.referencia == "01/11/2026 a 30/11/2026"
     with pytest.raises(ErroDominio, match="Nenhum auto lavrado de 01/01/2026 a 31/01/2026 aguarda"):
         emitir_documento(
@@ -296,3 +306,89 @@ def test_intimacao_cita_a_entrega_que_abriu_o_prazo(banco: Banco, cenario: Any) 
         assert auto is not None
         assert dados.data_intimacao == date(2026, 11, 5)
         assert dados.prazo_defesa == auto.prazo_defesa == calendario(s).vencimento(date(2026, 11, 5))
+
+
+def test_decisao_nomeia_quem_decidiu_prazo_e_forma_de_pagar_e_a_conta_confere(
+    banco: Banco, cenario: Any
+) -> None:
+    from dataclasses import replace as substituir
+
+    from secretaria.models import Decisao
+    from secretaria.services.admin import obter_configuracoes, salvar_configuracoes, salvar_dados_orgao
+
+    with banco.leitura() as s:
+        d = s.scalar(sa.select(Decisao).where(Decisao.auto_id == cenario.suspenso))
+        assert d is not None and d.valor_urm is not None
+        decidiu, multa, valor, minimo, maximo, nivel = (
+            d.secretario_nome,
+            d.multa_ur,
+            d.valor_urm,
+            d.faixa_min_ur,
+            d.faixa_max_ur,
+            d.reincidencia,
+        )
+        orgao = obter_dados_orgao(s)
+        config = obter_configuracoes(s)
+    assert decidiu == orgao.dados.secretario_nome  # recorded when decided
+    texto, _ = texto_pdf(emitir(banco, "secretario", tipo="decisao", auto_id=cenario.suspenso)[1])
+    # every product printed is true as printed: the URM with all its decimals, the range in plain digits
+    casas = max(2, -valor.normalize().as_tuple().exponent)
+    urm = f"R$ {valor:.{casas}f}".replace(".", ",")
+    produto = (multa * valor).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP")
+
+    def br(valor: Decimal) -> str:
+        return f"{valor:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+
+    assert f"{br(multa)} URM × {urm} = R$ {br(produto)}" in texto
+    assert f"× {2**nivel} (2 elevado a {nivel}" in texto
+    assert f"{minimo:.2f} a {maximo:.2f} URM".replace(".", ",") in texto
+    assert "²" not in texto and "³" not in texto
+    assert f"em até {config.prazo_pagamento_dias} " in texto and orgao.dados.pagamento_instrucoes in texto
+    assert "inscrita em dívida ativa" in texto
+    assert texto.count("art. 8º") + texto.count("Art. 8º") == 1
+
+    # a new Secretary later: the old decision still names the one who decided, recorded or from the audit
+    salvar_dados_orgao(
+        banco.uow(),
+        ATORES["administrador"],
+        substituir(orgao.dados, secretario_nome="Nova Secretária"),
+        versao=orgao.versao,
+    )
+    salvar_configuracoes(
+        banco.uow(),
+        ATORES["administrador"],
+        copias_backup=config.copias_backup,
+        dias_decisao_atrasada=config.dias_decisao_atrasada,
+        prazo_pagamento_dias=45,
+    )
+    texto, _ = texto_pdf(emitir(banco, "secretario", tipo="decisao", auto_id=cenario.suspenso)[1])
+    assert (
+        decidiu in texto and "Nova Secretária" not in texto and "em até 45 (quarenta e cinco) dias" in texto
+    )
+    with banco.engine.begin() as conn:  # a row decided before revision 0003
+        conn.execute(
+            sa.update(Decisao).where(Decisao.auto_id == cenario.suspenso).values(secretario_nome=None)
+        )
+    with banco.leitura() as s:
+        assert dados_decisao(s, cenario.suspenso).secretario_nome == decidiu
+
+
+def test_fundamentos_agrupam_as_infracoes_fora_da_cadeia() -> None:
+    from datetime import timedelta
+
+    from secretaria.lei.sancoes import Antecedente, calcular_sancao
+    from secretaria.services.fundamentos import legiveis
+
+    antigas = [date(2023, 1, 5) + timedelta(days=10 * i) for i in range(25)]
+    cadeia = [date(2026, m, 10) for m in (1, 3, 5, 7)]
+    antecedentes = [Antecedente(d, d + timedelta(days=5), Decimal("1")) for d in antigas + cadeia]
+    sancao = calcular_sancao("C", date(2026, 9, 1), antecedentes)
+    bruto = "\n".join(sancao.fundamentos)
+    lido = "\n".join(legiveis(sancao.fundamentos))
+    assert bruto.count("interrompeu depois dela") == len(antigas) - 1  # the law layer's one-per-auto text
+    assert lido.count("interrompeu") == 1
+    assert (
+        f"{len(antigas) - 1} infrações, de {formatar_data(antigas[0])} a {formatar_data(antigas[-2])}" in lido
+    )
+    assert "× 16 (2 elevado a 4, reincidência de nível 4) = 16,00 a 32,00 URM" in lido
+    assert len(lido) < len(bruto) / 3

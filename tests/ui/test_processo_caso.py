@@ -332,7 +332,11 @@ def _preencher_timbre(banco: Banco) -> None:
     with banco.leitura() as s:
         atual = admin.obter_dados_orgao(s)
     dados = replace(
-        atual.dados, secretario_nome="Sérgio Secretário", endereco="Praça Coronel Pedro Osório, 101"
+        atual.dados,
+        secretario_nome="Sérgio Secretário",
+        endereco="Praça Coronel Pedro Osório, 101",
+        horario_expediente="de segunda a sexta-feira, das 8h às 14h",
+        pagamento_instrucoes="por guia de recolhimento retirada no protocolo",
     )
     admin.salvar_dados_orgao(banco.uow(), ap.fabrica.ATORES["administrador"], dados, versao=atual.versao)
 

@@ -45,6 +45,16 @@ class PainelOrgao(QWidget):
         self.cidade = QLineEdit()
         self.telefone = QLineEdit()
         self.email = QLineEdit()
+        self.horario_expediente = QLineEdit()
+        self.horario_expediente.setPlaceholderText("de segunda a sexta-feira, das 8h às 14h")
+        self.horario_expediente.setToolTip(
+            "Horário do protocolo onde a defesa é recebida; sai nas intimações."
+        )
+        self.pagamento_instrucoes = QLineEdit()
+        self.pagamento_instrucoes.setPlaceholderText(
+            "por guia de recolhimento retirada no protocolo, paga em…"
+        )
+        self.pagamento_instrucoes.setToolTip("Onde e como pagar a multa; sai nas notificações de decisão.")
         self.form = Formulario(layout, self)
         f = self.form
         f.adicionar("prefeitura", "&Prefeitura:", self.prefeitura)
@@ -55,6 +65,8 @@ class PainelOrgao(QWidget):
         f.adicionar("cidade", "Cidad&e:", self.cidade)
         f.adicionar("telefone", "Te&lefone:", self.telefone)
         f.adicionar("email", "E-&mail:", self.email)
+        f.adicionar("horario_expediente", "&Horário do protocolo:", self.horario_expediente)
+        f.adicionar("pagamento_instrucoes", "Onde e como pa&gar a multa:", self.pagamento_instrucoes)
         f.alinhar_rotulos()
         self.alteracao = QLabel()
         self.alteracao.setStyleSheet("color: #666;")
@@ -75,6 +87,8 @@ class PainelOrgao(QWidget):
             self.cidade,
             self.telefone,
             self.email,
+            self.horario_expediente,
+            self.pagamento_instrucoes,
         ):
             campo.returnPressed.connect(self.salvar)
         self.recarregar()
@@ -93,6 +107,8 @@ class PainelOrgao(QWidget):
             "cidade",
             "telefone",
             "email",
+            "horario_expediente",
+            "pagamento_instrucoes",
         ):
             campo = getattr(self, nome)
             assert isinstance(campo, QLineEdit)
@@ -110,6 +126,8 @@ class PainelOrgao(QWidget):
             cidade=self.cidade.text(),
             telefone=self.telefone.text(),
             email=self.email.text(),
+            horario_expediente=self.horario_expediente.text(),
+            pagamento_instrucoes=self.pagamento_instrucoes.text(),
         )
         ok = self.form.tentar(
             sucesso(
@@ -163,10 +181,20 @@ class PainelSistema(QWidget):
         self.dias_decisao_atrasada = QSpinBox()
         self.dias_decisao_atrasada.setRange(0, 365)
         self.dias_decisao_atrasada.setSuffix(" dias")
+        self.prazo_pagamento_dias = QSpinBox()
+        self.prazo_pagamento_dias.setRange(1, 365)
+        self.prazo_pagamento_dias.setSuffix(" dias")
+        self.prazo_pagamento_dias.setToolTip(
+            "Prazo para pagar a multa, contado da data em que a penalidade se torna definitiva; "
+            "sai nas notificações de decisão."
+        )
         self.form = Formulario(lc, self)
         self.form.adicionar("copias_backup", "Cópias diárias mantidas:", self.copias_backup)
         self.form.adicionar(
             "dias_decisao_atrasada", "Decisão atrasada após o prazo de defesa:", self.dias_decisao_atrasada
+        )
+        self.form.adicionar(
+            "prazo_pagamento_dias", "Prazo para pagar a multa (após definitiva):", self.prazo_pagamento_dias
         )
         linha_c = QHBoxLayout()
         linha_c.addStretch(1)
@@ -183,6 +211,7 @@ class PainelSistema(QWidget):
             c = admin.obter_configuracoes(sessao)
         self.copias_backup.setValue(c.copias_backup)
         self.dias_decisao_atrasada.setValue(c.dias_decisao_atrasada)
+        self.prazo_pagamento_dias.setValue(c.prazo_pagamento_dias)
 
     def salvar(self) -> None:
         ok = self.form.tentar(
@@ -192,6 +221,7 @@ class PainelSistema(QWidget):
                     self.contexto.ator,
                     copias_backup=self.copias_backup.value(),
                     dias_decisao_atrasada=self.dias_decisao_atrasada.value(),
+                    prazo_pagamento_dias=self.prazo_pagamento_dias.value(),
                 )
             )
         )

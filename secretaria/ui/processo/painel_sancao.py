@@ -21,6 +21,7 @@ from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAF
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.sancoes import NIVEL_SUSPENSAO, Sancao
 from secretaria.lei.urm import formatar_reais, urm_para_reais
+from secretaria.services.fundamentos import legiveis
 
 if TYPE_CHECKING:
     from secretaria.services.sancao import AvaliacaoSancao
@@ -226,7 +227,7 @@ def montar_html(c: ConteudoPainel) -> str:
             f"{_e(LEITURA_ART7_PARAGRAFO2)}",
         )
 
-    itens = "".join(f"<li>{_e(f)}</li>" for f in s.fundamentos)
+    itens = "".join(f"<li>{_e(f)}</li>" for f in legiveis(s.fundamentos))
     secao(
         "Fundamentos, passo a passo",
         f"<ol style='margin-top:0; margin-bottom:0; margin-left:-16px'>{itens}</ol>",

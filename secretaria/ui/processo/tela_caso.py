@@ -51,6 +51,7 @@ from secretaria.services.caso import (
     RecursoCaso,
     obter_caso,
 )
+from secretaria.services.fundamentos import legiveis
 from secretaria.services.rotulos import (
     SITUACOES_CUMPRIMENTO,
     SITUACOES_PAGAMENTO,
@@ -565,7 +566,7 @@ class TelaCaso(QDialog):
             linhas.append(linha(f"Decisão de {formatar_data(d.data)}", d.fundamentacao))
             if d.fundamentos_legais:
                 linhas.append(
-                    linha_html("Fundamentos legais", _lista_html(d.fundamentos_legais.splitlines()))
+                    linha_html("Fundamentos legais", _lista_html(legiveis(d.fundamentos_legais.splitlines())))
                 )
         if c.recurso is not None:
             r = c.recurso
