@@ -409,6 +409,7 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
     assert orgao.secretario_cargo.text() == "Secretário Municipal de Serviços Urbanos"  # the default
     orgao.secretario_nome.setText("Marta Lopes")
     orgao.endereco.setText("Praça Coronel Pedro Osório, 101")
+    orgao.pagamento_instrucoes.setText("por guia de recolhimento retirada no protocolo")
     orgao.secretario_cargo.clear()
     orgao.salvar()
     assert orgao.form.mensagem("secretario_cargo").startswith("Informe o cargo do(a) Secretário(a)")
@@ -424,7 +425,8 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
     assert "nº 0001/2026 gravada em" in ap.responder_caixa(qtbot, OK)
     texto = " ".join(p.extract_text() for p in PdfReader(BytesIO(destino.read_bytes())).pages)
     texto = " ".join(texto.split())
-    assert "a Secretária Municipal de Serviços Urbanos, no uso da competência" in texto
+    assert "a Secretária Municipal de Serviços Urbanos, Marta Lopes, no uso da competência" in texto
+    assert "Onde e como pagar: por guia de recolhimento retirada no protocolo" in texto
     assert "Marta Lopes Secretária Municipal de Serviços Urbanos" in texto
     # Only the law's own words (art. 15, quoted) still name the office in the masculine.
     assert texto.count("Secretário Municipal") == texto.count("“Da decisão do Secretário Municipal") == 1
