@@ -16,7 +16,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ParamSpec, TypeVar
@@ -27,7 +27,13 @@ from sqlalchemy import event
 from sqlalchemy.orm.exc import StaleDataError
 
 from secretaria import relogio
-from secretaria.services.base import ConflitoEdicao, ErroDominio
+from secretaria.services.base import (
+    ConflitoEdicao,
+    DiscoCheio,
+    ErroDominio,
+    FalhaDeDisco,
+    recusa_de_disco,
+)
 
 VARIAVEL_URL = "SECRETARIA_DB"
 SQLITE_ESPERA_MS = 15_000
@@ -41,6 +47,12 @@ PAUSA_MAXIMA = 1.0
 _PG_TRANSITORIOS = frozenset({"40001", "40P01"})
 # SQLite primary result codes SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
 _SQLITE_OCUPADO = frozenset({5, 6})
+# SQLITE_IOERR and SQLITE_FULL; PostgreSQL's disk_full and io_error.
+_SQLITE_IOERR, _SQLITE_FULL = 10, 13
+_PG_DISCO_CHEIO, _PG_FALHA_DE_DISCO = "53100", "58030"
+NOTA_DESFEITA = "Secretaria: a unidade de trabalho foi desfeita (rollback); nada dela foi gravado."
+"""Added to an unexpected exception that left a unit of work uncommitted: the error hook then tells the user
+that the interrupted act saved nothing."""
 
 _log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -106,6 +118,26 @@ def eh_transitorio(exc: BaseException) -> bool:
         return "database is locked" in texto or "database is busy" in texto or "table is locked" in texto
     sqlstate = getattr(original, "sqlstate", None)
     return isinstance(sqlstate, str) and sqlstate in _PG_TRANSITORIOS
+
+
+def recusa_do_banco(exc: BaseException) -> ErroDominio | None:
+    """The refusal a full disk or an I/O error met by the database becomes (SQLite's SQLITE_FULL and
+    SQLITE_IOERR, PostgreSQL's disk_full and io_error, or an OSError saying so), else None."""
+    original = exc.orig if isinstance(exc, sa.exc.DBAPIError) else exc
+    if isinstance(original, sqlite3.Error):
+        codigo = getattr(original, "sqlite_errorcode", None)
+        texto = str(original).lower()
+        if (codigo is not None and codigo & 0xFF == _SQLITE_FULL) or "database or disk is full" in texto:
+            return DiscoCheio()
+        if (codigo is not None and codigo & 0xFF == _SQLITE_IOERR) or "disk i/o error" in texto:
+            return FalhaDeDisco()
+        return None
+    sqlstate = getattr(original, "sqlstate", None)
+    if sqlstate == _PG_DISCO_CHEIO:
+        return DiscoCheio("o banco de dados no servidor")
+    if sqlstate == _PG_FALHA_DE_DISCO:
+        return FalhaDeDisco("o banco de dados no servidor")
+    return recusa_de_disco(original) if original is not None else None
 
 
 def _pausa(tentativa: int) -> float:
@@ -288,10 +320,15 @@ class UnidadeDeTrabalho:
         try:
             if not self._confirmado:
                 sessao.rollback()
+        except sa.exc.DBAPIError:
+            if exc is None:
+                raise
+            # The rollback met the same broken disk or connection: the act's own error says more.
+            _log.warning("Rollback falhou depois de %s", type(exc).__name__, exc_info=True)
         finally:
             sessao.close()
             self._sessao = None
-        # What the user must never see raw: a lost optimistic-lock race and a busy database.
+        # What the user must never see raw: a lost optimistic-lock race, a busy database, a full disk.
         if isinstance(exc, StaleDataError):
             raise self._conflito(suspeitos) from exc
         if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
@@ -299,6 +336,13 @@ class UnidadeDeTrabalho:
         if isinstance(exc, sa.exc.DataError | OverflowError):
             _log.warning("Valor recusado pelo banco de dados: %s", type(exc).__name__)
             raise ValorRecusadoPeloBanco() from exc
+        if isinstance(exc, sa.exc.DBAPIError | OSError):
+            recusa = recusa_do_banco(exc)
+            if recusa is not None:
+                _log.error("Gravação recusada pelo disco: %s", exc)
+                raise recusa from exc
+        if isinstance(exc, Exception) and not isinstance(exc, ErroDominio) and not self._confirmado:
+            exc.add_note(NOTA_DESFEITA)
 
     def commit(self) -> None:
         self.session.commit()
@@ -377,6 +421,37 @@ def _anotar_versoes(sessao: so.Session, _contexto: Any, _instancias: Any) -> Non
             anotadas[chave] = estado.committed_state.get("versao", estado.dict.get("versao"))
 
 
+_SUFIXOS_SQLITE = ("", "-wal", "-shm", "-journal")
+_arquivos_abertos: dict[Path, int] = {}
+
+
+def _registrar_arquivo(arquivo: Path, abertos: int) -> None:
+    chave = arquivo.absolute()
+    restantes = _arquivos_abertos.get(chave, 0) + abertos
+    if restantes > 0:
+        _arquivos_abertos[chave] = restantes
+    else:
+        _arquivos_abertos.pop(chave, None)
+
+
+def eh_arquivo_de_banco_aberto(caminho: Path) -> bool:
+    """Whether `caminho` is a file of a SQLite database this process has open (the database, its -wal,
+    -shm or -journal), by path or as the same file under another name. Only stat() is used: opening the
+    file to find out would drop the process's locks on it (see `secretaria.ui.seletor_arquivo`)."""
+    alvo = caminho.absolute()
+    for arquivo in _arquivos_abertos:
+        for sufixo in _SUFIXOS_SQLITE:
+            parte = Path(f"{arquivo}{sufixo}")
+            if parte == alvo:
+                return True
+            try:
+                if os.path.samefile(parte, alvo):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 @dataclass
 class Banco:
     """An opened, migrated database: engine plus the session factories for writing and for reading."""
@@ -385,6 +460,7 @@ class Banco:
     engine: sa.Engine
     fabrica: so.sessionmaker[so.Session]
     fabrica_leitura: so.sessionmaker[so.Session]
+    _fechado: bool = field(default=False, init=False, repr=False)
 
     @property
     def url_exibicao(self) -> str:
@@ -416,6 +492,10 @@ class Banco:
 
     def fechar(self) -> None:
         self.engine.dispose()
+        arquivo = arquivo_sqlite(self.url)
+        if arquivo is not None and not self._fechado:
+            _registrar_arquivo(arquivo, -1)
+        self._fechado = True
 
 
 def _fabricas(engine: sa.Engine) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
@@ -468,6 +548,8 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
         migracoes.atualizar(engine)
     escrita, leitura = _fabricas(engine)
     banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
+    if arquivo is not None:
+        _registrar_arquivo(arquivo, +1)
     if migrar:
         from secretaria.services.semente import semear_basico
 

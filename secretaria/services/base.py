@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -36,6 +37,41 @@ class ConflitoEdicao(ErroDominio):
 
 class NaoEncontrado(ErroDominio):
     pass
+
+
+class DiscoCheio(ErroDominio):
+    """No room left on the disk (the computer's, or the database server's): nothing was written."""
+
+    def __init__(self, onde: str = "o banco de dados") -> None:
+        super().__init__(
+            f"O disco está cheio: não há espaço para gravar {onde}, e nada foi gravado. "
+            "Libere espaço no disco (ou avise o suporte) e tente de novo."
+        )
+
+
+class FalhaDeDisco(ErroDominio):
+    """The disk (or the network share) failed to read or write: nothing was written."""
+
+    def __init__(self, onde: str = "o banco de dados") -> None:
+        super().__init__(
+            f"O disco falhou ao ler ou gravar {onde} (erro de entrada e saída), e nada foi gravado. "
+            "Verifique o disco, ou a rede se o arquivo estiver numa pasta compartilhada, e tente de novo; "
+            "se o erro continuar, avise o suporte."
+        )
+
+
+_DISCO_CHEIO = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_FALHA_DE_DISCO = frozenset({errno.EIO})
+
+
+def recusa_de_disco(exc: BaseException, onde: str = "o banco de dados") -> ErroDominio | None:
+    """The refusal a full disk or an I/O error becomes (OSError ENOSPC/EDQUOT/EIO), else None."""
+    if isinstance(exc, OSError):
+        if exc.errno in _DISCO_CHEIO:
+            return DiscoCheio(onde)
+        if exc.errno in _FALHA_DE_DISCO:
+            return FalhaDeDisco(onde)
+    return None
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from secretaria.db import Banco
+if TYPE_CHECKING:
+    from secretaria.db import Banco
 
 
 def _app() -> object:

@@ -14,14 +14,17 @@ and `arquivos.salvar_como`, which tests patch (pytest-qt's advice).
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
 from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QPushButton, QWidget
 
 from secretaria.services.base import ErroDominio
@@ -171,13 +174,48 @@ def nova_impressora(titulo: str) -> QPrinter:
     return impressora
 
 
-def escolher_impressora(parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> bool:
-    """The system print dialog (printer, copies, page range); False when the user cancels."""
-    dialogo = QPrintDialog(impressora, parent)
+@contextmanager
+def _pasta_pessoal_vazia() -> Iterator[None]:
+    """Qt's own print dialog (Linux and other Unix; Windows and macOS show the system's) builds a folder
+    model of the user's home folder for its output-file field whatever the options, and listing a folder
+    drops this process's SQLite locks on any database in it (see `secretaria.ui.seletor_arquivo`). While
+    the dialog is built, HOME names an empty folder of the program's own: that is all the model lists."""
+    if sys.platform in ("win32", "darwin"):
+        yield
+        return
+    global _pasta_vazia
+    if _pasta_vazia is None or not _pasta_vazia.is_dir():
+        _pasta_vazia = Path(tempfile.mkdtemp(prefix="secretaria-impressao-"))
+    anterior = os.environ.get("HOME")
+    os.environ["HOME"] = str(_pasta_vazia)
+    try:
+        yield
+    finally:
+        if anterior is None:
+            os.environ.pop("HOME", None)
+        else:
+            os.environ["HOME"] = anterior
+
+
+_pasta_vazia: Path | None = None
+
+
+def dialogo_impressao(parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> QPrintDialog:
+    """The system print dialog (printer, copies, page range), without its "print to file" choice: that
+    field browses folders with a file dialog inside this process, which drops SQLite's locks on the
+    database (see `secretaria.ui.seletor_arquivo`); "Salvar PDF…" saves the document instead."""
+    with _pasta_pessoal_vazia():
+        dialogo = QPrintDialog(impressora, parent)
+    dialogo.setOption(QAbstractPrintDialog.PrintDialogOption.PrintToFile, False)
     dialogo.setWindowTitle("Imprimir")
     if paginas_total > 0:
         dialogo.setMinMax(1, paginas_total)
-    return dialogo.exec() == QDialog.DialogCode.Accepted
+    return dialogo
+
+
+def escolher_impressora(parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> bool:
+    """Run the print dialog; False when the user cancels."""
+    return dialogo_impressao(parent, impressora, paginas_total).exec() == QDialog.DialogCode.Accepted
 
 
 def abrir_externamente(caminho: Path) -> bool:
@@ -239,8 +277,9 @@ def salvar_pdf(
         mensagens.avisar_erro(
             parent,
             titulo,
-            f"Não foi possível gravar {destino}: {exc.strerror or exc}.\n"
-            "Se o arquivo estiver aberto no leitor de PDF, feche-o e tente de novo.",
+            arquivos.texto_falha_gravacao(
+                destino, exc, "Se o arquivo estiver aberto no leitor de PDF, feche-o e tente de novo."
+            ),
         )
         return None
     return destino

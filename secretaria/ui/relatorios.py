@@ -291,8 +291,9 @@ class PaginaRelatorios(QWidget):
             mensagens.avisar_erro(
                 self,
                 titulo,
-                f"Não foi possível gravar {destino}: {exc.strerror or exc}.\n"
-                "Se o arquivo estiver aberto no Excel, feche-o e tente de novo.",
+                arquivos.texto_falha_gravacao(
+                    destino, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
+                ),
             )
             return
         finally:

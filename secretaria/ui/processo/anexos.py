@@ -35,8 +35,12 @@ def salvar_copia_do_anexo_selecionado(
     destino = arquivos.salvar_como(
         parent, f"Salvar cópia do {nome}", arquivo.nome_para_abrir, "Todos os arquivos (*)"
     )
-    if destino is not None:
+    if destino is None:
+        return
+    try:
         destino.write_bytes(arquivo.conteudo)
+    except OSError as exc:
+        mensagens.avisar_erro(parent, f"Salvar cópia do {nome}", arquivos.texto_falha_gravacao(destino, exc))
 
 
 def preencher_lista_anexos(lista: QListWidget, anexos: Sequence[Any]) -> None:

@@ -1,14 +1,43 @@
 """File dialogs behind small functions of our own, so tests patch these (pytest-qt's advice) instead of
-driving a native dialog. Callers must call them through the module (`arquivos.salvar_como(...)`)."""
+driving a native dialog. Callers must call them through the module (`arquivos.salvar_como(...)`).
+
+The dialog runs in a short-lived child process (`secretaria.ui.seletor_arquivo`), never in the program's
+own: listing a folder makes Qt open and close its files to guess their types, and on Linux and macOS that
+drops the POSIX locks SQLite holds on the database's files (see that module). The program waits for the
+answer with its windows painted but deaf to input (a click on them brings the dialog to the front); if the
+window is closed or the program ends meanwhile, the child ends too.
+
+A path the user picks that is one of the open database's own files is refused: reading it as an attachment
+would drop the locks all the same, and writing a PDF or spreadsheet over it would destroy the database.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
+import sys
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QProcess, QProcessEnvironment, QStandardPaths
+from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
+import secretaria
+from secretaria.ui.seletor_arquivo import Pedido, dialogo_arquivo
+
+__all__ = [
+    "abrir_arquivo",
+    "abrir_arquivos",
+    "dialogo_arquivo",
+    "escolher_pasta",
+    "pasta_inicial",
+    "salvar_como",
+    "texto_falha_gravacao",
+]
+
+_log = logging.getLogger(__name__)
 _ultima_pasta: Path | None = None
+ESPERA_INICIO_MS = 15_000
 
 
 def pasta_inicial() -> Path:
@@ -23,36 +52,88 @@ def _lembrar(pasta: Path) -> None:
     _ultima_pasta = pasta
 
 
-_ROTULOS = {
-    QFileDialog.DialogLabel.LookIn: "Examinar:",
-    QFileDialog.DialogLabel.FileName: "Nome do arquivo:",
-    QFileDialog.DialogLabel.FileType: "Tipo de arquivo:",
-    QFileDialog.DialogLabel.Reject: "Cancelar",
-}
-"""Qt's own file dialog (used where the system has none) keeps some labels in English even with its
-pt_BR translation: "Look in:", "Files of type:". A native dialog ignores these and speaks the system's
-language anyway."""
+_ENTRADA = frozenset(
+    {
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.Wheel,
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.ShortcutOverride,
+        QEvent.Type.Shortcut,
+        QEvent.Type.ContextMenu,
+        QEvent.Type.TouchBegin,
+        QEvent.Type.TouchUpdate,
+        QEvent.Type.TouchEnd,
+        QEvent.Type.TabletPress,
+        QEvent.Type.DragEnter,
+        QEvent.Type.Drop,
+    }
+)
 
 
-def dialogo_arquivo(
-    parent: QWidget | None,
-    titulo: str,
-    inicial: str,
-    filtro: str,
-    modo: QFileDialog.FileMode,
-    salvar: bool = False,
-) -> QFileDialog:
-    """The file dialog, labelled in Portuguese (the functions below run it)."""
-    dialogo = QFileDialog(parent, titulo, inicial, filtro)
-    dialogo.setFileMode(modo)
-    if modo == QFileDialog.FileMode.Directory:
-        dialogo.setOption(QFileDialog.Option.ShowDirsOnly, True)
-    if salvar:
-        dialogo.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-    for rotulo, texto in _ROTULOS.items():
-        dialogo.setLabelText(rotulo, texto)
-    dialogo.setLabelText(QFileDialog.DialogLabel.Accept, "Salvar" if salvar else "Abrir")
-    return dialogo
+class _EsperaDoSeletor(QObject):
+    """While the child's dialog is open: the program's windows ignore the user's input (the dialog is modal
+    for them) and a click on them brings the dialog to the front; the window of `parent` being hidden or
+    destroyed ends the wait."""
+
+    def __init__(self, processo: QProcess, laco: QEventLoop, janela: QWidget | None) -> None:
+        super().__init__()
+        self.processo = processo
+        self.laco = laco
+        self.janela = janela
+
+    def eventFilter(self, alvo: QObject, evento: QEvent) -> bool:
+        tipo = evento.type()
+        if tipo in _ENTRADA:
+            if tipo == QEvent.Type.MouseButtonPress:
+                self.trazer_dialogo()
+            evento.accept()  # a ShortcutOverride accepted: no shortcut fires either
+            return True
+        if tipo == QEvent.Type.Hide and alvo is self.janela and not evento.spontaneous():
+            self.laco.quit()  # closed (a minimised window is hidden "spontaneously" and stays)
+        return False
+
+    def trazer_dialogo(self) -> None:
+        if self.processo.state() != QProcess.ProcessState.Running:
+            return
+        if sys.platform == "win32":  # Windows lets a process take the foreground only when allowed
+            import ctypes
+
+            ctypes.windll.user32.AllowSetForegroundWindow(int(self.processo.processId()))
+        self.processo.write(b"frente\n")
+
+
+def _comando_do_seletor(pedido_json: str) -> tuple[str, list[str], QProcessEnvironment]:
+    """The child's command line; its PYTHONPATH starts with this program's own package folder, so the child
+    runs the same code whether the program is installed or run from its source tree."""
+    raiz = str(Path(secretaria.__file__).resolve().parent.parent)
+    ambiente = QProcessEnvironment.systemEnvironment()
+    anterior = ambiente.value("PYTHONPATH")
+    ambiente.insert("PYTHONPATH", os.pathsep.join(p for p in (raiz, anterior) if p))
+    return sys.executable, ["-m", "secretaria.ui.seletor_arquivo", pedido_json], ambiente
+
+
+def _centro(parent: QWidget | None) -> tuple[int, int] | None:
+    if parent is None:
+        return None
+    centro = parent.window().frameGeometry().center()
+    return centro.x(), centro.y()
+
+
+def _falha_do_seletor(parent: QWidget | None, titulo: str, detalhe: str) -> list[str]:
+    from secretaria.ui.widgets import mensagens
+
+    _log.error("Janela de escolha de arquivo não funcionou: %s", detalhe)
+    mensagens.avisar_erro(
+        parent,
+        titulo,
+        "Não foi possível abrir a janela de escolha de arquivos; nada foi feito. Tente de novo; se o "
+        "problema continuar, avise o suporte.",
+        detalhes=detalhe,
+    )
+    return []
 
 
 def _escolher(
@@ -63,10 +144,72 @@ def _escolher(
     modo: QFileDialog.FileMode,
     salvar: bool = False,
 ) -> list[str]:
-    dialogo = dialogo_arquivo(parent, titulo, inicial, filtro, modo, salvar)
-    if dialogo.exec() != QFileDialog.DialogCode.Accepted:
+    """Run the dialog in the child process and wait for its answer without freezing the windows.
+
+    (No database code is imported at this module's top: it is the UI's, the child needs none of it.)"""
+    pedido = Pedido(titulo, inicial, filtro, modo.name, salvar, _centro(parent))
+    programa, argumentos, ambiente = _comando_do_seletor(pedido.para_json())
+    processo = QProcess()
+    processo.setProcessEnvironment(ambiente)
+    processo.start(programa, argumentos)
+    if not processo.waitForStarted(ESPERA_INICIO_MS):
+        return _falha_do_seletor(parent, titulo, processo.errorString())
+    laco = QEventLoop()
+    processo.finished.connect(laco.quit)
+    janela = parent.window() if parent is not None else None
+    espera = _EsperaDoSeletor(processo, laco, janela)
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(espera)
+    if janela is not None:
+        janela.destroyed.connect(laco.quit)
+    try:
+        laco.exec()
+    finally:
+        app.removeEventFilter(espera)
+        interrompido = processo.state() != QProcess.ProcessState.NotRunning
+        if interrompido:  # the window went away, or the program is ending
+            processo.kill()
+            processo.waitForFinished(5_000)
+    if interrompido:
         return []
-    return [n for n in dialogo.selectedFiles() if n]
+    erros = bytes(processo.readAllStandardError().data()).decode("utf-8", "replace").strip()
+    if erros:
+        _log.warning("Janela de escolha de arquivo (stderr): %s", erros)
+    try:
+        if processo.exitStatus() != QProcess.ExitStatus.NormalExit or processo.exitCode() != 0:
+            raise ValueError(f"código de saída {processo.exitCode()}")
+        resposta = json.loads(bytes(processo.readAllStandardOutput().data()).decode("ascii"))
+        nomes = [str(n) for n in resposta["caminhos"] if n]
+    except (ValueError, KeyError, TypeError) as exc:
+        return _falha_do_seletor(parent, titulo, f"{exc}\n{erros}".strip())
+    return _sem_arquivos_do_banco(parent, titulo, nomes)
+
+
+def _sem_arquivos_do_banco(parent: QWidget | None, titulo: str, nomes: list[str]) -> list[str]:
+    """The chosen paths minus the open database's own files (the user is told which were left out)."""
+    from secretaria.db import eh_arquivo_de_banco_aberto
+    from secretaria.ui.widgets import mensagens
+
+    recusados = [n for n in nomes if eh_arquivo_de_banco_aberto(Path(n))]
+    if recusados:
+        mensagens.avisar_erro(
+            parent,
+            titulo,
+            "O arquivo escolhido é o banco de dados que o programa está usando e não pode ser usado aqui: "
+            f"{', '.join(Path(n).name for n in recusados)}. Nada foi feito com ele; escolha outro arquivo.",
+        )
+    return [n for n in nomes if n not in recusados]
+
+
+def texto_falha_gravacao(destino: Path, exc: OSError, dica: str = "") -> str:
+    """What to tell the user when writing `destino` failed: the disk refusals in their own words."""
+    from secretaria.services.base import recusa_de_disco
+
+    recusa = recusa_de_disco(exc, f"o arquivo {destino}")
+    if recusa is not None:
+        return recusa.mensagem
+    return f"Não foi possível gravar {destino}: {exc.strerror or exc}.{chr(10) + dica if dica else ''}"
 
 
 def salvar_como(parent: QWidget | None, titulo: str, nome_sugerido: str, filtro: str) -> Path | None:

@@ -169,8 +169,9 @@ def exportar_para_excel(
         mensagens.avisar_erro(
             parent,
             "Exportar para Excel",
-            f"Não foi possível gravar {destino}: {exc.strerror or exc}.\n"
-            "Se o arquivo estiver aberto no Excel, feche-o e tente de novo.",
+            arquivos.texto_falha_gravacao(
+                destino, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
+            ),
         )
         return None
     finally:

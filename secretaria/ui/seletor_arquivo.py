@@ -1,0 +1,270 @@
+"""The file dialog as a program of its own: `python -m secretaria.ui.seletor_arquivo PEDIDO`.
+
+Why a separate process: to guess a file's type, Qt's file dialogs open and close the files of the folder
+they list (QMimeDatabase reads their first bytes, even under a "*.xlsx" filter). On Linux and macOS closing
+any descriptor of a file drops every POSIX lock the process holds on it, SQLite's included: a dialog that
+listed the folder of `secretaria.sqlite` inside the program would leave the live database unlocked, and the
+next program to open it would delete its WAL. So the program never lists a folder itself; it runs this
+tiny Qt program (`secretaria.ui.widgets.arquivos` does), which shows the same Portuguese dialog and prints
+the chosen paths, and holds no database.
+
+Protocol. PEDIDO is one JSON argument: {"titulo", "inicial", "filtro", "modo" (a QFileDialog.FileMode name),
+"salvar", "centro": [x, y] or null}. The answer is one JSON line on stdout: {"caminhos": [...]}, empty when
+the user cancelled. Standard input stays open while the program waits: a line "frente" brings the dialog
+to the front (the user clicked the waiting window), end of input (the program closed or died) ends it
+without an answer.
+
+`SECRETARIA_SELETOR_TESTE` (tests only) answers by itself once the start folder has been listed:
+{"nomes": [...]} selects those names there and accepts (an empty list accepts the folder itself in folder
+mode), {"cancelar": true} cancels, {"esperar": true} never answers; "relatorio": a path gets this process's
+pid at the start and what the dialog listed ("listados") once listed; "captura": a path gets a picture of
+the dialog.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QPoint, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QFileSystemModel, QLineEdit, QWidget
+
+VARIAVEL_TESTE = "SECRETARIA_SELETOR_TESTE"
+ORDEM_FRENTE = b"frente"
+SAIDA_SEM_RESPOSTA = 3
+
+
+@dataclass(frozen=True)
+class Pedido:
+    titulo: str
+    inicial: str
+    filtro: str
+    modo: str
+    salvar: bool = False
+    centro: tuple[int, int] | None = None
+
+    def para_json(self) -> str:
+        dados: dict[str, Any] = {
+            "titulo": self.titulo,
+            "inicial": self.inicial,
+            "filtro": self.filtro,
+            "modo": self.modo,
+            "salvar": self.salvar,
+            "centro": list(self.centro) if self.centro is not None else None,
+        }
+        # ASCII only: the command line and the pipe then carry any path whatever their encodings.
+        return json.dumps(dados, ensure_ascii=True)
+
+    @classmethod
+    def de_json(cls, texto: str) -> Pedido:
+        dados = json.loads(texto)
+        centro = dados.get("centro")
+        return cls(
+            titulo=str(dados["titulo"]),
+            inicial=str(dados["inicial"]),
+            filtro=str(dados.get("filtro") or ""),
+            modo=str(dados["modo"]),
+            salvar=bool(dados.get("salvar")),
+            centro=(int(centro[0]), int(centro[1])) if centro else None,
+        )
+
+
+class _Ordens(QObject):
+    """What the waiting program says on standard input, read in a thread and delivered to the GUI thread."""
+
+    frente = Signal()
+    fim = Signal()
+
+
+def _ler_ordens(ordens: _Ordens) -> None:
+    """Read standard input with plain os.read (a buffered reader blocked in a daemon thread would abort
+    the interpreter's shutdown) until it ends."""
+    pendente = b""
+    while True:
+        try:
+            bloco = os.read(0, 4096)
+        except OSError:
+            break
+        if not bloco:
+            break
+        pendente += bloco
+        *linhas, pendente = pendente.split(b"\n")
+        for linha in linhas:
+            if linha.strip() == ORDEM_FRENTE:
+                ordens.frente.emit()
+    ordens.fim.emit()
+
+
+def _trazer_para_frente(dialogo: QFileDialog) -> None:
+    dialogo.raise_()
+    dialogo.activateWindow()
+    _trazer_para_frente_windows()
+
+
+def _trazer_para_frente_windows() -> None:
+    """A native dialog has no QWidget to raise: put this thread's visible windows in the foreground (the
+    waiting program allowed it with AllowSetForegroundWindow before asking)."""
+    if sys.platform != "win32":
+        return
+    import ctypes
+    from ctypes import wintypes
+
+    user32 = ctypes.windll.user32
+    janelas: list[int] = []
+    procurar = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.HWND, wintypes.LPARAM)
+
+    def anotar(hwnd: int, _param: int) -> bool:
+        if user32.IsWindowVisible(hwnd):
+            janelas.append(hwnd)
+        return True
+
+    user32.EnumThreadWindows(ctypes.windll.kernel32.GetCurrentThreadId(), procurar(anotar), 0)
+    for hwnd in janelas:
+        user32.SetForegroundWindow(hwnd)
+
+
+def modo_de_arquivo(nome: str) -> QFileDialog.FileMode:
+    return QFileDialog.FileMode[nome]
+
+
+_ROTULOS = {
+    QFileDialog.DialogLabel.LookIn: "Examinar:",
+    QFileDialog.DialogLabel.FileName: "Nome do arquivo:",
+    QFileDialog.DialogLabel.FileType: "Tipo de arquivo:",
+    QFileDialog.DialogLabel.Reject: "Cancelar",
+}
+"""Qt's own file dialog (used where the system has none) keeps some labels in English even with its
+pt_BR translation: "Look in:", "Files of type:". A native dialog ignores these and speaks the system's
+language anyway."""
+
+
+def dialogo_arquivo(
+    parent: QWidget | None,
+    titulo: str,
+    inicial: str,
+    filtro: str,
+    modo: QFileDialog.FileMode,
+    salvar: bool = False,
+) -> QFileDialog:
+    """The file dialog, labelled in Portuguese (the functions below run it)."""
+    dialogo = QFileDialog(parent, titulo, inicial, filtro)
+    dialogo.setFileMode(modo)
+    if modo == QFileDialog.FileMode.Directory:
+        dialogo.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    if salvar:
+        dialogo.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    for rotulo, texto in _ROTULOS.items():
+        dialogo.setLabelText(rotulo, texto)
+    dialogo.setLabelText(QFileDialog.DialogLabel.Accept, "Salvar" if salvar else "Abrir")
+    return dialogo
+
+
+def criar_dialogo(pedido: Pedido) -> QFileDialog:
+    return dialogo_arquivo(
+        None, pedido.titulo, pedido.inicial, pedido.filtro, modo_de_arquivo(pedido.modo), pedido.salvar
+    )
+
+
+def _pasta_listada(dialogo: QFileDialog) -> str:
+    return dialogo.directory().absolutePath()
+
+
+def responder_quando_listado(dialogo: QFileDialog, resposta: dict[str, Any], listados: list[str]) -> None:
+    """Tests: once the dialog's model has listed its folder (and Qt has looked at the files, as it does for
+    the user), note the names listed and answer as `resposta` says. Also used in-process by the test that
+    shows such a listing drops the program's locks."""
+    modelo = dialogo.findChild(QFileSystemModel)
+    if modelo is None:  # a native dialog: nothing to drive
+        QTimer.singleShot(0, dialogo.reject)
+        return
+    pasta = _pasta_listada(dialogo)
+
+    def listado(caminho: str) -> None:
+        if Path(caminho) != Path(pasta):
+            return
+        modelo.directoryLoaded.disconnect(listado)
+        # Let the file-information thread finish with the folder (types and icons), as it would while the
+        # user reads the list, and paint the dialog once.
+        QTimer.singleShot(300, dialogo, lambda: responder(caminho))
+
+    def responder(caminho: str) -> None:
+        raiz = modelo.index(caminho)
+        listados.extend(
+            sorted(modelo.fileName(modelo.index(i, 0, raiz)) for i in range(modelo.rowCount(raiz)))
+        )
+        _relatar(resposta, listados=listados)
+        captura = resposta.get("captura")
+        if captura:
+            dialogo.grab().save(str(captura))
+        if resposta.get("esperar"):
+            return
+        if resposta.get("cancelar"):
+            dialogo.reject()
+            return
+        nomes = [str(n) for n in resposta.get("nomes", [])]
+        campo = dialogo.findChild(QLineEdit, "fileNameEdit")
+        if campo is not None:
+            campo.setText(" ".join(f'"{n}"' for n in nomes) if len(nomes) > 1 else "".join(nomes))
+        dialogo.accept()
+        if dialogo.isVisible():  # the dialog did not take the answer (a name it refuses): never hang a test
+            dialogo.reject()
+
+    modelo.directoryLoaded.connect(listado)
+
+
+def _relatar(resposta: dict[str, Any], **dados: Any) -> None:
+    relatorio = resposta.get("relatorio")
+    if relatorio:
+        Path(relatorio).write_text(json.dumps({"pid": os.getpid(), **dados}), encoding="utf-8")
+
+
+def executar(pedido: Pedido, resposta_teste: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Show the dialog and return the answer, {"caminhos": [...]}. Ends early, without an answer
+    (SystemExit), when standard input closes."""
+    dialogo = criar_dialogo(pedido)
+    ordens = _Ordens()
+    ordens.frente.connect(lambda: _trazer_para_frente(dialogo))
+    ordens.fim.connect(lambda: QApplication.exit(SAIDA_SEM_RESPOSTA))
+    threading.Thread(target=_ler_ordens, args=(ordens,), name="ordens", daemon=True).start()
+    listados: list[str] = []
+    if resposta_teste is not None:
+        _relatar(resposta_teste)
+        responder_quando_listado(dialogo, resposta_teste, listados)
+    if pedido.centro is not None:
+        dialogo.adjustSize()
+        canto = QPoint(*pedido.centro) - dialogo.rect().center()
+        dialogo.move(max(0, canto.x()), max(0, canto.y()))
+    dialogo.finished.connect(lambda _r: QApplication.exit(0))
+    dialogo.open()
+    QTimer.singleShot(0, dialogo, lambda: _trazer_para_frente(dialogo))
+    if QApplication.exec() == SAIDA_SEM_RESPOSTA:
+        raise SystemExit(SAIDA_SEM_RESPOSTA)
+    aceito = dialogo.result() == QFileDialog.DialogCode.Accepted
+    return {"caminhos": [n for n in dialogo.selectedFiles() if n] if aceito else []}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argumentos = sys.argv[1:] if argv is None else argv
+    if len(argumentos) != 1:
+        print("uso: python -m secretaria.ui.seletor_arquivo PEDIDO_JSON", file=sys.stderr)
+        return 2
+    pedido = Pedido.de_json(argumentos[0])
+    teste = os.environ.get(VARIAVEL_TESTE)
+    from secretaria.ui.app import configurar_aplicacao
+
+    configurar_aplicacao()
+    resultado = executar(pedido, json.loads(teste) if teste else None)
+    linha = json.dumps(resultado, ensure_ascii=True) + "\n"
+    saida = sys.stdout.buffer if sys.stdout is not None else os.fdopen(1, "wb")
+    saida.write(linha.encode("ascii"))
+    saida.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
