@@ -77,3 +77,77 @@ def test_servidor_inacessivel_tem_mensagem_clara() -> None:
 
 def test_url_mascarada_nunca_mostra_a_senha() -> None:
     assert "segredo" not in mascarar_url("postgresql+psycopg://fulano:segredo@servidor/banco")
+
+
+# --- a full disk or an I/O error is a refusal like any other (issue 12, point 2) ---------------------------
+
+
+class _ErroPg(Exception):
+    """Stands for psycopg's error classes: what the mapping reads is the SQLSTATE."""
+
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(f"erro {sqlstate}")
+        self.sqlstate = sqlstate
+
+
+@pytest.mark.parametrize(
+    ("erro", "esperado"),
+    [
+        (sqlite3.OperationalError("database or disk is full"), "O disco está cheio"),
+        (sqlite3.OperationalError("disk I/O error"), "O disco falhou"),
+        (sa.exc.OperationalError("COMMIT", {}, _ErroPg("53100")), "O disco está cheio"),
+        (sa.exc.OperationalError("INSERT", {}, _ErroPg("58030")), "O disco falhou"),
+        (OSError(28, "No space left on device"), "O disco está cheio"),
+        (OSError(5, "Input/output error"), "O disco falhou"),
+    ],
+)
+def test_disco_cheio_e_erro_de_disco_viram_recusas(erro: Exception, esperado: str) -> None:
+    from secretaria.db import recusa_do_banco
+
+    recusa = recusa_do_banco(erro)
+    assert recusa is not None and recusa.mensagem.startswith(esperado)
+    assert "nada foi gravado" in recusa.mensagem
+
+
+def test_outros_erros_nao_viram_recusa_de_disco() -> None:
+    from secretaria.db import recusa_do_banco
+
+    assert recusa_do_banco(sqlite3.OperationalError("no such table: x")) is None
+    assert recusa_do_banco(sa.exc.OperationalError("x", {}, _ErroPg("42P01"))) is None
+    assert recusa_do_banco(OSError(13, "Permission denied")) is None
+
+
+def test_disco_cheio_de_verdade_no_sqlite_e_recusa_e_nada_fica(tmp_path: Path) -> None:
+    """SQLITE_FULL for real (the database may not grow by one page): the unit of work raises DiscoCheio."""
+    from sqlalchemy import event
+
+    from secretaria.services.base import DiscoCheio
+
+    banco = abrir_banco(f"sqlite:///{tmp_path / 'cheio.sqlite'}")
+    try:
+
+        def cheio(conexao: sqlite3.Connection, _registro: object) -> None:
+            paginas = conexao.execute("PRAGMA page_count").fetchone()[0]
+            conexao.execute(f"PRAGMA max_page_count = {paginas}")
+
+        event.listen(banco.engine, "connect", cheio)
+        banco.engine.dispose()
+        with pytest.raises(DiscoCheio), banco.uow() as uow:
+            uow.session.add(Configuracao(chave="grande", valor="x" * 200_000))
+            uow.commit()
+        event.remove(banco.engine, "connect", cheio)
+        banco.engine.dispose()
+        with banco.leitura() as sessao:
+            assert sessao.get(Configuracao, "grande") is None
+    finally:
+        banco.fechar()
+
+
+def test_unidade_de_trabalho_marca_o_erro_inesperado_como_desfeito(banco: Banco) -> None:
+    from secretaria.db import NOTA_DESFEITA
+
+    with pytest.raises(RuntimeError) as info, banco.uow() as uow:
+        uow.session.add(Configuracao(chave="meio", valor="1"))
+        uow.session.flush()
+        raise RuntimeError("bug")
+    assert NOTA_DESFEITA in info.value.__notes__

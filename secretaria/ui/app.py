@@ -131,6 +131,9 @@ def executar(banco: Banco, *, demo: bool) -> int:
 
     app = configurar_aplicacao()
     assert isinstance(app, QApplication)
+    from secretaria.ui import erros
+
+    erros.instalar()
     contexto = entrar(banco, demo=demo)
     if not isinstance(contexto, Contexto):
         return 0

@@ -23,7 +23,7 @@ from secretaria.services.caso import obter_caso
 from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.painel_sancao import ConteudoPainel, PainelSancao
-from secretaria.ui.widgets import arquivos
+from secretaria.ui.widgets import arquivos, mensagens
 
 
 def _carregar_apoio() -> Any:
@@ -312,3 +312,40 @@ def test_falha_do_pdf_aparece_na_caixa_e_o_auto_fica_gravado(
     assert ap.fabrica.contagens(banco)["auto_infracao"] == 1
     with banco.leitura() as s:
         assert obter_caso(s, auto_id).documentos == ()
+
+
+def test_disco_cheio_ao_lavrar_e_uma_recusa_e_nada_e_gravado(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """A full disk (SQLite's real SQLITE_FULL: the database may not grow by one page) is shown in the form
+    like any refusal, in Portuguese, and no auto is written. (PostgreSQL's disk_full: tests/test_db.py.)"""
+    from sqlalchemy import event
+
+    if not banco.eh_sqlite:
+        pytest.skip(
+            "PRAGMA max_page_count é do SQLite; o disk_full do PostgreSQL é testado em tests/test_db.py"
+        )
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 11, 27))
+    assert selecionar_dado(dialogo.fiscal, roteiro.cidade.fiscal_id)
+    dialogo.local.setText("Centro")
+    dialogo.descricao_fatos.setPlainText("Cobrador sem uniforme. " * 300)  # needs new pages to be stored
+    dialogo.local_lavratura.setText("Terminal")
+
+    def disco_cheio(conexao: Any, _registro: Any) -> None:
+        paginas = conexao.execute("PRAGMA page_count").fetchone()[0]
+        conexao.execute(f"PRAGMA max_page_count = {paginas}")
+
+    event.listen(banco.engine, "connect", disco_cheio)
+    banco.engine.dispose()
+    try:
+        dialogo.lavrar()
+        ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+        assert "O disco está cheio" in dialogo.form.mensagem("")
+        assert "nada foi gravado" in dialogo.form.mensagem("")
+        assert dialogo.isVisible()
+        assert mensagens.caixa_aberta() is None  # a refusal, not the unexpected-error box
+    finally:
+        event.remove(banco.engine, "connect", disco_cheio)
+        banco.engine.dispose()
+    assert ap.fabrica.contagens(banco)["auto_infracao"] == 0
