@@ -81,7 +81,7 @@ def test_erro_dentro_da_unidade_de_trabalho_diz_que_nada_foi_gravado(
             uow.session.flush()
             raise ValueError("erro no meio da gravação")
 
-    _janela_, botao, _outro, _feitas = _janela(qtbot, gravar_e_falhar)
+    _, botao, _, _ = _janela(qtbot, gravar_e_falhar)
     qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
     texto = mensagens.responder(QMessageBox.StandardButton.Ok)
     assert "A gravação em andamento foi desfeita: nada foi gravado." in texto
