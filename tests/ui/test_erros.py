@@ -81,9 +81,10 @@ def test_erro_dentro_da_unidade_de_trabalho_diz_que_nada_foi_gravado(
             uow.session.flush()
             raise ValueError("erro no meio da gravação")
 
-    _, botao, _, _ = _janela(qtbot, gravar_e_falhar)
+    janela, botao, _, _ = _janela(qtbot, gravar_e_falhar)  # kept: qtbot holds widgets weakly
     qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
     texto = mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert janela.isVisible()
     assert "A gravação em andamento foi desfeita: nada foi gravado." in texto
     with banco_sqlite.leitura() as sessao:
         assert sessao.get(Configuracao, "meio_gravado") is None
