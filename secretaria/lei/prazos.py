@@ -5,11 +5,12 @@ art. 66, aplicada na falta de regra municipal: exclui-se o dia da intimação, i
 dias corridos e, se o último cair em dia sem expediente, o prazo vence no primeiro dia útil seguinte.
 
 Dias sem expediente, em ``Calendario``: sábados, domingos, feriados nacionais e do Rio Grande do Sul (pacote
-``holidays``, subdivisão RS) e os dias que o administrador cadastra (feriados municipais de Pelotas e pontos
-facultativos decretados). ``vencimento`` sempre considera os feriados nacionais e estaduais; o parâmetro
-``feriados`` acrescenta os demais dias — é a leitura segura de REGRAS.md, que chama de ``feriados`` "os dias
-não úteis além dos fins de semana": um prazo que vencesse num feriado nacional por esquecimento de quem chama
-prejudicaria a defesa.
+``holidays``, subdivisão RS), os três feriados municipais de Pelotas (2 de fevereiro, Sexta-feira Santa e
+Corpus Christi, calculados para todo ano, como os nacionais: ninguém precisa cadastrá-los) e os dias que o
+administrador cadastra (pontos facultativos decretados e outros dias sem expediente). ``vencimento`` sempre
+considera os feriados nacionais, estaduais e municipais; o parâmetro ``feriados`` acrescenta os demais dias —
+é a leitura segura de REGRAS.md, que chama de ``feriados`` "os dias não úteis além dos fins de semana": um
+prazo que vencesse num feriado por esquecimento de quem chama prejudicaria a defesa.
 """
 
 from __future__ import annotations
@@ -77,11 +78,12 @@ def domingo_de_pascoa(ano: int) -> date:
     return date(ano, mes, dia + 1)
 
 
-def feriados_municipais_pelotas(ano: int) -> dict[date, str]:
-    """Os feriados municipais de Pelotas (REGRAS.md § 4), para semear a tabela que o administrador edita.
+@lru_cache(maxsize=64)
+def feriados_municipais_pelotas(ano: int) -> Mapping[date, str]:
+    """Os feriados municipais de Pelotas (REGRAS.md § 4), calculados para o ano como os nacionais.
 
-    A Sexta-feira Santa também é feriado nacional no pacote ``holidays``; repeti-la aqui não muda a contagem
-    e deixa a tabela municipal completa para quem a confere.
+    A Sexta-feira Santa também é feriado nacional no pacote ``holidays``, que a nomeia primeiro; repeti-la
+    aqui não muda a contagem e deixa a lista municipal completa para quem a confere.
     """
     pascoa = domingo_de_pascoa(ano)
     return {
@@ -125,9 +127,10 @@ class Prazo:
 
 
 class Calendario:
-    """Dias úteis da Secretaria: fora sábados, domingos, feriados nacionais e estaduais (RS) e ``extras``.
+    """Dias úteis da Secretaria: fora sábados, domingos, feriados nacionais, estaduais (RS) e municipais
+    (Pelotas) e ``extras``.
 
-    ``extras`` são os dias que o administrador cadastra (feriados municipais, pontos facultativos); se vier
+    ``extras`` são os dias que o administrador cadastra (pontos facultativos, outros fechamentos); se vier
     um ``Mapping`` de data para descrição, a descrição aparece como motivo do adiamento.
     """
 
@@ -141,6 +144,9 @@ class Calendario:
         oficial = feriados_oficiais(dia.year).get(dia)
         if oficial is not None:
             return f"feriado: {oficial}"
+        municipal = feriados_municipais_pelotas(dia.year).get(dia)
+        if municipal is not None:
+            return f"feriado municipal: {municipal}"
         if dia in self._extras:
             if isinstance(self._extras, Mapping):
                 return f"sem expediente: {self._extras[dia]}"
@@ -182,8 +188,8 @@ class Calendario:
 def vencimento(data_ciencia: date, dias: int = 15, feriados: Container[date] = frozenset()) -> date:
     """Último dia para protocolar a petição intimada em ``data_ciencia`` (REGRAS.md § 4).
 
-    ``feriados`` são os dias sem expediente além dos fins de semana e dos feriados nacionais e do RS, que
-    são sempre considerados.
+    ``feriados`` são os dias sem expediente além dos fins de semana e dos feriados nacionais, do RS e de
+    Pelotas, que são sempre considerados.
     """
     return Calendario(feriados).vencimento(data_ciencia, dias)
 

@@ -77,7 +77,12 @@ class TipoInvalido(ErroLei):
 
 @dataclass(frozen=True)
 class Antecedente:
-    """Infração anterior da mesma operadora ao mesmo dispositivo, com o que foi decidido sobre ela."""
+    """Infração anterior da mesma operadora ao mesmo dispositivo, com o que foi decidido sobre ela.
+
+    ``data_decisao`` é o dia em que a penalidade se tornou definitiva (REGRAS.md § 3, regra 1: o art. 7º,
+    caput, só a aplica "após ... decisão em última instância"), ``None`` enquanto não o é — o nome fica o da
+    API pública.
+    """
 
     data_infracao: date
     data_decisao: date | None
@@ -121,9 +126,9 @@ class Situacao(StrEnum):
     POSTERIOR = "posterior"
     """A infração não é anterior ao novo fato."""
     SEM_DECISAO = "sem_decisao"
-    """Ainda não decidido: autuado, mas não punido (§ 3º)."""
+    """Sem penalidade definitiva: autuado, mas não punido (§ 3º)."""
     DECIDIDO_DEPOIS = "decidido_depois"
-    """Punido só depois do novo fato, ou depois da infração seguinte da cadeia (§ 3º)."""
+    """Penalidade definitiva só depois do novo fato, ou depois da infração seguinte da cadeia (§ 3º)."""
     FORA_DO_PRAZO = "fora_do_prazo"
     """Punido, mas a infração seguinte veio depois do prazo de reincidência (§ 4º)."""
 
@@ -135,7 +140,7 @@ class Classificacao:
     antecedente: Antecedente
     situacao: Situacao
     punido: bool
-    """Regra 1 (§ 3º) em relação ao novo fato: decidido até o dia do fato, não anulado, infração anterior."""
+    """Regra 1 (§ 3º) em relação ao novo fato: definitivo até o dia do fato, não anulado, infração anterior."""
     explicacao: str
 
     @property
@@ -236,7 +241,7 @@ def _ordenar(antecedentes: Iterable[Antecedente]) -> tuple[Antecedente, ...]:
 
 @dataclass(frozen=True)
 class _Punido:
-    """Antecedente que passou pela regra 1 em relação ao novo fato (tem, portanto, data de decisão)."""
+    """Antecedente que passou pela regra 1 em relação ao novo fato (tem, portanto, dia em que ficou definitivo)."""
 
     antecedente: Antecedente
     infracao: date
@@ -247,7 +252,7 @@ def _cadeia(dia: date, punidos: Sequence[_Punido], janela: int) -> tuple[date, .
     """Regra 3: dias das infrações punidas da cadeia de reincidência, da mais recente à mais antiga.
 
     O nível do novo fato é o tamanho da cadeia. A cada passo, L é o antecedente com a infração mais recente
-    entre os punidos *em relação ao fato atual* (regra 1 aplicada ao dia de L): decidido até esse dia e com
+    entre os punidos *em relação ao fato atual* (regra 1 aplicada ao dia de L): definitivo até esse dia e com
     infração anterior a ele. A cadeia termina quando não há L ou quando o fato atual passa de L + janela.
     """
     cadeia: list[date] = []
@@ -276,9 +281,11 @@ def _calcular(
         elif a.data_infracao >= dia:
             nao_punidos.append((a, Situacao.POSTERIOR, "infração não anterior ao novo fato"))
         elif a.data_decisao is None:
-            nao_punidos.append((a, Situacao.SEM_DECISAO, "sem decisão: autuada, mas não punida"))
+            nao_punidos.append(
+                (a, Situacao.SEM_DECISAO, "sem penalidade definitiva: autuada, mas não punida")
+            )
         elif a.data_decisao > dia:
-            motivo = f"decidida em {formatar_data(a.data_decisao)}, após o novo fato"
+            motivo = f"penalidade definitiva só em {formatar_data(a.data_decisao)}, após o novo fato"
             nao_punidos.append((a, Situacao.DECIDIDO_DEPOIS, motivo))
         else:
             punidos.append(_Punido(a, a.data_infracao, a.data_decisao))
@@ -292,7 +299,7 @@ def _calcular(
         a: Classificacao(a, situacao, False, f"{_infracao(a)}: não conta — {motivo}")
         for a, situacao, motivo in nao_punidos
     }
-    # Cada punido fora da cadeia, com o motivo: o do § 3º (punido só depois do elo seguinte da cadeia, que
+    # Cada punido fora da cadeia, com o motivo: o do § 3º (definitivo só depois do elo seguinte da cadeia, que
     # por isso não foi reincidência dele) ou o do § 4º (a cadeia se interrompeu pelo prazo).
     punidos_tarde: list[str] = []
     fora_do_prazo: list[str] = []
@@ -301,10 +308,10 @@ def _calcular(
         if p.infracao in cadeia and p.decisao <= seguinte:
             situacao, texto = Situacao.CONTADO, "conta — integra a cadeia de reincidência"
         elif p.decisao > seguinte:
-            # ``seguinte`` é aqui sempre um elo da cadeia: o punido foi decidido até o dia do novo fato.
+            # ``seguinte`` é aqui sempre um elo da cadeia: o punido ficou definitivo até o dia do novo fato.
             situacao = Situacao.DECIDIDO_DEPOIS
             texto = (
-                f"não conta — decidida em {formatar_data(p.decisao)}, só depois da infração seguinte na "
+                f"não conta — penalidade definitiva só em {formatar_data(p.decisao)}, depois da infração seguinte na "
                 f"cadeia, de {formatar_data(seguinte)}, que por isso não foi reincidência dela"
             )
             punidos_tarde.append(f"{_infracao(p.antecedente)} — {texto.removeprefix('não conta — ')}")
@@ -364,8 +371,8 @@ def _calcular(
     if cabivel:
         com_suspensao = [p for p in punidos if p.antecedente.suspensao_dias > 0]
         if com_suspensao:
-            # A mais recente pelo dia da infração; em empate, a de decisão mais recente e, persistindo o
-            # empate, a menor suspensão (a leitura mais favorável ao infrator).
+            # Regra 6: a mais recente pelo dia da infração; em empate, a que ficou definitiva por último e,
+            # persistindo o empate, a menor suspensão (a leitura mais favorável ao infrator).
             ultima = max(com_suspensao, key=lambda p: (p.infracao, p.decisao, -p.antecedente.suspensao_dias))
             anterior = ultima.antecedente.suspensao_dias
             dobro = 2 * anterior
@@ -417,10 +424,12 @@ def _fundamento_punidos(
             "Art. 7º, § 3º: não há antecedentes do mesmo dispositivo; só é reincidência a infração a "
             "preceito pelo qual a operadora já tenha sido autuada e punida."
         )
-    lista = ", ".join(f"{_infracao(p.antecedente)} (decidida em {formatar_data(p.decisao)})" for p in punidos)
+    lista = ", ".join(
+        f"{_infracao(p.antecedente)} (definitiva em {formatar_data(p.decisao)})" for p in punidos
+    )
     texto = (
         f"Art. 7º, § 3º: infrações anteriores ao novo fato, de {formatar_data(dia)}, já autuadas e punidas "
-        f"(decisão até esse dia): {lista or 'nenhuma'}."
+        f"(penalidade definitiva até esse dia, art. 7º, caput): {lista or 'nenhuma'}."
     )
     if nao_punidos:
         texto += (
@@ -428,7 +437,7 @@ def _fundamento_punidos(
         )
     if punidos_tarde:
         texto += (
-            " Punidas só depois da infração seguinte, não entram na cadeia de reincidência: "
+            " Punidas em definitivo só depois da infração seguinte, não entram na cadeia de reincidência: "
             + "; ".join(punidos_tarde)
             + "."
         )
@@ -483,8 +492,8 @@ def _fundamento_nivel(
         return f"Art. 7º, §§ 3º e 4º: infração primária (nível 0) — {motivo}."
     sequencia = " → ".join(formatar_data(d) for d in reversed(cadeia))
     return (
-        f"Art. 7º, §§ 3º e 4º: {nivel}ª reincidência (nível {nivel}) — infrações punidas, cada uma decidida "
-        f"até o dia da seguinte e ocorrida no máximo {_meses(janela)} antes dela: {sequencia} → "
+        f"Art. 7º, §§ 3º e 4º: {nivel}ª reincidência (nível {nivel}) — infrações punidas, cada uma em "
+        f"definitivo até o dia da seguinte e ocorrida no máximo {_meses(janela)} antes dela: {sequencia} → "
         f"{formatar_data(dia)} (novo fato)."
     )
 

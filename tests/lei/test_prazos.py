@@ -67,8 +67,9 @@ def test_dia_da_tabela_da_secretaria_adia() -> None:
 
 
 def test_motivos_de_dia_sem_expediente() -> None:
-    cal = Calendario({date(2026, 2, 2): "Nossa Senhora dos Navegantes"})
-    assert cal.motivo_sem_expediente(date(2026, 2, 2)) == "sem expediente: Nossa Senhora dos Navegantes"
+    cal = Calendario({date(2026, 2, 2): "Nossa Senhora dos Navegantes", date(2026, 2, 16): "Carnaval"})
+    assert cal.motivo_sem_expediente(date(2026, 2, 2)) == "feriado municipal: Nossa Senhora dos Navegantes"
+    assert cal.motivo_sem_expediente(date(2026, 2, 16)) == "sem expediente: Carnaval"
     assert cal.motivo_sem_expediente(date(2026, 12, 25)) == "feriado: Natal"
     assert cal.motivo_sem_expediente(date(2026, 12, 6)) == "domingo"
     assert cal.motivo_sem_expediente(date(2026, 12, 7)) is None
@@ -140,3 +141,28 @@ def test_explicacao_de_prazo_de_um_dia_no_singular() -> None:
         "Intimação em 02/03/2026; 1 dia contado a partir de 03/03/2026 (Lei nº 9.784/1999, art. 66) "
         "termina em 03/03/2026."
     )
+
+
+def test_feriados_municipais_contam_sem_cadastro_em_qualquer_ano() -> None:
+    # REGRAS § 4: os feriados de Pelotas são calculados pelo programa, como os nacionais (issue 14, ponto 4).
+    assert vencimento(date(2027, 1, 18)) == date(2027, 2, 3)  # 02/02/2027, terça: Navegantes
+    assert Calendario().motivo_sem_expediente(date(2027, 2, 2)) == (
+        "feriado municipal: Nossa Senhora dos Navegantes"
+    )
+    # Corpus Christi de 2027 cai numa quinta, 27/05: um prazo que terminaria nela vence na sexta.
+    assert vencimento(date(2027, 5, 12)) == date(2027, 5, 28)
+
+
+@PROPRIEDADE
+@given(st.integers(1980, 2150), st.integers(1, 30))
+def test_nenhum_prazo_vence_num_feriado_municipal(ano: int, dias: int) -> None:
+    for feriado in feriados_municipais_pelotas(ano):
+        ciencia = feriado - timedelta(days=dias)
+        venc = vencimento(ciencia, dias)
+        assert venc > feriado
+        assert Calendario().eh_dia_util(venc)
+        assert all(not Calendario().eh_dia_util(d) for d in _dias_entre(feriado, venc))
+
+
+def _dias_entre(inicio: date, fim: date) -> list[date]:
+    return [inicio + timedelta(days=n) for n in range((fim - inicio).days)]

@@ -115,7 +115,7 @@ def test_exemplo_6_fundamentos_citam_cada_regra() -> None:
     assert s.descricao == "Multa de 10,00 URM e suspensão de 1 a 10 dias (2ª reincidência)."
     f = s.fundamentos
     assert f[0].startswith("Art. 7º, § 3º")
-    assert "infração de 05/01/2026 (decidida em 01/02/2026)" in f[0]
+    assert "infração de 05/01/2026 (definitiva em 01/02/2026)" in f[0]
     assert f[1].startswith("Art. 7º, § 4º, e)") and "8 meses" in f[1]
     assert f[2].startswith("Art. 7º, §§ 3º e 4º: 2ª reincidência")
     assert f[3].startswith("Art. 7º, § 2º") and "× 2² = 12,00 a 20,00 URM" in f[3]
@@ -185,16 +185,16 @@ def test_motivos_de_nao_contar() -> None:
     assert not any(c.punido or c.contado for c in classes)
     assert (
         classes[2].explicacao
-        == "infração de 03/05/2026: não conta — decidida em 02/06/2026, após o novo fato"
+        == "infração de 03/05/2026: não conta — penalidade definitiva só em 02/06/2026, após o novo fato"
     )
     s = calcular_sancao("E", dia, lista)
     assert s.reincidencia == 0
     assert (
-        "anteriores ao novo fato, de 01/06/2026, já autuadas e punidas (decisão até esse dia): nenhuma."
-        in (s.fundamentos[0])
+        "anteriores ao novo fato, de 01/06/2026, já autuadas e punidas (penalidade definitiva até esse dia, "
+        "art. 7º, caput): nenhuma." in (s.fundamentos[0])
     )
     assert "infração de 01/05/2026 — penalidade anulada" in s.fundamentos[0]
-    assert "infração de 02/05/2026 — sem decisão" in s.fundamentos[0]
+    assert "infração de 02/05/2026 — sem penalidade definitiva" in s.fundamentos[0]
     assert "infração de 01/06/2026 — infração não anterior ao novo fato" in s.fundamentos[0]
 
 
@@ -206,10 +206,10 @@ def test_antecedente_punido_depois_do_fato_seguinte_da_cadeia_nao_conta() -> Non
     assert s.reincidencia == 1
     c1, c2 = classificar_antecedentes("A", date(2026, 3, 1), [p1, p2])
     assert (c1.situacao, c1.punido, c1.contado) == (Situacao.DECIDIDO_DEPOIS, True, False)
-    assert "só depois da infração seguinte na cadeia, de 15/02/2026" in c1.explicacao
+    assert "depois da infração seguinte na cadeia, de 15/02/2026" in c1.explicacao
     assert c2.contado
     assert (
-        "Punidas só depois da infração seguinte, não entram na cadeia de reincidência: infração de "
+        "Punidas em definitivo só depois da infração seguinte, não entram na cadeia de reincidência: infração de "
         "10/02/2026" in s.fundamentos[0]
     )
 
@@ -287,6 +287,49 @@ def test_empate_no_dia_escolhe_a_menor_suspensao() -> None:
     for ordem in ([cadeia[0], gemeo_a, gemeo_b], [gemeo_b, cadeia[0], gemeo_a]):
         s = calcular_sancao("E", date(2026, 2, 20), ordem)
         assert (s.suspensao_min_dias, s.suspensao_max_dias) == (6, 6)
+
+
+def test_empate_no_dia_da_infracao_escolhe_a_que_ficou_definitiva_por_ultimo() -> None:
+    # REGRAS § 3, regra 6: a mais recente pelo dia da infração; depois, o último dia em que ficou definitiva.
+    cadeia = _cadeia("E", 2)
+    cedo = replace(cadeia[1], suspensao_dias=3)
+    tarde = replace(cadeia[1], data_decisao=cadeia[1].data_decisao + timedelta(days=2), suspensao_dias=7)
+    for ordem in ([cadeia[0], cedo, tarde], [tarde, cadeia[0], cedo]):
+        s = calcular_sancao("E", date(2026, 2, 20), ordem)
+        assert (s.suspensao_min_dias, s.suspensao_max_dias) == (14, 14)
+    # A infração mais recente vence, mesmo que tenha ficado definitiva antes da outra.
+    tres = _cadeia("E", 3)
+    recente = replace(tres[1], suspensao_dias=3)  # infração de 21/01, definitiva em 26/01
+    antiga = P(date(2026, 1, 2), date(2026, 2, 15), D(1), 9)  # infração de 02/01, definitiva em 15/02
+    s = calcular_sancao("E", date(2026, 3, 1), [tres[0], recente, tres[2], antiga])
+    assert (s.suspensao_min_dias, s.suspensao_max_dias) == (6, 6)
+
+
+@PROPRIEDADE
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 15)), min_size=1, max_size=6))
+def test_regra_6_dobra_pela_ordem_infracao_definitiva_menor_suspensao(
+    suspensas: list[tuple[int, int, int]],
+) -> None:
+    # Uma cadeia de três infrações de tipo E (nível 3 em 01/06) e suspensões em dias de infração e de
+    # definitividade repetidos: a dobrada é a de maior (infração, definitiva, −dias), em qualquer ordem.
+    base = _cadeia("E", 3, passo=20)
+    extras = [
+        P(
+            base[-1].data_infracao - timedelta(days=i),
+            base[-1].data_infracao + timedelta(days=10 + f),
+            D(1),
+            dias,
+        )
+        for i, f, dias in suspensas
+    ]
+    dia = date(2026, 6, 1)
+    escolhida = max(extras, key=lambda a: (a.data_infracao, a.data_decisao, -a.suspensao_dias))
+    esperado = min(2 * escolhida.suspensao_dias, SUSPENSAO_MAXIMA_DIAS)
+    lista = [*base, *extras]
+    for ordem in (lista, list(reversed(lista)), random.Random(len(lista)).sample(lista, len(lista))):
+        s = calcular_sancao("E", dia, ordem)
+        assert s.suspensao_cabivel
+        assert (s.suspensao_min_dias, s.suspensao_max_dias) == (esperado, esperado)
 
 
 @pytest.mark.parametrize("tipo", ["", "F", "a", "AB", None])
@@ -541,7 +584,7 @@ def test_decisao_no_proprio_dia_do_fato_conta_e_o_texto_diz_ate() -> None:
     # Regra 1: decisão "até" o dia do novo fato (inclusive), infração estritamente anterior; o texto não pode
     # dizer "antes do fato" quando a decisão é do mesmo dia.
     assert "antes do fato" not in s.fundamentos[0]
-    assert "decisão até esse dia" in s.fundamentos[0]
+    assert "penalidade definitiva até esse dia" in s.fundamentos[0]
 
 
 def test_decidida_depois_da_seguinte_e_motivo_do_paragrafo_3_nao_do_4() -> None:
@@ -549,7 +592,7 @@ def test_decidida_depois_da_seguinte_e_motivo_do_paragrafo_3_nao_do_4() -> None:
     p2 = P(date(2026, 2, 15), date(2026, 2, 20))
     s = calcular_sancao("A", date(2026, 3, 1), [p1, p2])
     assert s.fundamentos[0].startswith("Art. 7º, § 3º")
-    assert "infração de 10/02/2026 — decidida em 25/02/2026" in s.fundamentos[0]
+    assert "infração de 10/02/2026 — penalidade definitiva só em 25/02/2026" in s.fundamentos[0]
     assert "10/02/2026" not in s.fundamentos[1]  # o § 4º (prazo) não é o motivo
 
 
@@ -582,7 +625,8 @@ def test_explicacao_de_decidida_depois_nomeia_o_elo_seguinte_da_cadeia() -> None
     ]
     c = classificar_antecedentes("A", date(2026, 2, 10), lista)[0]
     assert c.explicacao == (
-        "infração de 01/01/2026: não conta — decidida em 01/02/2026, só depois da infração seguinte na cadeia, "
+        "infração de 01/01/2026: não conta — penalidade definitiva só em 01/02/2026, depois da infração seguinte "
+        "na cadeia, "
         "de 20/01/2026, que por isso não foi reincidência dela"
     )
 
