@@ -45,6 +45,7 @@ from secretaria.models.processo import (
     Proposta,
     Recurso,
     Representacao,
+    RevisaoPrazo,
     Suspensao,
     Testemunha,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "Proposta",
     "Recurso",
     "Representacao",
+    "RevisaoPrazo",
     "Suspensao",
     "Testemunha",
     "Usuario",

@@ -108,6 +108,10 @@ class AutoInfracao(Versionado, Base):
     prazo_recurso: so.Mapped[date | None] = so.mapped_column(sa.Date)
     # Penalty as it stands after decision and appeal: the antecedent that later autos see (REGRAS § 3).
     data_decisao: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    # The day the applied penalty became (or, with no timely appeal, will become) final — REGRAS § 3 rule 1;
+    # None while a timely appeal is pending, when the decision was never notified, or when annulled. Kept up
+    # to date by `services.definitividade.atualizar` from every act that changes it.
+    data_definitiva: so.Mapped[date | None] = so.mapped_column(sa.Date)
     multa_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD, default=Decimal(0))
     suspensao_dias: so.Mapped[int] = so.mapped_column(default=0)
     penalidade_anulada: so.Mapped[bool] = so.mapped_column(default=False)
@@ -201,6 +205,35 @@ class Defesa(Versionado, Base):
     texto: so.Mapped[str] = so.mapped_column(sa.Text, default="")
     recibo: so.Mapped[str] = so.mapped_column(sa.String(120), default="")
     registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+
+
+class RevisaoPrazo(Base):
+    """A deadline moved later by a non-business day registered after it was counted (REGRAS § 4).
+
+    One row per deadline moved: the case's timeline shows it with why, and a decided case whose petition
+    changed class waits on the home screen until the Secretary has reviewed it (`conferida_em`).
+    """
+
+    __tablename__ = "revisao_prazo"
+    __table_args__ = (
+        sa.CheckConstraint("prazo IN ('defesa','recurso')", name="prazo_valido"),
+        sa.Index("ix_revisao_prazo_conferir", "reclassificou", "decidido", "conferida_em"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date)
+    prazo: so.Mapped[str] = so.mapped_column(sa.String(10))
+    anterior: so.Mapped[date] = so.mapped_column(sa.Date)
+    novo: so.Mapped[date] = so.mapped_column(sa.Date)
+    motivo: so.Mapped[str] = so.mapped_column(sa.Text)
+    reclassificacao: so.Mapped[str] = so.mapped_column(sa.Text, default="")
+    reclassificou: so.Mapped[bool] = so.mapped_column(default=False)
+    decidido: so.Mapped[bool] = so.mapped_column(default=False)
+    registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+    registrado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+    conferida_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    conferida_por: so.Mapped[str | None] = so.mapped_column(sa.String(60))
 
 
 class Proposta(Base):
@@ -409,6 +442,7 @@ __all__ = [
     "Proposta",
     "Recurso",
     "Representacao",
+    "RevisaoPrazo",
     "Suspensao",
     "Testemunha",
 ]

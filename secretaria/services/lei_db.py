@@ -120,6 +120,12 @@ class AntecedenteAuto:
     arquivado: bool
     """Dismissed by the Secretary: never punished (so never counts), shown with that reason."""
     antecedente: Antecedente
+    """For the law: `data_decisao` is the day the penalty became final (`AutoInfracao.data_definitiva`)."""
+    data_decisao: date | None = None
+    """The Secretary's decision day (the penalty applied), final or not."""
+    prazo_recurso: date | None = None
+    recurso_pendente: bool = False
+    """A timely appeal awaits the Prefeito (phase "em_recurso")."""
 
 
 def _consulta_antecedentes(
@@ -133,6 +139,8 @@ def _consulta_antecedentes(
         a.data_lavratura,
         a.data_infracao,
         a.data_decisao,
+        a.data_definitiva,
+        a.prazo_recurso,
         a.multa_ur,
         a.suspensao_dias,
         a.penalidade_anulada,
@@ -153,11 +161,14 @@ def _registro(r: Any) -> AntecedenteAuto:
         arquivado=r.fase == "encerrado" and r.data_decisao is None,
         antecedente=Antecedente(
             data_infracao=r.data_infracao,
-            data_decisao=r.data_decisao,
+            data_decisao=r.data_definitiva,
             multa_ur=r.multa_ur or Decimal(0),
             suspensao_dias=r.suspensao_dias or 0,
             anulada=bool(r.penalidade_anulada),
         ),
+        data_decisao=r.data_decisao,
+        prazo_recurso=r.prazo_recurso,
+        recurso_pendente=r.fase == "em_recurso",
     )
 
 
@@ -171,7 +182,8 @@ def antecedentes_autos(
     """One query on `ix_auto_recidiva`: every non-cancelled auto of the operator for the provision.
 
     `ate` limits them to infractions on or before that day (later ones can never count). A dismissed auto
-    ("encerrado" without a penalty decision day) is passed to the law as undecided, so it never counts.
+    ("encerrado" without a penalty decision day) is passed to the law as undecided, so it never counts; a
+    decided one is passed with the day its penalty became final (REGRAS § 3 rule 1), None while not final.
     """
     consulta = _consulta_antecedentes(operadora_id, dispositivo_codigo, excluir_auto_id, ate)
     consulta = consulta.order_by(AutoInfracao.data_infracao, AutoInfracao.id)
@@ -251,9 +263,10 @@ def antecedentes_alcance(
                 a.suspensao_dias > 0,
                 a.penalidade_anulada.is_not(True),
                 a.data_infracao < dia,
-                a.data_decisao <= dia,
+                a.data_definitiva <= dia,
             )
-            .order_by(a.data_infracao.desc(), a.data_decisao.desc(), a.suspensao_dias, a.id.desc())
+            # Rule 6's order: latest infraction, then latest final day, then the smaller suspension.
+            .order_by(a.data_infracao.desc(), a.data_definitiva.desc(), a.suspensao_dias, a.id.desc())
             .limit(1)
         ).first()
         if suspensa is not None and all(r.auto_id != suspensa.id for r in lidos):

@@ -17,10 +17,11 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecedentes
+from secretaria.lei.sancoes import Sancao, Situacao, calcular_sancao, classificar_antecedentes
 from secretaria.lei.urm import urm_para_reais
 from secretaria.models import DispositivoCatalogo, ValorURM
 from secretaria.services.base import ErroDominio
+from secretaria.services.definitividade import motivo_nao_definitiva
 from secretaria.services.lei_db import (
     antecedentes_alcance,
     dispositivo_citado,
@@ -37,13 +38,17 @@ class AntecedenteAvaliado:
     numero: str
     data_infracao: date
     data_decisao: date | None
+    """The Secretary's decision day (penalty applied), final or not."""
     multa_ur: Decimal
     suspensao_dias: int
     anulada: bool
     contado: bool
     situacao: str
-    """`secretaria.lei.sancoes.Situacao` value, or "arquivado" for a dismissed auto."""
+    """`secretaria.lei.sancoes.Situacao` value, "arquivado" for a dismissed auto, or "nao_definitiva" for a
+    decided one whose penalty was not yet final on the new fact's day (REGRAS § 3 rule 1)."""
     motivo: str
+    definitiva_em: date | None = None
+    """The day the penalty became (or, unappealed, becomes) final; None while it is not."""
 
 
 @dataclass(frozen=True)
@@ -144,21 +149,39 @@ def avaliar_sancao(
     for r, c in zip(registros, classificacoes, strict=True):
         motivo = c.explicacao
         situacao = str(c.situacao)
+        infracao = f"infração de {formatar_data(r.antecedente.data_infracao)}"
         if r.arquivado:
             situacao = "arquivado"
-            motivo = f"infração de {formatar_data(r.antecedente.data_infracao)}: não conta — auto arquivado"
+            motivo = f"{infracao}: não conta — auto arquivado"
+        elif (
+            r.data_decisao is not None
+            and not r.antecedente.anulada
+            and r.antecedente.data_infracao < data_infracao
+            and c.situacao in (Situacao.SEM_DECISAO, Situacao.DECIDIDO_DEPOIS)
+        ):
+            pendencia = motivo_nao_definitiva(
+                data_decisao=r.data_decisao,
+                data_definitiva=r.antecedente.data_decisao,
+                prazo_recurso=r.prazo_recurso,
+                recurso_pendente=r.recurso_pendente,
+                dia=data_infracao,
+            )
+            if pendencia is not None:
+                situacao = "nao_definitiva"
+                motivo = f"{infracao}: não conta — {pendencia} (art. 7º, caput, e § 3º)"
         avaliados.append(
             AntecedenteAvaliado(
                 auto_id=r.auto_id,
                 numero=r.numero,
                 data_infracao=r.antecedente.data_infracao,
-                data_decisao=r.antecedente.data_decisao,
+                data_decisao=r.data_decisao,
                 multa_ur=r.antecedente.multa_ur,
                 suspensao_dias=r.antecedente.suspensao_dias,
                 anulada=r.antecedente.anulada,
                 contado=c.contado,
                 situacao=situacao,
                 motivo=f"AI nº {r.numero} — {motivo}",
+                definitiva_em=r.antecedente.data_decisao,
             )
         )
     valor: Decimal | None = valor_lido
@@ -240,7 +263,7 @@ def redigir_proxima_penalidade(s: Sancao, dispositivo_rotulo: str, tipo: str, da
     return (
         f"{texto} — {dispositivo_rotulo}, tipo {tipo}; art. 7º da Lei Municipal "
         "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
-        f"punidas até a data desta infração ({formatar_data(data_infracao)})."
+        f"punidas em definitivo até a data desta infração ({formatar_data(data_infracao)})."
     )
 
 

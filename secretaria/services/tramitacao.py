@@ -51,7 +51,7 @@ from secretaria.models import (
     Recurso,
     Suspensao,
 )
-from secretaria.services import auditoria
+from secretaria.services import auditoria, definitividade
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -108,18 +108,17 @@ def decisao_final(
     """The day the decision became final ("definitiva") if it is final on `dia`, else None.
 
     A dismissal is final when made (no appeal lies against it). A penalty is final the day after the appeal
-    deadline when no timely appeal was filed, or on the day the appeal was decided.
+    deadline when no timely appeal was filed (a late one changes nothing), or on the day a timely appeal was
+    decided (`definitividade.decisao_definitiva_em`, the one rule).
     """
-    if resultado is None or data_decisao is None:
-        return None
-    if resultado == "arquivado":
-        return data_decisao if data_decisao <= dia else None
-    candidatos: list[date] = []
-    if recurso_julgado_em is not None and recurso_julgado_em <= dia:
-        candidatos.append(recurso_julgado_em)
-    if not recurso_tempestivo and prazo_recurso is not None and dia > prazo_recurso:
-        candidatos.append(prazo_recurso + timedelta(days=1))
-    return min(candidatos) if candidatos else None
+    final = definitividade.decisao_definitiva_em(
+        resultado=resultado,
+        data_decisao=data_decisao,
+        prazo_recurso=prazo_recurso,
+        recurso_tempestivo=recurso_tempestivo,
+        recurso_julgado_em=recurso_julgado_em,
+    )
+    return final if final is not None and final <= dia else None
 
 
 def condicao_final(hoje: date) -> sa.ColumnElement[bool]:
@@ -259,6 +258,7 @@ def registrar_intimacao(
             prazo = calendario(s).prazo(dia, PRAZO_RECURSO_DIAS)
             intimacao.prazo = auto.prazo_recurso = prazo.vencimento
             explicacao, mudou = f"Prazo de recurso (art. 15): {prazo.explicacao}", True
+            definitividade.atualizar(s, auto)
         elif sucesso:
             explicacao = _prazo_mantido(s, auto, objeto, decisao)
         if mudou:
@@ -616,6 +616,7 @@ def decidir(
             auto.data_decisao = dia
             auto.multa_ur = multa
             auto.suspensao_dias = dias
+            auto.data_definitiva = None  # final only once notified and unappealed (definitividade)
             novos.append(Pagamento(decisao=decisao, situacao="aberto", valor=reais, alterado_por=ator.login))
             novos.append(Cumprimento(auto_id=auto.id, situacao="pendente", alterado_por=ator.login))
         else:
@@ -714,6 +715,7 @@ def registrar_recurso(
         if no_prazo:
             auto.fase = "em_recurso"
             auto.alterado_por = ator.login
+            definitividade.atualizar(s, auto)
         s.flush()
         auditoria.registrar(s, ator, "registrar_recurso", "recurso", recurso.id, None, imagem(recurso))
         if no_prazo:
@@ -825,6 +827,7 @@ def julgar_recurso(
                 else:
                     suspensao.dias = dias_novos
                     suspensao.fim = suspensao.inicio + timedelta(days=dias_novos - 1)
+        definitividade.atualizar(s, auto)
         mudaram = [
             (nome, registro, antes) for nome, registro, antes in alterados if imagem(registro) != antes
         ]

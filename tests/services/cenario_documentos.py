@@ -96,7 +96,7 @@ def montar(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> Cenario:
 
     # The tipo E chain: the third auto reaches the 2nd recidivism (10,00 URM, suspension allowed).
     guardar(r.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I"))
-    guardar(r.decidido(data_infracao=date(2026, 2, 9), multa="6.00", dispositivo="1-I"))
+    guardar(r.decidido(data_infracao=date(2026, 2, 20), multa="6.00", dispositivo="1-I"))
     suspenso = guardar(r.lavrar(dispositivo="1-I", data_infracao=date(2026, 4, 6)))
     r.intimar(suspenso, date(2026, 4, 7))
     r.decidir(suspenso, date(2026, 5, 4), "10.00", suspensao=5)

@@ -273,15 +273,21 @@ class Roteiro:
         dispositivo: str = "1-VI",
         operadora_id: int | None = None,
         dias_ate_decisao: int = 20,
+        notificar: bool = True,
     ) -> ResumoAuto:
-        """A whole applied case: drawn up on the day, intimated next day, decided after the defence deadline."""
+        """A whole applied case: drawn up on the day, intimated next day, decided after the defence deadline,
+        and (with `notificar`, when not after today) the decision intimated the day after it, so the penalty
+        becomes final the day after the appeal deadline (REGRAS § 3 rule 1)."""
         r = self.lavrar(
             dispositivo=dispositivo,
             data_infracao=data_infracao,
             operadora_id=operadora_id or self.cidade.operadora_id,
         )
         self.intimar(r.id, data_infracao + timedelta(days=1))
-        self.decidir(r.id, data_infracao + timedelta(days=1 + dias_ate_decisao), multa, suspensao)
+        dia_decisao = data_infracao + timedelta(days=1 + dias_ate_decisao)
+        self.decidir(r.id, dia_decisao, multa, suspensao)
+        if notificar and dia_decisao + timedelta(days=1) <= self.hoje:
+            self.intimar(r.id, dia_decisao + timedelta(days=1), objeto="decisao")
         return r
 
     def tem_proposta(self, auto_id: int) -> bool:

@@ -48,12 +48,12 @@ def test_cada_fila_mostra_o_que_precisa_ser_feito(banco: Banco, roteiro: Roteiro
     r.intimar(atrasado, date(2026, 9, 2))  # defence until 17/09: 74 days ago
     pouco_atrasado = r.lavrar(data_infracao=date(2026, 10, 26)).id
     r.intimar(pouco_atrasado, date(2026, 10, 27))  # defence until 11/11: 19 days ago
-    sem_intimar_decisao = r.decidido(data_infracao=date(2026, 10, 1), multa="0.30").id
-    em_prazo_recurso = r.decidido(data_infracao=date(2026, 10, 2), multa="0.30").id
+    sem_intimar_decisao = r.decidido(data_infracao=date(2026, 10, 1), multa="0.30", notificar=False).id
+    em_prazo_recurso = r.decidido(data_infracao=date(2026, 10, 2), multa="0.30", notificar=False).id
     r.intimar(em_prazo_recurso, date(2026, 11, 20), objeto="decisao")  # appeal until 07/12
-    em_recurso = r.decidido(data_infracao=date(2026, 10, 5), multa="0.30").id
+    em_recurso = r.decidido(data_infracao=date(2026, 10, 5), multa="0.30", notificar=False).id
     r.recorrer(em_recurso, date(2026, 10, 30))
-    definitiva = r.decidido(data_infracao=date(2026, 8, 3), multa="0.40").id
+    definitiva = r.decidido(data_infracao=date(2026, 8, 3), multa="0.40", notificar=False).id
     r.intimar(definitiva, date(2026, 9, 1), objeto="decisao")
     rep = receber_representacao(
         r.uow(), ATORES["fiscal"], recebida_em=date(2026, 11, 28), peticionario_nome="Beatriz",
@@ -134,7 +134,7 @@ def test_operadora_com_duas_suspensoes_aparece_uma_vez(banco: Banco, roteiro: Ro
     """ "Operators suspended today": one row per operator (until the last day of its suspensions), even when two
     suspensions overlap."""
     r, c = roteiro, roteiro.cidade
-    primeira = r.decidido(data_infracao=date(2026, 8, 3), multa="0.40").id
+    primeira = r.decidido(data_infracao=date(2026, 8, 3), multa="0.40", notificar=False).id
     segunda = r.decidido(data_infracao=date(2026, 8, 4), multa="0.40", dispositivo="1-XVIII").id
     with banco.uow() as uow:
         s = uow.session

@@ -41,10 +41,14 @@ def test_primaria_sem_antecedentes_com_faixa_em_reais(banco: Banco, roteiro: Rot
 
 
 def test_exemplo_2_reincidencia_lista_o_auto_que_conta(banco: Banco, roteiro: Roteiro) -> None:
-    """REGRAS § 3, example 2: A, fact 10/03/2026, prior of 10/02/2026 decided 01/03/2026 → level 1."""
+    """REGRAS § 3, example 2: A, fact 10/03/2026, prior of 10/02/2026 final on 01/03/2026 → level 1.
+
+    Its penalty became final on 01/03 because the Prefeito denied a timely appeal that day (rule 1)."""
     anterior = roteiro.lavrar(data_infracao=date(2026, 2, 10))
     roteiro.intimar(anterior.id, date(2026, 2, 11))
-    roteiro.decidir(anterior.id, date(2026, 3, 1), "0.30")
+    roteiro.decidir(anterior.id, date(2026, 2, 27), "0.30")
+    roteiro.recorrer(anterior.id, date(2026, 2, 27))
+    roteiro.julgar(anterior.id, date(2026, 3, 1), "negado")
     # Noise that must not count: another operator, another provision.
     roteiro.decidido(data_infracao=date(2026, 2, 12), multa="0.30", operadora_id=roteiro.cidade.operadora2_id)
     roteiro.decidido(data_infracao=date(2026, 2, 12), multa="0.30", dispositivo="1-XVIII")
@@ -71,7 +75,7 @@ def test_antecedentes_que_nao_contam_e_por_que(banco: Banco, roteiro: Roteiro) -
     motivos = {x.numero: (x.contado, x.situacao, x.motivo) for x in a.antecedentes}
     assert set(motivos) == {sem_decisao.numero_formatado, arquivado.numero_formatado}  # cancelled: left out
     assert motivos[sem_decisao.numero_formatado][:2] == (False, "sem_decisao")
-    assert "sem decisão" in motivos[sem_decisao.numero_formatado][2]
+    assert "sem penalidade definitiva" in motivos[sem_decisao.numero_formatado][2]
     assert motivos[arquivado.numero_formatado][:2] == (False, "arquivado")
     assert "auto arquivado" in motivos[arquivado.numero_formatado][2]
     with banco.leitura() as s:
@@ -133,7 +137,7 @@ def test_texto_da_proxima_penalidade(banco: Banco, roteiro: Roteiro) -> None:
     assert texto == (
         "Multa de 0,10 a 0,50 URM (infração primária) — Art. 1º, VI, tipo A; art. 7º da Lei Municipal "
         "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
-        "punidas até a data desta infração (10/03/2026)."
+        "punidas em definitivo até a data desta infração (10/03/2026)."
     )
 
 

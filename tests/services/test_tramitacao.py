@@ -132,25 +132,33 @@ def test_caso_multado_e_pago(banco: Banco, roteiro: Roteiro) -> None:
 def test_recurso_provido_anula_e_derruba_a_reincidencia_do_caso_seguinte(
     banco: Banco, roteiro: Roteiro
 ) -> None:
+    """REGRAS § 3 rule 1: a prior counts only once final — never while not notified, nor while a timely
+    appeal is pending — and an appeal granted in full annuls it for good."""
     primeiro = roteiro.lavrar(data_infracao=date(2026, 2, 10))
     roteiro.intimar(primeiro.id, date(2026, 2, 11))
     roteiro.decidir(primeiro.id, date(2026, 3, 1), "0.30")
     segundo = roteiro.lavrar(data_infracao=date(2026, 3, 10))
-    assert "(1ª reincidência)" in segundo.proxima_penalidade
+    assert "(infração primária)" in segundo.proxima_penalidade
 
-    def nivel_do_segundo() -> int:
+    def antecedente_do_segundo() -> tuple[int, str, str]:
         with banco.leitura() as s:
-            return avaliar_sancao(
+            a = avaliar_sancao(
                 s,
                 operadora_id=roteiro.cidade.operadora_id,
                 dispositivo_codigo="1-VI",
                 data_infracao=date(2026, 3, 10),
                 excluir_auto_id=segundo.id,
-            ).reincidencia
+            )
+            (unico,) = a.antecedentes
+            return a.reincidencia, unico.situacao, unico.motivo
 
-    assert nivel_do_segundo() == 1
+    nivel, situacao, motivo = antecedente_do_segundo()
+    assert (nivel, situacao) == (0, "nao_definitiva")
+    assert "decisão de 01/03/2026 não notificada" in motivo
     recurso = roteiro.recorrer(primeiro.id, date(2026, 3, 5))  # before the decision's intimação: accepted
     assert recurso.tempestivo and recurso.antes_da_intimacao
+    nivel, situacao, motivo = antecedente_do_segundo()
+    assert (nivel, situacao) == (0, "nao_definitiva") and "recurso pendente" in motivo
     with banco.leitura() as s:
         assert [x.id for x in filas.recursos_aguardando_julgamento(s).linhas] == [primeiro.id]
         caso = obter_caso(s, primeiro.id)
@@ -161,7 +169,8 @@ def test_recurso_provido_anula_e_derruba_a_reincidencia_do_caso_seguinte(
         )
     roteiro.julgar(primeiro.id, date(2026, 3, 20), "provido")
 
-    assert nivel_do_segundo() == 0
+    nivel, situacao, motivo = antecedente_do_segundo()
+    assert (nivel, situacao) == (0, "anulado") and "penalidade anulada" in motivo
     with banco.leitura() as s:
         caso = obter_caso(s, primeiro.id)
         assert caso.penalidade_anulada and caso.fase == "encerrado"
