@@ -8,6 +8,7 @@ granted in full annuls it; a decision never notified never becomes final.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -124,21 +125,36 @@ def test_faixa_da_decisao_le_a_definitividade(banco: Banco, roteiro: Roteiro) ->
     assert roteiro.decidir(novo.id, date(2026, 5, 4), "5.00").reincidencia == 0
 
 
-def _esperada(
-    aplicada: bool,
-    anulada: bool,
-    prazo_recurso: date | None,
-    recurso: tuple[date, bool] | None,
-    julgamento: tuple[date, str] | None,
-) -> date | None:
-    """REGRAS § 3 rule 1, written from its words (independent of `services.definitividade`)."""
-    if not aplicada or anulada:
-        return None
-    if recurso is not None and recurso[1]:  # a timely appeal
-        if julgamento is None or julgamento[1] == "provido":
+@dataclass
+class _Historia:
+    """One random case and what rule 1 says of it, written from REGRAS' words (independent of the services)."""
+
+    auto_id: int
+    codigo: str
+    operadora_id: int
+    aplicada: bool
+    anulada: bool = False
+    prazo_recurso: date | None = None
+    recurso: tuple[date, bool] | None = None
+    julgamento: tuple[date, str] | None = None
+
+    def esperada(self) -> date | None:
+        if not self.aplicada or self.anulada:
             return None
-        return julgamento[0]
-    return None if prazo_recurso is None else prazo_recurso + timedelta(days=1)
+        if self.recurso is not None and self.recurso[1]:  # a timely appeal
+            if self.julgamento is None or self.julgamento[1] == "provido":
+                return None
+            return self.julgamento[0]
+        return None if self.prazo_recurso is None else self.prazo_recurso + timedelta(days=1)
+
+    def conferir(self, banco: Banco, roteiro: Roteiro) -> None:
+        esperada = self.esperada()
+        assert _definitiva(banco, self.auto_id) == esperada, self
+        if esperada is not None and esperada < roteiro.hoje:
+            no_dia = _avaliar(banco, roteiro, esperada, self.codigo, self.operadora_id)
+            vespera = _avaliar(banco, roteiro, esperada - timedelta(days=1), self.codigo, self.operadora_id)
+            assert no_dia.reincidencia == 1 and no_dia.antecedentes[0].contado
+            assert vespera.reincidencia == 0 and not vespera.antecedentes[0].contado
 
 
 def test_dia_guardado_igual_ao_da_regra_em_historias_aleatorias(banco: Banco, roteiro: Roteiro) -> None:
@@ -154,54 +170,39 @@ def test_dia_guardado_igual_ao_da_regra_em_historias_aleatorias(banco: Banco, ro
         r = roteiro.lavrar(data_infracao=infracao, dispositivo=codigo, operadora_id=operadora_id)
         roteiro.intimar(r.id, infracao + timedelta(days=1))
         dia = infracao + timedelta(days=rng.randrange(21, 31))
-        aplicada = rng.random() < 0.85
-        if aplicada:
+        h = _Historia(r.id, codigo, operadora_id, aplicada=rng.random() < 0.85)
+        if h.aplicada:
             roteiro.decidir(r.id, dia, str(minimo + 1))
         else:
             roteiro.decidir(r.id, dia, resultado="arquivado")
-        prazo: date | None = None
-        recurso: tuple[date, bool] | None = None
-        julgamento: tuple[date, str] | None = None
-        anulada = False
-
-        def conferir() -> None:
-            esperada = _esperada(aplicada, anulada, prazo, recurso, julgamento)
-            assert _definitiva(banco, r.id) == esperada, (codigo, prazo, recurso, julgamento)
-            if esperada is not None and esperada < roteiro.hoje:
-                no_dia = _avaliar(banco, roteiro, esperada, codigo, operadora_id)
-                vespera = _avaliar(banco, roteiro, esperada - timedelta(days=1), codigo, operadora_id)
-                assert no_dia.reincidencia == 1 and no_dia.antecedentes[0].contado
-                assert vespera.reincidencia == 0 and not vespera.antecedentes[0].contado
-
-        conferir()
-        if not aplicada:
+        h.conferir(banco, roteiro)
+        if not h.aplicada:
             continue
         if rng.random() < 0.2:  # appeal before the decision's intimação: timely
-            recurso = (dia + timedelta(days=rng.randrange(0, 3)), True)
-            roteiro.recorrer(r.id, recurso[0])
-            conferir()
+            h.recurso = (dia + timedelta(days=rng.randrange(0, 3)), True)
+            roteiro.recorrer(r.id, h.recurso[0])
+            h.conferir(banco, roteiro)
         if rng.random() < 0.85:
             entrega = dia + timedelta(days=rng.randrange(3, 6))
             if rng.random() < 0.3:
                 roteiro.intimar(r.id, entrega, objeto="decisao", resultado="nao_encontrado")
-                conferir()
+                h.conferir(banco, roteiro)
                 entrega += timedelta(days=2)
-            resumo = roteiro.intimar(r.id, entrega, objeto="decisao")
-            prazo = resumo.prazo
-            conferir()
-            if recurso is None and rng.random() < 0.6:
-                assert prazo is not None
-                protocolo = prazo + timedelta(days=rng.choice((-10, -1, 0, 1, 4)))
-                recurso = (protocolo, protocolo <= prazo)
-                assert roteiro.recorrer(r.id, protocolo).tempestivo is recurso[1]
-                conferir()
-        if recurso is not None and rng.random() < 0.8:
+            h.prazo_recurso = roteiro.intimar(r.id, entrega, objeto="decisao").prazo
+            h.conferir(banco, roteiro)
+            if h.recurso is None and rng.random() < 0.6:
+                assert h.prazo_recurso is not None
+                protocolo = h.prazo_recurso + timedelta(days=rng.choice((-10, -1, 0, 1, 4)))
+                h.recurso = (protocolo, protocolo <= h.prazo_recurso)
+                assert roteiro.recorrer(r.id, protocolo).tempestivo is h.recurso[1]
+                h.conferir(banco, roteiro)
+        if h.recurso is not None and rng.random() < 0.8:
             resultado = rng.choice(("negado", "provido", "provido_parcialmente"))
-            quando = recurso[0] + timedelta(days=rng.randrange(1, 40))
+            quando = h.recurso[0] + timedelta(days=rng.randrange(1, 40))
             extra = {"multa_ur_nova": minimo} if resultado == "provido_parcialmente" else {}
             roteiro.julgar(r.id, quando, resultado, **extra)
-            julgamento = (quando, resultado)
+            h.julgamento = (quando, resultado)
             # Granted in full annuls the penalty; on a late appeal too, as a review of the act by the
             # administration itself (Lei 9.784/1999, art. 63, § 2º), which the program records as decided.
-            anulada = resultado == "provido"
-            conferir()
+            h.anulada = resultado == "provido"
+            h.conferir(banco, roteiro)
