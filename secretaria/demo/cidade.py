@@ -46,7 +46,7 @@ from secretaria.lei.documentos import (
     validar_cpf,
     validar_renavam,
 )
-from secretaria.lei.prazos import Calendario, domingo_de_pascoa, feriados_municipais_pelotas
+from secretaria.lei.prazos import Calendario, domingo_de_pascoa
 from secretaria.lei.sancoes import (
     JANELA_MESES,
     NIVEL_SUSPENSAO,
@@ -67,7 +67,7 @@ Progresso = Callable[[int, int, str], None]
 SEMENTE = 2413
 ATOR_DEMO = Ator("demo", "Gerador da cidade de demonstração", frozenset())
 CHAVE_CONFIGURACAO = "demo.cidade"
-VERSAO_GERADOR = 2
+VERSAO_GERADOR = 3
 
 _CINCO_CENTESIMOS = Decimal("0.05")
 # The table the URM values grow from: R$ per URM on 1 January of the reference year, about 4,5 % a year.
@@ -334,6 +334,7 @@ class _Historico:
 
     infracao: date
     decisao: date | None = None  # day the penalty was applied (None: undecided, dismissed or cancelled)
+    definitiva: date | None = None  # day the penalty became final (REGRAS § 3 rule 1), None if it never does
     multa: Decimal = Decimal(0)
     suspensao: int = 0
     cancelado: date | None = None
@@ -343,18 +344,19 @@ class _Historico:
     suspensao_nova: int | None = None
 
     def punido(self, fato: date, em: date) -> Antecedente | None:
-        """The antecedent as known on day `em`, if it counts as "autuado e punido" before `fato` (§ 3º)."""
-        if self.decisao is None or self.decisao > fato or self.infracao >= fato:
+        """The antecedent, if it counts as "autuado e punido" before `fato` (§ 3º): its penalty final by then.
+
+        A penalty final on or before `fato` (≤ `em`) can no longer change, so what is known on `em` does not
+        matter: an appeal that could annul or reduce it was judged on the day it became final (rule 1).
+        """
+        if self.definitiva is None or self.definitiva > fato or self.infracao >= fato:
             return None
-        if self.cancelado is not None and self.cancelado <= em:
+        if self.cancelado is not None and self.cancelado <= em:  # pragma: no cover - decided autos stay
             return None
-        if self.julgado is not None and self.julgado <= em:
-            if self.recurso == "provido":
-                return None
-            if self.recurso == "provido_parcialmente":
-                assert self.multa_nova is not None and self.suspensao_nova is not None
-                return Antecedente(self.infracao, self.decisao, self.multa_nova, self.suspensao_nova)
-        return Antecedente(self.infracao, self.decisao, self.multa, self.suspensao)
+        if self.recurso == "provido_parcialmente":
+            assert self.multa_nova is not None and self.suspensao_nova is not None
+            return Antecedente(self.infracao, self.definitiva, self.multa_nova, self.suspensao_nova)
+        return Antecedente(self.infracao, self.definitiva, self.multa, self.suspensao)
 
 
 @dataclass(slots=True)
@@ -633,11 +635,10 @@ class _Gerador:
                     **_versao(datetime(ano - 1, 12, 20, 10), self.login("administrador")),
                 },
             )
+        # The municipal holidays are computed by `lei.prazos` for every year: the table holds only the decreed
+        # pontos facultativos (REGRAS § 4).
         for ano in range(self.inicio.year, self.hoje.year + 2):
-            dias: dict[date, tuple[str, str | None]] = {
-                d: (desc, "Lei Municipal (calendário de feriados de Pelotas)")
-                for d, desc in feriados_municipais_pelotas(ano).items()
-            }
+            dias: dict[date, tuple[str, str | None]] = {}
             pascoa = domingo_de_pascoa(ano)
             decreto = f"Decreto nº {6200 + 41 * (ano - 2000)}/{ano - 1} (pontos facultativos)"
             dias[pascoa - timedelta(days=48)] = ("Ponto facultativo — segunda-feira de Carnaval", decreto)
@@ -982,7 +983,7 @@ class _Gerador:
 
     def _cadeias(self, n: int) -> list[list[tuple[date, int, str, _Roteiro]]]:
         """Chains of one operator and one provision, each fact within the window of the previous one and
-        decided before the next, so the level climbs to suspension. Chain 0 ends with its operator
+        final (REGRAS § 3 rule 1: appeal deadline passed) before the next, so the level climbs to suspension. Chain 0 ends with its operator
         suspended today; chain 2 has an appeal granted halfway, so the level drops after it."""
         rng = self.rng
         candidatos = ("1-III", "2-I", "2-VI", "1-XII", "1-XVII", "1-VIII", "1-XVI")
@@ -1312,6 +1313,7 @@ class _Gerador:
         multa_nova: Decimal | None = None
         susp_nova: int | None = None
         final: date | None = None
+        definitiva: date | None = None  # REGRAS § 3 rule 1: as stored, possibly still ahead of today
         tempestivo = True
         if proposta_dia is not None:
             em = decisao_dia or proposta_dia
@@ -1460,8 +1462,10 @@ class _Gerador:
             if recurso_res is None or not tempestivo:
                 if prazo_recurso < hoje:
                     final = prazo_recurso + timedelta(days=1)
+                definitiva = prazo_recurso + timedelta(days=1)
             elif recurso_res in ("negado", "provido_parcialmente"):
-                final = julgado
+                final = definitiva = julgado
+            hist.definitiva = definitiva
 
         anulada = recurso_res == "provido"
         multa_efetiva = multa_nova if multa_nova is not None else multa
@@ -1528,6 +1532,7 @@ class _Gerador:
                 "prazo_defesa": prazo_defesa,
                 "prazo_recurso": prazo_recurso,
                 "data_decisao": decisao_dia if resultado == "aplicada" else None,
+                "data_definitiva": definitiva,
                 "multa_ur": multa_efetiva if resultado == "aplicada" else Decimal(0),
                 "suspensao_dias": susp_efetiva if resultado == "aplicada" else 0,
                 "penalidade_anulada": anulada or cancelado is not None,

@@ -4,8 +4,10 @@ Used by the tests of the demo and of the benchmark's generator. Each problem is 
 the auto; an empty list means the city holds together:
 - numbers: one sequence per year, 1…N without gaps, and `numeracao` ending at N (AI and REP);
 - penalties: each decision's range recomputed with `calcular_sancao` over *all* the operator's earlier autos
-  of the same provision, as they stood on the decision day (an appeal granted later did not exist yet); the
-  fine and the suspension inside it (`conferir_penalidade`); R$ = URM of the decision day;
+  of the same provision, each counted from the day its penalty became final (REGRAS § 3 rule 1: the day
+  after the appeal deadline with no timely appeal, or the day a timely appeal was denied or granted in part),
+  recomputed here from the decision notice and the appeal rows; the fine and the suspension inside it
+  (`conferir_penalidade`); R$ = URM of the decision day; the auto's stored `data_definitiva` is that day;
 - deadlines: intimações on business days; `prazo_defesa`/`prazo_recurso` = `vencimento` of the first
   successful intimação; defences and appeals marked timely exactly when filed by the deadline;
 - the auto's `fase` and its denormalized penalty columns agree with the act rows.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import sqlalchemy as sa
@@ -54,6 +56,7 @@ class _Caso:
     prazo_defesa: date | None
     prazo_recurso: date | None
     data_decisao: date | None
+    data_definitiva: date | None
     multa_ur: Decimal
     suspensao_dias: int
     anulada: bool
@@ -86,6 +89,7 @@ def conferir_cidade(sessao: so.Session, hoje: date) -> list[str]:
             AutoInfracao.prazo_defesa,
             AutoInfracao.prazo_recurso,
             AutoInfracao.data_decisao,
+            AutoInfracao.data_definitiva,
             AutoInfracao.multa_ur,
             AutoInfracao.suspensao_dias,
             AutoInfracao.penalidade_anulada,
@@ -104,6 +108,7 @@ def conferir_cidade(sessao: so.Session, hoje: date) -> list[str]:
             a.prazo_defesa,
             a.prazo_recurso,
             a.data_decisao,
+            a.data_definitiva,
             a.multa_ur,
             a.suspensao_dias,
             a.penalidade_anulada,
@@ -199,30 +204,46 @@ def _conferir_fase_e_prazos(
         susp = (r.suspensao_dias_nova if parcial and r else d.suspensao_dias) if aplicada else 0
         if c.data_decisao != (d.data if aplicada else None):
             problemas.append(f"{c.rotulo}: data_decisao {c.data_decisao} difere da decisão.")
+        if c.data_definitiva != _definitiva(c, prazo_rec):
+            problemas.append(
+                f"{c.rotulo}: data_definitiva {c.data_definitiva}, calculada {_definitiva(c, prazo_rec)}."
+            )
         if c.multa_ur != multa or c.suspensao_dias != susp or c.anulada != anulada:
             problemas.append(f"{c.rotulo}: penalidade do auto não confere com decisão e recurso.")
         if r is not None and prazo_rec is not None and r.tempestivo != (r.protocolado_em <= prazo_rec):
             problemas.append(f"{c.rotulo}: recurso marcado tempestivo={r.tempestivo} com prazo {prazo_rec}.")
         if r is not None and ok_dec and r.protocolado_em < ok_dec[0].data:
             problemas.append(f"{c.rotulo}: recurso antes da intimação da decisão.")
-    elif c.data_decisao is not None or c.multa_ur or c.suspensao_dias:
+    elif c.data_decisao is not None or c.data_definitiva is not None or c.multa_ur or c.suspensao_dias:
         problemas.append(f"{c.rotulo}: penalidade no auto sem decisão.")
     return problemas
 
 
-def _antecedente(c: _Caso, em: date) -> Antecedente:
-    """`c` as an antecedent, as it stood on day `em`."""
+def _definitiva(c: _Caso, prazo_recurso: date | None) -> date | None:
+    """The day `c`'s penalty became final, from the rows (REGRAS § 3 rule 1), None if it never does."""
     d, r = c.decisao, c.recurso
     if d is None or d.resultado != "aplicada":
-        return Antecedente(c.infracao, None, anulada=c.cancelado is not None and c.cancelado <= em)
-    anulada = (c.cancelado is not None and c.cancelado <= em) or (
-        r is not None and r.resultado == "provido" and r.julgado_em is not None and r.julgado_em <= em
-    )
+        return None
+    if r is not None and r.tempestivo:
+        return r.julgado_em if r.resultado in ("negado", "provido_parcialmente") else None
+    return None if prazo_recurso is None else prazo_recurso + timedelta(days=1)
+
+
+def _antecedente(c: _Caso) -> Antecedente:
+    """`c` as an antecedent: counted from the day its penalty became final, with the final penalty.
+
+    A penalty final on a day can no longer change after it (an appeal that annuls or reduces it is judged on
+    that day), so the prior is the same for any later decision that sees it as final.
+    """
+    d, r = c.decisao, c.recurso
+    if d is None or d.resultado != "aplicada":
+        return Antecedente(c.infracao, None, anulada=c.cancelado is not None)
+    anulada = c.cancelado is not None or (r is not None and r.resultado == "provido")
     multa, susp = d.multa_ur, d.suspensao_dias
-    if r is not None and r.resultado == "provido_parcialmente" and r.julgado_em and r.julgado_em <= em:
+    if r is not None and r.resultado == "provido_parcialmente":
         assert r.multa_ur_nova is not None and r.suspensao_dias_nova is not None
         multa, susp = r.multa_ur_nova, r.suspensao_dias_nova
-    return Antecedente(c.infracao, d.data, multa, susp, anulada)
+    return Antecedente(c.infracao, _definitiva(c, c.prazo_recurso), multa, susp, anulada)
 
 
 def _conferir_penalidades(casos: dict[int, _Caso], urm: list[ValorUrm]) -> list[str]:
@@ -236,7 +257,7 @@ def _conferir_penalidades(casos: dict[int, _Caso], urm: list[ValorUrm]) -> list[
             d = c.decisao
             if d is None or d.resultado != "aplicada":
                 continue
-            ants = [_antecedente(o, d.data) for o in grupo if o is not c and o.infracao < c.infracao]
+            ants = [_antecedente(o) for o in grupo if o is not c and o.infracao < c.infracao]
             sancao = calcular_sancao(c.tipo, c.infracao, ants)
             if (d.reincidencia, d.faixa_min_ur, d.faixa_max_ur) != (
                 sancao.reincidencia,

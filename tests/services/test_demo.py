@@ -175,6 +175,35 @@ def test_reincidencia_ate_a_suspensao_em_dobro(demo: Banco) -> None:
     assert max(r.reincidencia for r in linhas) >= 4
 
 
+def test_painel_de_sancao_concorda_com_as_decisoes_da_cadeia(demo: Banco) -> None:
+    """Under REGRAS § 3 rule 1 (priors counted once final), the sanction panel, reading the stored final days,
+    gives every decided link of the recidivism chains the level its decision recorded, up to suspension."""
+    from secretaria.services.sancao import avaliar_sancao
+
+    with demo.leitura() as s:
+        decididos = s.execute(
+            sa.select(AutoInfracao, Decisao.reincidencia)
+            .join(Decisao, Decisao.auto_id == AutoInfracao.id)
+            .where(Decisao.resultado == "aplicada", Decisao.reincidencia >= 2)
+        ).all()
+        assert any(nivel >= 4 for _a, nivel in decididos)
+        for auto, nivel in decididos:
+            avaliacao = avaliar_sancao(
+                s,
+                operadora_id=auto.operadora_id,
+                dispositivo_codigo=auto.dispositivo_codigo,
+                data_infracao=auto.data_infracao,
+                excluir_auto_id=auto.id,
+                tipo=auto.tipo,
+            )
+            assert avaliacao.reincidencia == nivel, auto.numero_formatado
+            assert all(
+                a.definitiva_em is not None and a.definitiva_em <= auto.data_infracao
+                for a in avaliacao.antecedentes
+                if a.contado
+            )
+
+
 def test_logins_do_demo_entram_com_seus_papeis(demo: Banco) -> None:
     for login, _nome, papeis in USUARIOS_DEMO:
         ator = autenticar(demo.uow(), login, SENHA_DEMO)
@@ -203,6 +232,28 @@ def test_conferencia_acusa_multa_fora_da_faixa(demo: Banco) -> None:
         s.execute(sa.update(Decisao).where(Decisao.id == alvo.id).values(multa_ur=Decimal("10.00") + 1))
         problemas = conferir_cidade(s, relogio.hoje())
     assert any(p.startswith(f"AI {alvo.numero:04d}/{alvo.ano}:") and "fora da faixa" in p for p in problemas)
+
+
+def test_conferencia_acusa_dia_definitivo_errado(demo: Banco) -> None:
+    """A stored final day one day early (a prior counted while still appealable) is named (rolled back)."""
+    with demo.leitura() as s:
+        alvo = s.execute(
+            sa.select(AutoInfracao.id, AutoInfracao.ano, AutoInfracao.numero, AutoInfracao.prazo_recurso)
+            .join(Decisao, Decisao.auto_id == AutoInfracao.id)
+            .where(
+                Decisao.resultado == "aplicada",
+                AutoInfracao.fase == "decidido",
+                AutoInfracao.prazo_recurso.is_not(None),
+            )
+            .limit(1)
+        ).one()
+        s.execute(
+            sa.update(AutoInfracao)
+            .where(AutoInfracao.id == alvo.id)
+            .values(data_definitiva=alvo.prazo_recurso)
+        )
+        problemas = conferir_cidade(s, relogio.hoje())
+    assert any(p.startswith(f"AI {alvo.numero:04d}/{alvo.ano}: data_definitiva") for p in problemas)
 
 
 def test_numeracao_e_ids_continuam_depois_do_demo(demo: Banco) -> None:
