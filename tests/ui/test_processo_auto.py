@@ -134,14 +134,28 @@ def _painel(qtbot: QtBot, dialogo: DialogoAuto, trecho: str) -> str:
     return dialogo.painel.texto()
 
 
+def _definitivo_em(roteiro: Any, infracao: date, decisao: date, final: date, multa: str) -> Any:
+    """A prior whose penalty became final on `final`: the Prefeito denied a timely appeal that day."""
+    r = roteiro.lavrar(data_infracao=infracao)
+    roteiro.intimar(r.id, date.fromordinal(infracao.toordinal() + 1))
+    roteiro.decidir(r.id, decisao, multa)
+    roteiro.recorrer(r.id, decisao)
+    roteiro.julgar(r.id, final, "negado")
+    return r
+
+
 def test_exemplo_2_reincidencia_tipo_a(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    anterior = roteiro.decidido(data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18)
+    # REGRAS § 3, example 2: P(10/02/2026, final 01/03/2026, 0,30).
+    anterior = _definitivo_em(roteiro, date(2026, 2, 10), date(2026, 2, 27), date(2026, 3, 1), "0.30")
     dialogo = _abrir_form(qtbot, banco)
     _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 3, 10))
     texto = _painel(qtbot, dialogo, "nível 1")
     assert "Tipo A · 1ª reincidência (nível 1) · multa 0,20 a 1,00 URM · sem suspensão" in texto
     assert "Autos anteriores que contam (1)" in texto
-    assert f"AI nº {anterior.numero_formatado} — infração de 10/02/2026, decidida em 01/03/2026" in texto
+    assert (
+        f"AI nº {anterior.numero_formatado} — infração de 10/02/2026, decidida em 27/02/2026, "
+        "definitiva em 01/03/2026" in texto
+    )
     assert "0,20 a 1,00 URM = R$ 32,95 a R$ 164,74" in texto
     assert "Não cabível: no tipo A a suspensão só cabe a partir da 6ª reincidência." in texto
     assert "sic" in texto and "em dobro" in texto  # the § 2º reading is shown when n ≥ 1
@@ -156,12 +170,40 @@ def test_exemplo_2_reincidencia_tipo_a(qtbot: QtBot, banco: Banco, roteiro: Any)
 
 def test_exemplo_5_fim_de_mes(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     # 31/01 + 1 month = 28/02 (the target month lacks the day: its last day), so 28/02 is still a repeat.
-    roteiro.decidido(data_infracao=date(2026, 1, 31), multa="0.20", dias_ate_decisao=19)
+    # REGRAS § 3, example 5: P(31/01/2026, final 20/02/2026, 0,20).
+    _definitivo_em(roteiro, date(2026, 1, 31), date(2026, 2, 17), date(2026, 2, 20), "0.20")
     dialogo = _abrir_form(qtbot, banco)
     _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 2, 28))
     texto = _painel(qtbot, dialogo, "nível 1")
     assert "1ª reincidência (nível 1)" in texto and "0,20 a 1,00 URM" in texto
-    assert "decidida em 20/02/2026" in texto
+    assert "definitiva em 20/02/2026" in texto
+
+
+def test_anterior_decidido_mas_ainda_recorrivel_nao_conta_e_diz_ate_quando(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """REGRAS § 3 rule 1: a prior decided but still appealable on the new fact's day is listed as not counted,
+    with the day the appeal deadline ends; one with a pending appeal, and one never notified, likewise."""
+    recorrivel = roteiro.decidido(data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18)
+    # decided 01/03/2026, notified 02/03 → appealable until 17/03/2026
+    pendente = roteiro.decidido(data_infracao=date(2026, 2, 12), multa="0.30", dias_ate_decisao=18)
+    roteiro.recorrer(pendente.id, date(2026, 3, 10))
+    nao_notificado = roteiro.decidido(
+        data_infracao=date(2026, 2, 16), multa="0.30", dias_ate_decisao=18, notificar=False
+    )
+    dialogo = _abrir_form(qtbot, banco)
+    _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 3, 12))
+    texto = _painel(qtbot, dialogo, "não contam (3)")
+    assert "Infração primária (nível 0)" in texto
+    assert (
+        f"AI nº {recorrivel.numero_formatado} — infração de 10/02/2026, decidida em 01/03/2026" in texto
+        and "Não conta — decisão de 01/03/2026 ainda recorrível até 17/03/2026" in texto
+    )
+    assert "Não conta — decisão de 03/03/2026 com recurso pendente ao Prefeito" in texto
+    assert "Não conta — decisão de 07/03/2026 não notificada" in texto
+    assert nao_notificado.numero_formatado in texto
+    dialogo.resize(900, 900)
+    dialogo.painel.grab().save("/tmp/painel_nao_definitiva.png")
 
 
 def test_exemplo_4_anterior_sem_decisao_nao_conta(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -170,7 +212,7 @@ def test_exemplo_4_anterior_sem_decisao_nao_conta(qtbot: QtBot, banco: Banco, ro
     _preencher(dialogo, roteiro.cidade.operadora_id, "1-XXII", date(2026, 3, 10))
     texto = _painel(qtbot, dialogo, "não contam (1)")
     assert "Infração primária (nível 0)" in texto
-    assert "Não conta — sem decisão: autuada, mas não punida" in texto
+    assert "Não conta — sem penalidade definitiva: autuada, mas não punida" in texto
 
 
 def test_exemplos_6_e_7_tipo_e_com_suspensao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:

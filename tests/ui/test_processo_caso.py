@@ -246,7 +246,9 @@ def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: 
 
 
 def test_caminho_6_recurso_provido_anula_e_reincidencia_cai(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    anterior = roteiro.decidido(data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18)
+    anterior = roteiro.decidido(
+        data_infracao=date(2026, 2, 10), multa="0.30", dias_ate_decisao=18, notificar=False
+    )
     tela = _tela(qtbot, banco, anterior.id, "protocolo")
 
     dialogo = _clicar_ato(qtbot, tela, "registrar_intimacao_decisao", atos.DialogoIntimacao)
@@ -430,3 +432,37 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
     assert "Marta Lopes Secretária Municipal de Serviços Urbanos" in texto
     # Only the law's own words (art. 15, quoted) still name the office in the masculine.
     assert texto.count("Secretário Municipal") == texto.count("“Da decisão do Secretário Municipal") == 1
+
+
+def test_dispositivo_contratual_desativado_depois_do_auto(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Issue 14 point 8: deactivating a contractual provision stops new autos citing it, but the case that
+    already cites it still shows its sanction panel and lets the authority propose and the Secretary decide."""
+    from secretaria.services import admin
+
+    administrador = ap.contexto(banco, "administrador").ator
+    admin.adicionar_dispositivo_contratual(
+        banco.uow(), administrador, origem="contrato", codigo="CT-07", texto="Manter o letreiro aceso.",
+        tipo="B", ato="Contrato de concessão nº 14/2016",
+    )  # fmt: skip
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 2), dispositivo="CT-07")
+    roteiro.intimar(r.id, date(2026, 11, 3))
+    admin.desativar_dispositivo(banco.uow(), administrador, "CT-07")
+
+    tela = _tela(qtbot, banco, r.id, "autoridade", "secretario")
+    assert "desativado" not in tela.painel.texto()
+    assert "0,50 a 1,00 URM" in tela.painel.texto()  # tipo B, first penalty (art. 7º, § 1º, b)
+    dialogo = _clicar_ato(qtbot, tela, "registrar_proposta", atos.DialogoProposta)
+    assert "0,50 a 1,00 URM" in dialogo.penalidade.faixa.text()
+    dialogo.penalidade.multa.setText("0,60")
+    qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada.")
+    _registrar(qtbot, dialogo)
+    assert "Proposta de penalidade registrada" in ap.responder_caixa(qtbot, OK)
+    dialogo = _clicar_ato(qtbot, tela, "decidir", atos.DialogoDecisao)
+    assert "0,50 a 1,00 URM" in dialogo.penalidade.faixa.text()
+    qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada.")
+    _registrar(qtbot, dialogo)
+    assert "multa de 0,60 URM" in ap.responder_caixa(qtbot, SIM)
+    ap.responder_caixa(qtbot, OK)
+    tela.grab().save("/tmp/caso_ct07.png")
+    with banco.leitura() as s:
+        assert obter_caso(s, r.id).decisao is not None

@@ -441,6 +441,7 @@ class CamposPenalidade(QWidget):
                     data_infracao=self.caso.data_infracao,
                     excluir_auto_id=self.caso.id,
                     data_valor=data_valor or dia,
+                    tipo=self.caso.tipo,  # a provision deactivated since stays on the cases that cite it
                 )
         except ErroDominio as erro:
             self.avaliacao = None

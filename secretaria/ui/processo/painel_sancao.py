@@ -38,7 +38,7 @@ COR_SECUNDARIA = "#4b5563"
 class AntecedenteExibido:
     """One earlier auto of the same operator and provision, as the panel lists it."""
 
-    descricao: str  # "AI nº 0003/2026 — infração de 10/02/2026, decidida em 01/03/2026, multa 0,30 URM"
+    descricao: str  # "AI nº 0003/2026 — infração de 10/02/2026, decidida em 01/03/2026, definitiva em …"
     contado: bool
     motivo: str  # why it counts or not, in plain Portuguese
 
@@ -70,6 +70,8 @@ def conteudo_de(avaliacao: AvaliacaoSancao) -> ConteudoPainel:
         partes = [f"AI nº {a.numero} — infração de {formatar_data(a.data_infracao)}"]
         if a.data_decisao is not None:
             partes.append(f"decidida em {formatar_data(a.data_decisao)}")
+            if a.definitiva_em is not None and a.definitiva_em <= avaliacao.data_infracao:
+                partes.append(f"definitiva em {formatar_data(a.definitiva_em)}")
             if a.multa_ur:
                 partes.append(f"multa de {formatar_decimal(a.multa_ur)} URM")
             if a.suspensao_dias:

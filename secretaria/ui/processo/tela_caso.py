@@ -587,6 +587,7 @@ class TelaCaso(QDialog):
                     dispositivo_codigo=c.dispositivo_codigo,
                     data_infracao=c.data_infracao,
                     excluir_auto_id=c.id,
+                    tipo=c.tipo,  # a provision deactivated since stays on the cases that cite it
                 )
         except ErroDominio as erro:
             self.painel.mostrar_erro(erro.mensagem)
