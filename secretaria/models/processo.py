@@ -72,6 +72,8 @@ class AutoInfracao(Versionado, Base):
         sa.Index("ix_auto_fase_prazo", "fase", "prazo_defesa"),
         sa.Index("ix_auto_fase_prazo_recurso", "fase", "prazo_recurso"),
         sa.Index("ix_auto_lavratura", "data_lavratura"),
+        # The queue of final suspensions not yet started: the few autos with a suspension, by final day.
+        sa.Index("ix_auto_suspensao_definitiva", "suspensao_dias", "data_definitiva"),
         # The autos list sorted by date of the infraction (id breaks ties, so pages never overlap).
         sa.Index("ix_auto_data_infracao", "data_infracao", "id"),
         # The autos list's text search: one index per alternative, their ids united (services/listas).

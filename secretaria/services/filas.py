@@ -347,6 +347,43 @@ def operadoras_suspensas(sessao: so.Session, hoje: date | None = None, limite: i
     return _executar(sessao, consulta, limite, "operadoras_suspensas", "Operadoras suspensas hoje", linha)
 
 
+def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Final suspensions not yet started (REGRAS § 5): a work item until someone starts it.
+
+    "Final" is the stored day the penalty became final (`data_definitiva`, REGRAS § 3 rule 1) on or before
+    `hoje`; the oldest first.
+    """
+    dia = hoje or relogio.hoje()
+    a = AutoInfracao
+    iniciada = sa.exists().where(Decisao.auto_id == a.id, Suspensao.decisao_id == Decisao.id)
+    consulta = (
+        sa.select(*_auto_colunas(), a.data_definitiva, a.suspensao_dias)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(
+            a.data_definitiva <= dia,
+            a.suspensao_dias > 0,
+            a.penalidade_anulada.is_(False),
+            a.fase != "cancelado",
+            ~iniciada,
+        )
+        .order_by(a.data_definitiva, a.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "suspensoes_a_iniciar",
+        "Suspensões definitivas ainda não iniciadas",
+        _linha_auto(
+            lambda r: r.data_definitiva,
+            lambda r: (
+                f"Suspensão de {r.suspensao_dias} {'dia' if r.suspensao_dias == 1 else 'dias'} definitiva "
+                f"desde {formatar_data(r.data_definitiva)}: registre o início"
+            ),
+        ),
+    )
+
+
 def representacoes_pendentes(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
@@ -402,6 +439,7 @@ def painel(
         recursos_aguardando_julgamento(sessao, dia, limite),
         multas_definitivas_em_aberto(sessao, dia, limite),
         veiculos_vencidos(sessao, dia, limite),
+        suspensoes_a_iniciar(sessao, dia, limite),
         operadoras_suspensas(sessao, dia, limite),
         representacoes_pendentes(sessao, dia, limite),
     )

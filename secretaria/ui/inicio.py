@@ -35,7 +35,9 @@ from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, Mod
 
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
-FILAS_DE_ATRASO = frozenset({"decisoes_atrasadas", "multas_em_aberto", "veiculos_vencidos"})
+FILAS_DE_ATRASO = frozenset(
+    {"decisoes_atrasadas", "multas_em_aberto", "veiculos_vencidos", "suspensoes_a_iniciar"}
+)
 """Queues whose rows are all late: their count shows in red."""
 TITULOS_PRAZO = {
     "defesas_a_vencer": "Defesa até",
@@ -43,9 +45,10 @@ TITULOS_PRAZO = {
     "recursos_em_prazo": "Recurso até",
     "multas_em_aberto": "Recurso venceu em",
     "veiculos_vencidos": "Venceu em",
+    "suspensoes_a_iniciar": "Definitiva desde",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
-DATA_SEM_ALERTA = frozenset({"multas_em_aberto"})
+DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar"})
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 

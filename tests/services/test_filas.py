@@ -116,6 +116,7 @@ def test_cada_fila_e_uma_consulta(banco: Banco, roteiro: Roteiro) -> None:
         filas.veiculos_vencidos,
         filas.operadoras_suspensas,
         filas.representacoes_pendentes,
+        filas.suspensoes_a_iniciar,
         lambda s, hoje: filas.decisoes_atrasadas(s, hoje, dias=30),
     ]
     with banco.leitura() as s:
@@ -347,6 +348,10 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
             lambda s: filas.representacoes_pendentes(s, HOJE), "representacao",
             ("ix_representacao_situacao",), "situacao",
         ),
+        "suspensoes_a_iniciar": (
+            lambda s: filas.suspensoes_a_iniciar(s, HOJE), "auto_infracao",
+            ("ix_auto_suspensao_definitiva",), "suspensao_dias",
+        ),
     }  # fmt: skip
     falhas = []
     for chave, (funcao, tabela, indices, coluna) in consultas.items():
@@ -369,3 +374,26 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
                 f"{chave}: {tabela} não é lida pelo índice {' / '.join(indices)} ({coluna}):\n{plano}"
             )
     assert not falhas, "\n\n".join(falhas)
+
+
+def test_suspensao_definitiva_nao_iniciada_e_item_de_trabalho(banco: Banco, roteiro: Roteiro) -> None:
+    """REGRAS § 5: a final suspension not yet started stays on the home screen until someone starts it; one
+    still appealable is not there yet."""
+    from secretaria.services.execucao import iniciar_suspensao
+
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    r = roteiro.lavrar(data_infracao=date(2026, 9, 1), dispositivo="1-I")
+    roteiro.intimar(r.id, date(2026, 9, 2))
+    roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
+    roteiro.intimar(r.id, date(2026, 10, 1), objeto="decisao")  # appeal until 16/10/2026
+    with banco.leitura() as s:
+        assert filas.suspensoes_a_iniciar(s, date(2026, 10, 16)).total == 0
+        fila = filas.suspensoes_a_iniciar(s, date(2026, 10, 17))
+        assert _ids(fila) == [r.id]
+        assert fila.linhas[0].prazo == date(2026, 10, 17)
+        assert fila.linhas[0].detalhe == "Suspensão de 5 dias definitiva desde 17/10/2026: registre o início"
+        assert "suspensoes_a_iniciar" in [f.chave for f in filas.painel(s, HOJE)]
+    iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 11, 30))
+    with banco.leitura() as s:
+        assert filas.suspensoes_a_iniciar(s, HOJE).total == 0

@@ -28,6 +28,9 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("auto_infracao") as lote:
         lote.add_column(sa.Column("data_definitiva", sa.Date(), nullable=True))
+    op.create_index(
+        "ix_auto_suspensao_definitiva", "auto_infracao", ["suspensao_dias", "data_definitiva"], unique=False
+    )
     op.create_table(
         "revisao_prazo",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -119,5 +122,6 @@ def downgrade() -> None:
     op.drop_index("ix_revisao_prazo_conferir", table_name="revisao_prazo")
     op.drop_index(op.f("ix_revisao_prazo_auto_id"), table_name="revisao_prazo")
     op.drop_table("revisao_prazo")
+    op.drop_index("ix_auto_suspensao_definitiva", table_name="auto_infracao")
     with op.batch_alter_table("auto_infracao") as lote:
         lote.drop_column("data_definitiva")
