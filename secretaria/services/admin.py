@@ -29,7 +29,6 @@ from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.catalogo import TIPOS
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
-from secretaria.lei.prazos import feriados_municipais_pelotas
 from secretaria.lei.urm import ValorUrm, formatar_reais, vigente_em
 from secretaria.models import (
     Auditoria,
@@ -42,7 +41,7 @@ from secretaria.models import (
     Representacao,
     ValorURM,
 )
-from secretaria.services import auditoria, listas
+from secretaria.services import auditoria, listas, revisao_prazos
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -86,7 +85,6 @@ __all__ = [
     "remover_dia_nao_util",
     "salvar_configuracoes",
     "salvar_dados_orgao",
-    "semear_feriados_municipais",
     "tabela_urm",
     "valor_urm_em",
 ]
@@ -327,7 +325,9 @@ def dias_nao_uteis(sessao: so.Session, ano: int | None = None) -> list[DiaNaoUti
 def adicionar_dia_nao_util(
     uow: UnidadeDeTrabalho, ator: Ator, *, data: date, descricao: str, ato: str = ""
 ) -> int:
-    """A municipal holiday or a decreed "ponto facultativo". Deadlines already computed are not moved."""
+    """A decreed "ponto facultativo" or another day without office hours (the municipal holidays are computed).
+
+    Deadlines already counted that it affects move later (`revisao_prazos`), never earlier."""
     _exigir_admin(ator, "alterar o calendário de dias sem expediente")
     dia = _data(data, "data", "a data")
     texto = texto_obrigatorio(descricao, "descricao", "a descrição (ex.: Ponto facultativo — Carnaval)", 200)
@@ -349,6 +349,7 @@ def adicionar_dia_nao_util(
             None,
             auditoria.instantaneo(registro),
         )
+        revisao_prazos.rever_prazos(s, ator, dia)
         uow.commit()
         return registro.id
 
@@ -363,48 +364,6 @@ def remover_dia_nao_util(uow: UnidadeDeTrabalho, ator: Ator, dia_id: int) -> Non
         s.flush()
         auditoria.registrar(s, ator, "remover_dia_nao_util", "dia_nao_util", dia_id, antes, None)
         uow.commit()
-
-
-def semear_feriados_municipais(uow: UnidadeDeTrabalho, ator: Ator, ano: int) -> int:
-    """Add Pelotas' municipal holidays of `ano` (2 February, Good Friday, Corpus Christi) that are missing;
-    returns how many were added."""
-    _exigir_admin(ator, "alterar o calendário de dias sem expediente")
-    if isinstance(ano, bool) or not isinstance(ano, int) or not 1978 <= ano <= 2200:
-        raise ErroDominio("Informe um ano válido, como 2027.", "ano")
-    with uow:
-        s = uow.session
-        existentes = set(
-            s.scalars(
-                sa.select(DiaNaoUtil.data).where(
-                    DiaNaoUtil.data >= date(ano, 1, 1), DiaNaoUtil.data <= date(ano, 12, 31)
-                )
-            )
-        )
-        novos = []
-        for dia, descricao in sorted(feriados_municipais_pelotas(ano).items()):
-            if dia in existentes:
-                continue
-            registro = DiaNaoUtil(
-                data=dia,
-                descricao=f"Feriado municipal — {descricao}",
-                ato="Calendário municipal de Pelotas",
-                alterado_por=ator.login,
-            )
-            s.add(registro)
-            novos.append(registro)
-        s.flush()
-        for registro in novos:
-            auditoria.registrar(
-                s,
-                ator,
-                "adicionar_dia_nao_util",
-                "dia_nao_util",
-                registro.id,
-                None,
-                auditoria.instantaneo(registro),
-            )
-        uow.commit()
-        return len(novos)
 
 
 # -- catalogue ------------------------------------------------------------------------------------

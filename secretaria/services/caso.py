@@ -33,6 +33,7 @@ from secretaria.models import (
 )
 from secretaria.services.base import Ator, NaoEncontrado
 from secretaria.services.processo_base import ROTULOS_FASE
+from secretaria.services.revisao_prazos import revisoes_do_auto
 from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
 
 PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
@@ -455,17 +456,28 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         suspensao=suspensao,
         anexos=anexos,
         documentos=documentos,
-        linha_do_tempo=_linha_do_tempo(
-            auto,
-            representacao,
-            intimacoes,
-            defesas,
-            propostas,
-            decisao,
-            recurso,
-            pagamento,
-            cumprimento,
-            suspensao,
+        linha_do_tempo=tuple(
+            sorted(
+                (
+                    *_linha_do_tempo(
+                        auto,
+                        representacao,
+                        intimacoes,
+                        defesas,
+                        propostas,
+                        decisao,
+                        recurso,
+                        pagamento,
+                        cumprimento,
+                        suspensao,
+                    ),
+                    *(
+                        EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao)
+                        for r in revisoes_do_auto(sessao, auto.id)
+                    ),
+                ),
+                key=lambda e: (e.data, _ordem(e)),
+            )
         ),
         prazos=_prazos(auto, defesas, decisao, recurso, dia),
         final_em=definitiva,

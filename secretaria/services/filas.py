@@ -30,6 +30,7 @@ from secretaria.models import (
     Pagamento,
     Recurso,
     Representacao,
+    RevisaoPrazo,
     Suspensao,
     Veiculo,
 )
@@ -384,6 +385,30 @@ def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: i
     )
 
 
+def revisoes_de_prazo_a_conferir(
+    sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
+) -> Fila:
+    """Decided cases whose petition changed class when a later non-business day moved a deadline (REGRAS § 4):
+    the Secretary reviews each (`revisao_prazos.conferir_revisao`)."""
+    a, r_ = AutoInfracao, RevisaoPrazo
+    consulta = (
+        sa.select(*_auto_colunas(), r_.novo, r_.reclassificacao)
+        .select_from(r_)
+        .join(a, a.id == r_.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(r_.reclassificou.is_(True), r_.decidido.is_(True), r_.conferida_em.is_(None))
+        .order_by(r_.id)
+    )
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "revisoes_de_prazo",
+        "Casos decididos com petição reclassificada por prorrogação de prazo",
+        _linha_auto(lambda r: r.novo, lambda r: r.reclassificacao[:1].upper() + r.reclassificacao[1:]),
+    )
+
+
 def representacoes_pendentes(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
@@ -439,6 +464,7 @@ def painel(
         recursos_aguardando_julgamento(sessao, dia, limite),
         multas_definitivas_em_aberto(sessao, dia, limite),
         veiculos_vencidos(sessao, dia, limite),
+        revisoes_de_prazo_a_conferir(sessao, dia, limite),
         suspensoes_a_iniciar(sessao, dia, limite),
         operadoras_suspensas(sessao, dia, limite),
         representacoes_pendentes(sessao, dia, limite),

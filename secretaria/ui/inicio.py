@@ -36,7 +36,13 @@ from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, Mod
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
 FILAS_DE_ATRASO = frozenset(
-    {"decisoes_atrasadas", "multas_em_aberto", "veiculos_vencidos", "suspensoes_a_iniciar"}
+    {
+        "decisoes_atrasadas",
+        "multas_em_aberto",
+        "veiculos_vencidos",
+        "suspensoes_a_iniciar",
+        "revisoes_de_prazo",
+    }
 )
 """Queues whose rows are all late: their count shows in red."""
 TITULOS_PRAZO = {
@@ -46,9 +52,10 @@ TITULOS_PRAZO = {
     "multas_em_aberto": "Recurso venceu em",
     "veiculos_vencidos": "Venceu em",
     "suspensoes_a_iniciar": "Definitiva desde",
+    "revisoes_de_prazo": "Novo prazo",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
-DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar"})
+DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar", "revisoes_de_prazo"})
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 

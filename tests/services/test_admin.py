@@ -23,7 +23,7 @@ from secretaria.models import (
     Operadora,
     ValorURM,
 )
-from secretaria.services import admin, contas
+from secretaria.services import admin, contas, lei_db
 from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
 
 HOJE = date(2026, 11, 30)
@@ -174,8 +174,9 @@ def test_urm_usada_por_decisao_nao_muda(banco: Banco) -> None:
 
 
 def test_calendario_de_dias_sem_expediente(banco: Banco) -> None:
-    assert admin.semear_feriados_municipais(banco.uow(), ADMIN, 2027) == 3
-    assert admin.semear_feriados_municipais(banco.uow(), ADMIN, 2027) == 0
+    """The table holds the decreed pontos facultativos and other closures; the municipal holidays are computed
+    for every year (REGRAS § 4), so nobody seeds them and the table of a new year starts empty."""
+    assert not hasattr(admin, "semear_feriados_municipais")
     carnaval = admin.adicionar_dia_nao_util(
         banco.uow(),
         ADMIN,
@@ -183,24 +184,28 @@ def test_calendario_de_dias_sem_expediente(banco: Banco) -> None:
         descricao="Ponto facultativo — Carnaval",
         ato="Decreto 9/2027",
     )
+    natal = admin.adicionar_dia_nao_util(
+        banco.uow(), ADMIN, data=date(2027, 12, 24), descricao="Ponto facultativo — véspera de Natal"
+    )
     with pytest.raises(ErroDominio) as erro:
-        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 2, 2), descricao="Outro")
-    assert erro.value.campo == "data" and "Navegantes" in erro.value.mensagem
+        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 2, 9), descricao="Outro")
+    assert erro.value.campo == "data" and "Carnaval" in erro.value.mensagem
     with pytest.raises(ErroDominio) as erro:
         admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 3, 1), descricao="")
     assert erro.value.campo == "descricao"
     with banco.leitura() as s:
         dias = admin.dias_nao_uteis(s, 2027)
+        assert lei_db.calendario(s).motivo_sem_expediente(date(2027, 2, 2)) == (
+            "feriado municipal: Nossa Senhora dos Navegantes"
+        )
     assert [(d.data, d.descricao) for d in dias] == [
-        (date(2027, 2, 2), "Feriado municipal — Nossa Senhora dos Navegantes"),
         (date(2027, 2, 9), "Ponto facultativo — Carnaval"),
-        (date(2027, 3, 26), "Feriado municipal — Sexta-feira Santa"),
-        (date(2027, 5, 27), "Feriado municipal — Corpus Christi"),
+        (date(2027, 12, 24), "Ponto facultativo — véspera de Natal"),
     ]
     admin.remover_dia_nao_util(banco.uow(), ADMIN, carnaval)
-    assert _contar(banco, DiaNaoUtil) == 3
+    assert _contar(banco, DiaNaoUtil) == 1
     with pytest.raises(AcessoNegado):
-        admin.remover_dia_nao_util(banco.uow(), CONSULTA, dias[0].id)
+        admin.remover_dia_nao_util(banco.uow(), CONSULTA, natal)
 
 
 def test_catalogo_tipo_do_1x_uma_vez_e_lei_intocavel(banco: Banco) -> None:

@@ -241,7 +241,14 @@ def test_modelos_das_tabelas_de_administracao(qtmodeltester, qtbot: QtBot, banco
     admin.adicionar_valor_urm(
         banco_sqlite.uow(), contexto.ator, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 1"
     )
-    admin.semear_feriados_municipais(banco_sqlite.uow(), contexto.ator, 2026)
+    for dia, descricao in (
+        (date(2026, 2, 16), "Carnaval"),
+        (date(2026, 2, 17), "Carnaval"),
+        (date(2026, 12, 24), "Véspera de Natal"),
+    ):
+        admin.adicionar_dia_nao_util(
+            banco_sqlite.uow(), contexto.ator, data=dia, descricao=f"Ponto facultativo — {descricao}"
+        )
     for painel in (PainelUrm(contexto), PainelCatalogo(contexto)):
         qtbot.addWidget(painel)
         qtmodeltester.check(painel.modelo)

@@ -207,8 +207,10 @@ class PainelCalendario(QWidget):
         self.painel = PainelTabela(
             "Dias sem expediente",
             COLUNAS_DIAS,
-            ajuda="Feriados municipais e pontos facultativos decretados. Sábados, domingos e feriados nacionais "
-            "e estaduais já são considerados nos prazos; prazos já calculados não mudam.",
+            ajuda="Pontos facultativos decretados e outros dias sem expediente. Sábados, domingos e os feriados "
+            "nacionais, estaduais e municipais (Navegantes, Sexta-feira Santa, Corpus Christi) já são "
+            "considerados em todo ano; um dia incluído depois prorroga os prazos que venceriam nele, e "
+            "remover um dia nunca encurta um prazo já contado.",
             singular="dia",
             plural="dias",
         )
@@ -224,11 +226,6 @@ class PainelCalendario(QWidget):
         layout.addWidget(self.painel, 1)
         self.botao_novo = self.painel.adicionar_botao("Novo dia…", self.novo)
         self.botao_remover = self.painel.adicionar_botao("Remover", self.remover)
-        self.botao_municipais = self.painel.adicionar_botao(
-            "Incluir feriados municipais do ano",
-            self.incluir_municipais,
-            dica="2 de fevereiro (Navegantes), Sexta-feira Santa e Corpus Christi",
-        )
         self.ano.valueChanged.connect(lambda _v: self.recarregar())
         self.dialogo: DialogoDiaNaoUtil | None = None
         self._dias: dict[int, admin.DiaNaoUtilResumo] = {}
@@ -284,23 +281,3 @@ class PainelCalendario(QWidget):
             texto_sim="Remover",
             texto_nao="Cancelar",
         )
-
-    def incluir_municipais(self) -> None:
-        try:
-            n = admin.semear_feriados_municipais(
-                self.contexto.banco.uow(), self.contexto.ator, self.ano.value()
-            )
-        except ErroDominio as erro:
-            mensagens.avisar_erro(self, "Dias sem expediente", erro.mensagem)
-            return
-        self.recarregar()
-        texto = (
-            (
-                f"1 feriado municipal de {self.ano.value()} incluído."
-                if n == 1
-                else f"{n} feriados municipais de {self.ano.value()} incluídos."
-            )
-            if n
-            else f"Os feriados municipais de {self.ano.value()} já estavam no calendário."
-        )
-        mensagens.informar(self, "Dias sem expediente", texto)
