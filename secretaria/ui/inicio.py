@@ -122,6 +122,12 @@ class PaginaInicio(QWidget):
         self.titulo.setFont(fonte)
         self.subtitulo = QLabel()
         self.subtitulo.setStyleSheet(f"color: {COR_SECUNDARIA}")
+        self.lembrete = QLabel()
+        self.lembrete.setWordWrap(True)
+        self.lembrete.setStyleSheet(
+            "background: #fff7ed; color: #9a3412; border: 1px solid #fdba74; padding: 6px; border-radius: 4px"
+        )
+        self.lembrete.setVisible(False)
         self.botao_atualizar = QPushButton("Atualizar")
         self.botao_atualizar.setToolTip("F5")
         self.botao_atualizar.clicked.connect(self.recarregar)
@@ -185,6 +191,7 @@ class PaginaInicio(QWidget):
         topo.addWidget(self.botao_atualizar, 0, Qt.AlignmentFlag.AlignBottom)
         layout = QVBoxLayout(self)
         layout.addLayout(topo)
+        layout.addWidget(self.lembrete)
         layout.addWidget(divisor, 1)
 
         self.lista_filas.currentRowChanged.connect(self._mostrar_fila)
@@ -210,10 +217,14 @@ class PaginaInicio(QWidget):
     # --- loading ---
     def recarregar(self) -> None:
         from secretaria.services.filas import painel
+        from secretaria.services.lembretes import lembrete_calendario
 
         hoje = relogio.hoje()
         with self.contexto.banco.leitura() as sessao:
             self.filas = painel(sessao, hoje)
+            lembrete = lembrete_calendario(sessao, hoje) if self.contexto.ator.tem("administrador") else None
+        self.lembrete.setText(lembrete or "")
+        self.lembrete.setVisible(lembrete is not None)
         self.subtitulo.setText(f"O que precisa ser feito hoje, {formatar_data(hoje)}")
         atual = self.lista_filas.currentRow()
         self.lista_filas.blockSignals(True)

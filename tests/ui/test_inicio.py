@@ -120,3 +120,31 @@ def test_atrasos_em_vermelho_e_representacao_abre_sua_tela(qtbot: QtBot, banco: 
     tela = ap.esperar_dialogo(qtbot, TelaRepresentacao)
     assert "Ônibus não parou no ponto." in tela.corpo.text()
     assert tela.botao_lavrar.isEnabled()
+
+
+def test_virada_do_ano_lembra_o_administrador_dos_pontos_facultativos(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """REGRAS § 4: from 1 December, with nothing registered for the coming year, the administrator is told to
+    register its decreed days (the municipal holidays need no registering); other users are not."""
+    from secretaria.services import admin
+
+    roteiro.hoje = date(2026, 11, 30)
+    pagina = ap.manter(PaginaInicio(ap.contexto(banco, "administrador")))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    assert pagina.lembrete.isHidden()
+    roteiro.hoje = date(2026, 12, 1)
+    pagina.recarregar()
+    assert not pagina.lembrete.isHidden()
+    assert "Nenhum dia sem expediente de 2027 está cadastrado" in pagina.lembrete.text()
+    ap.salvar_png(pagina, "inicio_lembrete")
+    outro = ap.manter(PaginaInicio(ap.contexto(banco, "protocolo")))
+    qtbot.addWidget(outro)
+    assert outro.lembrete.isHidden()
+    admin.adicionar_dia_nao_util(
+        banco.uow(), ap.contexto(banco, "administrador").ator, data=date(2027, 2, 8),
+        descricao="Ponto facultativo — Carnaval",
+    )  # fmt: skip
+    pagina.recarregar()
+    assert pagina.lembrete.isHidden()
