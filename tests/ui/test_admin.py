@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from secretaria import relogio
@@ -286,10 +286,10 @@ def test_mensagens_no_plural_certo(qtbot: QtBot, banco_sqlite: Banco) -> None:
     contexto = _contexto(banco_sqlite)
     calendario = PainelCalendario(contexto)
     qtbot.addWidget(calendario)
-    calendario.incluir_municipais()
-    assert mensagens.responder(QMessageBox.StandardButton.Ok) == "3 feriados municipais de 2026 incluídos."
-    calendario.incluir_municipais()
-    assert "já estavam no calendário" in mensagens.responder(QMessageBox.StandardButton.Ok)
+    # The municipal holidays are computed for every year (REGRAS § 4): there is nothing left to seed.
+    assert not hasattr(calendario, "incluir_municipais") and not hasattr(calendario, "botao_municipais")
+    ajudas = " ".join(r.text() for r in calendario.painel.findChildren(QLabel))
+    assert "feriados nacionais, estaduais e municipais" in ajudas and "nunca encurta" in ajudas
     catalogo = PainelCatalogo(contexto)
     qtbot.addWidget(catalogo)
     catalogo.tabela.selectRow(_textos(catalogo.modelo).index("1-X"))

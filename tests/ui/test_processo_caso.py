@@ -170,7 +170,7 @@ def test_cor_e_texto_de_cada_estado_de_prazo(qtbot: QtBot, banco: Banco, roteiro
     # Decided, its intimação pending (amber); then the appeal deadline running (blue), then passed unused:
     # green, calm, "decisão definitiva".
     roteiro.hoje = date(2026, 11, 30)
-    d = roteiro.decidido(data_infracao=date(2026, 3, 2), multa="2.00", dispositivo="1-XVI")
+    d = roteiro.decidido(data_infracao=date(2026, 3, 2), multa="2.00", dispositivo="1-XVI", notificar=False)
     assert linhas(d.id)[-1] == (
         "pendente",
         "#9a3412",
@@ -188,7 +188,7 @@ def test_cor_e_texto_de_cada_estado_de_prazo(qtbot: QtBot, banco: Banco, roteiro
     assert all(cor != "#b00020" for _e, cor, _t in linhas(d.id))
 
     # An appeal filed on time: waiting for the Prefeito (the office's turn, amber); judged: green.
-    a = roteiro.decidido(data_infracao=date(2026, 5, 4), multa="0.30", dispositivo="1-VI")
+    a = roteiro.decidido(data_infracao=date(2026, 5, 4), multa="0.30", dispositivo="1-VI", notificar=False)
     roteiro.intimar(a.id, date(2026, 6, 1), objeto="decisao")
     roteiro.recorrer(a.id, date(2026, 6, 5))
     estado, cor, texto = linhas(a.id)[-1]
