@@ -8,8 +8,8 @@ filled here from their decision, appeal deadline and appeal, with the same rule 
 
 `revisao_prazo` records each deadline a non-business day registered later moved (REGRAS § 4).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from datetime import timedelta
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
