@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -450,6 +451,31 @@ def _sem_acento(texto: str | None) -> str | None:
     return None if texto is None else texto.lower().translate(_TABELA_ACENTOS)
 
 
+# Limits on what a search box can send, far beyond any real search (one to five words of a few letters) but
+# below what the databases take: on SQLite a LIKE or GLOB pattern may be 50,000 bytes, and the GLOB pattern
+# turns each letter into a class of its accented forms (up to 24 bytes), so about 2,000 letters; a query of
+# thousands of words would pass SQLite's expression depth (1,000) and parameter count. A longer word is
+# longer than any name, number or text worth searching a word of, and finds nothing; words past the count
+# (distinct ones; they must all match, so repeats add nothing) are not searched.
+_LETRAS_POR_PALAVRA = 500
+_PALAVRAS_POR_BUSCA = 32
+
+
+def _palavras_da_busca(texto: str) -> list[str] | None:
+    """The words of a search box's text, or None when the search can find nothing (a word too long).
+
+    Any text a line edit accepts gives a normal result: control characters (NUL, which PostgreSQL refuses in
+    a text value, and the others) separate words like spaces; the text is composed (NFC) so an accent typed
+    as a combining mark finds the same as the accented letter."""
+    limpo = "".join(" " if unicodedata.category(c) == "Cc" else c for c in texto)
+    palavras = unicodedata.normalize("NFC", limpo).split()
+    if any(len(p) > _LETRAS_POR_PALAVRA for p in palavras):
+        return None
+    if len(palavras) > _PALAVRAS_POR_BUSCA:
+        palavras = list(dict.fromkeys(palavras))[:_PALAVRAS_POR_BUSCA]
+    return palavras
+
+
 def _escapar_like(texto: str) -> str:
     return texto.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
@@ -548,8 +574,8 @@ class _Consulta:
 
     def ids_buscados(self, filtro: Filtro) -> sa.Select[Any] | None:
         """With `busca_ids` and a search of one word: the query of the matching ids, else None."""
-        palavras = filtro.texto.split()
-        if self.busca_ids is None or len(palavras) != 1:
+        palavras = _palavras_da_busca(filtro.texto)
+        if self.busca_ids is None or palavras is None or len(palavras) != 1:
             return None
         return self.busca_ids(palavras[0], _sem_acento(palavras[0]) or "")
 
@@ -564,7 +590,10 @@ class _Consulta:
             conds.append(sa.or_(self.id_.in_(ids), self.id_.is_(None)))
         else:  # "+ 0": SQLite does not turn the ids into primary-key lookups, it walks the index
             conds.append((self.id_ + 0).in_(ids))
-        for original in filtro.texto.split() if ids is None else ():
+        palavras = _palavras_da_busca(filtro.texto)
+        if palavras is None:
+            conds.append(sa.false())
+        for original in (palavras or ()) if ids is None else ():
             normal = _sem_acento(original) or ""
             alternativas = self.busca(original, normal)
             conds.append(sa.or_(*alternativas) if alternativas else sa.false())
