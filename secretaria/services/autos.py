@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from datetime import date, time
 
@@ -27,6 +26,7 @@ from secretaria.models import (
     VeiculoHistorico,
 )
 from secretaria.services import auditoria
+from secretaria.services.anexos import LIMITE_BYTES, tipo_do_conteudo, validar_conteudo
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -58,7 +58,7 @@ __all__ = [
     "tipo_do_conteudo",
 ]
 
-LIMITE_ANEXO_BYTES = 20 * 1024 * 1024
+LIMITE_ANEXO_BYTES = LIMITE_BYTES
 MAXIMO_TESTEMUNHAS = 10
 
 
@@ -283,20 +283,6 @@ def _conferir_vinculos(s: so.Session, dados: NovoAuto, operadora: Operadora, dia
 
 # --- evidence files ----------------------------------------------------------------------------------------
 
-_ASSINATURAS = (
-    (b"%PDF-", "application/pdf"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-)
-
-
-def tipo_do_conteudo(conteudo: bytes) -> str | None:
-    """The file's type from its first bytes (never from its name): PDF, JPEG or PNG, else None."""
-    for assinatura, tipo in _ASSINATURAS:
-        if conteudo.startswith(assinatura):
-            return tipo
-    return None
-
 
 @dataclass(frozen=True)
 class ResumoAnexo:
@@ -305,28 +291,6 @@ class ResumoAnexo:
     tipo_mime: str
     tamanho: int
     sha256: str
-
-
-def validar_arquivo(nome_arquivo: str, conteudo: bytes) -> tuple[str, str]:
-    """(clean file name, content type) of an evidence file, or a refusal saying what is wrong."""
-    nome = texto_obrigatorio(
-        os.path.basename((nome_arquivo or "").replace("\\", "/")), "arquivo", "o nome do arquivo", 255
-    )
-    if not isinstance(conteudo, bytes | bytearray) or not conteudo:
-        raise ErroDominio(f"O arquivo {nome} está vazio.", "arquivo")
-    if len(conteudo) > LIMITE_ANEXO_BYTES:
-        raise ErroDominio(
-            f"O arquivo {nome} tem {len(conteudo) / 1024 / 1024:.1f} MB; o limite é "
-            f"{LIMITE_ANEXO_BYTES // 1024 // 1024} MB.".replace(".", ","),
-            "arquivo",
-        )
-    tipo = tipo_do_conteudo(bytes(conteudo[:16]))
-    if tipo is None:
-        raise ErroDominio(
-            f"O arquivo {nome} não é PDF, JPEG nem PNG (o tipo é verificado pelo conteúdo, não pelo nome).",
-            "arquivo",
-        )
-    return nome, tipo
 
 
 def novo_anexo(ator: Ator, nome: str, tipo: str, conteudo: bytes, **destino: int) -> Anexo:
@@ -349,7 +313,7 @@ def anexar_evidencia(
 ) -> ResumoAnexo:
     """Attach a photo or scan to the auto, stored with its SHA-256 (20 MB; PDF, JPEG or PNG by content)."""
     exigir_papel(ator, "fiscal", "protocolo", acao="anexar arquivos ao auto")
-    nome, tipo = validar_arquivo(nome_arquivo, conteudo)
+    nome, tipo = validar_conteudo(nome_arquivo, conteudo)
     with uow:
         s = uow.session
         auto_para_ato(s, auto_id, "anexar arquivos")

@@ -14,7 +14,8 @@ from secretaria.lei.catalogo import NOTA_ART12_PARAGRAFO2
 from secretaria.lei.formato import formatar_data
 from secretaria.models import Anexo, AutoInfracao, DispositivoCatalogo, Operadora, Representacao
 from secretaria.services import auditoria
-from secretaria.services.autos import ResumoAnexo, novo_anexo, validar_arquivo
+from secretaria.services.anexos import validar_conteudo
+from secretaria.services.autos import ResumoAnexo, novo_anexo
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -174,7 +175,7 @@ def anexar_prova_representacao(
 ) -> ResumoAnexo:
     """Attach the petition's evidence (PDF, JPEG or PNG by content; 20 MB), stored with its SHA-256."""
     exigir_papel(ator, "fiscal", acao="anexar provas à representação")
-    nome, tipo = validar_arquivo(nome_arquivo, conteudo)
+    nome, tipo = validar_conteudo(nome_arquivo, conteudo)
     with uow:
         s = uow.session
         obter(s, Representacao, representacao_id, "Representação", "representacao_id")

@@ -29,10 +29,11 @@ from secretaria.services.representacoes import (
     receber_representacao,
 )
 from secretaria.services.tramitacao import registrar_defesa
+from tests.services import arquivos_prova
 from tests.services.fabrica import ATORES, Roteiro, ultima_auditoria
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
-PDF = b"%PDF-1.7\n%\xe2\xe3\n1 0 obj\n"
+PNG = arquivos_prova.png()
+PDF = arquivos_prova.pdf()
 
 
 def test_lavrar_numera_guarda_a_proxima_penalidade_e_audita(banco: Banco, roteiro: Roteiro) -> None:
@@ -179,8 +180,10 @@ def test_evidencias_com_sha256_tipo_pelo_conteudo_e_limite(banco: Banco, roteiro
     )
     assert (anexo.nome_arquivo, anexo.tipo_mime, anexo.tamanho) == ("onibus.png", "image/png", len(PNG))
     assert len(anexo.sha256) == 64
-    pdf = anexar_evidencia(roteiro.uow(), fiscal, auto_id=r.id, nome_arquivo="laudo.jpg", conteudo=PDF)
+    pdf = anexar_evidencia(roteiro.uow(), fiscal, auto_id=r.id, nome_arquivo="laudo", conteudo=PDF)
     assert pdf.tipo_mime == "application/pdf"  # by content, not by name
+    with pytest.raises(ErroDominio, match=r"é um PDF, mas o nome termina em \.jpg"):
+        anexar_evidencia(roteiro.uow(), fiscal, auto_id=r.id, nome_arquivo="laudo.jpg", conteudo=PDF)
     with pytest.raises(ErroDominio, match="não é PDF, JPEG nem PNG"):
         anexar_evidencia(
             roteiro.uow(), fiscal, auto_id=r.id, nome_arquivo="foto.png", conteudo=b"MZ\x90\x00virus"
@@ -198,7 +201,7 @@ def test_evidencias_com_sha256_tipo_pelo_conteudo_e_limite(banco: Banco, roteiro
     with banco.leitura() as s:
         arquivo = abrir_anexo(s, anexo.id)
         assert arquivo.integro and arquivo.conteudo == PNG
-        assert [a.nome_arquivo for a in obter_caso(s, r.id).anexos] == ["onibus.png", "laudo.jpg"]
+        assert [a.nome_arquivo for a in obter_caso(s, r.id).anexos] == ["onibus.png", "laudo"]
     with banco.engine.begin() as conn:  # altered behind the program's back
         conn.execute(sa.update(Anexo).where(Anexo.id == anexo.id).values(conteudo=PNG + b"!"))
     with banco.leitura() as s:

@@ -25,9 +25,10 @@ from secretaria.services.representacoes import (
     obter_representacao,
     receber_representacao,
 )
+from tests.services import arquivos_prova
 from tests.services.fabrica import ATORES, Roteiro
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 32
+PNG = arquivos_prova.png()
 
 
 def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro) -> None:

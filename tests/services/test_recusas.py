@@ -18,6 +18,7 @@ from secretaria.services.execucao import registrar_pagamento
 from secretaria.services.processo_base import data_valida, dias_validos, reais_validos, urm_valida
 from secretaria.services.representacoes import receber_representacao
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_intimacao, registrar_proposta
+from tests.services import arquivos_prova
 from tests.services.fabrica import ATORES, Roteiro, contagens
 
 
@@ -187,7 +188,7 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         (
             "anexo em auto cancelado",
             lambda: anexar_evidencia(
-                r.uow(), fiscal, auto_id=c.cancelado, nome_arquivo="a.pdf", conteudo=b"%PDF-1.4"
+                r.uow(), fiscal, auto_id=c.cancelado, nome_arquivo="a.pdf", conteudo=arquivos_prova.pdf()
             ),
             "foi cancelado",
         ),

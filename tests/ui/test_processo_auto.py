@@ -24,6 +24,7 @@ from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.painel_sancao import ConteudoPainel, PainelSancao
 from secretaria.ui.widgets import arquivos, mensagens
+from tests.services import arquivos_prova
 
 
 def _carregar_apoio() -> Any:
@@ -245,7 +246,7 @@ def test_lavrar_auto_pelo_formulario(
     qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     foto = tmp_path / "foto.png"
-    foto.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    foto.write_bytes(arquivos_prova.png())
     dialogo = _abrir_form(qtbot, banco)
     _preencher(dialogo, roteiro.cidade.operadora_id, "1-VI", date(2026, 11, 27))
     assert selecionar_dado(dialogo.veiculo, roteiro.cidade.veiculo_id)

@@ -20,6 +20,7 @@ from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.form_representacao import DialogoArquivarRepresentacao, DialogoRepresentacao
 from secretaria.ui.processo.paginas import PaginaAutos, PaginaRepresentacoes
 from secretaria.ui.processo.tela_caso import TelaCaso
+from tests.services import arquivos_prova
 
 
 def _carregar_apoio() -> Any:
@@ -167,7 +168,7 @@ def test_tela_mostra_a_representacao_inteira(
         data_fato=date(2026, 11, 18),
         local_fato="Av. Bento Gonçalves, 3000",
     )
-    foto = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    foto = arquivos_prova.png()
     anexar_prova_representacao(
         banco.uow(), fiscal, representacao_id=rep.id, nome_arquivo="foto.png", conteudo=foto
     )
