@@ -1,51 +1,39 @@
 """The monthly spreadsheet (PRODUTO § 10): autos, summary by operator, penalties, open deadlines, payments.
 
-Written with openpyxl's write-only workbook (pretix's exporter does the same): rows stream to the file, so a
-month of ten thousand autos needs neither much memory nor much time. openpyxl is imported inside the function:
-the window imports this package at start-up and must not pay for openpyxl until someone asks for a file.
-
-Every sheet is a real Excel table (filters, banded rows), with a frozen header, set column widths and
-pt-BR-friendly formats (Excel shows "DD/MM/YYYY" and '"R$" #,##0.00' with the reader's separators). Text
-typed by users is stored as text even when it starts with "=", "+", "-" or "@" — a spreadsheet opened by the
-Secretary must never run a formula an operator's name smuggled in — and characters XML cannot hold are
-removed (pretix's safe_openpyxl).
+Written through `reports.planilha` (the program's one xlsx writer: streamed rows, real Excel tables, pt-BR
+formats, user text kept as text and never run as a formula), like the list export.
 """
 
 from __future__ import annotations
 
 import os
-import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, BinaryIO
 
 from secretaria.reports.dados import DadosMensais
+from secretaria.reports.planilha import (
+    FORMATO_DATA,
+    FORMATO_INTEIRO,
+    FORMATO_REAIS,
+    FORMATO_URM,
+    Aba,
+    Formula,
+    letra,
+    novo_livro,
+)
+from secretaria.reports.planilha import Coluna as _Coluna
 
 __all__ = ["ABAS", "FORMATO_DATA", "FORMATO_REAIS", "FORMATO_URM", "TIPOS", "gerar_planilha_mensal"]
 
-FORMATO_DATA = "DD/MM/YYYY"
-FORMATO_REAIS = '"R$" #,##0.00'
-FORMATO_URM = "0.00"
-FORMATO_INTEIRO = "0"
 TIPOS = ("A", "B", "C", "D", "E")
-ESTILO_TABELA = "TableStyleMedium2"
 #: Sheet titles, in order.
 ABAS = ("Autos", "Resumo por operadora", "Penalidades", "Prazos", "Pagamentos")
-_PERIGOSOS = ("=", "+", "-", "@")
-_LIMITE_CELULA = 32_767  # Excel's maximum characters in a cell
 _PASSO_PROGRESSO = 1_000
 
 Progresso = Callable[[int, int], None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Coluna:
-    titulo: str
-    largura: float
-    formato: str | None = None
 
 
 _COLUNAS_AUTOS = (
@@ -122,10 +110,8 @@ def gerar_planilha_mensal(
     `progresso(feitas, total)` is called every thousand rows and at the end, for the command line's progress
     line and the window's progress bar.
     """
-    from openpyxl import Workbook
-
     fim_do_mes = ultimo_dia(dados.ano, dados.mes)
-    livro = Workbook(write_only=True)
+    livro = novo_livro()
     livro.properties.title = f"Relatório mensal {dados.mes:02d}/{dados.ano}"
     livro.properties.subject = "Fiscalização do transporte coletivo – Lei Municipal nº 2.413/1978"
     livro.properties.creator = "Secretaria – SMSU Pelotas"
@@ -161,10 +147,10 @@ def gerar_planilha_mensal(
         for tipo in TIPOS:
             quantidade, valor = por_tipo.get(tipo, (0, Decimal(0)))
             valores += [quantidade, valor]
-        colunas_qtd = [_letra(2 + 2 * i) for i in range(len(TIPOS))]
-        colunas_valor = [_letra(3 + 2 * i) for i in range(len(TIPOS))]
-        valores.append(_Formula("=" + "+".join(f"{c}{linha}" for c in colunas_qtd)))
-        valores.append(_Formula("=" + "+".join(f"{c}{linha}" for c in colunas_valor)))
+        colunas_qtd = [letra(2 + 2 * i) for i in range(len(TIPOS))]
+        colunas_valor = [letra(3 + 2 * i) for i in range(len(TIPOS))]
+        valores.append(Formula("=" + "+".join(f"{c}{linha}" for c in colunas_qtd)))
+        valores.append(Formula("=" + "+".join(f"{c}{linha}" for c in colunas_valor)))
         aba_resumo.escrever(valores)
     aba_resumo.fechar(totais=True)
 
@@ -235,18 +221,6 @@ def _resumo(dados: DadosMensais) -> list[tuple[str, dict[str, tuple[int, Decimal
     ]
 
 
-def _letra(coluna: int) -> str:
-    from openpyxl.utils import get_column_letter
-
-    return str(get_column_letter(coluna))
-
-
-class _Formula(str):
-    """A formula the program wrote (not user text): the only strings allowed to start with "="."""
-
-    __slots__ = ()
-
-
 class _Contador:
     def __init__(self, total: int, progresso: Progresso | None) -> None:
         self.total = total
@@ -263,108 +237,15 @@ class _Contador:
             self.progresso(self.total, self.total)
 
 
-class _Aba:
-    """One streamed sheet holding one Excel table: header row, data rows, optional totals row below."""
+class _Aba(Aba):
+    """A sheet of the report: counts its rows for the progress line."""
 
     def __init__(
         self, livro: Any, titulo: str, nome_tabela: str, colunas: Sequence[_Coluna], contador: _Contador
     ) -> None:
-        from openpyxl.cell import WriteOnlyCell
-        from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
-
-        self._write_only_cell = WriteOnlyCell
-        self._ilegais = ILLEGAL_CHARACTERS_RE
-        self._codigos_erro = frozenset(ERROR_CODES)
-        self.ws = livro.create_sheet(titulo)
-        self.nome_tabela = nome_tabela
-        self.colunas = tuple(colunas)
+        super().__init__(livro, titulo, nome_tabela, colunas)
         self.contador = contador
-        self.linhas = 0
-        # Set before the first row: write-only sheets write these at the top of the file.
-        for indice, coluna in enumerate(self.colunas, start=1):
-            self.ws.column_dimensions[_letra(indice)].width = coluna.largura
-        self.ws.freeze_panes = "A2"
-        self.ws.print_title_rows = "1:1"
-        self.ws.page_setup.orientation = "landscape"
-        self.ws.page_setup.paperSize = "9"  # A4
-        self.ws.page_setup.fitToWidth = 1
-        self.ws.page_setup.fitToHeight = 0
-        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
-        # One reusable cell per formatted column: the row is written as soon as it is appended, so the same
-        # cell object can carry the next row's value (creating styled cells is most of openpyxl's cost).
-        self._prototipos: list[Any] = []
-        for coluna in self.colunas:
-            if coluna.formato is None:
-                self._prototipos.append(None)
-            else:
-                celula = WriteOnlyCell(self.ws)
-                celula.number_format = coluna.formato
-                self._prototipos.append(celula)
-        self.ws.append([coluna.titulo for coluna in self.colunas])
-
-    def _texto(self, valor: str) -> Any:
-        """User text, stored as text whatever it starts with; XML-invalid characters removed."""
-        limpo = self._ilegais.sub("", valor)[:_LIMITE_CELULA]
-        if limpo.startswith(_PERIGOSOS) or limpo in self._codigos_erro:
-            celula = self._write_only_cell(self.ws, limpo)
-            celula.data_type = "s"  # a string cell, not a formula (openpyxl guessed "f" from the "=")
-            celula.quotePrefix = True  # and Excel keeps it text if someone edits the cell
-            return celula
-        return limpo
 
     def escrever(self, valores: Iterable[object]) -> None:
-        linha: list[object] = []
-        for valor, prototipo in zip(valores, self._prototipos, strict=True):
-            if valor is None:
-                linha.append(None)
-            elif isinstance(valor, _Formula):
-                celula = self._write_only_cell(self.ws, str(valor))
-                if prototipo is not None:
-                    celula.number_format = prototipo.number_format
-                linha.append(celula)
-            elif isinstance(valor, str):
-                linha.append(self._texto(valor))
-            elif prototipo is not None:
-                prototipo.value = valor
-                linha.append(prototipo)
-            else:
-                linha.append(valor)
-        self.ws.append(linha)
-        self.linhas += 1
+        super().escrever(valores)
         self.contador.mais_uma()
-
-    def fechar(self, totais: bool = False) -> None:
-        """Declare the table over the rows written; with `totais`, add a SUM row under it."""
-        from openpyxl.styles import Font
-        from openpyxl.worksheet.filters import AutoFilter
-        from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
-
-        ultima = self.linhas + 1 if self.linhas else 2  # an Excel table needs at least one (empty) data row
-        ref = f"A1:{_letra(len(self.colunas))}{ultima}"
-        tabela = Table(
-            displayName=self.nome_tabela,
-            ref=ref,
-            autoFilter=AutoFilter(ref=ref),
-            tableColumns=[TableColumn(id=i, name=c.titulo) for i, c in enumerate(self.colunas, start=1)],
-            tableStyleInfo=TableStyleInfo(name=ESTILO_TABELA, showRowStripes=True, showColumnStripes=False),
-        )
-        if totais:
-            if not self.linhas:
-                self.ws.append([])  # the table's empty data row, so the totals row stays outside the table
-            negrito = Font(bold=True)
-            linha: list[object] = []
-            for indice, coluna in enumerate(self.colunas, start=1):
-                celula = self._write_only_cell(self.ws)
-                celula.font = negrito
-                if indice == 1:
-                    celula.value = "Total"
-                else:
-                    letra = _letra(indice)
-                    celula.value = f"=SUM({letra}2:{letra}{ultima})"
-                    celula.number_format = coluna.formato or "General"
-                linha.append(celula)
-            self.ws.append(linha)
-        with warnings.catch_warnings():
-            # openpyxl always warns in write-only mode that columns must be given by hand; they are, above.
-            warnings.filterwarnings("ignore", "In write-only mode you must add table columns manually")
-            self.ws.add_table(tabela)

@@ -482,6 +482,7 @@ class PaginaLista(QWidget):
             cabecalhos=[c.titulo for c in self.modelo.colunas],
             linhas=self.modelo.iterar_visiveis(),
             total=self.modelo.total,
+            dinheiro=[c.dinheiro for c in self.modelo.colunas],
         )
 
     # -- inside -----------------------------------------------------------------------------------
@@ -550,6 +551,7 @@ class FonteLista:
                 largura=larguras.get(c.tipo),
                 alinhamento=c.alinhamento,
                 formatar=formatos.get(c.chave),
+                dinheiro=c.tipo == "dinheiro",
             )
             for c in self.definicao.colunas
         )

@@ -89,6 +89,8 @@ class Coluna:
     ordenavel: bool = True
     dica_do_texto: bool = False
     destacar: bool = True
+    dinheiro: bool = False
+    """Amounts in reais: exported as numbers shown "R$ 1.234,50"."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,263 @@
+"""The one xlsx writer: every spreadsheet the program writes (the monthly report, "Exportar para Excel")
+goes through `Aba`, so every cell is made safe the same way.
+
+Written with openpyxl's write-only workbook (pretix's exporter does the same): rows stream to the file, so
+ten thousand rows need neither much memory nor much time. openpyxl is imported inside the functions: the
+window imports this package at start-up and must not pay for openpyxl until someone asks for a file.
+
+Each sheet is a real Excel table (filters, banded rows) with a frozen header and set column widths; dates
+are dates shown "DD/MM/YYYY", amounts numbers shown '"R$" #,##0.00' (Excel shows them with the reader's
+separators). Text is stored as text whatever it starts with: text starting with "=", "+", "-", "@", a tab
+or a carriage return is marked `quotePrefix`, so Excel keeps it text even when someone edits the cell — a
+sheet opened at the Secretaria must never run a formula an operator's name smuggled in; characters XML
+cannot hold are removed and text is cut at Excel's cell limit (pretix's safe_openpyxl).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, BinaryIO
+
+__all__ = [
+    "FORMATO_DATA",
+    "FORMATO_DATA_HORA",
+    "FORMATO_DECIMAL",
+    "FORMATO_INTEIRO",
+    "FORMATO_REAIS",
+    "FORMATO_URM",
+    "Aba",
+    "Coluna",
+    "ExportacaoCancelada",
+    "Formula",
+    "gravar_lista",
+    "letra",
+    "novo_livro",
+]
+
+FORMATO_DATA = "DD/MM/YYYY"
+FORMATO_DATA_HORA = "DD/MM/YYYY HH:MM"
+FORMATO_REAIS = '"R$" #,##0.00'
+FORMATO_DECIMAL = "#,##0.00"
+FORMATO_URM = "0.00"
+FORMATO_INTEIRO = "0"
+ESTILO_TABELA = "TableStyleMedium2"
+_PERIGOSOS = ("=", "+", "-", "@", "\t", "\r")
+_LIMITE_CELULA = 32_767  # Excel's maximum characters in a cell
+_LINHAS_PARA_LARGURA = 200
+
+
+class ExportacaoCancelada(Exception):
+    """The user cancelled a list export (`gravar_lista`'s `progresso` answered False)."""
+
+
+class Formula(str):
+    """A formula the program wrote (not user text): the only strings written as formulas."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Coluna:
+    titulo: str
+    largura: float
+    formato: str | None = None
+    """Number format for the column's numbers and dates; None: by the value's type."""
+
+
+def letra(coluna: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return str(get_column_letter(coluna))
+
+
+def novo_livro() -> Any:
+    from openpyxl import Workbook
+
+    return Workbook(write_only=True)
+
+
+def nome_de_aba(titulo: str) -> str:
+    """A sheet title Excel accepts (31 characters, none of []:*?/\\)."""
+    return re.sub(r"[\[\]:*?/\\]", " ", titulo)[:31].strip() or "Lista"
+
+
+class Aba:
+    """One streamed sheet holding one Excel table: header row, data rows, optional totals row below."""
+
+    def __init__(self, livro: Any, titulo: str, nome_tabela: str, colunas: Sequence[Coluna]) -> None:
+        from openpyxl.cell import WriteOnlyCell
+        from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
+
+        self._celula = WriteOnlyCell
+        self._ilegais = ILLEGAL_CHARACTERS_RE
+        self._codigos_erro = frozenset(ERROR_CODES)
+        self.ws = livro.create_sheet(nome_de_aba(titulo))
+        self.nome_tabela = nome_tabela
+        self.colunas = tuple(colunas)
+        self.titulos = _titulos_unicos([self._ilegais.sub("", c.titulo) for c in self.colunas])
+        self.linhas = 0
+        # Set before the first row: write-only sheets write these at the top of the file.
+        for indice, coluna in enumerate(self.colunas, start=1):
+            self.ws.column_dimensions[letra(indice)].width = coluna.largura
+        self.ws.freeze_panes = "A2"
+        self.ws.print_title_rows = "1:1"
+        self.ws.page_setup.orientation = "landscape"
+        self.ws.page_setup.paperSize = "9"  # A4
+        self.ws.page_setup.fitToWidth = 1
+        self.ws.page_setup.fitToHeight = 0
+        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
+        # One reusable cell per column and format: the row is written as soon as it is appended, so the same
+        # cell object can carry the next row's value (creating styled cells is most of openpyxl's cost).
+        self._formatados: dict[tuple[int, str], Any] = {}
+        self.ws.append(self.titulos)
+
+    def texto(self, valor: str) -> Any:
+        """Text, stored as text whatever it starts with; XML-invalid characters removed."""
+        limpo = self._ilegais.sub("", valor)[:_LIMITE_CELULA]
+        if limpo.startswith(_PERIGOSOS) or limpo in self._codigos_erro:
+            celula = self._celula(self.ws, limpo)
+            celula.data_type = "s"  # a string cell, not a formula (openpyxl guessed "f" from the "=")
+            celula.quotePrefix = True  # and Excel keeps it text if someone edits the cell
+            return celula
+        return limpo
+
+    def _formatado(self, valor: Any, formato: str, indice: int | None) -> Any:
+        celula = None if indice is None else self._formatados.get((indice, formato))
+        if celula is None:
+            celula = self._celula(self.ws)
+            celula.number_format = formato
+            if indice is not None:
+                self._formatados[indice, formato] = celula
+        celula.value = valor
+        return celula
+
+    def celula(self, valor: object, formato: str | None = None, indice: int | None = None) -> Any:
+        """What to append for one value: None, a safe text, a typed number or date with its format.
+        With the column's `indice` a formatted cell is reused for that column in the next row."""
+        if valor is None:
+            return None
+        if isinstance(valor, Formula):
+            celula = self._celula(self.ws, str(valor))
+            if formato is not None:
+                celula.number_format = formato
+            return celula
+        if isinstance(valor, str):
+            return self.texto(valor)
+        if isinstance(valor, bool):
+            return "Sim" if valor else "Não"
+        if isinstance(valor, datetime):
+            return self._formatado(valor.replace(tzinfo=None), formato or FORMATO_DATA_HORA, indice)
+        if isinstance(valor, date):
+            return self._formatado(valor, formato or FORMATO_DATA, indice)
+        if isinstance(valor, Decimal):
+            return self._formatado(valor, formato or FORMATO_DECIMAL, indice)
+        if isinstance(valor, int | float):
+            return self._formatado(valor, formato, indice) if formato else valor
+        return self.texto(str(valor))
+
+    def escrever(self, valores: Iterable[object]) -> None:
+        colunas = enumerate(self.colunas)
+        self.ws.append([self.celula(v, c.formato, i) for v, (i, c) in zip(valores, colunas, strict=True)])
+        self.linhas += 1
+
+    def fechar(self, totais: bool = False) -> None:
+        """Declare the table over the rows written; with `totais`, add a SUM row under it."""
+        from openpyxl.styles import Font
+        from openpyxl.worksheet.filters import AutoFilter
+        from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
+
+        ultima = self.linhas + 1 if self.linhas else 2  # an Excel table needs at least one (empty) data row
+        ref = f"A1:{letra(len(self.colunas))}{ultima}"
+        tabela = Table(
+            displayName=self.nome_tabela,
+            ref=ref,
+            autoFilter=AutoFilter(ref=ref),
+            tableColumns=[TableColumn(id=i, name=t) for i, t in enumerate(self.titulos, start=1)],
+            tableStyleInfo=TableStyleInfo(name=ESTILO_TABELA, showRowStripes=True, showColumnStripes=False),
+        )
+        if totais:
+            if not self.linhas:
+                self.ws.append([])  # the table's empty data row, so the totals row stays outside the table
+            negrito = Font(bold=True)
+            linha: list[object] = []
+            for indice, coluna in enumerate(self.colunas, start=1):
+                celula = self._celula(self.ws)
+                celula.font = negrito
+                if indice == 1:
+                    celula.value = "Total"
+                else:
+                    coluna_letra = letra(indice)
+                    celula.value = f"=SUM({coluna_letra}2:{coluna_letra}{ultima})"
+                    celula.number_format = coluna.formato or "General"
+                linha.append(celula)
+            self.ws.append(linha)
+        with warnings.catch_warnings():
+            # openpyxl always warns in write-only mode that columns must be given by hand; they are, above.
+            warnings.filterwarnings("ignore", "In write-only mode you must add table columns manually")
+            self.ws.add_table(tabela)
+
+
+def _titulos_unicos(titulos: Sequence[str]) -> list[str]:
+    """Table column names must be unique and not empty: "Nome", "Nome" → "Nome", "Nome 2"."""
+    vistos: dict[str, int] = {}
+    saida = []
+    for i, titulo in enumerate(titulos):
+        nome = titulo or f"Coluna {i + 1}"
+        vistos[nome] = vistos.get(nome, 0) + 1
+        saida.append(f"{nome} {vistos[nome]}" if vistos[nome] > 1 else nome)
+    return saida
+
+
+def gravar_lista(
+    destino: str | os.PathLike[str] | BinaryIO,
+    titulo: str,
+    cabecalhos: Sequence[str],
+    linhas: Iterable[Sequence[Any]],
+    *,
+    formatos: Sequence[str | None] | None = None,
+    progresso: Callable[[int], bool] | None = None,
+) -> int:
+    """A list as shown ("Exportar para Excel"): one sheet, one table, and the number of data rows written.
+
+    `formatos` gives a column's number format (`FORMATO_REAIS` for amounts); by default dates, date-times
+    and decimals get theirs by type. `progresso(linhas_gravadas)` is called every 500 rows; answering False
+    cancels (ExportacaoCancelada; the caller removes the partial file). Column widths must precede the rows
+    in a write-only sheet: they are measured on the first rows, which are kept until then.
+    """
+    formatos = list(formatos or [None] * len(cabecalhos))
+    larguras = [max(10.0, min(50.0, len(c) + 4.0)) for c in cabecalhos]
+    iterador = iter(linhas)
+    primeiras: list[Sequence[Any]] = []
+    for linha in iterador:
+        primeiras.append(linha)
+        for i, valor in enumerate(linha[: len(larguras)]):
+            if isinstance(valor, str):
+                larguras[i] = max(larguras[i], min(60.0, len(valor) + 2.0))
+            elif isinstance(valor, datetime):
+                larguras[i] = max(larguras[i], 17.0)
+            elif isinstance(valor, date | Decimal):
+                larguras[i] = max(larguras[i], 13.0)
+        if len(primeiras) >= _LINHAS_PARA_LARGURA:
+            break
+    livro = novo_livro()
+    livro.properties.title = titulo
+    livro.properties.creator = "Secretaria – SMSU Pelotas"
+    colunas = [Coluna(c, larguras[i], formatos[i]) for i, c in enumerate(cabecalhos)]
+    aba = Aba(livro, titulo, "Lista", colunas)
+    for linha in primeiras:
+        aba.escrever(linha)
+    for linha in iterador:
+        aba.escrever(linha)
+        if progresso is not None and aba.linhas % 500 == 0 and progresso(aba.linhas) is False:
+            aba.ws.close()  # ends the sheet's temporary file, which would otherwise be left half written
+            raise ExportacaoCancelada
+    if colunas:
+        aba.fechar()
+    livro.save(destino)
+    return aba.linhas
