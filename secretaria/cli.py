@@ -36,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--db", help="banco de dados: arquivo SQLite ou postgresql+psycopg://usuario@servidor/banco"
     )
+    p.add_argument(
+        "--criar",
+        action="store_true",
+        help="cria um banco novo se o arquivo SQLite de --db não existir (ao abrir o programa ou em "
+        "usuario criar); sem esta opção, um arquivo que não existe é recusado",
+    )
     sub = p.add_subparsers(dest="comando")
 
     demo = sub.add_parser("demo", help="cria (se preciso) e abre o banco de demonstração")
@@ -89,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     criar.add_argument("--nome", help="nome completo (padrão: o login)")
     criar.add_argument("--papel", action="append", required=True, help="papel (pode repetir)")
     criar.add_argument("--db", dest="db_sub")
+    criar.add_argument(
+        "--criar", dest="criar_sub", action="store_true", help="cria o banco se o arquivo SQLite não existir"
+    )
     _parser_relatorios(sub)
     return p
 
@@ -145,6 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from secretaria.services.base import ErroDominio
 
     try:
+        _conferir_banco_existe(url, args)
         if args.comando is None:
             return _abrir_programa(url, demo=False)
         if args.comando == "demo":
@@ -165,6 +175,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"secretaria: {exc}", file=sys.stderr)
         return SAIDA_ERRO
     return 0
+
+
+# Sub-commands that may create the database they are pointed at: the window (it then asks for the first
+# administrator) and `usuario criar`, only with --criar (or, for the window, on the default file);
+# `demo` creates its own; `restaurar` puts a copy in place. The others only make sense on an existing one.
+_PODEM_CRIAR = frozenset({None, "usuario"})
+_NAO_CONFEREM = frozenset({"demo", "restaurar"})
+
+
+def _conferir_banco_existe(url: str | None, args: argparse.Namespace) -> None:
+    """Refuse a SQLite file that does not exist (a typo in --db or SECRETARIA_DB would otherwise create a
+    new empty database and carry on in it) unless the user asked for a new one."""
+    from secretaria.db import VARIAVEL_URL, arquivo_inexistente
+
+    criar = bool(args.criar or getattr(args, "criar_sub", False))
+    if criar and args.comando not in _PODEM_CRIAR:
+        raise ErroLinhaDeComando(
+            "--criar só vale ao abrir o programa ou em “usuario criar”; nada foi criado."
+        )
+    if args.comando in _NAO_CONFEREM:
+        return
+    arquivo = arquivo_inexistente(url)
+    if arquivo is None or criar:
+        return
+    if url is None and not os.environ.get(VARIAVEL_URL):
+        if args.comando is None:
+            return  # the program's first start: it creates the default file and asks for the administrator
+        origem = "(o banco padrão ainda não foi criado: abra o programa uma vez)"
+    elif url is None:
+        origem = f"(indicado na variável {VARIAVEL_URL})"
+    else:
+        origem = "(indicado em --db)"
+    dica = (
+        "\nPara criar um banco novo nesse arquivo, acrescente --criar."
+        if args.comando in _PODEM_CRIAR
+        else ""
+    )
+    raise ErroLinhaDeComando(
+        f"O banco de dados {arquivo} não existe {origem}; nada foi criado.\n"
+        f"Confira o caminho do arquivo.{dica}"
+    )
 
 
 def url_demo() -> str:

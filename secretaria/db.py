@@ -227,6 +227,13 @@ def arquivo_sqlite(url: str | sa.URL) -> Path | None:
     return Path(u.database)
 
 
+def arquivo_inexistente(url: str | None) -> Path | None:
+    """The SQLite file the (resolved) `url` names, when there is no such file; None for a server or a file
+    that exists. Opening it would create a new empty database: the command line refuses that unless asked."""
+    arquivo = arquivo_sqlite(resolver_url(url))
+    return arquivo if arquivo is not None and not arquivo.exists() else None
+
+
 def criar_engine(url: str) -> sa.Engine:
     """An engine with the project's connection settings (WAL, foreign keys, BEGIN IMMEDIATE on SQLite)."""
     u = analisar_url(url)

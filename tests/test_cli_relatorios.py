@@ -80,7 +80,7 @@ def test_relatorio_mensal(base: tuple[str, Any], tmp_path: Path, capsys: pytest.
         assert codigo == 2 and err.startswith("secretaria: ") and mensagem in err
         assert not outro.exists()
     codigo, _out, err = rodar(
-        capsys, "relatorio", "mensal", "2026-11", "-o", str(tmp_path / "nao" / "x.xlsx")
+        capsys, "relatorio", "mensal", "2026-11", "-o", str(tmp_path / "nao" / "x.xlsx"), "--db", url
     )
     assert codigo == 2 and "não existe; nada foi gravado" in err
 
