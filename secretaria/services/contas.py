@@ -131,8 +131,7 @@ def criar_usuario(
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         uow.session.add(usuario)
         uow.session.flush()
-        depois = {"login": login_limpo, "nome": nome_limpo, "papeis": sorted(conjunto)}
-        auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, depois)
+        auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
 
@@ -291,13 +290,13 @@ def _manter_um_administrador(s: so.Session, usuario: Usuario, acao: str) -> None
 
 
 def _imagem(usuario: Usuario) -> dict[str, object]:
-    """The audit image of an account: never the password hash."""
+    """The audit image of an account: never the password hash (only a digest of it, see extras_usuario)."""
     return {
         "login": usuario.login,
         "nome": usuario.nome,
         "ativo": usuario.ativo,
-        "papeis": sorted(usuario.nomes_papeis),
         "bloqueado_ate": usuario.bloqueado_ate.isoformat() if usuario.bloqueado_ate else None,
+        **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_hash),
     }
 
 

@@ -1,0 +1,457 @@
+"""The whole check behind `secretaria auditoria verificar`: the chain, and the records against the chain.
+
+A hash chain alone proves only that the audit rows were not changed one by one: whoever holds the database
+can re-chain everything, empty the audit, or leave it alone and edit the business tables instead. So the
+check also
+- compares every audited record with the last image its audit rows wrote (`depois`, merged over the
+  record's rows so that a partial image adds to the earlier ones): a record edited, inserted or deleted
+  behind the program's back is named with the field;
+- requires an audit row for every record (an empty or shortened audit on a database with records fails);
+- requires the append-only protection (the triggers of migrations 0002 and 0003) to be in place;
+- checks every issued document's bytes against its SHA-256 (and that SHA-256 against the audit);
+- checks anchors: a (number, hash) noted outside the computer (`--ancora N:HASH`) and every "termo de
+  verificação" ever issued, which the program records in the audit itself. A rewritten and re-chained
+  audit still has to match the hashes printed on the signed terms.
+
+Everything is streamed in batches of keys, never a whole table in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria.lei.catalogo import dispositivos
+from secretaria.models import Auditoria, Base, DadosOrgao
+from secretaria.services import auditoria
+from secretaria.services.auditoria import ResultadoVerificacao, verificar_cadeia
+
+ACAO_TERMO = "termo_verificacao"
+ENTIDADE_TERMO = "termo_auditoria"
+# Findings listed one by one per kind; beyond that only counted (a wholesale tampering lists thousands).
+LIMITE_POR_TIPO = 20
+
+
+@dataclass(frozen=True)
+class _Tabela:
+    nome: str
+    rotulo: str  # with its article: "a decisão", "o auto de infração"
+    chave: str = "id"
+
+
+# Every table whose records the acts audit one by one. Not here, and why:
+# - usuario_papel and testemunha: part of their parent's image ("papeis" of usuario, "testemunhas" of
+#   auto_infracao), compared there;
+# - veiculo_historico: written beside the vehicle by the registry acts, never imaged on its own;
+# - numeracao (a counter whose effect is the numbers of the autos, which are compared) and configuracao
+#   (settings; imaged by key, not by record); alembic_version.
+TABELAS: tuple[_Tabela, ...] = (
+    _Tabela("usuario", "o usuário"),
+    _Tabela("valor_urm", "o valor da URM"),
+    _Tabela("dia_nao_util", "o dia não útil"),
+    _Tabela("dispositivo", "o dispositivo", "codigo"),
+    _Tabela("dados_orgao", "os dados do órgão"),
+    _Tabela("operadora", "a operadora"),
+    _Tabela("linha", "a linha"),
+    _Tabela("veiculo", "o veículo"),
+    _Tabela("empregado", "o empregado"),
+    _Tabela("fiscal", "o fiscal"),
+    _Tabela("representacao", "a representação"),
+    _Tabela("auto_infracao", "o auto de infração"),
+    _Tabela("anexo", "o anexo"),
+    _Tabela("intimacao", "a intimação"),
+    _Tabela("defesa", "a defesa"),
+    _Tabela("proposta", "a proposta"),
+    _Tabela("decisao", "a decisão"),
+    _Tabela("recurso", "o recurso"),
+    _Tabela("pagamento", "o pagamento"),
+    _Tabela("cumprimento", "o cumprimento"),
+    _Tabela("suspensao", "a suspensão"),
+    _Tabela("cassacao", "a cassação"),
+    _Tabela("cassacao_ato", "o ato da cassação"),
+    _Tabela("documento_emitido", "o documento emitido"),
+)
+
+# Image keys never compared, per table, and why:
+# - usuario.bloqueado_ate: set and cleared by logins (failure counting is not an act on the record);
+#   the lockout itself is an audit row of its own.
+# - documento_emitido.tamanho: the byte count beside the image; the SHA-256 of the bytes is checked instead.
+_IGNORADAS: dict[str, frozenset[str]] = {
+    "usuario": frozenset({"bloqueado_ate"}),
+    "documento_emitido": frozenset({"tamanho"}),
+}
+
+
+def imagem_da_linha(tabela: sa.Table, linha: sa.RowMapping) -> dict[str, Any]:
+    """The audit image of a row read with Core: the same keys and values `auditoria.instantaneo` gives for
+    the ORM object (binary content excluded: it is deferred in the models and checked by its SHA-256)."""
+    return {
+        c.name: auditoria.json_valor(linha[c.name])
+        for c in tabela.columns
+        if not isinstance(c.type, sa.LargeBinary)
+    }
+
+
+@dataclass
+class RelatorioVerificacao:
+    """Everything `verificar` found. `integro` only when the chain is whole and nothing else was found."""
+
+    cadeia: ResultadoVerificacao
+    achados: list[str] = field(default_factory=list)
+    contagem_achados: dict[str, int] = field(default_factory=dict)
+    registros: int = 0
+    documentos: int = 0
+    ancoras: int = 0
+    protecao: str = ""
+
+    @property
+    def integro(self) -> bool:
+        return self.cadeia.integra and not self.contagem_achados
+
+    def apontar(self, tipo: str, mensagem: str) -> None:
+        n = self.contagem_achados.get(tipo, 0) + 1
+        self.contagem_achados[tipo] = n
+        if n <= LIMITE_POR_TIPO:
+            self.achados.append(mensagem)
+        elif n == LIMITE_POR_TIPO + 1:
+            self.achados.append(f"(mais problemas do tipo “{tipo}” são apenas contados)")
+
+    @property
+    def resumo_excedentes(self) -> list[str]:
+        return [f"{tipo}: {n} no total" for tipo, n in self.contagem_achados.items() if n > LIMITE_POR_TIPO]
+
+
+def verificar_tudo(
+    sessao: so.Session, ancoras: Sequence[tuple[int, str]] = (), *, lote: int = 1000
+) -> RelatorioVerificacao:
+    """The chain, the protection, the anchors (given and recorded terms), the records and the documents."""
+    relatorio = RelatorioVerificacao(verificar_cadeia(sessao))
+    sessao.expunge_all()
+    _conferir_protecao(sessao, relatorio)
+    _conferir_ancoras(sessao, relatorio, ancoras)
+    for tabela in TABELAS:
+        _conferir_tabela(sessao, relatorio, tabela, lote)
+        sessao.expunge_all()
+    _conferir_documentos(sessao, relatorio)
+    return relatorio
+
+
+# --- protection ---------------------------------------------------------------------------------------------
+
+GATILHOS_SQLITE = ("auditoria_sem_alteracao", "auditoria_sem_exclusao")
+GATILHOS_PG = ("auditoria_somente_insercao", "auditoria_sem_truncate")
+
+
+def _conferir_protecao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    if sessao.get_bind().dialect.name == "sqlite":
+        presentes = set(
+            sessao.execute(
+                sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'auditoria'")
+            ).scalars()
+        )
+        esperados: tuple[str, ...] = GATILHOS_SQLITE
+        desligados: set[str] = set()
+    else:
+        linhas = sessao.execute(
+            sa.text(
+                "SELECT tgname, tgenabled FROM pg_trigger "
+                "WHERE tgrelid = 'auditoria'::regclass AND NOT tgisinternal"
+            )
+        ).all()
+        presentes = {nome for nome, _ in linhas}
+        desligados = {nome for nome, estado in linhas if estado == "D"}
+        esperados = GATILHOS_PG
+    faltam = [g for g in esperados if g not in presentes]
+    for nome in faltam:
+        relatorio.apontar(
+            "proteção",
+            f"A proteção da auditoria foi removida: o gatilho {nome}, que impede alterar ou apagar "
+            "registros de auditoria, não existe no banco.",
+        )
+    for nome in sorted(desligados):
+        relatorio.apontar(
+            "proteção", f"A proteção da auditoria foi desligada: o gatilho {nome} está desativado."
+        )
+    if not faltam and not desligados:
+        relatorio.protecao = "gatilhos de somente inclusão presentes e ativos"
+
+
+# --- anchors ------------------------------------------------------------------------------------------------
+
+
+def termos_registrados(sessao: so.Session) -> list[tuple[int, int, str]]:
+    """(audit row of the term, the number it anchors, its hash) of every term ever issued."""
+    termos = []
+    for reg_id, depois in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.depois)
+        .where(Auditoria.entidade == ENTIDADE_TERMO, Auditoria.acao == ACAO_TERMO)
+        .order_by(Auditoria.id)
+    ):
+        try:
+            dados = json.loads(depois or "{}")
+            termos.append((int(reg_id), int(dados["ultimo_id"]), str(dados["ultimo_hash"])))
+        except (ValueError, KeyError, TypeError):
+            termos.append((int(reg_id), 0, ""))
+    return termos
+
+
+def _conferir_ancoras(
+    sessao: so.Session, relatorio: RelatorioVerificacao, ancoras: Sequence[tuple[int, str]]
+) -> None:
+    todas = [(f"a âncora informada nº {n}", n, h) for n, h in ancoras]
+    todas += [
+        (f"o termo de verificação registrado na auditoria nº {reg}", n, h)
+        for reg, n, h in termos_registrados(sessao)
+    ]
+    for descricao, numero, esperado in todas:
+        relatorio.ancoras += 1
+        atual = sessao.scalar(sa.select(Auditoria.hash).where(Auditoria.id == numero)) if numero else None
+        if atual is None:
+            relatorio.apontar(
+                "âncora",
+                f"Registro de auditoria nº {numero} não existe mais, mas {descricao} o atesta: "
+                "registros foram apagados.",
+            )
+        elif atual != esperado.strip().lower():
+            relatorio.apontar(
+                "âncora",
+                f"Registro de auditoria nº {numero}: o hash no banco ({atual[:16]}…) difere do atestado por "
+                f"{descricao} ({esperado[:16]}…): a auditoria foi reescrita até esse ponto.",
+            )
+
+
+# --- records ------------------------------------------------------------------------------------------------
+
+
+def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: _Tabela, lote: int) -> None:
+    tabela = Base.metadata.tables[spec.nome]
+    coluna_chave = tabela.c[spec.chave]
+    ignoradas = _IGNORADAS.get(spec.nome, frozenset())
+    base_lei = _base_dispositivos() if spec.nome == "dispositivo" else {}
+    existentes: set[str] = set()
+    ultimo: Any = None
+    while True:
+        consulta = sa.select(tabela).order_by(coluna_chave).limit(lote)
+        if ultimo is not None:
+            consulta = consulta.where(coluna_chave > ultimo)
+        linhas = sessao.execute(consulta).mappings().all()
+        if not linhas:
+            break
+        ultimo = linhas[-1][spec.chave]
+        chaves = [str(linha[spec.chave]) for linha in linhas]
+        existentes.update(chaves)
+        imagens = _imagens_auditadas(sessao, spec.nome, chaves)
+        extras = _extras(sessao, spec.nome, [linha[spec.chave] for linha in linhas])
+        for linha, chave in zip(linhas, chaves, strict=True):
+            relatorio.registros += 1
+            atual = imagem_da_linha(tabela, linha)
+            atual.update(extras.get(linha[spec.chave], {}))
+            registrada = imagens.get(chave)
+            esperada: dict[str, Any] | None = None
+            origem = 0
+            if spec.nome == "dispositivo" and linha["origem"] == "lei":
+                esperada = dict(base_lei.get(chave, {}))
+            elif spec.nome == "dados_orgao" and chave == "1":
+                esperada = _dados_orgao_padrao()
+            if registrada is not None:
+                esperada = {**(esperada or {}), **registrada[0]}
+                origem = registrada[1]
+            if esperada is None:
+                relatorio.apontar(
+                    "registro sem auditoria",
+                    f"{_nome(spec, linha)} não tem nenhum registro na auditoria: foi incluído fora do "
+                    "programa (ou a auditoria foi apagada).",
+                )
+                continue
+            for campo, valor in sorted(esperada.items()):
+                if campo in ignoradas or campo not in atual:
+                    continue
+                if not _iguais(tabela, campo, atual[campo], valor):
+                    onde = f"registro de auditoria nº {origem}" if origem else "dados da lei"
+                    relatorio.apontar(
+                        "registro alterado",
+                        f"{_nome(spec, linha)}: o campo {campo} é {_mostrar(atual[campo])} no banco, mas a "
+                        f"auditoria registrou {_mostrar(valor)} ({onde}): alteração feita fora do programa.",
+                    )
+    _conferir_apagados(sessao, relatorio, spec, existentes)
+
+
+def _imagens_auditadas(
+    sessao: so.Session, entidade: str, chaves: list[str]
+) -> dict[str, tuple[dict[str, Any], int]]:
+    """Per key: the record's image merged over its audit rows in order (a deletion starts afresh), and the
+    number of the last row that contributed. Keys whose last row is a deletion are absent."""
+    imagens: dict[str, tuple[dict[str, Any], int]] = {}
+    for reg_id, chave, antes, depois in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes, Auditoria.depois)
+        .where(Auditoria.entidade == entidade, Auditoria.entidade_id.in_(chaves))
+        .order_by(Auditoria.id)
+    ):
+        if depois is None:
+            if antes is not None:  # a deletion: whatever comes after is a new record
+                imagens.pop(chave, None)
+            continue
+        try:
+            dados = json.loads(depois)
+        except ValueError:
+            continue
+        if not isinstance(dados, dict):
+            continue
+        anterior = imagens.get(chave, ({}, 0))[0]
+        imagens[chave] = ({**anterior, **dados}, int(reg_id))
+    return imagens
+
+
+def _conferir_apagados(
+    sessao: so.Session, relatorio: RelatorioVerificacao, spec: _Tabela, existentes: set[str]
+) -> None:
+    """Audited keys whose record is gone although no audit row deleted it."""
+    ultimo_por_chave: dict[str, tuple[int, bool]] = {}
+    for reg_id, chave, antes, depois in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes, Auditoria.depois)
+        .where(Auditoria.entidade == spec.nome, Auditoria.entidade_id.is_not(None))
+        .order_by(Auditoria.id)
+        .execution_options(yield_per=5000)
+    ):
+        if chave in existentes:
+            continue
+        if depois is None and antes is None:
+            continue  # an event about the record (a lockout), not an image
+        ultimo_por_chave[chave] = (int(reg_id), depois is None)
+    for chave, (reg_id, excluido) in sorted(ultimo_por_chave.items()):
+        if not excluido:
+            relatorio.apontar(
+                "registro apagado",
+                f"{_maiuscula(spec.rotulo)} {chave} consta da auditoria (registro nº {reg_id}) mas não existe "
+                "mais no banco, e nenhum registro de auditoria o exclui: a exclusão foi feita fora do programa.",
+            )
+
+
+def _extras(sessao: so.Session, tabela: str, chaves: list[Any]) -> dict[Any, dict[str, Any]]:
+    """The children a parent's image carries: an account's roles and password digest, an auto's witnesses."""
+    if tabela == "usuario":
+        papeis: dict[Any, list[str]] = {c: [] for c in chaves}
+        t = Base.metadata.tables["usuario_papel"]
+        for uid, papel in sessao.execute(
+            sa.select(t.c.usuario_id, t.c.papel).where(t.c.usuario_id.in_(chaves))
+        ):
+            papeis[uid].append(papel)
+        u = Base.metadata.tables["usuario"]
+        senhas = {
+            i: h for i, h in sessao.execute(sa.select(u.c.id, u.c.senha_hash).where(u.c.id.in_(chaves)))
+        }
+        return {c: auditoria.extras_usuario(papeis[c], senhas[c]) for c in chaves}
+    if tabela == "auto_infracao":
+        testemunhas: dict[Any, list[str]] = {c: [] for c in chaves}
+        t = Base.metadata.tables["testemunha"]
+        for auto_id, nome in sessao.execute(
+            sa.select(t.c.auto_id, t.c.nome).where(t.c.auto_id.in_(chaves)).order_by(t.c.id)
+        ):
+            testemunhas[auto_id].append(nome)
+        return {c: {"testemunhas": testemunhas[c]} for c in chaves}
+    return {}
+
+
+def _base_dispositivos() -> dict[str, dict[str, Any]]:
+    """The law's provisions as the seed writes them (no audit row per provision: the law is their source)."""
+    base = {}
+    for d in dispositivos():
+        base[d.codigo] = {
+            "codigo": d.codigo,
+            "origem": "lei",
+            "artigo": d.artigo,
+            "inciso": d.inciso,
+            "rotulo": d.rotulo,
+            "sujeito": str(d.sujeito),
+            "natureza": str(d.natureza),
+            "texto": d.texto,
+            "nota": d.nota or None,
+        }
+        if d.tipo is not None:
+            base[d.codigo]["tipo"] = d.tipo
+    return base
+
+
+def _dados_orgao_padrao() -> dict[str, Any]:
+    """The letterhead row the seed creates (with the model's defaults) before any edit is audited."""
+    padrao: dict[str, Any] = {}
+    for coluna in DadosOrgao.__table__.columns:
+        if coluna.default is not None and getattr(coluna.default, "is_scalar", False):
+            padrao[coluna.name] = auditoria.json_valor(coluna.default.arg)  # type: ignore[attr-defined]
+    padrao.pop("versao", None)
+    return padrao
+
+
+def _iguais(tabela: sa.Table, campo: str, atual: Any, registrado: Any) -> bool:
+    if atual == registrado:
+        return True
+    coluna = tabela.c.get(campo)
+    if (
+        coluna is not None
+        and isinstance(coluna.type, sa.Numeric)
+        and atual is not None
+        and registrado is not None
+    ):
+        # "5" written from memory, "5.00" read back from a NUMERIC(8,2): the same amount.
+        try:
+            return Decimal(str(atual)) == Decimal(str(registrado))
+        except InvalidOperation:
+            return False
+    return False
+
+
+def _nome(spec: _Tabela, linha: sa.RowMapping) -> str:
+    if "numero" in linha and "ano" in linha and linha["numero"] is not None:
+        return f"{_maiuscula(spec.rotulo)} {linha['numero']:04d}/{linha['ano']} (registro {linha['id']})"
+    return f"{_maiuscula(spec.rotulo)} {linha[spec.chave]}"
+
+
+def _maiuscula(texto: str) -> str:
+    return texto[:1].upper() + texto[1:]
+
+
+def _mostrar(valor: Any) -> str:
+    if valor is None:
+        return "vazio"
+    texto = json.dumps(valor, ensure_ascii=False) if not isinstance(valor, str) else f"“{valor}”"
+    return texto if len(texto) <= 80 else texto[:77] + "…”"
+
+
+# --- issued documents ---------------------------------------------------------------------------------------
+
+
+def _conferir_documentos(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    """Each issued PDF's bytes against its SHA-256 (the SHA-256 itself is compared with the audit above)."""
+    tabela = Base.metadata.tables["documento_emitido"]
+    for doc_id, sha, conteudo in _documentos(sessao, tabela):
+        relatorio.documentos += 1
+        calculado = hashlib.sha256(bytes(conteudo or b"")).hexdigest()
+        if calculado != sha:
+            relatorio.apontar(
+                "documento alterado",
+                f"O documento emitido nº {doc_id} foi alterado depois de emitido: o SHA-256 do conteúdo "
+                f"({calculado[:16]}…) difere do registrado ({(sha or '')[:16]}…).",
+            )
+
+
+def _documentos(sessao: so.Session, tabela: sa.Table, lote: int = 20) -> Iterator[tuple[int, str, bytes]]:
+    ultimo = 0
+    while True:
+        linhas = sessao.execute(
+            sa.select(tabela.c.id, tabela.c.sha256, tabela.c.conteudo)
+            .where(tabela.c.id > ultimo)
+            .order_by(tabela.c.id)
+            .limit(lote)
+        ).all()
+        if not linhas:
+            return
+        for doc_id, sha, conteudo in linhas:
+            yield int(doc_id), str(sha), conteudo
+        ultimo = linhas[-1][0]
