@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from secretaria.db import Banco
+    from secretaria.services.base import Ator
 
 SAIDA_ERRO = 2
 SAIDA_AUDITORIA_ROMPIDA = 1
@@ -86,7 +87,23 @@ def _parser() -> argparse.ArgumentParser:
         "verificar",
         help="confere a cadeia de auditoria e aponta o primeiro elo rompido (saída 1 se rompida)",
     )
+    verificar.add_argument(
+        "--ancora",
+        action="append",
+        default=[],
+        metavar="N:HASH",
+        help="número e hash de um registro anotados antes (ex.: de um termo assinado); pode repetir",
+    )
     verificar.add_argument("--db", dest="db_sub")
+    termo = asub.add_parser(
+        "termo",
+        help="verifica a auditoria e grava o termo de verificação (PDF) para assinar e guardar",
+        description="Verifica tudo e, se íntegra, registra e grava o termo de verificação da auditoria "
+        "(data, número de registros, último número e hash, assinaturas do Secretário e de uma testemunha). "
+        "Pede o login e a senha de um administrador ou do Secretário.",
+    )
+    termo.add_argument("saida", metavar="ARQUIVO.pdf")
+    termo.add_argument("--db", dest="db_sub")
 
     usuario = sub.add_parser("usuario", help="administração de usuários")
     usub = usuario.add_subparsers(dest="acao_usuario", required=True)
@@ -163,8 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
         if args.comando == "restaurar":
             return _restaurar(url, Path(args.origem), confirmado=args.sim)
+        if args.comando == "auditoria" and args.acao_auditoria == "termo":
+            return _auditoria_termo(url, Path(args.saida))
         if args.comando == "auditoria":
-            return _auditoria_verificar(url)
+            return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
         if args.comando == "usuario":
             return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
         if args.comando == "relatorio":
@@ -371,51 +390,110 @@ def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
     return 0
 
 
-def _auditoria_verificar(url: str | None) -> int:
-    import sqlalchemy as sa
+def _ler_ancora(texto: str) -> tuple[int, str]:
+    numero, _sep, valor = texto.strip().partition(":")
+    valor = valor.replace(" ", "").lower()
+    if not numero.isdigit() or len(valor) != 64 or any(c not in "0123456789abcdef" for c in valor):
+        raise ErroLinhaDeComando(
+            f"Âncora inválida: “{texto}”. Use o número e o hash do registro, por exemplo 1520:3fa4…(64 dígitos)."
+        )
+    return int(numero), valor
 
-    from secretaria.db import ErroBanco, abrir_banco, arquivo_sqlite, mascarar_url, resolver_url
-    from secretaria.services.anexos import verificar_anexos
-    from secretaria.services.auditoria import verificar_cadeia
+
+def _abrir_para_verificar(url: str | None) -> Banco:
+    from secretaria.db import ErroBanco, abrir_banco, arquivo_sqlite, resolver_url
 
     url = resolver_url(url)
     arquivo = arquivo_sqlite(url)
     if arquivo is not None and not arquivo.is_file():
         raise ErroBanco(f"O arquivo do banco {arquivo} não existe; nada foi verificado.")
-    banco = abrir_banco(url, migrar=False)  # reads only: never migrates or seeds
+    return abrir_banco(url, migrar=False)  # reads only: never migrates or seeds
+
+
+def _auditoria_verificar(url: str | None, ancoras: list[tuple[int, str]]) -> int:
+    import sqlalchemy as sa
+
+    from secretaria.db import ErroBanco, mascarar_url
+    from secretaria.services.verificacao import verificar_tudo
+
+    banco = _abrir_para_verificar(url)
     try:
         with banco.leitura() as sessao:
-            resultado = verificar_cadeia(sessao)
-        with banco.leitura() as sessao:
-            anexos = 0
-            alterados = []
-            for verificacao in verificar_anexos(sessao):
-                anexos += 1
-                if not verificacao.integro:
-                    alterados.append(verificacao)
+            relatorio = verificar_tudo(sessao, ancoras)
     except sa.exc.DatabaseError as exc:
         raise ErroBanco(
-            f"Não foi possível ler a auditoria do banco {mascarar_url(url)}: "
+            f"Não foi possível ler a auditoria do banco {mascarar_url(banco.url)}: "
             f"{str(getattr(exc, 'orig', exc)).splitlines()[0]}."
         ) from exc
     finally:
         banco.fechar()
+    resultado = relatorio.cadeia
     print(f"Banco {banco.url_exibicao}: {resultado.mensagem}")
-    if resultado.integra and resultado.ultimo_hash:
+    print(
+        f"Registros conferidos com a auditoria: {relatorio.registros}; documentos emitidos: "
+        f"{relatorio.documentos}; anexos: {relatorio.anexos}; âncoras e termos: {relatorio.ancoras}."
+    )
+    if relatorio.protecao:
+        print(f"Proteção da auditoria: {relatorio.protecao}.")
+    for achado in relatorio.achados:
+        print(f"  {achado}")
+    for linha in relatorio.resumo_excedentes:
+        print(f"  {linha}")
+    if relatorio.integro and resultado.ultimo_hash:
         print(
             f"Último registro: nº {resultado.ultimo_id}, hash {resultado.ultimo_hash}. Anote-o fora do "
-            "computador: numa verificação futura ele mostra também se registros finais foram apagados."
+            "computador (ou emita o termo: secretaria auditoria termo ARQUIVO.pdf): numa verificação futura, "
+            f"--ancora {resultado.ultimo_id}:{resultado.ultimo_hash} mostra se algo até ele foi alterado."
         )
-    if alterados:
-        print(f"Anexos: {len(alterados)} de {anexos} alterados depois de anexados:")
-        for v in alterados:
-            print(f"  anexo nº {v.anexo_id} ({v.nome_arquivo}): {v.motivo}.")
-    else:
-        print(f"Anexos: {anexos} conferidos, todos íntegros.")
-    integro = resultado.integra and not alterados
-    if not integro:
+    if not relatorio.integro:
         print("Houve alteração fora do programa. Guarde este resultado e avise o administrador.")
-    return 0 if integro else SAIDA_AUDITORIA_ROMPIDA
+    return 0 if relatorio.integro else SAIDA_AUDITORIA_ROMPIDA
+
+
+def _auditoria_termo(url: str | None, saida: Path) -> int:
+    from secretaria.db import abrir_banco
+    from secretaria.services.verificacao import emitir_termo
+
+    _conferir_saida(saida)
+    banco = abrir_banco(url)
+    try:
+        ator = _autenticar_no_terminal(banco, "administrador", "secretario", acao="emitir o termo")
+        termo = emitir_termo(banco, ator)
+    finally:
+        banco.fechar()
+    _gravar_arquivo(saida, termo.pdf)
+    print(
+        f"Termo de verificação nº {termo.numero} gravado em {saida}: {termo.registros} registros, último "
+        f"nº {termo.ultimo_id}, hash {termo.ultimo_hash}. Imprima, assine com uma testemunha e guarde-o."
+    )
+    return 0
+
+
+def _gravar_arquivo(saida: Path, conteudo: bytes) -> None:
+    temporario = saida.with_name(f".{saida.name}.parcial")
+    try:
+        temporario.write_bytes(conteudo)
+        temporario.replace(saida)
+    except OSError as exc:
+        temporario.unlink(missing_ok=True)
+        raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+
+
+def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
+    """Ask for the login and password of a user holding one of `papeis` (stdin lines when not a terminal:
+    login, then password) and return that user, so the act is audited in their name."""
+    from secretaria.services.base import exigir_papel
+    from secretaria.services.contas import autenticar
+
+    if sys.stdin.isatty():
+        login = input(f"Para {acao}, login de um usuário autorizado: ")
+        senha = getpass.getpass("Senha desse usuário: ")
+    else:
+        login = sys.stdin.readline().rstrip("\n")
+        senha = sys.stdin.readline().rstrip("\n")
+    ator = autenticar(banco.uow(), login, senha)
+    exigir_papel(ator, *papeis, acao=acao)
+    return ator
 
 
 def _ler_senha() -> str:
@@ -539,13 +617,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
             conteudo = obter_documento(sessao, info.id)
     finally:
         banco.fechar()
-    temporario = saida.with_name(f".{saida.name}.parcial")
-    try:
-        temporario.write_bytes(conteudo)
-        temporario.replace(saida)
-    except OSError as exc:
-        temporario.unlink(missing_ok=True)
-        raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+    _gravar_arquivo(saida, conteudo)
     situacao = "emitido agora" if info.novo else f"já emitido em {info.emitido_em:%d/%m/%Y %H:%M}"
     print(
         f"{info.descricao} ({situacao}, documento nº {info.id}) gravado em {saida}.\nSHA-256: {info.sha256}"

@@ -14,7 +14,8 @@ punished priors are handed to `calcular_sancao`, and of those only the ones that
 the range is the same as with the full history, and long histories stay fast.
 
 Rows are plain dicts inserted with SQLAlchemy Core `insert()` in chunks, inside one transaction: a crash
-leaves the database as it was. Each table gets one audit row ("demo") so the audit chain stays valid.
+leaves the database as it was. Each record gets its audit row ("demo"), with its image, so that
+`secretaria auditoria verificar` finds the demo whole.
 """
 
 from __future__ import annotations
@@ -257,17 +258,27 @@ class _Gravador:
 
 
 def _registrar_auditoria(sessao: so.Session, contagens: dict[str, int], escala: Escala, dia: date) -> None:
-    for nome in _ORDEM_TABELAS:
-        if contagens[nome]:
-            auditoria.registrar(
-                sessao,
-                ATOR_DEMO,
-                "demo",
-                nome,
-                None,
-                None,
-                {"linhas": contagens[nome], "semente": escala.semente, "hoje": dia.isoformat()},
-            )
+    """One audit row per record written, with the record's image read back (what `auditoria verificar`
+    compares it with), chained in memory and inserted in bulk; plus one row saying which city this is."""
+    from secretaria.services.verificacao import TABELAS, lotes_de_imagens
+
+    escritas = {nome for nome, total in contagens.items() if total} | {"dados_orgao"}
+    for spec in TABELAS:
+        if spec.nome not in escritas:
+            continue
+        for linhas in lotes_de_imagens(sessao, spec.nome, lote=5000):
+            atos = [("demo", spec.nome, linha[spec.chave], None, imagem) for linha, imagem in linhas]
+            auditoria.registrar_lote(sessao, ATOR_DEMO, atos)
+    resumo = {nome: total for nome, total in contagens.items() if total}
+    auditoria.registrar(
+        sessao,
+        ATOR_DEMO,
+        "demo",
+        "cidade",
+        None,
+        None,
+        {"linhas": resumo, "semente": escala.semente, "hoje": dia.isoformat()},
+    )
 
 
 # --------------------------------------------------------------------------------------------------------

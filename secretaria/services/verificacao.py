@@ -18,6 +18,7 @@ Everything is streamed in batches of keys, never a whole table in memory.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
@@ -28,10 +29,14 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria import relogio
+from secretaria.db import Banco
 from secretaria.lei.catalogo import dispositivos
 from secretaria.models import Auditoria, Base, DadosOrgao
 from secretaria.services import auditoria
+from secretaria.services.anexos import verificar_anexos
 from secretaria.services.auditoria import ResultadoVerificacao, verificar_cadeia
+from secretaria.services.base import Ator, ErroDominio, exigir_papel
 
 ACAO_TERMO = "termo_verificacao"
 ENTIDADE_TERMO = "termo_auditoria"
@@ -92,11 +97,13 @@ _IGNORADAS: dict[str, frozenset[str]] = {
 def imagem_da_linha(tabela: sa.Table, linha: sa.RowMapping) -> dict[str, Any]:
     """The audit image of a row read with Core: the same keys and values `auditoria.instantaneo` gives for
     the ORM object (binary content excluded: it is deferred in the models and checked by its SHA-256)."""
-    return {
-        c.name: auditoria.json_valor(linha[c.name])
-        for c in tabela.columns
-        if not isinstance(c.type, sa.LargeBinary)
-    }
+    converter = auditoria.json_valor
+    return {nome: converter(linha[nome]) for nome in _colunas_da_imagem(tabela)}
+
+
+@functools.cache
+def _colunas_da_imagem(tabela: sa.Table) -> tuple[str, ...]:
+    return tuple(c.name for c in tabela.columns if not isinstance(c.type, sa.LargeBinary))
 
 
 @dataclass
@@ -108,6 +115,7 @@ class RelatorioVerificacao:
     contagem_achados: dict[str, int] = field(default_factory=dict)
     registros: int = 0
     documentos: int = 0
+    anexos: int = 0
     ancoras: int = 0
     protecao: str = ""
 
@@ -140,7 +148,83 @@ def verificar_tudo(
         _conferir_tabela(sessao, relatorio, tabela, lote)
         sessao.expunge_all()
     _conferir_documentos(sessao, relatorio)
+    sessao.expunge_all()
+    for anexo in verificar_anexos(sessao):
+        relatorio.anexos += 1
+        if not anexo.integro:
+            relatorio.apontar(
+                "anexo alterado",
+                f"O anexo nº {anexo.anexo_id} ({anexo.nome_arquivo}) foi alterado depois de anexado: "
+                f"{anexo.motivo}.",
+            )
     return relatorio
+
+
+@dataclass(frozen=True)
+class TermoEmitido:
+    numero: int
+    ultimo_id: int
+    ultimo_hash: str
+    registros: int
+    pdf: bytes
+
+
+def emitir_termo(banco: Banco, ator: Ator) -> TermoEmitido:
+    """Verify everything, then record a "termo de verificação" in the audit and render its PDF.
+
+    Refused unless the audit is whole: a term must never vouch for a tampered database. The anchor is the
+    last row the verification read (rows appended meanwhile are covered by the next term).
+    """
+    from secretaria.reports.termo_auditoria import DadosTermoAuditoria, TermoAuditoriaPdf
+    from secretaria.services.documentos import timbre
+
+    exigir_papel(ator, "administrador", "secretario", acao="emitir o termo de verificação da auditoria")
+    with banco.leitura() as sessao:
+        relatorio = verificar_tudo(sessao)
+    if not relatorio.integro or relatorio.cadeia.ultimo_id is None or relatorio.cadeia.ultimo_hash is None:
+        motivo = (
+            relatorio.cadeia.mensagem if not relatorio.cadeia.integra else "; ".join(relatorio.achados[:3])
+        )
+        raise ErroDominio(
+            "O termo de verificação não pode ser emitido: a auditoria não está íntegra "
+            f"({motivo or 'nenhum registro de auditoria'}). Nada foi gravado."
+        )
+    ultimo_id, ultimo_hash = relatorio.cadeia.ultimo_id, relatorio.cadeia.ultimo_hash
+    with banco.uow() as uow:
+        s = uow.session
+        numero = len(termos_registrados(s)) + 1
+        momento = relogio.agora()
+        auditoria.registrar(
+            s,
+            ator,
+            ACAO_TERMO,
+            ENTIDADE_TERMO,
+            numero,
+            None,
+            {
+                "ultimo_id": ultimo_id,
+                "ultimo_hash": ultimo_hash,
+                "registros": relatorio.cadeia.linhas,
+                "emitido_em": momento.isoformat(),
+            },
+        )
+        dados = DadosTermoAuditoria(
+            timbre=timbre(s),
+            numero_termo=numero,
+            emitido_em=momento,
+            emitido_por=f"{ator.nome} ({ator.login})",
+            registros=relatorio.cadeia.linhas,
+            ultimo_id=ultimo_id,
+            ultimo_hash=ultimo_hash,
+            registros_conferidos=relatorio.registros,
+            anexos=relatorio.anexos,
+            documentos=relatorio.documentos,
+            ancoras=relatorio.ancoras,
+        )
+        uow.commit()
+    return TermoEmitido(
+        numero, ultimo_id, ultimo_hash, relatorio.cadeia.linhas, TermoAuditoriaPdf().render(dados)
+    )
 
 
 # --- protection ---------------------------------------------------------------------------------------------
@@ -230,12 +314,13 @@ def _conferir_ancoras(
 # --- records ------------------------------------------------------------------------------------------------
 
 
-def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: _Tabela, lote: int) -> None:
-    tabela = Base.metadata.tables[spec.nome]
+def lotes_de_imagens(
+    sessao: so.Session, nome: str, lote: int = 1000
+) -> Iterator[list[tuple[sa.RowMapping, dict[str, Any]]]]:
+    """The table's rows in key order, a batch at a time, each with its current image (children included)."""
+    spec = next(t for t in TABELAS if t.nome == nome)
+    tabela = Base.metadata.tables[nome]
     coluna_chave = tabela.c[spec.chave]
-    ignoradas = _IGNORADAS.get(spec.nome, frozenset())
-    base_lei = _base_dispositivos() if spec.nome == "dispositivo" else {}
-    existentes: set[str] = set()
     ultimo: Any = None
     while True:
         consulta = sa.select(tabela).order_by(coluna_chave).limit(lote)
@@ -243,16 +328,28 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
             consulta = consulta.where(coluna_chave > ultimo)
         linhas = sessao.execute(consulta).mappings().all()
         if not linhas:
-            break
+            return
         ultimo = linhas[-1][spec.chave]
-        chaves = [str(linha[spec.chave]) for linha in linhas]
+        extras = _extras(sessao, nome, [linha[spec.chave] for linha in linhas])
+        lote_atual = []
+        for linha in linhas:
+            imagem = imagem_da_linha(tabela, linha)
+            imagem.update(extras.get(linha[spec.chave], {}))
+            lote_atual.append((linha, imagem))
+        yield lote_atual
+
+
+def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: _Tabela, lote: int) -> None:
+    tabela = Base.metadata.tables[spec.nome]
+    ignoradas = _IGNORADAS.get(spec.nome, frozenset())
+    base_lei = _base_dispositivos() if spec.nome == "dispositivo" else {}
+    existentes: set[str] = set()
+    for linhas in lotes_de_imagens(sessao, spec.nome, lote):
+        chaves = [str(linha[spec.chave]) for linha, _imagem in linhas]
         existentes.update(chaves)
         imagens = _imagens_auditadas(sessao, spec.nome, chaves)
-        extras = _extras(sessao, spec.nome, [linha[spec.chave] for linha in linhas])
-        for linha, chave in zip(linhas, chaves, strict=True):
+        for (linha, atual), chave in zip(linhas, chaves, strict=True):
             relatorio.registros += 1
-            atual = imagem_da_linha(tabela, linha)
-            atual.update(extras.get(linha[spec.chave], {}))
             registrada = imagens.get(chave)
             esperada: dict[str, Any] | None = None
             origem = 0
@@ -266,8 +363,8 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
             if esperada is None:
                 relatorio.apontar(
                     "registro sem auditoria",
-                    f"{_nome(spec, linha)} não tem nenhum registro na auditoria: foi incluído fora do "
-                    "programa (ou a auditoria foi apagada).",
+                    f"{_nome(spec, linha)} não tem nenhum registro na auditoria: a inclusão foi feita "
+                    "fora do programa (ou a auditoria foi apagada).",
                 )
                 continue
             for campo, valor in sorted(esperada.items()):
@@ -330,7 +427,7 @@ def _conferir_apagados(
             relatorio.apontar(
                 "registro apagado",
                 f"{_maiuscula(spec.rotulo)} {chave} consta da auditoria (registro nº {reg_id}) mas não existe "
-                "mais no banco, e nenhum registro de auditoria o exclui: a exclusão foi feita fora do programa.",
+                "mais no banco, e a auditoria não registra sua exclusão: a exclusão foi feita fora do programa.",
             )
 
 
