@@ -143,7 +143,7 @@ def registrar_lote(
         linha["momento"] = momento
         linhas.append(linha)
         proximo += 1
-    sessao.execute(sa.insert(Auditoria.__table__), linhas)
+    sessao.execute(sa.insert(Auditoria), linhas)
     return len(linhas)
 
 

@@ -481,7 +481,7 @@ def _dados_orgao_padrao() -> dict[str, Any]:
     padrao: dict[str, Any] = {}
     for coluna in DadosOrgao.__table__.columns:
         if coluna.default is not None and getattr(coluna.default, "is_scalar", False):
-            padrao[coluna.name] = auditoria.json_valor(coluna.default.arg)  # type: ignore[attr-defined]
+            padrao[coluna.name] = auditoria.json_valor(coluna.default.arg)
     padrao.pop("versao", None)
     return padrao
 

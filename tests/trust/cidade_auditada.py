@@ -69,7 +69,8 @@ def montar(banco: Banco) -> CidadeAuditada:
             logradouro="Avenida Adolfo Fetter",
         ),
     )
-    versao = cadastros.obter_operadora(banco.fabrica_leitura(), op).versao
+    with banco.leitura() as s:
+        versao = cadastros.obter_operadora(s, op).versao
     cadastros.editar_operadora(
         u(),
         ADMIN,
