@@ -294,3 +294,27 @@ def test_mensagens_no_plural_certo(qtbot: QtBot, banco_sqlite: Banco) -> None:
     qtbot.addWidget(catalogo)
     catalogo.tabela.selectRow(_textos(catalogo.modelo).index("1-X"))
     assert "Ainda não citado em autos ou representações." in catalogo.detalhe.toPlainText()
+
+
+def test_termo_de_verificacao_pela_janela(
+    qtbot: QtBot, banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Administração → Auditoria: the term is verified, recorded and saved; a tampered database gets none."""
+    from tests.trust.cidade_auditada import montar
+
+    montar(banco_sqlite)
+    pagina = PaginaAuditoria(_contexto(banco_sqlite))
+    qtbot.addWidget(pagina)
+    destino = tmp_path / "termo.pdf"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
+    qtbot.mouseClick(pagina.botao_termo, Qt.MouseButton.LeftButton)
+    texto = mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert "Auditoria íntegra. Termo nº 1" in texto and destino.read_bytes().startswith(b"%PDF-")
+    assert "Termo de verificação da auditoria" in _textos(pagina.lista.modelo, 4)
+
+    with banco_sqlite.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE decisao SET multa_ur = multa_ur * 10")
+    destino.unlink()
+    qtbot.mouseClick(pagina.botao_termo, Qt.MouseButton.LeftButton)
+    texto = mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert "não pode ser emitido" in texto and "multa_ur" in texto and not destino.exists()

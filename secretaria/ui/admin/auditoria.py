@@ -8,14 +8,17 @@ import re
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from secretaria.services import admin, contas
+from secretaria import relogio
+from secretaria.services import admin, contas, verificacao
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import rotulo_acao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.modelo_tabela import formatar_celula
+from secretaria.ui.widgets import arquivos
+from secretaria.ui.widgets.mensagens import avisar_erro, informar
 
 ENTIDADES = {
     "auto_infracao": "Auto de infração",
@@ -47,6 +50,8 @@ ENTIDADES = {
     "dispositivo": "Dispositivo",
     "dados_orgao": "Dados do órgão",
     "configuracao": "Configuração",
+    "termo_auditoria": "Termo de verificação da auditoria",
+    "documento_emitido": "Documento emitido",
 }
 
 
@@ -102,6 +107,12 @@ class PaginaAuditoria(QWidget):
             formatos={"entidade": lambda v: ENTIDADES.get(str(v), str(v or ""))},
         )
         self.lista.botao_abrir.setVisible(False)
+        self.botao_termo = self.lista.adicionar_botao(
+            "Emitir termo de verificação…",
+            self.emitir_termo,
+            dica="Verifica toda a auditoria e grava o termo em PDF, para assinar e guardar fora do computador",
+        )
+        self.botao_termo.setEnabled(contexto.pode("administrador", "secretario"))
         self.combo_usuario = QComboBox()
         self.combo_usuario.setAccessibleName("Usuário")
         self.combo_entidade = QComboBox()
@@ -171,6 +182,43 @@ class PaginaAuditoria(QWidget):
                 return admin.registro_auditoria(sessao, int(dados.id))
         except ErroDominio:
             return None
+
+    def emitir_termo(self) -> None:
+        """Verify everything; when whole, record the term and save its PDF where the user chooses."""
+        destino = arquivos.salvar_como(
+            self,
+            "Salvar termo de verificação da auditoria",
+            f"termo-auditoria-{relogio.hoje():%Y-%m-%d}.pdf",
+            "Documentos PDF (*.pdf)",
+        )
+        if destino is None:
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            termo = verificacao.emitir_termo(self.contexto.banco, self.contexto.ator)
+        except ErroDominio as exc:
+            QApplication.restoreOverrideCursor()
+            avisar_erro(self, "Termo de verificação", exc.mensagem)
+            return
+        QApplication.restoreOverrideCursor()
+        try:
+            destino.write_bytes(termo.pdf)
+        except OSError as exc:
+            avisar_erro(
+                self,
+                "Termo de verificação",
+                f"O termo nº {termo.numero} foi registrado, mas não pôde ser gravado em {destino}: "
+                f"{exc.strerror or exc}. Emita-o de novo em outra pasta.",
+            )
+            return
+        self.recarregar()
+        informar(
+            self,
+            "Termo de verificação",
+            f"Auditoria íntegra. Termo nº {termo.numero} gravado em {destino}: {termo.registros} registros, "
+            f"último nº {termo.ultimo_id}, hash {termo.ultimo_hash}.\n\n"
+            "Imprima-o, assine-o com uma testemunha e guarde-o fora do computador.",
+        )
 
     def _mostrar(self, linha: int) -> None:
         registro = self.registro(linha) if linha >= 0 else None
