@@ -105,6 +105,24 @@ def _parser() -> argparse.ArgumentParser:
     termo.add_argument("saida", metavar="ARQUIVO.pdf")
     termo.add_argument("--db", dest="db_sub")
 
+    servidor = sub.add_parser("servidor", help="preparação de um servidor PostgreSQL")
+    ssub = servidor.add_subparsers(dest="acao_servidor", required=True)
+    preparar = ssub.add_parser(
+        "preparar",
+        help="cria o usuário dono do esquema e o usuário do programa (que não pode alterar a auditoria)",
+        description="Com o endereço de um superusuário (--db postgresql+psycopg://postgres@servidor/banco), "
+        "cria ou atualiza o banco, o usuário dono do esquema (só para criar e atualizar) e o usuário do "
+        "programa (lê e grava os cadastros e processos; na auditoria só inclui). Os endereços completos, com "
+        "as senhas, são gravados no ARQUIVO (legível só por você); na tela as senhas aparecem mascaradas.",
+    )
+    preparar.add_argument("--db", dest="db_sub", required=True)
+    preparar.add_argument(
+        "--saida",
+        metavar="ARQUIVO",
+        default="secretaria-servidor.txt",
+        help="onde gravar os dois endereços com as senhas (padrão: secretaria-servidor.txt; não é sobrescrito)",
+    )
+
     usuario = sub.add_parser("usuario", help="administração de usuários")
     usub = usuario.add_subparsers(dest="acao_usuario", required=True)
     criar = usub.add_parser("criar", help="cria um usuário (a senha é pedida no terminal ou lida da entrada)")
@@ -184,6 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _auditoria_termo(url, Path(args.saida))
         if args.comando == "auditoria":
             return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
+        if args.comando == "servidor":
+            return _servidor_preparar(url, Path(args.saida))
         if args.comando == "usuario":
             return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
         if args.comando == "relatorio":
@@ -494,6 +514,26 @@ def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
     ator = autenticar(banco.uow(), login, senha)
     exigir_papel(ator, *papeis, acao=acao)
     return ator
+
+
+def _servidor_preparar(url: str | None, saida: Path) -> int:
+    from secretaria.servidor import preparar
+
+    _conferir_saida(saida)
+    if saida.exists():
+        raise ErroLinhaDeComando(f"{saida} já existe; indique outro arquivo com --saida. Nada foi alterado.")
+    assert url is not None  # --db is required
+    preparado = preparar(url)
+    descritor = os.open(saida, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descritor, "w", encoding="utf-8") as arquivo:
+        arquivo.write(
+            "# Secretaria: endereços do banco preparado. Guarde em local seguro e apague este arquivo.\n"
+            f"# Dono do esquema (só para criar e atualizar o banco):\n{preparado.url_dono}\n"
+            f"# Programa (SECRETARIA_DB ou --db em todos os computadores):\n{preparado.url_app}\n"
+        )
+    print(preparado.mensagem)
+    print(f"Os endereços completos, com as senhas, foram gravados em {saida} (só você pode lê-lo).")
+    return 0
 
 
 def _ler_senha() -> str:

@@ -547,6 +547,16 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
             f"O banco de dados {mascarar_url(url)} foi criado por uma versão mais nova da Secretaria "
             f"(esquema {situacao.revisao_atual}).\nNada foi alterado. Atualize o programa para abri-lo."
         )
+    if migrar and situacao.pendente and not _pode_migrar(engine):
+        engine.dispose()
+        raise ErroBanco(
+            f"O banco de dados {mascarar_url(url)} precisa ser atualizado para esta versão do programa "
+            f"(esquema {situacao.revisao_atual or 'vazio'} → {migracoes.revisao_head()}), e o usuário "
+            f"{sa.make_url(url).username or '(padrão)'} não pode alterar o esquema (é o usuário do programa, "
+            "não o dono do banco).\nNada foi alterado. Peça ao administrador do servidor que abra o banco uma "
+            "vez com o usuário dono (secretaria --db postgresql+psycopg://…_dono@servidor/banco) ou execute "
+            "secretaria servidor preparar de novo."
+        )
     if migrar and situacao.pendente:
         if arquivo is not None and situacao.revisao_atual is not None and arquivo.exists():
             copiar_sqlite(
@@ -562,6 +572,15 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
 
         semear_basico(banco)
     return banco
+
+
+def _pode_migrar(engine: sa.Engine) -> bool:
+    """Whether the connected role may change the schema (PostgreSQL: the application role of
+    `secretaria servidor preparar` may not; SQLite: whoever can write the file can)."""
+    if engine.dialect.name != "postgresql":
+        return True
+    with engine.connect() as conn:
+        return bool(conn.exec_driver_sql("SELECT has_schema_privilege('public', 'CREATE')").scalar())
 
 
 def _mensagem_conexao(url: str, exc: Exception) -> str:

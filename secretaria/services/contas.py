@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -56,6 +57,13 @@ def senha_confere(senha: str, guardado: str) -> bool:
     return hmac.compare_digest(calculada.hex(), chave)
 
 
+@functools.cache
+def _hash_ficticio() -> str:
+    """A stored hash no password matches, computed once per process: refusals that have no account's hash
+    to check (unknown, inactive or locked login) still run scrypt exactly once, like a wrong password."""
+    return hash_senha(secrets.token_urlsafe(16))
+
+
 def validar_senha(senha: str) -> None:
     """The minimum rule: 8 characters, with at least one letter and one digit."""
     if len(senha) < SENHA_MINIMA:
@@ -74,10 +82,11 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
         usuario = uow.session.scalar(sa.select(Usuario).where(Usuario.login == login.strip().lower()))
         agora_ = relogio.agora()
         if usuario is None or not usuario.ativo:
-            # The same message and (about) the same time as a wrong password: no user enumeration.
-            senha_confere(senha, hash_senha("x"))
+            # The same message and the same work (one scrypt run) as a wrong password: no user enumeration.
+            senha_confere(senha, _hash_ficticio())
             raise FalhaLogin("Usuário ou senha incorretos.", "senha")
         if usuario.bloqueado_ate is not None and usuario.bloqueado_ate > agora_:
+            senha_confere(senha, _hash_ficticio())  # as long as any other refusal
             raise FalhaLogin(
                 f"Conta bloqueada por excesso de tentativas até {usuario.bloqueado_ate:%H:%M}. "
                 "Tente novamente mais tarde ou peça ao administrador.",

@@ -206,3 +206,35 @@ def test_url_malformada_tambem_nao_mostra_a_senha(
     saida = capsys.readouterr()
     assert "segredo" not in saida.out + saida.err
     assert "Traceback" not in saida.err and "***" in saida.err
+
+
+def test_cada_recusa_de_login_custa_um_scrypt(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unknown, inactive, locked and wrong-password logins do the same work: one scrypt run each (counted,
+    not timed), so the time of the answer does not tell which logins exist."""
+    import hashlib
+
+    from secretaria.services import contas as modulo
+
+    criar_usuario(banco.uow(), SISTEMA, login="ativa", nome="A", senha="senha123", papeis=["fiscal"])
+    inativa = criar_usuario(
+        banco.uow(), SISTEMA, login="inativa", nome="I", senha="senha123", papeis=["fiscal"]
+    )
+    criar_usuario(banco.uow(), SISTEMA, login="presa", nome="P", senha="senha123", papeis=["fiscal"])
+    modulo.definir_ativo(banco.uow(), SISTEMA, inativa, ativo=False)
+    for _ in range(modulo.FALHAS_PARA_BLOQUEIO):
+        with pytest.raises(modulo.FalhaLogin):
+            modulo.autenticar(banco.uow(), "presa", "errada999")
+    modulo._hash_ficticio()  # computed once per process, before counting
+    original = hashlib.scrypt
+    chamadas: list[int] = []
+
+    def contar(*args: object, **kwargs: object) -> bytes:
+        chamadas.append(1)
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashlib, "scrypt", contar)
+    for login in ("ninguem", "inativa", "presa", "ativa"):
+        chamadas.clear()
+        with pytest.raises(modulo.FalhaLogin):
+            modulo.autenticar(banco.uow(), login, "errada999")
+        assert len(chamadas) == 1, login
