@@ -148,7 +148,7 @@ def test_auditoria_verificar_banco_inexistente_nao_cria_arquivo(
 def test_auditoria_verificar_no_postgresql(banco_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     _criar(banco_url, "ana")
     codigo, out, _ = _rodar(capsys, "auditoria", "verificar", "--db", banco_url)
-    assert codigo == 0 and "íntegra: 1 registros" in out and "Anexos: 0 conferidos" in out
+    assert codigo == 0 and "íntegra: 1 registros" in out and "anexos: 0" in out
 
 
 def test_ajuda_em_portugues(capsys: pytest.CaptureFixture[str]) -> None:
