@@ -4,16 +4,16 @@ The row-level triggers of 0002 never fire on TRUNCATE, which empties the table i
 refuses it. SQLite has no TRUNCATE (its "DELETE FROM auditoria" is refused row by row by 0002). The program
 also checks that the trigger exists (`secretaria auditoria verificar`).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
