@@ -12,6 +12,7 @@ from secretaria.db import Banco
 from secretaria.services import admin, autos, cadastros, documentos, execucao, representacoes, tramitacao
 from secretaria.services.base import Ator
 from secretaria.services.contas import criar_usuario
+from tests.services import arquivos_prova
 
 ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
 FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
@@ -20,7 +21,7 @@ AUTORIDADE = Ator("autoridade", "Augusto Autoridade", frozenset({"autoridade"}))
 SECRETARIO = Ator("secretario", "Sérgio Secretário", frozenset({"secretario"}))
 
 # The smallest valid PDF the attachment check accepts.
-PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+PDF = arquivos_prova.pdf(b"foto do auto")
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,9 @@ def test_banco_a_atualizar_com_o_papel_do_programa_explica_o_que_fazer(
     _admin, url_dono, url_app = banco_preparado
     motor = sa.create_engine(url_dono)
     with motor.begin() as conn:
-        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0002'")
+        conn.exec_driver_sql(
+            "UPDATE alembic_version SET version_num = '0004'"
+        )  # the revision before 0005's trigger
         conn.exec_driver_sql("DROP TRIGGER auditoria_sem_truncate ON auditoria")
     motor.dispose()
     with pytest.raises(ErroBanco, match=r"precisa ser atualizado.*não pode alterar o esquema"):

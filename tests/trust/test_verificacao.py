@@ -249,7 +249,9 @@ def test_gatilhos_removidos_sem_mais_nada_sao_apontados(
         from secretaria import migracoes
 
         with banco.engine.begin() as conn:
-            conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0002'")
+            conn.exec_driver_sql(
+                "UPDATE alembic_version SET version_num = '0004'"
+            )  # the revision before 0005's trigger
         migracoes.atualizar(banco.engine)
 
 
