@@ -392,21 +392,19 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
 
 
 def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
-    from secretaria.db import mascarar_url, resolver_url
-    from secretaria.services.backup import restaurar, verificar_copia
+    from secretaria.services.backup import preparar_restauracao, restaurar
+    from secretaria.services.base import SISTEMA
 
-    copia = verificar_copia(origem)
+    ator = SISTEMA
+    preparacao = preparar_restauracao(origem, url, ator=ator)  # every check first: nothing changed yet
     if not confirmado:
         if not sys.stdin.isatty():
             raise ErroLinhaDeComando("Confirme a restauração com --sim; nada foi alterado.")
-        resposta = input(
-            f"A cópia {origem} ({copia.registros_auditoria} registros de auditoria) vai substituir o banco "
-            f"{mascarar_url(resolver_url(url))}; o atual será guardado com outro nome. Continuar? [s/N] "
-        )
+        resposta = input(f"{preparacao.descricao()}\nContinuar? [s/N] ")
         if resposta.strip().lower() not in {"s", "sim"}:
             print("Restauração cancelada; nada foi alterado.")
             return 0
-    print(restaurar(origem, url))
+    print(restaurar(origem, url, ator=ator, verificada=preparacao.copia))
     return 0
 
 

@@ -512,6 +512,17 @@ def _fabricas(engine: sa.Engine) -> tuple[so.sessionmaker[so.Session], so.sessio
     return escrita, leitura
 
 
+def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
+    """A Banco whose sessions all run on the one SQLite connection `conexao`, configured like any other
+    (WAL, foreign keys, BEGIN IMMEDIATE): for work that must happen while that connection holds the file's
+    exclusive lock (a restore migrates and audits the restored file before anyone else may open it).
+    Closing the Banco closes `conexao`."""
+    engine = sa.create_engine("sqlite://", creator=lambda: conexao, poolclass=sa.pool.StaticPool)
+    _configurar_sqlite(engine)
+    escrita, leitura = _fabricas(engine)
+    return Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
+
+
 def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: bool = True) -> Banco:
     """Open (and, if needed, create or upgrade) the database at `url`; raise ErroBanco with a clear message."""
     from secretaria import migracoes

@@ -9,14 +9,18 @@ database file, keeping the last N (Configuracao "backup_manter", default 7). A s
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import re
 import shlex
 import shutil
 import sqlite3
 import subprocess
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -30,13 +34,16 @@ from secretaria.db import (
     UnidadeDeTrabalho,
     abrir_banco,
     arquivo_sqlite,
+    banco_sobre_conexao,
     copiar_sqlite,
+    eh_transitorio,
     mascarar_url,
     resolver_url,
 )
-from secretaria.models import Configuracao
+from secretaria.models import Auditoria, Configuracao
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
+from secretaria.services.rotulos import rotulo_acao
 
 PASTA_BACKUPS = "backups"
 CHAVE_MANTER = "backup_manter"
@@ -237,52 +244,272 @@ def copia_diaria(banco: Banco, *, hoje: date | None = None) -> ResultadoDiaria:
 
 # ----------------------------------------------------------------------------------------------- restore
 
+Progresso = Callable[[int, int, str], None]
+"""(steps done, steps in all, what is being done now): the window's progress bar, or nothing."""
+
+ETAPAS_VERIFICACAO = 5
+ETAPAS_RESTAURACAO = 4
+# How long a restore waits for the database to be free: a writer finishing its act frees it in well under a
+# second; a program that merely has it open never does, and the restore refuses.
+ESPERA_TRAVA_MS = 2_000
+# Rows a database holds before anyone does anything (the law's catalogue, the letterhead row): records that
+# need no audit row. Anything else in a copy whose audit table is empty means the audit was removed.
+_SEM_AUDITORIA = frozenset({"alembic_version", "auditoria", "dados_orgao"})
+
+
+class BancoAberto(ErroBanco):
+    """Someone else (another computer, another program, another window) has the SQLite file open."""
+
+    def __init__(self, arquivo: Path) -> None:
+        super().__init__(
+            f"O banco {arquivo} está aberto em outro computador ou programa (ou em outra janela da "
+            "Secretaria); feche-o em todos e tente de novo. Nada foi alterado."
+        )
+
+
+@dataclass(frozen=True)
+class RegistroAuditoria:
+    """The identity of one audit row: what a copy ends with, what the current database has."""
+
+    id: int
+    hash: str
+    momento: datetime
+    usuario_login: str | None
+    acao: str
+
+    def descricao(self) -> str:
+        quem = f" por {self.usuario_login}" if self.usuario_login else ""
+        return f"nº {self.id}, de {self.momento:%d/%m/%Y às %H:%M}{quem} ({rotulo_acao(self.acao)})"
+
 
 @dataclass(frozen=True)
 class CopiaVerificada:
     arquivo: Path
     revisao: str
     registros_auditoria: int
+    sha256: str
+    gravada_em: datetime  # the file's modification time: when the copy was written
+    ultimo: RegistroAuditoria | None
 
 
-def verificar_copia(origem: Path) -> CopiaVerificada:
-    """Check that `origem` is a whole, untampered Secretaria SQLite database, without changing it."""
+@dataclass(frozen=True)
+class Perdas:
+    """What the current database has that the copy does not."""
+
+    registros_auditoria: int
+    ultimo: RegistroAuditoria | None
+    # audit rows after the copy's last one; None when the copy is not an earlier state of this database
+    depois_da_copia: int | None
+
+
+@dataclass(frozen=True)
+class Preparacao:
+    """Everything checked before asking the user to confirm a restore."""
+
+    arquivo: Path  # the database file that would be replaced
+    copia: CopiaVerificada
+    perdas: Perdas | None  # None when there is no current database (or it cannot be read)
+
+    def descricao(self) -> str:
+        """The confirmation's text: which copy, of when, and what will be lost."""
+        c = self.copia
+        linhas = [
+            f"A cópia {c.arquivo} (gravada em {c.gravada_em:%d/%m/%Y às %H:%M}) vai substituir o banco "
+            f"{self.arquivo}.",
+            (
+                f"O último registro de auditoria da cópia é o {c.ultimo.descricao()}."
+                if c.ultimo
+                else "A cópia não tem registros de auditoria."
+            ),
+        ]
+        p = self.perdas
+        if p is None:
+            linhas.append("Não há banco atual legível para comparar.")
+        elif p.depois_da_copia == 0:
+            linhas.append("O banco atual não tem nada registrado depois da cópia.")
+        elif p.depois_da_copia is not None:
+            assert p.ultimo is not None
+            linhas.append(
+                f"O banco atual tem {_quantos(p.depois_da_copia, 'registro', 'registros')} de auditoria depois "
+                f"dela (até o {p.ultimo.descricao()}): tudo o que foi lançado depois da cópia será perdido "
+                "e precisará ser lançado de novo."
+            )
+        else:
+            linhas.append(
+                f"A cópia não é um estado anterior do banco atual: os "
+                f"{_quantos(p.registros_auditoria, 'registro', 'registros')} de auditoria do banco atual"
+                + (f" (até o {p.ultimo.descricao()})" if p.ultimo else "")
+                + " serão substituídos pelos da cópia."
+            )
+        linhas.append(
+            "O banco atual será guardado com outro nome ao lado dele (…substituido-AAAAMMDD-HHMMSS)."
+        )
+        return "\n".join(linhas)
+
+
+def _quantos(n: int, singular: str, plural: str) -> str:
+    return f"{n:,}".replace(",", ".") + f" {singular if n == 1 else plural}"
+
+
+def _arquivo_a_restaurar(url: str) -> Path:
+    arquivo = arquivo_sqlite(url)
+    if arquivo is None:
+        raise ErroBanco(
+            f"O banco {mascarar_url(url)} está num servidor PostgreSQL: restaure com pg_restore "
+            "(veja o README, seção Cópias de segurança). Nada foi alterado."
+        )
+    if not arquivo.parent.is_dir():
+        raise ErroBanco(f"A pasta {arquivo.parent} não existe; nada foi alterado.")
+    return arquivo
+
+
+def _mesmo_arquivo(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (symbolic or hard links too), without opening either."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def verificar_copia(
+    origem: Path, *, atual: Path | None = None, progresso: Progresso | None = None
+) -> CopiaVerificada:
+    """Check, without changing it, that `origem` is a whole, untampered Secretaria SQLite database that the
+    program can open and work on: integrity, a known schema version with every table, column, index and
+    trigger that version has (and nothing else), no reference to a missing record, and an intact audit chain
+    that is not empty when there are records. `atual` is the live database file, refused as a source
+    before anything reads it (opening and closing it here would drop this process's locks on it)."""
     from secretaria import migracoes
-    from secretaria.services.auditoria import verificar_cadeia
 
+    def etapa(feitas: int, texto: str) -> None:
+        if progresso is not None:
+            progresso(feitas, ETAPAS_VERIFICACAO, texto)
+
+    if atual is not None and _mesmo_arquivo(origem, atual):
+        raise ErroBanco("A cópia indicada é o próprio banco em uso; nada foi alterado.")
     if not origem.is_file():
-        raise ErroBanco(f"A cópia {origem} não existe.")
+        raise ErroBanco(f"A cópia {origem} não existe; nada foi alterado.")
     with origem.open("rb") as f:
         if f.read(len(_CABECALHO_SQLITE)) != _CABECALHO_SQLITE:
             raise ErroBanco(
-                f"O arquivo {origem} não é uma cópia de segurança da Secretaria (não é um banco SQLite)."
+                f"O arquivo {origem} não é uma cópia de segurança da Secretaria (não é um banco SQLite); "
+                "nada foi alterado."
             )
+    etapa(0, "Conferindo a integridade da cópia…")
     uri = _uri_somente_leitura(origem)
     engine = sa.create_engine(
         "sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False)
     )
     try:
         with engine.connect() as conn:
-            if conn.exec_driver_sql("PRAGMA integrity_check").scalar() != "ok":
-                raise ErroBanco(f"A cópia {origem} está danificada (falhou na verificação de integridade).")
+            erros = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA integrity_check(5)")]
+            if erros != ["ok"]:
+                raise ErroBanco(
+                    f"A cópia {origem} está danificada (falhou na verificação de integridade: {erros[0]}). "
+                    "Nada foi alterado."
+                )
             situacao = migracoes.situacao(conn)
-        if situacao.revisao_atual is None:
-            raise ErroBanco(f"O arquivo {origem} não é uma cópia de segurança da Secretaria.")
-        if situacao.mais_novo:
-            raise ErroBanco(
-                f"A cópia {origem} foi feita por uma versão mais nova da Secretaria; atualize o programa."
+            if situacao.revisao_atual is None:
+                raise ErroBanco(
+                    f"O arquivo {origem} não é uma cópia de segurança da Secretaria; nada foi alterado."
+                )
+            if situacao.mais_novo:
+                raise ErroBanco(
+                    f"A cópia {origem} foi feita por uma versão mais nova da Secretaria; atualize o programa. "
+                    "Nada foi alterado."
+                )
+            revisao = situacao.revisao_atual
+            etapa(1, "Conferindo as tabelas, os índices e os gatilhos…")
+            bruta = conn.connection.driver_connection
+            assert isinstance(bruta, sqlite3.Connection)
+            diferencas = migracoes.diferencas_de_esquema(
+                migracoes.esquema_sqlite(bruta), migracoes.esquema_da_revisao(revisao)
             )
+            if diferencas:
+                lista = "; ".join(diferencas[:8]) + ("; …" if len(diferencas) > 8 else "")
+                raise ErroBanco(
+                    f"A cópia {origem} não tem o esquema completo da Secretaria (versão {revisao}): {lista}. "
+                    "Nada foi alterado."
+                )
+            etapa(2, "Conferindo as referências entre os registros…")
+            quebradas = _referencias_quebradas(conn)
+            if quebradas:
+                raise ErroBanco(
+                    f"A cópia {origem} tem registros que apontam para registros que não existem: "
+                    f"{quebradas}. Nada foi alterado."
+                )
+            etapa(3, "Conferindo a cadeia de auditoria…")
+            registros = _registros_que_pedem_auditoria(conn)
         with so.Session(engine) as sessao:
-            resultado = verificar_cadeia(sessao)
+            resultado = auditoria.verificar_cadeia(sessao)
+            ultimo = _ultimo_registro(sessao)
     except sa.exc.DatabaseError as exc:
-        raise ErroBanco(f"A cópia {origem} está danificada ou não é um banco da Secretaria.") from exc
+        raise ErroBanco(
+            f"A cópia {origem} está danificada ou não é um banco da Secretaria; nada foi alterado."
+        ) from exc
     finally:
         engine.dispose()
     if not resultado.integra:
         raise ErroBanco(
-            f"A cópia {origem} não passou na verificação da auditoria: {resultado.mensagem} Nada foi restaurado."
+            f"A cópia {origem} não passou na verificação da auditoria: {resultado.mensagem} Nada foi alterado."
         )
-    return CopiaVerificada(origem, situacao.revisao_atual, resultado.linhas)
+    if resultado.linhas == 0 and registros:
+        raise ErroBanco(
+            f"A cópia {origem} tem {_quantos(registros, 'registro', 'registros')} e nenhum registro de "
+            "auditoria: a auditoria foi apagada. Nada foi alterado."
+        )
+    etapa(4, "Calculando o SHA-256 da cópia…")
+    return CopiaVerificada(
+        arquivo=origem,
+        revisao=revisao,
+        registros_auditoria=resultado.linhas,
+        sha256=_sha256(origem),
+        gravada_em=datetime.fromtimestamp(origem.stat().st_mtime).replace(microsecond=0),
+        ultimo=ultimo,
+    )
+
+
+def _referencias_quebradas(conn: sa.Connection) -> str:
+    """`PRAGMA foreign_key_check`, counted per table and referenced table ("" when there are none)."""
+    contagem: Counter[tuple[str, str]] = Counter(
+        (str(linha[0]), str(linha[2])) for linha in conn.exec_driver_sql("PRAGMA foreign_key_check")
+    )
+    return ", ".join(
+        f"{_quantos(n, 'registro', 'registros')} da tabela {tabela} (para {pai})"
+        for (tabela, pai), n in sorted(contagem.items())
+    )
+
+
+def _registros_que_pedem_auditoria(conn: sa.Connection) -> int:
+    """Records that only an audited act can have made (the seeded catalogue of the law and letterhead aside)."""
+    from secretaria.models import Base, DispositivoCatalogo
+
+    total = 0
+    for nome, tabela in Base.metadata.tables.items():
+        if nome in _SEM_AUDITORIA:
+            continue
+        consulta = sa.select(sa.func.count()).select_from(tabela)
+        if nome == DispositivoCatalogo.__tablename__:
+            consulta = consulta.where(tabela.c.origem != "lei")
+        total += int(conn.execute(consulta).scalar_one())
+    return total
+
+
+def _ultimo_registro(sessao: so.Session) -> RegistroAuditoria | None:
+    linha = sessao.execute(
+        sa.select(Auditoria.id, Auditoria.hash, Auditoria.momento, Auditoria.usuario_login, Auditoria.acao)
+        .order_by(Auditoria.id.desc())
+        .limit(1)
+    ).first()
+    return None if linha is None else RegistroAuditoria(*linha)
+
+
+def _sha256(arquivo: Path) -> str:
+    h = hashlib.sha256()
+    with arquivo.open("rb") as f:
+        for bloco in iter(lambda: f.read(1 << 20), b""):
+            h.update(bloco)
+    return h.hexdigest()
 
 
 def _uri_somente_leitura(arquivo: Path) -> str:
@@ -292,72 +519,270 @@ def _uri_somente_leitura(arquivo: Path) -> str:
     return f"file:{arquivo}?mode=ro{extra}"
 
 
-def _arquivo_integro(arquivo: Path) -> bool:
+def o_que_se_perde(copia: CopiaVerificada, url: str | None) -> Perdas | None:
+    """How much of the current database's audit lies beyond the copy's last audit row (None when there is no
+    current database to read). Read through SQLite, read-only, while others may still have it open."""
+    arquivo = _arquivo_a_restaurar(resolver_url(url))
+    if not arquivo.is_file():
+        return None
+    engine = sa.create_engine(
+        "sqlite://",
+        creator=lambda: sqlite3.connect(
+            f"file:{arquivo}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
+        ),
+    )
     try:
-        con = sqlite3.connect(f"file:{arquivo}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000)
-        try:
-            return bool(con.execute("PRAGMA quick_check").fetchone()[0] == "ok")
-        finally:
-            con.close()
-    except sqlite3.DatabaseError:
-        return False
-
-
-def restaurar(origem: Path, url: str | None) -> str:
-    """Put the backup `origem` back as the SQLite database at `url`; the replaced file is kept aside.
-
-    The backup is checked first (a Secretaria database, integrity, audit chain): nothing is touched when it
-    fails. A healthy current database is copied aside and then overwritten in place through SQLite's backup
-    API (safe even if another program has it open); a damaged or missing one is renamed aside (with its
-    -wal/-shm) and the backup copied in under a temporary name, then renamed into place.
-    """
-    url = resolver_url(url)
-    arquivo = arquivo_sqlite(url)
-    if arquivo is None:
-        raise ErroBanco(
-            f"O banco {mascarar_url(url)} está num servidor PostgreSQL: restaure com pg_restore "
-            "(veja o README, seção Cópias de segurança). Nada foi alterado."
-        )
-    copia = verificar_copia(origem)
-    if arquivo.exists() and arquivo.resolve() == origem.resolve():
-        raise ErroBanco("A cópia indicada é o próprio banco em uso; nada foi alterado.")
-    if not arquivo.parent.is_dir():
-        raise ErroBanco(f"A pasta {arquivo.parent} não existe; nada foi alterado.")
-    carimbo = relogio.carimbo()
-    guardado = arquivo.with_name(f"{arquivo.stem}.substituido-{carimbo}.sqlite")
-    fonte = sqlite3.connect(_uri_somente_leitura(origem), uri=True)
-    try:
-        no_lugar = arquivo.exists() and _arquivo_integro(arquivo)
-        if no_lugar:
-            copiar_sqlite(arquivo, guardado)
-            alvo = sqlite3.connect(arquivo, timeout=SQLITE_ESPERA_MS / 1000)
-            try:
-                fonte.backup(alvo)  # one step, in one write transaction: all or nothing
-            except sqlite3.Error:
-                no_lugar = False  # e.g. a different page size: fall back to replacing the file
-            finally:
-                alvo.close()
-        if not no_lugar:
-            if arquivo.exists():
-                for sufixo in ("", "-wal", "-shm"):
-                    parte = Path(f"{arquivo}{sufixo}")
-                    if parte.exists():
-                        os.replace(parte, Path(f"{guardado}{sufixo}"))
-            parcial = arquivo.with_name(f".{arquivo.name}.restaurando")
-            parcial.unlink(missing_ok=True)
-            alvo = sqlite3.connect(parcial)
-            try:
-                fonte.backup(alvo)
-            finally:
-                alvo.close()
-            os.replace(parcial, arquivo)
+        with so.Session(engine) as sessao:
+            ultimo = _ultimo_registro(sessao)
+            total = int(sessao.scalar(sa.select(sa.func.count()).select_from(Auditoria)) or 0)
+            depois: int | None = total
+            if copia.ultimo is not None:
+                mesmo = sessao.scalar(sa.select(Auditoria.hash).where(Auditoria.id == copia.ultimo.id))
+                depois = (
+                    None
+                    if mesmo != copia.ultimo.hash
+                    else int(
+                        sessao.scalar(
+                            sa.select(sa.func.count())
+                            .select_from(Auditoria)
+                            .where(Auditoria.id > copia.ultimo.id)
+                        )
+                        or 0
+                    )
+                )
+    except sa.exc.DBAPIError:
+        return None  # a damaged or foreign current file: the confirmation says there is nothing to compare
     finally:
-        fonte.close()
-    if not _arquivo_integro(arquivo):  # pragma: no cover - the backup API copies checked pages
-        raise ErroBanco(f"O banco restaurado em {arquivo} falhou na verificação de integridade.")
-    abrir_banco(url).fechar()  # brings an older backup's schema up to date
-    aviso = f"\nO arquivo anterior foi guardado em {guardado}." if guardado.exists() else ""
+        engine.dispose()
+    return Perdas(total, ultimo, depois)
+
+
+def _travar(arquivo: Path) -> sqlite3.Connection:
+    """A connection holding the SQLite file's exclusive lock until it is closed: nobody else can read or
+    write it meanwhile, and taking it proves nobody else has it open.
+
+    In WAL mode every connection that has read the database keeps a shared lock on it for as long as it is
+    open (not only during a transaction), so `BEGIN EXCLUSIVE` under `locking_mode=EXCLUSIVE` succeeds only
+    when no other connection, of any process on any computer, is open on it; and in that mode the lock stays
+    after COMMIT. Raises BancoAberto when busy, sqlite3.DatabaseError when the file is not readable."""
+    con = sqlite3.connect(
+        arquivo, timeout=ESPERA_TRAVA_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    try:
+        con.execute("PRAGMA locking_mode=EXCLUSIVE")
+        con.execute("BEGIN EXCLUSIVE")
+        con.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        con.close()
+        if eh_transitorio(exc):
+            raise BancoAberto(arquivo) from exc
+        raise
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def conferir_fechado(url: str | None) -> None:
+    """Refuse (BancoAberto) while any other connection has the SQLite database open; takes and drops the
+    lock at once. Nothing to check when the file does not exist or is not a readable database."""
+    arquivo = _arquivo_a_restaurar(resolver_url(url))
+    if not arquivo.is_file():
+        return
+    try:
+        _travar(arquivo).close()
+    except BancoAberto:
+        raise
+    except sqlite3.DatabaseError:
+        return
+
+
+def preparar_restauracao(
+    origem: Path, url: str | None, *, ator: Ator, progresso: Progresso | None = None
+) -> Preparacao:
+    """Every check a restore makes, changing nothing: the role, the copy, that nobody else has the database
+    open; and what would be lost. What the confirmation shows."""
+    exigir_papel(ator, "administrador", acao="restaurar uma cópia de segurança")
+    url = resolver_url(url)
+    arquivo = _arquivo_a_restaurar(url)
+    copia = verificar_copia(origem, atual=arquivo, progresso=progresso)
+    conferir_fechado(url)
+    return Preparacao(arquivo, copia, o_que_se_perde(copia, url))
+
+
+def _reservar_guardado(arquivo: Path) -> Path:
+    """A new, unique name for the replaced database (`<nome>.substituido-AAAAMMDD-HHMMSS[-N].sqlite`),
+    created empty and exclusively, so two restores in the same second never share it."""
+    base = f"{arquivo.stem}.substituido-{relogio.carimbo()}"
+    for n in itertools.count(1):
+        nome = arquivo.with_name(f"{base}{'' if n == 1 else f'-{n}'}.sqlite")
+        if Path(f"{nome}-wal").exists() or Path(f"{nome}-shm").exists():
+            continue
+        try:
+            os.close(os.open(nome, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        except FileExistsError:
+            continue
+        return nome
+    raise AssertionError("inalcançável")  # pragma: no cover
+
+
+def restaurar(
+    origem: Path,
+    url: str | None,
+    *,
+    ator: Ator,
+    verificada: CopiaVerificada | None = None,
+    progresso: Progresso | None = None,
+) -> str:
+    """Put the backup `origem` back as the SQLite database at `url`; the replaced file is kept aside under a
+    name of its own; the restore is the restored database's last audit row (by `ator`).
+
+    The copy is checked first (`verificar_copia`; skipped when `verificada` is the check of these very
+    bytes) and the database's exclusive lock is taken: nothing is touched when either fails. Under that lock,
+    which nobody can open the database through: the current database is copied aside, the copy written over
+    it in one transaction (SQLite's backup API), its schema brought up to date and the restore audited.
+    A current file too damaged to be opened is renamed aside instead, and the copy, prepared the same way
+    under a temporary name, renamed into its place.
+    """
+    exigir_papel(ator, "administrador", acao="restaurar uma cópia de segurança")
+    url = resolver_url(url)
+    arquivo = _arquivo_a_restaurar(url)
+    if verificada is not None and (
+        verificada.arquivo != origem
+        or Path(f"{origem}-wal").exists()
+        or not origem.is_file()
+        or _sha256(origem) != verificada.sha256
+    ):
+        verificada = None  # changed since it was checked (or never checked): check again
+    copia = verificada or verificar_copia(origem, atual=arquivo, progresso=progresso)
+    if _mesmo_arquivo(origem, arquivo):
+        raise ErroBanco("A cópia indicada é o próprio banco em uso; nada foi alterado.")
+
+    def etapa(feitas: int, texto: str) -> None:
+        if progresso is not None:
+            progresso(feitas, ETAPAS_RESTAURACAO, texto)
+
+    etapa(0, "Guardando o banco atual…")
+    trava: sqlite3.Connection | None = None
+    if arquivo.exists():
+        try:
+            trava = _travar(arquivo)
+        except BancoAberto:
+            raise
+        except sqlite3.DatabaseError:
+            trava = None  # not readable as a database at all: renamed aside below
+    guardado: Path | None = None
+    try:
+        if trava is not None:
+            guardado = _reservar_guardado(arquivo)
+            try:
+                _guardar_e_copiar(trava, origem, guardado, etapa)
+            except sqlite3.DatabaseError:
+                trava.close()  # too damaged for the backup API: replaced by renaming below
+                trava = None
+        if trava is None:
+            if guardado is None and any(Path(f"{arquivo}{s}").exists() for s in ("", "-wal", "-shm")):
+                guardado = _reservar_guardado(arquivo)
+            etapa(1, "Copiando a cópia de segurança para o lugar do banco…")
+            trava = _substituir_arquivo(arquivo, origem, guardado)
+        etapa(2, "Atualizando o esquema e registrando a restauração na auditoria…")
+        banco = banco_sobre_conexao(url, trava)
+        try:
+            _concluir(banco, copia, guardado, ator)
+            etapa(3, "Conferindo o banco restaurado…")
+            with banco.engine.connect() as conn:
+                if conn.exec_driver_sql("PRAGMA quick_check").scalar() != "ok":  # pragma: no cover
+                    raise ErroBanco(f"O banco restaurado em {arquivo} falhou na verificação de integridade.")
+        finally:
+            banco.fechar()
+    finally:
+        if trava is not None:
+            trava.close()  # the lock goes with it: the restored database may be opened now
+    aviso = f"\nO arquivo anterior foi guardado em {guardado}." if guardado is not None else ""
     return (
         f"Banco {arquivo} restaurado a partir de {origem} "
         f"({copia.registros_auditoria} registro(s) de auditoria conferido(s)).{aviso}"
     )
+
+
+def _guardar_e_copiar(
+    trava: sqlite3.Connection, origem: Path, guardado: Path, etapa: Callable[[int, str], None]
+) -> None:
+    """Under the lock: the current database copied to `guardado`, then the copy written over it.
+
+    The live file is read and written only through the locked connection (never a second connection, which
+    the lock would keep out, nor a plain open(), which would drop the lock). Rollback-journal mode while the
+    copy is written: the backup API cannot write into a WAL database of another page size."""
+    aside = sqlite3.connect(guardado)
+    try:
+        trava.backup(aside)
+    finally:
+        aside.close()
+    etapa(1, "Copiando a cópia de segurança para o lugar do banco…")
+    trava.execute("PRAGMA journal_mode=DELETE")
+    fonte = sqlite3.connect(_uri_somente_leitura(origem), uri=True)
+    try:
+        fonte.backup(trava)  # one step, in one write transaction: all or nothing
+    finally:
+        fonte.close()
+
+
+def _substituir_arquivo(arquivo: Path, origem: Path, guardado: Path | None) -> sqlite3.Connection:
+    """The current file (with its -wal/-shm) renamed aside, and the copy, written under a temporary name and
+    locked there, renamed into its place; returns the connection holding the lock on it."""
+    parcial = arquivo.with_name(f".{arquivo.name}.restaurando-{os.getpid()}")
+    for sufixo in ("", "-journal", "-wal", "-shm"):
+        Path(f"{parcial}{sufixo}").unlink(missing_ok=True)
+    fonte = sqlite3.connect(_uri_somente_leitura(origem), uri=True)
+    try:
+        alvo = sqlite3.connect(parcial)
+        try:
+            fonte.backup(alvo)
+        finally:
+            alvo.close()
+    finally:
+        fonte.close()
+    trava = _travar(parcial)
+    try:
+        if guardado is not None:
+            for sufixo in ("", "-wal", "-shm"):
+                parte = Path(f"{arquivo}{sufixo}")
+                if parte.exists():
+                    os.replace(parte, Path(f"{guardado}{sufixo}"))
+        os.replace(parcial, arquivo)
+    except BaseException:
+        trava.close()
+        raise
+    return trava
+
+
+def _concluir(banco: Banco, copia: CopiaVerificada, guardado: Path | None, ator: Ator) -> None:
+    """The restored database made what opening it would make it (schema up to date, the law's catalogue),
+    then the restore recorded as its last audit row."""
+    from secretaria import migracoes
+    from secretaria.services.semente import semear_basico
+
+    with banco.engine.connect() as conn:
+        pendente = migracoes.situacao(conn).pendente
+    if pendente:
+        migracoes.atualizar(banco.engine)
+    semear_basico(banco)
+    with banco.uow() as uow:
+        auditoria.registrar(
+            uow.session,
+            ator,
+            "restaurar_banco",
+            "banco",
+            (arquivo_sqlite(banco.url) or Path(banco.url)).name,
+            None,
+            {
+                "copia": str(copia.arquivo),
+                "sha256": copia.sha256,
+                "copia_gravada_em": copia.gravada_em.isoformat(),
+                "revisao_copia": copia.revisao,
+                "registros_auditoria_copia": copia.registros_auditoria,
+                "ultimo_registro_copia": copia.ultimo.id if copia.ultimo else None,
+                "guardado": None if guardado is None else str(guardado),
+            },
+        )
+        uow.commit()

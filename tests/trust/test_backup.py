@@ -19,6 +19,7 @@ from secretaria.services import backup
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import SISTEMA, AcessoNegado, Ator, ErroDominio
 from secretaria.services.contas import criar_usuario
+from tests.trust.conftest import ADMIN
 
 
 def _usuarios(url: str) -> set[str]:
@@ -67,7 +68,7 @@ def test_backup_estrago_restauracao_dados_de_volta(banco_sqlite: Banco, tmp_path
     _estragar(arquivo)
     assert _integridade(arquivo) != "ok"
 
-    mensagem = backup.restaurar(copia, banco_sqlite.url)
+    mensagem = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
 
     assert "restaurado" in mensagem and "2 registro(s) de auditoria" in mensagem
     assert _integridade(arquivo) == "ok"
@@ -77,7 +78,7 @@ def test_backup_estrago_restauracao_dados_de_volta(banco_sqlite: Banco, tmp_path
     reaberto = abrir_banco(banco_sqlite.url)
     try:
         with reaberto.leitura() as s:
-            assert verificar_cadeia(s).linhas == 2
+            assert verificar_cadeia(s).linhas == 3  # the two users, then the restore
         _criar(reaberto, "carla")  # the restored database takes new acts
     finally:
         reaberto.fechar()
@@ -88,12 +89,12 @@ def test_restauracao_sobre_banco_sao_guarda_o_atual(banco_sqlite: Banco, tmp_pat
     copia = tmp_path / "copia.sqlite"
     backup.fazer_backup(banco_sqlite.url, copia)
     _criar(banco_sqlite, "errado")
-    # The program is still open (banco_sqlite holds connections): SQLite's backup API writes safely.
-    mensagem = backup.restaurar(copia, banco_sqlite.url)
+    banco_sqlite.fechar()  # the program closed (its idle connections too): see the refusals below
+    mensagem = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
     assert _usuarios(banco_sqlite.url) == {"ana"}
     guardado = Path(mensagem.rsplit("guardado em ", 1)[1].rstrip("."))
     assert _usuarios(f"sqlite:///{guardado}") == {"ana", "errado"}
-    with banco_sqlite.leitura() as s:  # the open program sees the restored data, not a broken file
+    with banco_sqlite.leitura() as s:  # opened again, the program sees the restored data
         assert set(s.scalars(sa.select(Usuario.login))) == {"ana"}
 
 
@@ -106,7 +107,7 @@ def test_restauracao_de_arquivo_apagado(banco_sqlite: Banco, tmp_path: Path) -> 
     assert arquivo is not None
     for sufixo in ("", "-wal", "-shm"):
         Path(f"{arquivo}{sufixo}").unlink(missing_ok=True)
-    backup.restaurar(copia, banco_sqlite.url)
+    backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
     assert _usuarios(banco_sqlite.url) == {"ana"}
 
 
@@ -147,14 +148,14 @@ def test_restauracao_recusa_copia_ruim_sem_tocar_no_banco(
     antes = arquivo.read_bytes()
     for origem, motivo in _recusas(tmp_path, copia, adulterar):
         with pytest.raises(ErroBanco, match=motivo):
-            backup.restaurar(origem, banco_sqlite.url)
+            backup.restaurar(origem, banco_sqlite.url, ator=ADMIN)
         assert arquivo.read_bytes() == antes, origem
     assert not list(arquivo.parent.glob("*.substituido-*"))
 
 
 def test_restaurar_no_postgresql_indica_pg_restore(tmp_path: Path) -> None:
     with pytest.raises(ErroBanco, match="pg_restore"):
-        backup.restaurar(tmp_path / "x.sqlite", "postgresql+psycopg://u@127.0.0.1:1/x")
+        backup.restaurar(tmp_path / "x.sqlite", "postgresql+psycopg://u@127.0.0.1:1/x", ator=ADMIN)
 
 
 # --------------------------------------------------------------------------------------------- on demand
