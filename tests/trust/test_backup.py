@@ -293,3 +293,331 @@ def test_copia_diaria_no_postgresql_nao_faz_nada(banco: Banco) -> None:
     if banco.eh_sqlite:
         pytest.skip("só PostgreSQL")
     assert backup.copia_diaria(banco).copia is None
+
+
+# ------------------------------------------------------------------------- restore refuses what it cannot restore
+
+_GATILHOS = ("auditoria_sem_alteracao", "auditoria_sem_exclusao")
+
+
+def _variante(copia: Path, destino: Path, *sql: str) -> Path:
+    """The copy altered behind the program's back (foreign keys and the audit's triggers off)."""
+    destino.write_bytes(copia.read_bytes())
+    con = sqlite3.connect(destino)
+    try:
+        gatilhos = dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        con.execute("PRAGMA foreign_keys=OFF")
+        for nome in _GATILHOS:
+            con.execute(f"DROP TRIGGER IF EXISTS {nome}")
+        for comando in sql:
+            if comando == "RECRIAR GATILHOS":
+                for texto in gatilhos.values():
+                    con.execute(texto)
+            else:
+                con.execute(comando)
+        con.commit()
+    finally:
+        con.close()
+    return destino
+
+
+ADULTERACOES = {
+    # the intruder puts the triggers back after emptying the audit: only the emptiness gives it away
+    "auditoria esvaziada": (
+        ["DELETE FROM auditoria", "RECRIAR GATILHOS"],
+        "nenhum registro de auditoria: a auditoria foi apagada",
+    ),
+    "sem a tabela decisao": (["DROP TABLE decisao", "RECRIAR GATILHOS"], "falta a tabela decisao"),
+    "sem um índice": (["DROP INDEX ix_auto_recidiva", "RECRIAR GATILHOS"], "falta o índice ix_auto_recidiva"),
+    "sem uma coluna": (
+        ["ALTER TABLE operadora DROP COLUMN nome_fantasia", "RECRIAR GATILHOS"],
+        "a tabela operadora difere (falta a coluna nome_fantasia)",
+    ),
+    "sem os gatilhos da auditoria": ([], "falta o gatilho auditoria_sem_alteracao"),
+    "gatilho que apaga": (
+        [
+            "RECRIAR GATILHOS",
+            "CREATE TRIGGER limpar AFTER INSERT ON auto_infracao BEGIN DELETE FROM anexo; END",
+        ],
+        "tem um gatilho limpar, que não faz parte do esquema",
+    ),
+    "chave estrangeira quebrada": (
+        [
+            "UPDATE usuario_papel SET usuario_id = 999 WHERE usuario_id = (SELECT max(id) FROM usuario)",
+            "RECRIAR GATILHOS",
+        ],
+        "1 registro da tabela usuario_papel (para usuario)",
+    ),
+}
+
+
+@pytest.mark.parametrize("caso", list(ADULTERACOES))
+def test_restauracao_recusa_copia_incompleta_sem_tocar_no_banco(
+    caso: str, banco_sqlite: Banco, tmp_path: Path
+) -> None:
+    _criar(banco_sqlite, "ana")
+    _criar(banco_sqlite, "bruno")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    _criar(banco_sqlite, "depois")
+    banco_sqlite.fechar()
+    comandos, motivo = ADULTERACOES[caso]
+    ruim = _variante(copia, tmp_path / "ruim.sqlite", *comandos)
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+
+    with pytest.raises(ErroBanco) as recusa:
+        backup.restaurar(ruim, banco_sqlite.url, ator=ADMIN)
+
+    assert motivo in str(recusa.value) and "Nada foi alterado" in str(recusa.value)
+    assert _usuarios(banco_sqlite.url) == {"ana", "bruno", "depois"}
+    assert not list(arquivo.parent.glob("*.substituido-*"))
+    assert backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)  # the untouched copy still restores
+
+
+def test_copia_sem_registros_e_sem_auditoria_e_aceita(banco_sqlite: Banco, tmp_path: Path) -> None:
+    """A database nobody has used yet (only the seeded catalogue) has no audit rows, rightly."""
+    copia = tmp_path / "vazia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    banco_sqlite.fechar()
+    assert backup.verificar_copia(copia).registros_auditoria == 0
+    backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+
+
+def test_copia_de_versao_anterior_e_conferida_pelo_esquema_dela_e_atualizada(
+    banco_sqlite: Banco, tmp_path: Path
+) -> None:
+    from secretaria import migracoes
+
+    antiga = tmp_path / "antiga.sqlite"
+    engine = sa.create_engine(f"sqlite:///{antiga}")
+    migracoes.atualizar(engine, "0001")  # before the audit's triggers existed
+    engine.dispose()
+    assert backup.verificar_copia(antiga).revisao == "0001"  # its revision's schema: no triggers expected
+    banco_sqlite.fechar()
+
+    backup.restaurar(antiga, banco_sqlite.url, ator=ADMIN)
+
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+    con = sqlite3.connect(arquivo)
+    try:
+        gatilhos = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        revisao = con.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    finally:
+        con.close()
+    assert set(_GATILHOS) <= gatilhos and revisao == migracoes.revisao_head()
+
+
+def test_esquema_esperado_da_versao_atual_tem_todo_o_modelo() -> None:
+    from secretaria import migracoes
+    from secretaria.models import Base
+
+    esperado = migracoes.esquema_da_revisao(migracoes.revisao_head())
+    assert {n for t, n in esperado if t == "tabela"} == set(Base.metadata.tables) | {"alembic_version"}
+    indices = {i.name for t in Base.metadata.tables.values() for i in t.indexes}
+    assert indices <= {n for t, n in esperado if t == "índice"}
+    assert {("gatilho", g) for g in _GATILHOS} <= set(esperado)
+
+
+def _segurar_aberto(url: str, codigo: str) -> subprocess.Popen[str]:
+    """A second program with the database open: a child process that connects like the program does, runs
+    `codigo` and waits until killed."""
+    import sys
+
+    from tests.trust.conftest import _ambiente_filho
+
+    filho = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from secretaria.db import abrir_banco\n"
+            f"banco = abrir_banco({url!r}, migrar=False)\n"
+            "conn = banco.engine.connect()\n"
+            f"{codigo}\n"
+            "print('pronto', flush=True)\n"
+            "time.sleep(120)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_ambiente_filho(),
+    )
+    assert filho.stdout is not None and filho.stdout.readline().strip() == "pronto"
+    return filho
+
+
+@pytest.mark.parametrize(
+    "codigo",
+    [
+        "conn.exec_driver_sql('SELECT count(*) FROM usuario').scalar(); conn.commit()",  # open, idle
+        "conn.exec_driver_sql('SELECT count(*) FROM usuario').scalar()",  # a read transaction open
+    ],
+    ids=["ocioso", "leitura-aberta"],
+)
+def test_restauracao_recusada_com_o_banco_aberto_em_outro_programa(
+    codigo: str, banco_sqlite: Banco, tmp_path: Path
+) -> None:
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    _criar(banco_sqlite, "depois")
+    banco_sqlite.fechar()
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+    filho = _segurar_aberto(banco_sqlite.url, codigo)
+    try:
+        with pytest.raises(ErroBanco, match=r"aberto em outro computador ou programa.*Nada foi alterado"):
+            backup.preparar_restauracao(copia, banco_sqlite.url, ator=ADMIN)
+        with pytest.raises(ErroBanco, match=r"aberto em outro computador ou programa.*Nada foi alterado"):
+            backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+    finally:
+        filho.kill()
+        filho.wait()
+    assert _usuarios(banco_sqlite.url) == {"ana", "depois"}
+    assert not list(arquivo.parent.glob("*.substituido-*"))
+    backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)  # closed everywhere: now it restores
+    assert _usuarios(banco_sqlite.url) == {"ana"}
+
+
+def test_restauracao_recusada_com_uma_sessao_aberta_neste_processo(
+    banco_sqlite: Banco, tmp_path: Path
+) -> None:
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    with banco_sqlite.leitura() as s:
+        s.scalars(sa.select(Usuario.login)).all()
+        with pytest.raises(ErroBanco, match="aberto em outro computador ou programa"):
+            backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+
+
+def test_ninguem_abre_o_banco_durante_a_restauracao(banco_sqlite: Banco, tmp_path: Path) -> None:
+    """The lock taken to prove nobody had it open is kept until the restored file is migrated and audited."""
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    banco_sqlite.fechar()
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+    tentativas: list[str] = []
+
+    def progresso(_feitas: int, _total: int, etapa: str) -> None:
+        if "Atualizando" not in etapa and "Conferindo o banco" not in etapa:
+            return
+        outro = sqlite3.connect(arquivo, timeout=0.2)
+        try:
+            outro.execute("SELECT count(*) FROM usuario").fetchone()
+            tentativas.append("leu")
+        except sqlite3.OperationalError as exc:
+            tentativas.append(str(exc))
+        finally:
+            outro.close()
+
+    backup.restaurar(copia, banco_sqlite.url, ator=ADMIN, progresso=progresso)
+    assert tentativas == ["database is locked"] * 2
+    assert _usuarios(banco_sqlite.url) == {"ana"}  # and free again afterwards
+
+
+def test_duas_restauracoes_no_mesmo_segundo_guardam_dois_arquivos(
+    banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    _criar(banco_sqlite, "primeiro")
+    banco_sqlite.fechar()
+    monkeypatch.setattr("secretaria.relogio.agora", lambda: datetime(2026, 11, 30, 10, 0, 0))
+
+    primeira = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+    segunda = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+    g1 = arquivo.with_name("secretaria.substituido-20261130-100000.sqlite")
+    g2 = arquivo.with_name("secretaria.substituido-20261130-100000-2.sqlite")
+    assert str(g1) in primeira and str(g2) in segunda
+    assert _usuarios(f"sqlite:///{g1}") == {"ana", "primeiro"}  # the first one's aside copy survives
+    assert _usuarios(f"sqlite:///{g2}") == {"ana"}
+
+
+def test_restauracao_fica_na_auditoria_do_banco_restaurado(banco_sqlite: Banco, tmp_path: Path) -> None:
+    import hashlib
+    import json
+
+    from secretaria.models import Auditoria
+
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    banco_sqlite.fechar()
+
+    mensagem = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
+
+    reaberto = abrir_banco(banco_sqlite.url, migrar=False)
+    try:
+        with reaberto.leitura() as s:
+            assert verificar_cadeia(s).integra
+            ultimo = s.scalars(sa.select(Auditoria).order_by(Auditoria.id.desc()).limit(1)).one()
+            acao, login, entidade = ultimo.acao, ultimo.usuario_login, ultimo.entidade
+            depois = json.loads(ultimo.depois or "{}")
+    finally:
+        reaberto.fechar()
+    assert (acao, login, entidade) == ("restaurar_banco", "admin", "banco")
+    assert depois["copia"] == str(copia)
+    assert depois["sha256"] == hashlib.sha256(copia.read_bytes()).hexdigest()
+    assert depois["guardado"] and depois["guardado"] in mensagem and Path(depois["guardado"]).is_file()
+    assert depois["ultimo_registro_copia"] == 1
+
+
+def test_restaurar_exige_administrador(banco_sqlite: Banco, tmp_path: Path) -> None:
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    fiscal = Ator("fiscal1", "Fiscal", frozenset({"fiscal"}))
+    with pytest.raises(AcessoNegado, match="Administrador"):
+        backup.preparar_restauracao(copia, banco_sqlite.url, ator=fiscal)
+    with pytest.raises(AcessoNegado, match="Administrador"):
+        backup.restaurar(copia, banco_sqlite.url, ator=fiscal)
+
+
+def test_confirmacao_diz_o_que_se_perde(banco_sqlite: Banco, tmp_path: Path) -> None:
+    import os
+    from datetime import datetime
+
+    _criar(banco_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    quando = datetime(2026, 11, 29, 18, 5).timestamp()
+    os.utime(copia, (quando, quando))
+    for login in ("bruno", "carla", "davi"):
+        _criar(banco_sqlite, login)
+    banco_sqlite.fechar()
+
+    preparacao = backup.preparar_restauracao(copia, banco_sqlite.url, ator=ADMIN)
+
+    texto = preparacao.descricao()
+    assert "gravada em 29/11/2026 às 18:05" in texto
+    assert "O último registro de auditoria da cópia é o nº 1, de 30/11/2026" in texto
+    assert "O banco atual tem 3 registros de auditoria depois dela (até o nº 4" in texto
+    assert "será perdido" in texto
+
+    outro = abrir_banco(f"sqlite:///{tmp_path / 'outro.sqlite'}")  # another database altogether
+    try:
+        _criar(outro, "zeca")
+        alheia = tmp_path / "alheia.sqlite"
+        backup.fazer_backup(outro.url, alheia)
+    finally:
+        outro.fechar()
+    texto = backup.preparar_restauracao(alheia, banco_sqlite.url, ator=ADMIN).descricao()
+    assert "A cópia não é um estado anterior do banco atual: os 4 registros de auditoria" in texto
+
+
+def test_copia_que_e_o_proprio_banco_recusada_sem_abrir_o_arquivo(banco_sqlite: Banco) -> None:
+    arquivo = arquivo_sqlite(banco_sqlite.url)
+    assert arquivo is not None
+    with pytest.raises(ErroBanco, match="próprio banco em uso"):
+        backup.preparar_restauracao(arquivo, banco_sqlite.url, ator=ADMIN)
+    with pytest.raises(ErroBanco, match="próprio banco em uso"):
+        backup.restaurar(arquivo, banco_sqlite.url, ator=ADMIN)
