@@ -313,38 +313,38 @@ class Preparacao:
     def descricao(self) -> str:
         """The confirmation's text: which copy, of when, and what will be lost."""
         c = self.copia
-        linhas = [
-            f"A cópia {c.arquivo} (gravada em {c.gravada_em:%d/%m/%Y às %H:%M}) vai substituir o banco "
-            f"{self.arquivo}.",
-            (
-                f"O último registro de auditoria da cópia é o {c.ultimo.descricao()}."
-                if c.ultimo
-                else "A cópia não tem registros de auditoria."
-            ),
+        ultimo = (
+            f"último registro de auditoria nela: {c.ultimo.descricao()}."
+            if c.ultimo
+            else "a cópia não tem registros de auditoria."
+        )
+        paragrafos = [
+            f"A cópia {c.arquivo} vai substituir o banco {self.arquivo}.",
+            f"Cópia gravada em {c.gravada_em:%d/%m/%Y às %H:%M}; {ultimo}",
         ]
         p = self.perdas
         if p is None:
-            linhas.append("Não há banco atual legível para comparar.")
+            paragrafos.append("Não há banco atual legível para comparar com a cópia.")
         elif p.depois_da_copia == 0:
-            linhas.append("O banco atual não tem nada registrado depois da cópia.")
+            paragrafos.append("O banco atual não tem nada registrado depois da cópia: nada se perde.")
         elif p.depois_da_copia is not None:
             assert p.ultimo is not None
-            linhas.append(
-                f"O banco atual tem {_quantos(p.depois_da_copia, 'registro', 'registros')} de auditoria depois "
-                f"dela (até o {p.ultimo.descricao()}): tudo o que foi lançado depois da cópia será perdido "
-                "e precisará ser lançado de novo."
+            paragrafos.append(
+                "Será perdido o que o banco atual registrou depois dela: "
+                f"{_quantos(p.depois_da_copia, 'registro', 'registros')} de auditoria (o último, "
+                f"{p.ultimo.descricao()}). Tudo o que foi lançado depois da cópia precisará ser lançado de novo."
             )
         else:
-            linhas.append(
-                f"A cópia não é um estado anterior do banco atual: os "
+            paragrafos.append(
+                "A cópia não é um estado anterior do banco atual: os "
                 f"{_quantos(p.registros_auditoria, 'registro', 'registros')} de auditoria do banco atual"
-                + (f" (até o {p.ultimo.descricao()})" if p.ultimo else "")
+                + (f" (o último, {p.ultimo.descricao()})" if p.ultimo else "")
                 + " serão substituídos pelos da cópia."
             )
-        linhas.append(
-            "O banco atual será guardado com outro nome ao lado dele (…substituido-AAAAMMDD-HHMMSS)."
+        paragrafos.append(
+            "O banco atual será guardado ao lado dele, como …substituido-AAAAMMDD-HHMMSS.sqlite."
         )
-        return "\n".join(linhas)
+        return "\n\n".join(paragrafos)
 
 
 def _quantos(n: int, singular: str, plural: str) -> str:

@@ -599,9 +599,12 @@ def test_confirmacao_diz_o_que_se_perde(banco_sqlite: Banco, tmp_path: Path) -> 
 
     texto = preparacao.descricao()
     assert "gravada em 29/11/2026 às 18:05" in texto
-    assert "O último registro de auditoria da cópia é o nº 1, de 30/11/2026" in texto
-    assert "O banco atual tem 3 registros de auditoria depois dela (até o nº 4" in texto
-    assert "será perdido" in texto
+    assert "último registro de auditoria nela: nº 1, de 30/11/2026" in texto
+    assert (
+        "Será perdido o que o banco atual registrou depois dela: 3 registros de auditoria (o último, nº 4"
+        in texto
+    )
+    assert "precisará ser lançado de novo" in texto
 
     outro = abrir_banco(f"sqlite:///{tmp_path / 'outro.sqlite'}")  # another database altogether
     try:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -13,10 +16,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from secretaria.services import admin
+from secretaria.services import admin, backup
 from secretaria.ui.admin.comum import rotulo_ajuda, sucesso
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.widgets import Formulario, mensagens
+from secretaria.ui.widgets import Formulario, arquivos, mensagens
+from secretaria.ui.widgets.tarefas import Progresso, Tarefa, dialogo_progresso
+
+TITULO_RESTAURAR = "Restaurar cópia de segurança"
+FILTRO_COPIAS = "Cópias de segurança (*.sqlite);;Todos os arquivos (*)"
 
 
 class PainelOrgao(QWidget):
@@ -142,12 +149,21 @@ class PainelOrgao(QWidget):
 
 
 class PainelSistema(QWidget):
-    """Backups (SQLite: copy now to a chosen file, and how many daily copies to keep; PostgreSQL: the
-    pg_dump command) and the work-queue setting for overdue decisions."""
+    """Backups (SQLite: copy now to a chosen file, restore a copy, and how many daily copies to keep;
+    PostgreSQL: the pg_dump command, and how to restore with pg_restore) and the work-queue setting for
+    overdue decisions.
+
+    Restoring: the copy is checked in the background (progress dialog), then a confirmation names what will
+    be lost, then the restore runs in the background; afterwards the database connection is closed and the
+    window with it (the program must be opened again on the restored database). `restaurado` is emitted
+    with the service's message just before the window closes."""
+
+    restaurado = Signal(str)
 
     def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.contexto = contexto
+        self.tarefa: Tarefa | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
 
@@ -162,13 +178,22 @@ class PainelSistema(QWidget):
         else:
             texto = (
                 f"Banco de dados no servidor PostgreSQL: {banco.url_exibicao}.\nAs cópias são feitas no servidor "
-                "com o pg_dump (o comando aparece ao clicar no botão abaixo)."
+                "com o pg_dump (o comando aparece ao clicar no botão abaixo) e restauradas à mão com o "
+                "pg_restore num banco novo (veja o README, “Restaurar”)."
             )
         lb.addWidget(rotulo_ajuda(texto))
         linha = QHBoxLayout()
         self.botao_backup = QPushButton("Fazer cópia de segurança agora…")
         self.botao_backup.clicked.connect(self.copia_agora)
         linha.addWidget(self.botao_backup)
+        self.botao_restaurar = QPushButton("Restaurar uma cópia…")
+        self.botao_restaurar.setToolTip(
+            "Substitui o banco atual por uma cópia de segurança, depois de conferi-la; o banco atual é "
+            "guardado com outro nome. Todos os outros computadores precisam estar com o programa fechado."
+        )
+        self.botao_restaurar.clicked.connect(self.restaurar_copia)
+        self.botao_restaurar.setVisible(contexto.pode("administrador"))
+        linha.addWidget(self.botao_restaurar)
         linha.addStretch(1)
         lb.addLayout(linha)
         layout.addWidget(grupo_backup)
@@ -232,3 +257,77 @@ class PainelSistema(QWidget):
         from secretaria.ui.janela_principal import fazer_copia_de_seguranca
 
         fazer_copia_de_seguranca(self, self.contexto)
+
+    # -- restore ----------------------------------------------------------------------------------
+    def restaurar_copia(self) -> None:
+        """Choose the copy, then check it in the background; the confirmation follows (`_confirmar`)."""
+        banco = self.contexto.banco
+        if not banco.eh_sqlite:
+            mensagens.informar(
+                self,
+                TITULO_RESTAURAR,
+                "O banco está num servidor PostgreSQL: a restauração é feita à mão, com o pg_restore, num "
+                "banco novo:\n\npg_restore --no-owner --dbname=postgresql://usuario@servidor/banco_novo "
+                "ARQUIVO.dump\n\nDepois abra o programa com --db apontando para o banco novo e confira a "
+                "auditoria (secretaria auditoria verificar). Veja o README, seção “Restaurar”.",
+            )
+            return
+        origem = arquivos.abrir_arquivo(self, TITULO_RESTAURAR, FILTRO_COPIAS)
+        if origem is None:
+            return
+        ator, url = self.contexto.ator, banco.url
+
+        def preparar(progresso: Progresso) -> backup.Preparacao:
+            banco.engine.dispose()  # this window's idle connections would count as "open elsewhere"
+            return backup.preparar_restauracao(origem, url, ator=ator, progresso=progresso)
+
+        self._em_segundo_plano(preparar, "Conferindo a cópia de segurança…", self._confirmar)
+
+    def _confirmar(self, preparacao: object) -> None:
+        assert isinstance(preparacao, backup.Preparacao)
+        mensagens.confirmar(
+            self,
+            TITULO_RESTAURAR,
+            f"{preparacao.descricao()}\n\nDepois da restauração o programa será fechado; abra-o de novo "
+            "para continuar no banco restaurado.",
+            lambda: self._restaurar(preparacao),
+            texto_sim="Restaurar",
+            texto_nao="Voltar",
+        )
+
+    def _restaurar(self, preparacao: backup.Preparacao) -> None:
+        banco, ator = self.contexto.banco, self.contexto.ator
+        origem = preparacao.copia.arquivo
+
+        def restaurar(progresso: Progresso) -> str:
+            banco.engine.dispose()
+            return backup.restaurar(
+                origem, banco.url, ator=ator, verificada=preparacao.copia, progresso=progresso
+            )
+
+        self._em_segundo_plano(restaurar, "Restaurando a cópia de segurança…", self._restaurado)
+
+    def _restaurado(self, mensagem: object) -> None:
+        """The database under the window is not the one its screens were showing: close the connection and
+        the window (nothing of the old state may be written into the restored database)."""
+        self.contexto.banco.fechar()
+        texto = f"{mensagem}\n\nO programa será fechado agora; abra-o de novo para continuar."
+        mensagens.informar(self, TITULO_RESTAURAR, texto, ao_fechar=self._fechar_janela)
+        self.restaurado.emit(str(mensagem))
+
+    def _fechar_janela(self) -> None:
+        self.window().close()
+
+    def _em_segundo_plano(
+        self, funcao: Callable[[Progresso], object], texto: str, ao_concluir: Callable[[object], None]
+    ) -> None:
+        self.botao_restaurar.setEnabled(False)
+        tarefa = Tarefa(funcao, self)
+        tarefa.concluida.connect(ao_concluir)
+        tarefa.falhou.connect(self._recusado)
+        tarefa.finished.connect(lambda: self.botao_restaurar.setEnabled(True))
+        self.tarefa = tarefa
+        tarefa.iniciar(dialogo_progresso(self, TITULO_RESTAURAR, texto))
+
+    def _recusado(self, mensagem: str) -> None:
+        mensagens.avisar_erro(self, TITULO_RESTAURAR, mensagem)
