@@ -74,8 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     restaurar = sub.add_parser(
         "restaurar",
         help="restaura uma cópia de segurança (SQLite)",
-        description="Confere a cópia (integridade e auditoria), guarda o banco atual com outro nome e "
-        "coloca a cópia no lugar. Feche o programa nos outros computadores antes.",
+        description="Confere a cópia (integridade, esquema completo, referências entre registros e "
+        "auditoria), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
+        "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa.",
     )
     restaurar.add_argument("origem", help="arquivo da cópia de segurança")
     restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")

@@ -158,3 +158,24 @@ def test_ajuda_em_portugues(capsys: pytest.CaptureFixture[str]) -> None:
         assert saida.value.code == 0
         texto = capsys.readouterr().out
         assert "cópia" in texto or "auditoria" in texto
+
+
+def test_restaurar_recusa_com_o_banco_aberto_e_nao_pede_confirmacao(
+    url_sqlite: str, pasta: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _criar(url_sqlite, "ana")
+    copia = tmp_path / "copia.sqlite"
+    _rodar(capsys, "backup", str(copia), "--db", url_sqlite)
+    _criar(url_sqlite, "depois")
+    aberto = abrir_banco(url_sqlite, migrar=False)  # the program open on another computer
+    try:
+        with aberto.leitura() as s:
+            s.scalars(sa.select(Usuario.login)).all()
+            codigo, _, err = _rodar(capsys, "restaurar", str(copia), "--db", url_sqlite)
+    finally:
+        aberto.fechar()
+    assert codigo == cli.SAIDA_ERRO
+    assert "aberto em outro computador ou programa" in err and "Nada foi alterado" in err
+    assert "--sim" not in err  # refused before the confirmation was even asked for
+    assert _logins(url_sqlite) == {"ana", "depois"}
+    assert not list(pasta.glob("*.substituido-*"))
