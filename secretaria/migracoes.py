@@ -116,9 +116,12 @@ def esquema_sqlite(conexao: sqlite3.Connection) -> Esquema:
     ).fetchall()
     for tipo, nome, tabela, sql in objetos:
         if tipo == "table":
+            # sorted: a column added by a later migration sits last, one rebuilt by a batch migration may not
             colunas = tuple(
-                (c[1], " ".join(str(c[2]).upper().split()), bool(c[3]), int(c[5]))
-                for c in conexao.execute(f'PRAGMA table_xinfo("{nome}")')
+                sorted(
+                    (c[1], " ".join(str(c[2]).upper().split()), bool(c[3]), int(c[5]))
+                    for c in conexao.execute(f'PRAGMA table_xinfo("{nome}")')
+                )
             )
             chaves = tuple(
                 sorted(
