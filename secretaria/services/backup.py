@@ -380,6 +380,7 @@ def verificar_copia(
     that is not empty when there are records. `atual` is the live database file, refused as a source
     before anything reads it (opening and closing it here would drop this process's locks on it)."""
     from secretaria import migracoes
+    from secretaria.services.verificacao import verificar_tudo
 
     def etapa(feitas: int, texto: str) -> None:
         if progresso is not None:
@@ -443,6 +444,10 @@ def verificar_copia(
         with so.Session(engine) as sessao:
             resultado = auditoria.verificar_cadeia(sessao)
             ultimo = _ultimo_registro(sessao)
+            # The records against their audit images, the anchors of every term and the documents' hashes:
+            # the models describe the head schema only, so an older copy is compared after its upgrade
+            # would be — here it gets the chain and schema checks above, which its own revision allows.
+            completo = verificar_tudo(sessao) if revisao == migracoes.revisao_head() else None
     except sa.exc.DatabaseError as exc:
         raise ErroBanco(
             f"A cópia {origem} está danificada ou não é um banco da Secretaria; nada foi alterado."
@@ -458,6 +463,9 @@ def verificar_copia(
             f"A cópia {origem} tem {_quantos(registros, 'registro', 'registros')} e nenhum registro de "
             "auditoria: a auditoria foi apagada. Nada foi alterado."
         )
+    if completo is not None and not completo.integro:
+        achados = "; ".join(completo.achados[:5]) + ("; …" if len(completo.achados) > 5 else "")
+        raise ErroBanco(f"A cópia {origem} não confere com a sua auditoria: {achados} Nada foi alterado.")
     etapa(4, "Calculando o SHA-256 da cópia…")
     return CopiaVerificada(
         arquivo=origem,

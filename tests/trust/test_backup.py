@@ -341,6 +341,11 @@ ADULTERACOES = {
         ],
         "tem um gatilho limpar, que não faz parte do esquema",
     ),
+    # the chain is whole and the schema complete, but a record no longer matches what its audit wrote
+    "usuário alterado por fora": (
+        ["UPDATE usuario SET nome = 'Intruso' WHERE login = 'ana'", "RECRIAR GATILHOS"],
+        "não confere com a sua auditoria: O usuário",
+    ),
     "chave estrangeira quebrada": (
         [
             "UPDATE usuario_papel SET usuario_id = 999 WHERE usuario_id = (SELECT max(id) FROM usuario)",
