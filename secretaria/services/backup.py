@@ -492,13 +492,15 @@ def _registros_que_pedem_auditoria(conn: sa.Connection) -> int:
     """Records that only an audited act can have made (the seeded catalogue of the law and letterhead aside)."""
     from secretaria.models import Base, DispositivoCatalogo
 
+    # A copy of an older revision lacks the tables later migrations add: count the ones it has.
+    existentes = set(sa.inspect(conn).get_table_names())
     total = 0
-    for nome, tabela in Base.metadata.tables.items():
-        if nome in _SEM_AUDITORIA:
+    for nome in Base.metadata.tables:
+        if nome in _SEM_AUDITORIA or nome not in existentes:
             continue
-        consulta = sa.select(sa.func.count()).select_from(tabela)
+        consulta = sa.select(sa.func.count(sa.literal_column("*"))).select_from(sa.table(nome))
         if nome == DispositivoCatalogo.__tablename__:
-            consulta = consulta.where(tabela.c.origem != "lei")
+            consulta = consulta.where(sa.column("origem") != "lei")
         total += int(conn.execute(consulta).scalar_one())
     return total
 
