@@ -46,6 +46,7 @@ __all__ = [
     "LinhaPagamentoMensal",
     "LinhaPenalidadeMensal",
     "LinhaPrazoMensal",
+    "LinhaSuspensaoMensal",
     "Resultado",
     "Testemunha",
     "Timbre",
@@ -493,10 +494,12 @@ class DadosFicha:
 
 @dataclass(frozen=True, slots=True)
 class LinhaAutoMensal:
-    """An auto drawn up in the month. The fine is None while the case is undecided or was dismissed."""
+    """An auto drawn up in the month (`data_lavratura`), with the day of the infraction it records. The fine
+    is None while the case is undecided or was dismissed."""
 
     numero: str
-    data: date
+    data_lavratura: date
+    data_infracao: date
     operadora: str
     dispositivo: str
     tipo: str
@@ -523,6 +526,19 @@ class LinhaPenalidadeMensal:
     suspensao_dias: int | None = None
     suspensao_inicio: date | None = None
     suspensao_fim: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinhaSuspensaoMensal:
+    """A suspension whose serving started in the month, whatever month it was decided in."""
+
+    numero_auto: str
+    operadora: str
+    dispositivo: str
+    inicio: date
+    fim: date
+    dias: int
+    situacao: str  # "Cumprida", "Em curso no fim do mês", "Anulada"
 
 
 @dataclass(frozen=True, slots=True)
@@ -553,7 +569,8 @@ class LinhaPagamentoMensal:
 class DadosMensais:
     """Everything the monthly spreadsheet shows for `ano`/`mes`.
 
-    The "Resumo por operadora" sheet is computed from `autos`, so it always agrees with the "Autos" sheet.
+    The "Resumo por operadora" sheet is computed from `autos` (autos drawn up) and `penalidades` (fines
+    decided in the month), so it always agrees with the "Autos" and "Penalidades" sheets.
     """
 
     ano: int
@@ -562,8 +579,9 @@ class DadosMensais:
     penalidades: Sequence[LinhaPenalidadeMensal] = ()
     prazos: Sequence[LinhaPrazoMensal] = ()
     pagamentos: Sequence[LinhaPagamentoMensal] = ()
+    suspensoes: Sequence[LinhaSuspensaoMensal] = ()
 
     def __post_init__(self) -> None:
         _exigir(1 <= self.mes <= 12, f"Mês inválido: {self.mes}.")
-        for nome in ("autos", "penalidades", "prazos", "pagamentos"):
+        for nome in ("autos", "penalidades", "prazos", "pagamentos", "suspensoes"):
             _tupla(self, nome)

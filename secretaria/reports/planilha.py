@@ -5,7 +5,9 @@ Written with openpyxl's write-only workbook (pretix's exporter does the same): r
 ten thousand rows need neither much memory nor much time. openpyxl is imported inside the functions: the
 window imports this package at start-up and must not pay for openpyxl until someone asks for a file.
 
-Each sheet is a real Excel table (filters, banded rows) with a frozen header and set column widths; dates
+Each sheet is a real Excel table (filters, banded rows, and where asked the table's own totals row, whose
+SUBTOTAL formulas follow the filter) with a frozen header and column widths that fit the header beside its
+filter button; dates
 are dates shown "DD/MM/YYYY", amounts numbers shown '"R$" #,##0.00' (Excel shows them with the reader's
 separators). Text is stored as text whatever it starts with: text starting with "=", "+", "-", "@", a tab
 or a carriage return is marked `quotePrefix`, so Excel keeps it text even when someone edits the cell — a
@@ -15,11 +17,12 @@ cannot hold are removed and text is cut at Excel's cell limit (pretix's safe_ope
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, BinaryIO
@@ -36,7 +39,9 @@ __all__ = [
     "ExportacaoCancelada",
     "Formula",
     "gravar_lista",
+    "largura_do_titulo",
     "letra",
+    "medir",
     "novo_livro",
 ]
 
@@ -47,9 +52,13 @@ FORMATO_DECIMAL = "#,##0.00"
 FORMATO_URM = "0.00"
 FORMATO_INTEIRO = "0"
 ESTILO_TABELA = "TableStyleMedium2"
+ROTULO_TOTAL = "Total"
 _PERIGOSOS = ("=", "+", "-", "@", "\t", "\r")
 _LIMITE_CELULA = 32_767  # Excel's maximum characters in a cell
 _LINHAS_PARA_LARGURA = 200
+_BOTAO_FILTRO = 3.0  # the header's filter button covers about three characters of the column
+_NEGRITO = 1.1  # the table style's bold header is wider than the body's text
+LARGURA_MAXIMA = 50.0
 
 
 class ExportacaoCancelada(Exception):
@@ -68,6 +77,49 @@ class Coluna:
     largura: float
     formato: str | None = None
     """Number format for the column's numbers and dates; None: by the value's type."""
+    total: bool = False
+    """Summed in the table's totals row (SUBTOTAL 109: only the rows the filter shows)."""
+
+
+def largura_do_titulo(titulo: str) -> float:
+    """The width a header needs so that its filter button does not cover its last letters."""
+    return math.ceil(len(titulo) * _NEGRITO) + _BOTAO_FILTRO
+
+
+def _largura_do_valor(valor: object, formato: str | None) -> int:
+    """Characters a value takes as Excel shows it with the column's format."""
+    if valor is None or isinstance(valor, Formula):
+        return 0
+    if isinstance(valor, str):
+        return len(valor)
+    if isinstance(valor, datetime):
+        return 16
+    if isinstance(valor, date):
+        return 10
+    if isinstance(valor, bool):
+        return 3
+    if isinstance(valor, Decimal | int | float):
+        if formato == FORMATO_REAIS:
+            return len(f"R$ {valor:,.2f}")
+        if formato in (FORMATO_URM, FORMATO_DECIMAL):
+            return len(f"{valor:,.2f}")
+        return len(str(valor))
+    return len(str(valor))
+
+
+def medir(
+    colunas: Sequence[Coluna], linhas: Iterable[Sequence[object]], maximo: float = LARGURA_MAXIMA
+) -> list[Coluna]:
+    """The columns widened to their longest value (plus a margin, up to `maximo`); the header's own need is
+    added by `Aba`. A write-only sheet takes its widths before its rows, so the caller measures first."""
+    maiores = [0] * len(colunas)
+    formatos = [c.formato for c in colunas]
+    for linha in linhas:
+        for i, valor in enumerate(linha):
+            n = _largura_do_valor(valor, formatos[i])
+            if n > maiores[i]:
+                maiores[i] = n
+    return [replace(c, largura=max(c.largura, min(maximo, maiores[i] + 2.0))) for i, c in enumerate(colunas)]
 
 
 def letra(coluna: int) -> str:
@@ -88,7 +140,8 @@ def nome_de_aba(titulo: str) -> str:
 
 
 class Aba:
-    """One streamed sheet holding one Excel table: header row, data rows, optional totals row below."""
+    """One streamed sheet holding one Excel table: header row, data rows, and, when a column asks for a total,
+    the table's totals row (inside the table, so Excel's filter drives it)."""
 
     def __init__(self, livro: Any, titulo: str, nome_tabela: str, colunas: Sequence[Coluna]) -> None:
         from openpyxl.cell import WriteOnlyCell
@@ -104,7 +157,8 @@ class Aba:
         self.linhas = 0
         # Set before the first row: write-only sheets write these at the top of the file.
         for indice, coluna in enumerate(self.colunas, start=1):
-            self.ws.column_dimensions[letra(indice)].width = coluna.largura
+            largura = max(coluna.largura, largura_do_titulo(self.titulos[indice - 1]))
+            self.ws.column_dimensions[letra(indice)].width = largura
         self.ws.freeze_panes = "A2"
         self.ws.print_title_rows = "1:1"
         self.ws.page_setup.orientation = "landscape"
@@ -166,34 +220,53 @@ class Aba:
         self.ws.append([self.celula(v, c.formato, i) for v, (i, c) in zip(valores, colunas, strict=True)])
         self.linhas += 1
 
-    def fechar(self, totais: bool = False) -> None:
-        """Declare the table over the rows written; with `totais`, add a SUM row under it."""
+    def fechar(self) -> None:
+        """Declare the table over the rows written, with its totals row when a column has `total`.
+
+        The totals row is the table's own (`totalsRowCount`): it lies inside the table's `ref` but outside
+        its filter, the first column carries the label, and each summed column holds
+        `SUBTOTAL(109,Table[Column])`, which Excel and LibreOffice recompute over the rows the filter shows
+        (LibreOffice refuses the unqualified `[Column]` form).
+        """
         from openpyxl.styles import Font
         from openpyxl.worksheet.filters import AutoFilter
         from openpyxl.worksheet.table import Table, TableColumn, TableStyleInfo
 
+        com_totais = any(c.total for c in self.colunas)
+        if com_totais and self.colunas[0].total:
+            raise ValueError("A primeira coluna leva o rótulo da linha de totais; não pode ser somada.")
         ultima = self.linhas + 1 if self.linhas else 2  # an Excel table needs at least one (empty) data row
-        ref = f"A1:{letra(len(self.colunas))}{ultima}"
+        ultima_coluna = letra(len(self.colunas))
+        filtro = f"A1:{ultima_coluna}{ultima}"
+        colunas = []
+        for indice, (titulo, coluna) in enumerate(zip(self.titulos, self.colunas, strict=True), start=1):
+            tabela_coluna = TableColumn(id=indice, name=titulo)
+            if com_totais and indice == 1:
+                tabela_coluna.totalsRowLabel = ROTULO_TOTAL
+            elif coluna.total:
+                tabela_coluna.totalsRowFunction = "sum"
+            colunas.append(tabela_coluna)
         tabela = Table(
             displayName=self.nome_tabela,
-            ref=ref,
-            autoFilter=AutoFilter(ref=ref),
-            tableColumns=[TableColumn(id=i, name=t) for i, t in enumerate(self.titulos, start=1)],
+            ref=f"A1:{ultima_coluna}{ultima + 1}" if com_totais else filtro,
+            autoFilter=AutoFilter(ref=filtro),
+            tableColumns=colunas,
             tableStyleInfo=TableStyleInfo(name=ESTILO_TABELA, showRowStripes=True, showColumnStripes=False),
         )
-        if totais:
+        if com_totais:
+            tabela.totalsRowCount = 1
+            tabela.totalsRowShown = True
             if not self.linhas:
-                self.ws.append([])  # the table's empty data row, so the totals row stays outside the table
+                self.ws.append([])  # the table's empty data row, above its totals row
             negrito = Font(bold=True)
             linha: list[object] = []
-            for indice, coluna in enumerate(self.colunas, start=1):
+            for indice, (titulo, coluna) in enumerate(zip(self.titulos, self.colunas, strict=True), start=1):
                 celula = self._celula(self.ws)
                 celula.font = negrito
                 if indice == 1:
-                    celula.value = "Total"
-                else:
-                    coluna_letra = letra(indice)
-                    celula.value = f"=SUM({coluna_letra}2:{coluna_letra}{ultima})"
+                    celula.value = ROTULO_TOTAL
+                elif coluna.total:
+                    celula.value = f"=SUBTOTAL(109,{self.nome_tabela}[{_referencia_de_coluna(titulo)}])"
                     celula.number_format = coluna.formato or "General"
                 linha.append(celula)
             self.ws.append(linha)
@@ -201,6 +274,11 @@ class Aba:
             # openpyxl always warns in write-only mode that columns must be given by hand; they are, above.
             warnings.filterwarnings("ignore", "In write-only mode you must add table columns manually")
             self.ws.add_table(tabela)
+
+
+def _referencia_de_coluna(titulo: str) -> str:
+    """A column name inside a structured reference: ', #, [ and ] are escaped with an apostrophe."""
+    return re.sub(r"(['#\[\]])", r"'\1", titulo)
 
 
 def _titulos_unicos(titulos: Sequence[str]) -> list[str]:

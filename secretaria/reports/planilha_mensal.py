@@ -1,4 +1,5 @@
-"""The monthly spreadsheet (PRODUTO § 10): autos, summary by operator, penalties, open deadlines, payments.
+"""The monthly spreadsheet (PRODUTO § 10): autos drawn up, the month's decisions by operator and tipo,
+penalties decided, suspensions started, deadlines running at the month's end, payments.
 
 Written through `reports.planilha` (the program's one xlsx writer: streamed rows, real Excel tables, pt-BR
 formats, user text kept as text and never run as a formula), like the list export.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, BinaryIO
@@ -20,8 +22,7 @@ from secretaria.reports.planilha import (
     FORMATO_REAIS,
     FORMATO_URM,
     Aba,
-    Formula,
-    letra,
+    medir,
     novo_livro,
 )
 from secretaria.reports.planilha import Coluna as _Coluna
@@ -30,68 +31,82 @@ __all__ = ["ABAS", "FORMATO_DATA", "FORMATO_REAIS", "FORMATO_URM", "TIPOS", "ger
 
 TIPOS = ("A", "B", "C", "D", "E")
 #: Sheet titles, in order.
-ABAS = ("Autos", "Resumo por operadora", "Penalidades", "Prazos", "Pagamentos")
+ABAS = ("Autos", "Resumo por operadora", "Penalidades", "Suspensões", "Prazos", "Pagamentos")
 _PASSO_PROGRESSO = 1_000
 
 Progresso = Callable[[int, int], None]
 
-
+# The widths are minimums: `medir` widens a column to its longest value and `Aba` to its header and filter
+# button.
 _COLUNAS_AUTOS = (
-    _Coluna("Número", 11),
-    _Coluna("Data", 11, FORMATO_DATA),
-    _Coluna("Operadora", 38),
-    _Coluna("Dispositivo", 15),
-    _Coluna("Tipo", 7),
-    _Coluna("Veículo", 18),
-    _Coluna("Empregado", 30),
-    _Coluna("Situação", 20),
-    _Coluna("Multa (URM)", 12, FORMATO_URM),
-    _Coluna("Multa (R$)", 14, FORMATO_REAIS),
+    _Coluna("Número", 9),
+    _Coluna("Data da infração", 10, FORMATO_DATA),
+    _Coluna("Lavrado em", 10, FORMATO_DATA),
+    _Coluna("Operadora", 20),
+    _Coluna("Dispositivo", 10),
+    _Coluna("Tipo", 4),
+    _Coluna("Veículo", 10),
+    _Coluna("Empregado", 12),
+    _Coluna("Situação", 12),
+    _Coluna("Multa (URM)", 8, FORMATO_URM, total=True),
+    _Coluna("Multa (R$)", 10, FORMATO_REAIS, total=True),
 )
 _COLUNAS_RESUMO = (
-    _Coluna("Operadora", 38),
-    *(
-        coluna
-        for tipo in TIPOS
-        for coluna in (
-            _Coluna(f"Tipo {tipo} – qtd", 10, FORMATO_INTEIRO),
-            _Coluna(f"Tipo {tipo} – R$", 14, FORMATO_REAIS),
-        )
-    ),
-    _Coluna("Total – qtd", 11, FORMATO_INTEIRO),
-    _Coluna("Total – R$", 15, FORMATO_REAIS),
+    _Coluna("Operadora", 20),
+    _Coluna("Tipo", 4),
+    _Coluna("Autos lavrados no mês", 6, FORMATO_INTEIRO, total=True),
+    _Coluna("Multas decididas no mês", 6, FORMATO_INTEIRO, total=True),
+    _Coluna("Multas decididas no mês (URM)", 8, FORMATO_URM, total=True),
+    _Coluna("Multas decididas no mês (R$)", 10, FORMATO_REAIS, total=True),
 )
 _COLUNAS_PENALIDADES = (
-    _Coluna("Auto", 11),
-    _Coluna("Data da decisão", 13, FORMATO_DATA),
-    _Coluna("Operadora", 38),
-    _Coluna("Dispositivo", 15),
-    _Coluna("Tipo", 7),
-    _Coluna("Resultado", 22),
-    _Coluna("Multa (URM)", 12, FORMATO_URM),
-    _Coluna("Valor da URM", 13, FORMATO_REAIS),
-    _Coluna("Multa (R$)", 14, FORMATO_REAIS),
-    _Coluna("Suspensão (dias)", 12, FORMATO_INTEIRO),
-    _Coluna("Início da suspensão", 13, FORMATO_DATA),
-    _Coluna("Fim da suspensão", 13, FORMATO_DATA),
+    _Coluna("Auto", 9),
+    _Coluna("Data da decisão", 10, FORMATO_DATA),
+    _Coluna("Operadora", 20),
+    _Coluna("Dispositivo", 10),
+    _Coluna("Tipo", 4),
+    _Coluna("Resultado", 12),
+    _Coluna("Multa (URM)", 8, FORMATO_URM, total=True),
+    _Coluna("Valor da URM", 10, FORMATO_REAIS),
+    _Coluna("Multa (R$)", 10, FORMATO_REAIS, total=True),
+    _Coluna("Suspensão (dias)", 4, FORMATO_INTEIRO, total=True),
+    _Coluna("Início da suspensão", 10, FORMATO_DATA),
+    _Coluna("Fim da suspensão", 10, FORMATO_DATA),
+)
+_COLUNAS_SUSPENSOES = (
+    _Coluna("Auto", 9),
+    _Coluna("Operadora", 20),
+    _Coluna("Dispositivo", 10),
+    _Coluna("Início", 10, FORMATO_DATA),
+    _Coluna("Fim", 10, FORMATO_DATA),
+    _Coluna("Dias", 4, FORMATO_INTEIRO, total=True),
+    _Coluna("Situação", 12),
 )
 _COLUNAS_PRAZOS = (
-    _Coluna("Auto", 11),
-    _Coluna("Operadora", 38),
-    _Coluna("Prazo", 20),
-    _Coluna("Intimação em", 13, FORMATO_DATA),
-    _Coluna("Vencimento", 13, FORMATO_DATA),
-    _Coluna("Dias restantes", 12, FORMATO_INTEIRO),
+    _Coluna("Auto", 9),
+    _Coluna("Operadora", 20),
+    _Coluna("Prazo", 12),
+    _Coluna("Intimação em", 10, FORMATO_DATA),
+    _Coluna("Vencimento", 10, FORMATO_DATA),
+    _Coluna("Dias restantes", 4, FORMATO_INTEIRO),
 )
 _COLUNAS_PAGAMENTOS = (
-    _Coluna("Auto", 11),
-    _Coluna("Operadora", 38),
-    _Coluna("Multa (R$)", 14, FORMATO_REAIS),
-    _Coluna("Situação", 16),
-    _Coluna("Data do pagamento", 13, FORMATO_DATA),
-    _Coluna("Valor pago (R$)", 14, FORMATO_REAIS),
-    _Coluna("Observação", 40),
+    _Coluna("Auto", 9),
+    _Coluna("Operadora", 20),
+    _Coluna("Multa (R$)", 10, FORMATO_REAIS, total=True),
+    _Coluna("Situação", 10),
+    _Coluna("Data do pagamento", 10, FORMATO_DATA),
+    _Coluna("Valor pago (R$)", 10, FORMATO_REAIS, total=True),
+    _Coluna("Observação", 20),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Folha:
+    titulo: str
+    tabela: str
+    colunas: Sequence[_Coluna]
+    linhas: list[tuple[object, ...]]
 
 
 def ultimo_dia(ano: int, mes: int) -> date:
@@ -108,117 +123,122 @@ def gerar_planilha_mensal(
     """Write the month's workbook to `destino` (a path or a binary file object).
 
     `progresso(feitas, total)` is called every thousand rows and at the end, for the command line's progress
-    line and the window's progress bar.
+    line and the window's progress bar. The rows are put together first: a streamed sheet takes its column
+    widths before its first row.
     """
-    fim_do_mes = ultimo_dia(dados.ano, dados.mes)
     livro = novo_livro()
     livro.properties.title = f"Relatório mensal {dados.mes:02d}/{dados.ano}"
     livro.properties.subject = "Fiscalização do transporte coletivo – Lei Municipal nº 2.413/1978"
     livro.properties.creator = "Secretaria – SMSU Pelotas"
-    livro.calculation.fullCalcOnLoad = True  # the totals are formulas without cached values
+    livro.calculation.fullCalcOnLoad = True  # the totals rows are formulas without cached values
 
-    resumo = _resumo(dados)
-    total = (
-        len(dados.autos) + len(resumo) + len(dados.penalidades) + len(dados.prazos) + len(dados.pagamentos)
-    )
-    contador = _Contador(total, progresso)
-
-    autos = _Aba(livro, ABAS[0], "Autos", _COLUNAS_AUTOS, contador)
-    for auto in dados.autos:
-        autos.escrever(
-            (
-                auto.numero,
-                auto.data,
-                auto.operadora,
-                auto.dispositivo,
-                auto.tipo,
-                auto.veiculo,
-                auto.empregado,
-                auto.situacao,
-                auto.multa_urm,
-                auto.multa_reais,
-            )
-        )
-    autos.fechar()
-
-    aba_resumo = _Aba(livro, ABAS[1], "ResumoPorOperadora", _COLUNAS_RESUMO, contador)
-    for linha, (operadora, por_tipo) in enumerate(resumo, start=2):
-        valores: list[object] = [operadora]
-        for tipo in TIPOS:
-            quantidade, valor = por_tipo.get(tipo, (0, Decimal(0)))
-            valores += [quantidade, valor]
-        colunas_qtd = [letra(2 + 2 * i) for i in range(len(TIPOS))]
-        colunas_valor = [letra(3 + 2 * i) for i in range(len(TIPOS))]
-        valores.append(Formula("=" + "+".join(f"{c}{linha}" for c in colunas_qtd)))
-        valores.append(Formula("=" + "+".join(f"{c}{linha}" for c in colunas_valor)))
-        aba_resumo.escrever(valores)
-    aba_resumo.fechar(totais=True)
-
-    penalidades = _Aba(livro, ABAS[2], "Penalidades", _COLUNAS_PENALIDADES, contador)
-    for p in dados.penalidades:
-        penalidades.escrever(
-            (
-                p.numero_auto,
-                p.data_decisao,
-                p.operadora,
-                p.dispositivo,
-                p.tipo,
-                p.resultado,
-                p.multa_urm,
-                p.valor_urm,
-                p.multa_reais,
-                p.suspensao_dias,
-                p.suspensao_inicio,
-                p.suspensao_fim,
-            )
-        )
-    penalidades.fechar()
-
-    prazos = _Aba(livro, ABAS[3], "Prazos", _COLUNAS_PRAZOS, contador)
-    for prazo in sorted(dados.prazos, key=lambda p: (p.vencimento, p.numero_auto)):
-        prazos.escrever(
-            (
-                prazo.numero_auto,
-                prazo.operadora,
-                prazo.prazo,
-                prazo.data_intimacao,
-                prazo.vencimento,
-                (prazo.vencimento - fim_do_mes).days,
-            )
-        )
-    prazos.fechar()
-
-    pagamentos = _Aba(livro, ABAS[4], "Pagamentos", _COLUNAS_PAGAMENTOS, contador)
-    for pagamento in dados.pagamentos:
-        pagamentos.escrever(
-            (
-                pagamento.numero_auto,
-                pagamento.operadora,
-                pagamento.valor_multa,
-                pagamento.situacao,
-                pagamento.data_pagamento,
-                pagamento.valor_pago,
-                pagamento.observacao or None,
-            )
-        )
-    pagamentos.fechar()
-
+    folhas = _folhas(dados)
+    contador = _Contador(sum(len(f.linhas) for f in folhas), progresso)
+    for folha in folhas:
+        aba = _Aba(livro, folha.titulo, folha.tabela, medir(folha.colunas, folha.linhas), contador)
+        for linha in folha.linhas:
+            aba.escrever(linha)
+        aba.fechar()
     livro.save(destino)
     contador.terminar()
 
 
-def _resumo(dados: DadosMensais) -> list[tuple[str, dict[str, tuple[int, Decimal]]]]:
-    """Counts and fine amounts per operator and tipo, from the autos of the month (so the sheets agree)."""
-    contagem: dict[str, dict[str, list[Any]]] = defaultdict(dict)
-    for auto in dados.autos:
-        celula = contagem[auto.operadora].setdefault(auto.tipo, [0, Decimal(0)])
-        celula[0] += 1
-        if auto.multa_reais is not None:
-            celula[1] += auto.multa_reais
-    return [
-        (operadora, {tipo: (q, v) for tipo, (q, v) in por_tipo.items()})
-        for operadora, por_tipo in sorted(contagem.items(), key=lambda item: item[0].casefold())
+def _folhas(dados: DadosMensais) -> list[_Folha]:
+    fim_do_mes = ultimo_dia(dados.ano, dados.mes)
+    autos = [
+        (
+            a.numero,
+            a.data_infracao,
+            a.data_lavratura,
+            a.operadora,
+            a.dispositivo,
+            a.tipo,
+            a.veiculo,
+            a.empregado,
+            a.situacao,
+            a.multa_urm,
+            a.multa_reais,
+        )
+        for a in dados.autos
     ]
+    penalidades = [
+        (
+            p.numero_auto,
+            p.data_decisao,
+            p.operadora,
+            p.dispositivo,
+            p.tipo,
+            p.resultado,
+            p.multa_urm,
+            p.valor_urm,
+            p.multa_reais,
+            p.suspensao_dias,
+            p.suspensao_inicio,
+            p.suspensao_fim,
+        )
+        for p in dados.penalidades
+    ]
+    suspensoes = [
+        (s.numero_auto, s.operadora, s.dispositivo, s.inicio, s.fim, s.dias, s.situacao)
+        for s in sorted(dados.suspensoes, key=lambda s: (s.inicio, s.numero_auto))
+    ]
+    prazos = [
+        (
+            p.numero_auto,
+            p.operadora,
+            p.prazo,
+            p.data_intimacao,
+            p.vencimento,
+            (p.vencimento - fim_do_mes).days,
+        )
+        for p in sorted(dados.prazos, key=lambda p: (p.vencimento, p.numero_auto))
+    ]
+    pagamentos = [
+        (
+            p.numero_auto,
+            p.operadora,
+            p.valor_multa,
+            p.situacao,
+            p.data_pagamento,
+            p.valor_pago,
+            p.observacao or None,
+        )
+        for p in dados.pagamentos
+    ]
+    return [
+        _Folha(ABAS[0], "Autos", _COLUNAS_AUTOS, autos),
+        _Folha(ABAS[1], "ResumoPorOperadora", _COLUNAS_RESUMO, _resumo(dados)),
+        _Folha(ABAS[2], "Penalidades", _COLUNAS_PENALIDADES, penalidades),
+        _Folha(ABAS[3], "Suspensoes", _COLUNAS_SUSPENSOES, suspensoes),
+        _Folha(ABAS[4], "Prazos", _COLUNAS_PRAZOS, prazos),
+        _Folha(ABAS[5], "Pagamentos", _COLUNAS_PAGAMENTOS, pagamentos),
+    ]
+
+
+def _resumo(dados: DadosMensais) -> list[tuple[object, ...]]:
+    """One row per operator and tipo: the autos drawn up in the month (from the Autos sheet) and the fines
+    decided in the month (from the Penalidades sheet, in URM and in R$ at the URM of each decision's day).
+
+    The fines are the month's decisions, whenever their autos were drawn up: a month's own autos are mostly
+    still undecided when the month ends.
+    """
+    lavrados: dict[tuple[str, str], int] = defaultdict(int)
+    multas: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, Decimal(0), Decimal(0)])
+    for auto in dados.autos:
+        lavrados[auto.operadora, auto.tipo] += 1
+    for p in dados.penalidades:
+        if p.multa_urm is None or not p.multa_urm:
+            continue
+        celula = multas[p.operadora, p.tipo]
+        celula[0] += 1
+        celula[1] += p.multa_urm
+        celula[2] += p.multa_reais or Decimal(0)
+    chaves = sorted(set(lavrados) | set(multas), key=lambda c: (c[0].casefold(), c[0], c[1]))
+    linhas: list[tuple[object, ...]] = []
+    for operadora, tipo in chaves:
+        quantidade, urm, reais = multas.get((operadora, tipo), (0, Decimal(0), Decimal(0)))
+        linhas.append((operadora, tipo, lavrados.get((operadora, tipo), 0), quantidade, urm, reais))
+    return linhas
 
 
 class _Contador:

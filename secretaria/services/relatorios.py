@@ -1,8 +1,8 @@
-"""The monthly spreadsheet's data (PRODUTO § 10), read in five joined queries whatever the month's size.
+"""The monthly spreadsheet's data (PRODUTO § 10), read in six joined queries whatever the month's size.
 
 A month of ten thousand autos is one query for the autos (operator, provision, vehicle, employee, decision and
-appeal joined in), one for the decisions, two for the deadlines open at the month's end and one for the
-payments: never a query per row. The rows go to `secretaria.reports.planilha_mensal`, which streams them into
+appeal joined in), one for the decisions, one for the suspensions started, two for the deadlines running at
+the month's end and one for the payments: never a query per row. The rows go to `secretaria.reports.planilha_mensal`, which streams them into
 the workbook.
 
 "Open at month end" is read as of the month's last day, from the dates stored with each act, so the file for
@@ -44,6 +44,7 @@ from secretaria.reports.dados import (
     LinhaPagamentoMensal,
     LinhaPenalidadeMensal,
     LinhaPrazoMensal,
+    LinhaSuspensaoMensal,
 )
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import numero_auto, situacao_caso
@@ -66,6 +67,9 @@ _PRIMEIRO_ANO = 1978  # Lei nº 2.413/1978
 
 PRAZO_DEFESA = "Defesa (art. 14)"
 PRAZO_RECURSO = "Recurso (art. 15)"
+SUSPENSAO_CUMPRIDA = "Cumprida"
+SUSPENSAO_EM_CURSO = "Em curso no fim do mês"
+SUSPENSAO_ANULADA = "Anulada"
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,7 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
             a.ano,
             a.numero,
             a.data_lavratura,
+            a.data_infracao,
             a.tipo,
             a.fase,
             a.multa_ur,
@@ -172,7 +177,8 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
         linhas.append(
             LinhaAutoMensal(
                 numero=numero_auto(r.numero, r.ano),
-                data=r.data_lavratura,
+                data_lavratura=r.data_lavratura,
+                data_infracao=r.data_infracao,
                 operadora=r.razao_social,
                 dispositivo=r.rotulo,
                 tipo=r.tipo,
@@ -252,8 +258,53 @@ def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenal
     return linhas
 
 
+def _suspensoes(sessao: so.Session, inicio: date, fim: date) -> list[LinhaSuspensaoMensal]:
+    """Suspensions whose serving started in the month, whatever month their decision was taken in."""
+    a = AutoInfracao
+    s = Suspensao
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            Operadora.razao_social,
+            DispositivoCatalogo.rotulo,
+            s.inicio,
+            s.fim,
+            s.dias,
+            s.anulada,
+        )
+        .join(Decisao, Decisao.id == s.decisao_id)
+        .join(a, a.id == Decisao.auto_id)
+        .join(Operadora, Operadora.id == s.operadora_id)
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .where(s.inicio >= inicio, s.inicio <= fim)
+        .order_by(s.inicio, a.ano, a.numero)
+    )
+    return [
+        LinhaSuspensaoMensal(
+            numero_auto=numero_auto(r.numero, r.ano),
+            operadora=r.razao_social,
+            dispositivo=r.rotulo,
+            inicio=r.inicio,
+            fim=r.fim,
+            dias=r.dias,
+            situacao=SUSPENSAO_ANULADA
+            if r.anulada
+            else SUSPENSAO_CUMPRIDA
+            if r.fim <= fim
+            else SUSPENSAO_EM_CURSO,
+        )
+        for r in sessao.execute(consulta)
+    ]
+
+
 def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
-    """Defences and appeals whose deadline ran on the month's last day, with nothing filed by then."""
+    """The deadlines that really ran on the month's last day, from the deadline stored with each intimação.
+
+    Defence (art. 14): the auto was intimated, and by the month's end neither a defence was filed nor the
+    case decided. Appeal (art. 15): only a penalty can be appealed, so only a decision that applied one, whose
+    intimação was delivered, with no appeal filed by the month's end. A dismissed auto has no appeal deadline.
+    """
     a = AutoInfracao
     i = Intimacao
     depois_do_mes = datetime.combine(fim + timedelta(days=1), time(0, 0))
@@ -266,13 +317,16 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     )
     sem_defesa = ~sa.exists().where(Defesa.auto_id == a.id, Defesa.protocolada_em <= fim)
     sem_decisao = ~sa.exists().where(Decisao.auto_id == a.id, Decisao.data <= fim)
+    com_penalidade = sa.exists().where(
+        Decisao.auto_id == a.id, Decisao.resultado == "aplicada", Decisao.data <= i.data
+    )
     sem_recurso = ~sa.exists().where(
         Decisao.auto_id == a.id, Recurso.decisao_id == Decisao.id, Recurso.protocolado_em <= fim
     )
     colunas = (a.ano, a.numero, Operadora.razao_social, i.objeto, i.data, i.prazo)
     base = sa.select(*colunas).join(a, a.id == i.auto_id).join(Operadora, Operadora.id == a.operadora_id)
     defesas = base.where(i.objeto == "auto", *comum, sem_defesa, sem_decisao)
-    recursos = base.where(i.objeto == "decisao", *comum, sem_recurso)
+    recursos = base.where(i.objeto == "decisao", *comum, com_penalidade, sem_recurso)
     linhas = []
     for consulta in (defesas, recursos):
         for r in sessao.execute(consulta):
@@ -352,8 +406,8 @@ def _pagamentos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPagame
 
 
 def dados_mensais(sessao: so.Session, ano: int, mes: int) -> DadosMensais:
-    """Everything the monthly spreadsheet shows for `mes`/`ano` (autos drawn up, decisions, deadlines open at
-    the month's end, payments)."""
+    """Everything the monthly spreadsheet shows for `mes`/`ano` (autos drawn up, decisions, suspensions
+    started, deadlines running at the month's end, payments)."""
     conferir_mes(ano, mes)
     inicio, fim = periodo_do_mes(ano, mes)
     return DadosMensais(
@@ -363,6 +417,7 @@ def dados_mensais(sessao: so.Session, ano: int, mes: int) -> DadosMensais:
         penalidades=_penalidades(sessao, inicio, fim),
         prazos=_prazos(sessao, fim),
         pagamentos=_pagamentos(sessao, inicio, fim),
+        suspensoes=_suspensoes(sessao, inicio, fim),
     )
 
 

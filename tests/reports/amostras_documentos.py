@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from datetime import date, time
+from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -30,6 +30,7 @@ from secretaria.reports.dados import (
     LinhaPagamentoMensal,
     LinhaPenalidadeMensal,
     LinhaPrazoMensal,
+    LinhaSuspensaoMensal,
     Resultado,
     Testemunha,
     Timbre,
@@ -249,7 +250,8 @@ def mensal(quantidade: int, semente: int = 7) -> DadosMensais:
         autos.append(
             LinhaAutoMensal(
                 numero=f"{i + 1:04d}/2026",
-                data=date(2026, 11, 1 + i % 30),
+                data_lavratura=date(2026, 11, 1 + i % 30),
+                data_infracao=date(2026, 10, 31) + timedelta(days=i % 30),
                 operadora=sorteio.choice(OPERADORAS_MES),
                 dispositivo="Art. 1º, VI",
                 tipo=sorteio.choice("ABCDE"),
@@ -304,6 +306,24 @@ def mensal(quantidade: int, semente: int = 7) -> DadosMensais:
         )
         for i in range(decididos)
     ]
+    suspensoes = [
+        LinhaSuspensaoMensal(
+            numero_auto=f"{i + 1:04d}/2026",
+            operadora=OPERADORAS_MES[i % 20],
+            dispositivo="Art. 1º, I",
+            inicio=date(2026, 11, 2 + i % 20),
+            fim=date(2026, 11, 6 + i % 20),
+            dias=5,
+            situacao="Cumprida",
+        )
+        for i in range(max(1, decididos // 5))
+    ]
     return DadosMensais(
-        ano=2026, mes=11, autos=autos, penalidades=penalidades, prazos=prazos, pagamentos=pagamentos
+        ano=2026,
+        mes=11,
+        autos=autos,
+        penalidades=penalidades,
+        prazos=prazos,
+        pagamentos=pagamentos,
+        suspensoes=suspensoes,
     )

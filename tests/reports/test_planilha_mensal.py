@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import io
+import shutil
+import subprocess
 import zipfile
 from collections import defaultdict
 from dataclasses import replace
@@ -12,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from openpyxl import Workbook, load_workbook
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from secretaria.reports.dados import DadosMensais
@@ -20,7 +24,6 @@ from secretaria.reports.planilha_mensal import (
     FORMATO_DATA,
     FORMATO_REAIS,
     FORMATO_URM,
-    TIPOS,
     gerar_planilha_mensal,
 )
 from tests.reports.amostras_documentos import PERIGOSA, mensal
@@ -28,7 +31,8 @@ from tests.reports.amostras_documentos import PERIGOSA, mensal
 CABECALHOS = {
     "Autos": [
         "Número",
-        "Data",
+        "Data da infração",
+        "Lavrado em",
         "Operadora",
         "Dispositivo",
         "Tipo",
@@ -40,9 +44,11 @@ CABECALHOS = {
     ],
     "Resumo por operadora": [
         "Operadora",
-        *[f"Tipo {t} – {m}" for t in TIPOS for m in ("qtd", "R$")],
-        "Total – qtd",
-        "Total – R$",
+        "Tipo",
+        "Autos lavrados no mês",
+        "Multas decididas no mês",
+        "Multas decididas no mês (URM)",
+        "Multas decididas no mês (R$)",
     ],
     "Penalidades": [
         "Auto",
@@ -58,6 +64,7 @@ CABECALHOS = {
         "Início da suspensão",
         "Fim da suspensão",
     ],
+    "Suspensões": ["Auto", "Operadora", "Dispositivo", "Início", "Fim", "Dias", "Situação"],
     "Prazos": ["Auto", "Operadora", "Prazo", "Intimação em", "Vencimento", "Dias restantes"],
     "Pagamentos": [
         "Auto",
@@ -69,6 +76,21 @@ CABECALHOS = {
         "Observação",
     ],
 }
+#: The columns each table sums in its own totals row.
+SOMADAS = {
+    "Autos": ["Multa (URM)", "Multa (R$)"],
+    "Resumo por operadora": CABECALHOS["Resumo por operadora"][2:],
+    "Penalidades": ["Multa (URM)", "Multa (R$)", "Suspensão (dias)"],
+    "Suspensões": ["Dias"],
+    "Prazos": [],
+    "Pagamentos": ["Multa (R$)", "Valor pago (R$)"],
+}
+
+
+def chaves_do_resumo(dados: DadosMensais) -> set[tuple[str, str]]:
+    return {(a.operadora, a.tipo) for a in dados.autos} | {
+        (p.operadora, p.tipo) for p in dados.penalidades if p.multa_urm
+    }
 
 
 def gerar(dados: DadosMensais) -> bytes:
@@ -100,8 +122,9 @@ def test_abas_cabecalhos_tabelas_filtros_e_cabecalho_congelado(livro: Workbook, 
     assert livro.sheetnames == list(ABAS)
     linhas = {
         "Autos": len(dados.autos),
-        "Resumo por operadora": len({a.operadora for a in dados.autos}),
+        "Resumo por operadora": len(chaves_do_resumo(dados)),
         "Penalidades": len(dados.penalidades),
+        "Suspensões": len(dados.suspensoes),
         "Prazos": len(dados.prazos),
         "Pagamentos": len(dados.pagamentos),
     }
@@ -111,13 +134,31 @@ def test_abas_cabecalhos_tabelas_filtros_e_cabecalho_congelado(livro: Workbook, 
         assert aba.freeze_panes == "A2"
         assert len(aba.tables) == 1
         tabela = next(iter(aba.tables.values()))
-        ultima_coluna = chr(ord("A") + len(CABECALHOS[nome]) - 1)
-        assert tabela.ref == f"A1:{ultima_coluna}{linhas[nome] + 1}"
-        assert tabela.autoFilter is not None and tabela.autoFilter.ref == tabela.ref
+        ultima_coluna = get_column_letter(len(CABECALHOS[nome]))
+        com_totais = bool(SOMADAS[nome])
+        assert tabela.ref == f"A1:{ultima_coluna}{linhas[nome] + 1 + com_totais}"
+        # The filter covers the header and the data, never the totals row.
+        assert (
+            tabela.autoFilter is not None and tabela.autoFilter.ref == f"A1:{ultima_coluna}{linhas[nome] + 1}"
+        )
         assert [c.name for c in tabela.tableColumns] == CABECALHOS[nome]
         assert tabela.tableStyleInfo.name == "TableStyleMedium2" and tabela.tableStyleInfo.showRowStripes
-        assert aba.column_dimensions["A"].width >= 10
         assert aba.page_setup.orientation == "landscape"
+        # Every header fits beside its filter button (about three characters).
+        for indice, titulo in enumerate(CABECALHOS[nome], start=1):
+            assert aba.column_dimensions[get_column_letter(indice)].width >= len(titulo) + 3, (nome, titulo)
+
+
+def test_largura_acompanha_o_valor_mais_longo_ate_um_limite() -> None:
+    dados = mensal(3)
+    longo = "Transportes " * 3 + "Ltda."
+    enorme = "Observação " * 30
+    pagamento = replace(dados.pagamentos[0], operadora=longo, observacao=enorme)
+    livro = load_workbook(io.BytesIO(gerar(replace(dados, pagamentos=[pagamento]))))
+    aba = livro["Pagamentos"]
+    assert aba.column_dimensions["B"].width >= len(longo)
+    assert len(enorme) > aba.column_dimensions["G"].width >= 40
+    assert aba.column_dimensions["C"].width >= len("R$ 82,37")
 
 
 def test_formatos_de_data_dinheiro_e_urm(livro: Workbook, dados: DadosMensais) -> None:
@@ -125,72 +166,99 @@ def test_formatos_de_data_dinheiro_e_urm(livro: Workbook, dados: DadosMensais) -
     decidido = next(i for i, a in enumerate(dados.autos) if a.multa_urm is not None)
     linha = autos[decidido + 2]
     esperado = dados.autos[decidido]
-    assert linha[1].value == datetime.combine(esperado.data, datetime.min.time())
-    assert linha[1].number_format == FORMATO_DATA == "DD/MM/YYYY"
-    assert Decimal(str(linha[8].value)) == esperado.multa_urm
-    assert linha[8].number_format == FORMATO_URM
-    assert Decimal(str(linha[9].value)) == esperado.multa_reais
-    assert linha[9].number_format == FORMATO_REAIS == '"R$" #,##0.00'
+    assert linha[1].value == datetime.combine(esperado.data_infracao, datetime.min.time())
+    assert linha[2].value == datetime.combine(esperado.data_lavratura, datetime.min.time())
+    assert linha[1].number_format == linha[2].number_format == FORMATO_DATA == "DD/MM/YYYY"
+    assert Decimal(str(linha[9].value)) == esperado.multa_urm
+    assert linha[9].number_format == FORMATO_URM
+    assert Decimal(str(linha[10].value)) == esperado.multa_reais
+    assert linha[10].number_format == FORMATO_REAIS == '"R$" #,##0.00'
     penalidades = livro["Penalidades"]
     assert penalidades["B2"].number_format == FORMATO_DATA
     assert penalidades["H2"].number_format == FORMATO_REAIS
     assert (
         penalidades["K2"].value == datetime(2026, 12, 1) and penalidades["K2"].number_format == FORMATO_DATA
     )
+    suspensoes = livro["Suspensões"]
+    assert suspensoes["D2"].number_format == suspensoes["E2"].number_format == FORMATO_DATA
     pagamentos = livro["Pagamentos"]
     assert pagamentos["C2"].number_format == FORMATO_REAIS
     assert pagamentos["E3"].number_format == FORMATO_DATA
 
 
-def test_totais_do_resumo_sao_formulas_sobre_os_numeros_dos_autos(
+def test_linha_de_totais_e_da_propria_tabela_com_subtotal(livro: Workbook, dados: DadosMensais) -> None:
+    for nome in ABAS:
+        aba = livro[nome]
+        tabela = next(iter(aba.tables.values()))
+        if not SOMADAS[nome]:
+            assert not tabela.totalsRowCount
+            continue
+        assert tabela.totalsRowCount == 1
+        ultima = aba.max_row
+        assert tabela.ref.endswith(str(ultima))  # the totals row is inside the table
+        total = aba[ultima]
+        assert total[0].value == "Total" and all(c.font.bold for c in total)
+        colunas = {c.name: c for c in tabela.tableColumns}
+        assert colunas[CABECALHOS[nome][0]].totalsRowLabel == "Total"
+        for indice, titulo in enumerate(CABECALHOS[nome]):
+            if titulo in SOMADAS[nome]:
+                assert colunas[titulo].totalsRowFunction == "sum"
+                assert total[indice].value == f"=SUBTOTAL(109,{tabela.displayName}[{titulo}])"
+                preenchidas = [c for (c,) in aba.iter_rows(min_row=2, max_row=ultima - 1, min_col=indice + 1,
+                               max_col=indice + 1) if c.value is not None]  # fmt: skip
+                assert preenchidas and total[indice].number_format == preenchidas[0].number_format
+            elif indice:
+                assert colunas[titulo].totalsRowFunction is None and total[indice].value is None
+
+
+def test_resumo_traz_os_autos_lavrados_e_as_multas_decididas_no_mes(
     livro: Workbook, dados: DadosMensais
 ) -> None:
-    resumo = livro["Resumo por operadora"]
-    operadoras = sorted({a.operadora for a in dados.autos}, key=str.casefold)
-    ultima = len(operadoras) + 1
-    total = resumo[ultima + 1]
-    assert total[0].value == "Total"
-    assert all(celula.font.bold for celula in total)
-
-    esperado_qtd: dict[str, int] = defaultdict(int)
-    esperado_valor: dict[str, Decimal] = defaultdict(Decimal)
+    lavrados: dict[tuple[str, str], int] = defaultdict(int)
+    decididas: dict[tuple[str, str], list[Decimal]] = defaultdict(list)
+    reais: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
     for auto in dados.autos:
-        esperado_qtd[auto.tipo] += 1
-        esperado_valor[auto.tipo] += auto.multa_reais or Decimal(0)
-
-    for indice, tipo in enumerate(TIPOS):
-        for coluna, esperado in (
-            (2 + 2 * indice, esperado_qtd[tipo]),
-            (3 + 2 * indice, esperado_valor[tipo]),
-        ):
-            celula = total[coluna - 1]
-            letra = celula.column_letter
-            assert celula.value == f"=SUM({letra}2:{letra}{ultima})"
-            entradas = [resumo.cell(row=r, column=coluna).value for r in range(2, ultima + 1)]
-            assert sum(Decimal(str(v)) for v in entradas) == esperado
-    # Each operator's row total is a formula over its own tipo columns.
-    assert resumo.cell(row=2, column=12).value == "=B2+D2+F2+H2+J2"
-    assert resumo.cell(row=2, column=13).value == "=C2+E2+G2+I2+K2"
-    assert total[11].value == f"=SUM(L2:L{ultima})" and total[12].value == f"=SUM(M2:M{ultima})"
-    assert total[12].number_format == FORMATO_REAIS
-    # Per operator and tipo, the counts are those of the Autos sheet.
-    for linha in range(2, ultima + 1):
-        operadora = resumo.cell(row=linha, column=1).value
-        for indice, tipo in enumerate(TIPOS):
-            contagem = sum(1 for a in dados.autos if a.operadora == operadora and a.tipo == tipo)
-            assert resumo.cell(row=linha, column=2 + 2 * indice).value == contagem
+        lavrados[auto.operadora, auto.tipo] += 1
+    for p in dados.penalidades:
+        if p.multa_urm:
+            decididas[p.operadora, p.tipo].append(p.multa_urm)
+            reais[p.operadora, p.tipo] += p.multa_reais or Decimal(0)
+    esperado = sorted(
+        (
+            (
+                op,
+                tipo,
+                lavrados[op, tipo],
+                len(decididas[op, tipo]),
+                sum(decididas[op, tipo], Decimal(0)),
+                reais[op, tipo],
+            )
+            for op, tipo in chaves_do_resumo(dados)
+        ),
+        key=lambda linha: (str(linha[0]).casefold(), str(linha[0]), str(linha[1])),
+    )
+    aba = livro["Resumo por operadora"]
+    obtido = [
+        (op, tipo, qtd, decid, Decimal(str(urm)), Decimal(str(valor)))
+        for op, tipo, qtd, decid, urm, valor in aba.iter_rows(
+            min_row=2, max_row=aba.max_row - 1, values_only=True
+        )
+    ]
+    assert obtido == esperado
+    assert sum(r[3] for r in esperado) == len(dados.penalidades)  # every sample decision is a fine
+    assert aba["F2"].number_format == FORMATO_REAIS and aba["E2"].number_format == FORMATO_URM
 
 
 def test_texto_perigoso_fica_texto_e_caracteres_invalidos_somem(livro: Workbook, arquivo: bytes) -> None:
     autos = livro["Autos"]
     linha = autos[2]
-    assert linha[2].value == PERIGOSA == "=cmd|' /C calc'!A0"
-    assert linha[2].data_type == "s" and linha[2].quotePrefix
-    assert linha[6].value == "@SUM(A1)" and linha[6].data_type == "s"
-    assert linha[5].value == "+55 53" and linha[5].data_type == "s"
-    assert linha[7].value == "Em defesa"
-    assert livro["Resumo por operadora"]["A2"].value == PERIGOSA
-    assert livro["Resumo por operadora"]["A2"].data_type == "s"
+    assert linha[3].value == PERIGOSA == "=cmd|' /C calc'!A0"
+    assert linha[3].data_type == "s" and linha[3].quotePrefix
+    assert linha[7].value == "@SUM(A1)" and linha[7].data_type == "s"
+    assert linha[6].value == "+55 53" and linha[6].data_type == "s"
+    assert linha[8].value == "Em defesa"
+    perigosa = next(c for c in livro["Resumo por operadora"]["A"] if c.value == PERIGOSA)
+    assert perigosa.data_type == "s"
     assert livro["Pagamentos"]["G3"].value == "-pago com desconto"
     with zipfile.ZipFile(io.BytesIO(arquivo)) as pacote:
         planilhas = [n for n in pacote.namelist() if n.startswith("xl/worksheets/")]
@@ -204,7 +272,7 @@ def test_codigo_de_erro_digitado_e_texto() -> None:
     dados = mensal(3)
     dados = replace(dados, autos=[replace(dados.autos[1], empregado="#N/A")])
     aba = load_workbook(io.BytesIO(gerar(dados)))["Autos"]
-    assert aba["G2"].value == "#N/A" and aba["G2"].data_type == "s"
+    assert aba["H2"].value == "#N/A" and aba["H2"].data_type == "s"
 
 
 def test_prazos_em_ordem_de_vencimento_com_dias_restantes_no_fim_do_mes(
@@ -221,8 +289,14 @@ def test_prazos_em_ordem_de_vencimento_com_dias_restantes_no_fim_do_mes(
 def test_mes_vazio_ainda_e_uma_pasta_valida() -> None:
     livro = load_workbook(io.BytesIO(gerar(DadosMensais(ano=2026, mes=12))))
     assert livro.sheetnames == list(ABAS)
-    assert livro["Autos"].tables["Autos"].ref == "A1:J2"
-    assert livro["Resumo por operadora"]["B3"].value == "=SUM(B2:B2)"
+    tabela = livro["Autos"].tables["Autos"]
+    assert tabela.ref == "A1:K3" and tabela.autoFilter.ref == "A1:K2"
+    assert livro["Autos"]["A3"].value == "Total"
+    assert (
+        livro["Resumo por operadora"]["C3"].value
+        == "=SUBTOTAL(109,ResumoPorOperadora[Autos lavrados no mês])"
+    )
+    assert livro["Prazos"].tables["Prazos"].ref == "A1:F2"
 
 
 def test_grava_em_caminho_e_informa_o_progresso(tmp_path: Path) -> None:
@@ -230,10 +304,48 @@ def test_grava_em_caminho_e_informa_o_progresso(tmp_path: Path) -> None:
     chamadas: list[tuple[int, int]] = []
     destino = tmp_path / "mensal-2026-11.xlsx"
     gerar_planilha_mensal(dados, destino, progresso=lambda feitas, total: chamadas.append((feitas, total)))
-    operadoras = len({a.operadora for a in dados.autos})
-    total = len(dados.autos) + operadoras + len(dados.penalidades) + len(dados.prazos) + len(dados.pagamentos)
+    total = (
+        len(dados.autos)
+        + len(chaves_do_resumo(dados))
+        + len(dados.penalidades)
+        + len(dados.suspensoes)
+        + len(dados.prazos)
+        + len(dados.pagamentos)
+    )
     assert chamadas == [(1000, total), (total, total)]
     livro = load_workbook(destino, read_only=True)
-    assert sum(1 for _ in livro["Autos"].iter_rows(values_only=True)) == 1201
+    assert sum(1 for _ in livro["Autos"].iter_rows(values_only=True)) == 1202  # header, rows, totals
     assert livro.properties.title == "Relatório mensal 11/2026"
     livro.close()
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) não instalado")
+def test_libreoffice_calcula_os_totais_e_o_filtro_nao_os_fixa(tmp_path: Path, dados: DadosMensais) -> None:
+    """A spreadsheet program opening the file computes every totals row to the sum of its sheet's values."""
+    arquivo = tmp_path / "mensal.xlsx"
+    gerar_planilha_mensal(dados, arquivo)
+    filtro = "Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+    subprocess.run(
+        ["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/perfil", "--convert-to",
+         f"csv:{filtro}", "--outdir", str(tmp_path), str(arquivo)],
+        check=True, capture_output=True, timeout=180,
+    )  # fmt: skip
+    esperado = {
+        "Autos": [sum((a.multa_urm or Decimal(0) for a in dados.autos), Decimal(0)),
+                  sum((a.multa_reais or Decimal(0) for a in dados.autos), Decimal(0))],
+        "Penalidades": [sum((p.multa_urm or Decimal(0) for p in dados.penalidades), Decimal(0)),
+                        sum((p.multa_reais or Decimal(0) for p in dados.penalidades), Decimal(0)),
+                        sum(p.suspensao_dias or 0 for p in dados.penalidades)],
+        "Suspensões": [sum(s.dias for s in dados.suspensoes)],
+        "Pagamentos": [sum((p.valor_multa for p in dados.pagamentos), Decimal(0)),
+                       sum((p.valor_pago or Decimal(0) for p in dados.pagamentos), Decimal(0))],
+        "Resumo por operadora": [len(dados.autos), len(dados.penalidades),
+                                 sum((p.multa_urm or Decimal(0) for p in dados.penalidades), Decimal(0)),
+                                 sum((p.multa_reais or Decimal(0) for p in dados.penalidades), Decimal(0))],
+    }  # fmt: skip
+    for nome, somas in esperado.items():
+        with open(tmp_path / f"mensal-{nome}.csv", encoding="utf-8", newline="") as f:
+            ultima = list(csv.reader(f))[-1]
+        assert ultima[0] == "Total"
+        indices = [CABECALHOS[nome].index(t) for t in SOMADAS[nome]]
+        assert [Decimal(ultima[i]) for i in indices] == somas, nome

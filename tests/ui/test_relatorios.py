@@ -97,8 +97,8 @@ def test_planilha_mensal_pela_tela(
     assert salvar_em == [("Salvar planilha mensal", "relatorio-mensal-2026-11.xlsx")]
     destino = tmp_path / "relatorio-mensal-2026-11.xlsx"
     livro = load_workbook(destino)
-    assert livro.sheetnames == ["Autos", "Resumo por operadora", "Penalidades", "Prazos", "Pagamentos"]
-    assert livro["Autos"].max_row == 6
+    assert livro.sheetnames == ["Autos", "Resumo por operadora", "Penalidades", "Suspensões", "Prazos", "Pagamentos"]
+    assert livro["Autos"].max_row == 7  # header, five autos, totals row
     aviso = texto_da_caixa()
     assert "Planilha de 11/2026 gravada em" in aviso
     assert "5 autos lavrados, " in aviso and "(s)" not in aviso and "(ões)" not in aviso
