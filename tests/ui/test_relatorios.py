@@ -97,7 +97,14 @@ def test_planilha_mensal_pela_tela(
     assert salvar_em == [("Salvar planilha mensal", "relatorio-mensal-2026-11.xlsx")]
     destino = tmp_path / "relatorio-mensal-2026-11.xlsx"
     livro = load_workbook(destino)
-    assert livro.sheetnames == ["Autos", "Resumo por operadora", "Penalidades", "Suspensões", "Prazos", "Pagamentos"]
+    assert livro.sheetnames == [
+        "Autos",
+        "Resumo por operadora",
+        "Penalidades",
+        "Suspensões",
+        "Prazos",
+        "Pagamentos",
+    ]
     assert livro["Autos"].max_row == 7  # header, five autos, totals row
     aviso = texto_da_caixa()
     assert "Planilha de 11/2026 gravada em" in aviso
