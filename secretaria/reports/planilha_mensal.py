@@ -106,7 +106,7 @@ class _Folha:
     titulo: str
     tabela: str
     colunas: Sequence[_Coluna]
-    linhas: list[tuple[object, ...]]
+    linhas: Sequence[Sequence[object]]
 
 
 def ultimo_dia(ano: int, mes: int) -> date:
