@@ -25,6 +25,9 @@ from secretaria import relogio
 from secretaria.db import Banco, abrir_banco
 from secretaria.models import Base
 
+# The case services' city, script of acts and actors, as fixtures for every test folder.
+pytest_plugins = ["tests.helpers.fixtures"]
+
 PG_ADMIN_URL = os.environ.get("SECRETARIA_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 NA_CI = os.environ.get("CI", "").lower() == "true"
 

@@ -7,38 +7,20 @@ the cache must be reused only while it matches the scale asked for.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 import sqlalchemy as sa
 
+from bench import gerador
 from secretaria.demo.cidade import Escala
 from secretaria.demo.conferencia import conferir_cidade
 from secretaria.models import AutoInfracao, Decisao, Operadora, Suspensao
 
 PEQUENA = Escala(operadoras=1, linhas=3, veiculos=10, empregados=30, fiscais=2, autos=200, anos=2, cadeias=1)
 HOJE = date(2026, 11, 30)
-
-
-def _carregar_gerador() -> ModuleType:
-    nome = "bench_gerador"
-    if nome in sys.modules:
-        return sys.modules[nome]
-    caminho = Path(__file__).resolve().parent.parent / "bench" / "gerador.py"
-    spec = importlib.util.spec_from_file_location(nome, caminho)
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-gerador = _carregar_gerador()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

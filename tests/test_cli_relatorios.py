@@ -1,20 +1,18 @@
 """`secretaria relatorio mensal` and `secretaria documento …`: files written, messages, exit codes.
 
-Run in-process on a SQLite copy holding the November 2026 scenario of tests/services/cenario_documentos.py
+Run in-process on a SQLite copy holding the November 2026 scenario of tests/helpers/cenario_documentos.py
 (the command line is the same on PostgreSQL: the services under it are tested on both).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,22 +21,7 @@ from pypdf import PdfReader
 
 from secretaria import cli
 from secretaria.db import abrir_banco
-
-
-def _cenario() -> ModuleType:
-    nome = "tests.services.cenario_documentos"
-    if nome in sys.modules:
-        return sys.modules[nome]
-    caminho = Path(__file__).parent / "services" / "cenario_documentos.py"
-    spec = importlib.util.spec_from_file_location(nome, caminho)
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-cen = _cenario()
+from tests.helpers import cenario_documentos as cen
 
 
 @pytest.fixture

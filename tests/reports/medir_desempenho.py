@@ -22,7 +22,7 @@ RAIZ = Path(__file__).resolve().parents[2]
 _LOTE = """
 import io, json, resource, time, sys
 sys.path.insert(0, {raiz!r})
-from tests.reports.amostras_documentos import lote
+from tests.helpers.amostras_documentos import lote
 dados = lote(1000)
 inicio, cpu = time.perf_counter(), time.process_time()
 from secretaria.reports.intimacao import LoteIntimacoesPdf
@@ -35,7 +35,7 @@ print(json.dumps({{"segundos": segundos, "cpu": cpu, "bytes": len(pdf), "pico_mb
 _PLANILHA = """
 import io, json, resource, time, sys
 sys.path.insert(0, {raiz!r})
-from tests.reports.amostras_documentos import mensal
+from tests.helpers.amostras_documentos import mensal
 dados = mensal(10000)
 antes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 saida = io.BytesIO()

@@ -28,7 +28,7 @@ from secretaria.reports.decisao import DecisaoPdf
 from secretaria.reports.ficha import FichaOperadoraPdf
 from secretaria.reports.formato import formatar_reais
 from secretaria.reports.intimacao import IntimacaoPdf, LoteIntimacoesPdf
-from tests.reports.amostras_documentos import (
+from tests.helpers.amostras_documentos import (
     NOTA_1_VI,
     OPERADORA,
     TEXTO_1_VI,
@@ -157,7 +157,7 @@ def test_auto_nao_depende_do_relogio_nem_do_ambiente() -> None:
     """Another process, another SOURCE_DATE_EPOCH (which ReportLab reads): the same SHA-256."""
     codigo = (
         "import hashlib, sys; sys.path.insert(0, sys.argv[1]);"
-        "from tests.reports.amostras_documentos import auto;"
+        "from tests.helpers.amostras_documentos import auto;"
         "from secretaria.reports.auto_infracao import AutoInfracaoPdf;"
         "print(hashlib.sha256(AutoInfracaoPdf().render(auto())).hexdigest())"
     )
@@ -551,7 +551,7 @@ def test_decisao_e_lote_nao_dependem_do_processo() -> None:
     """Font subsets and names do not vary: another process renders the same bytes."""
     codigo = (
         "import hashlib, sys; sys.path.insert(0, sys.argv[1]);"
-        "from tests.reports.amostras_documentos import decisao, lote;"
+        "from tests.helpers.amostras_documentos import decisao, lote;"
         "from secretaria.reports.decisao import DecisaoPdf;"
         "from secretaria.reports.intimacao import LoteIntimacoesPdf;"
         f"print(hashlib.sha256(DecisaoPdf().render(decisao(fundamentacao={TIPOGRAFIA!r}))).hexdigest());"

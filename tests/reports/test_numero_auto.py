@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reports.amostras_documentos import auto, intimacao
+from tests.helpers.amostras_documentos import auto, intimacao
 
 
 @pytest.mark.parametrize("numero", ["0001/2026", "9999/2026", "10000/2026", "123456/2031"])

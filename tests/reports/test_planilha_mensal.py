@@ -26,7 +26,7 @@ from secretaria.reports.planilha_mensal import (
     FORMATO_URM,
     gerar_planilha_mensal,
 )
-from tests.reports.amostras_documentos import PERIGOSA, mensal
+from tests.helpers.amostras_documentos import PERIGOSA, mensal
 
 CABECALHOS = {
     "Autos": [

@@ -29,8 +29,8 @@ from secretaria.services.representacoes import (
     receber_representacao,
 )
 from secretaria.services.tramitacao import registrar_defesa
-from tests.services import arquivos_prova
-from tests.services.fabrica import ATORES, Roteiro, ultima_auditoria
+from tests.helpers import arquivos_prova
+from tests.helpers.fabrica import ATORES, Roteiro, ultima_auditoria
 
 PNG = arquivos_prova.png()
 PDF = arquivos_prova.pdf()

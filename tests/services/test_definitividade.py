@@ -19,7 +19,7 @@ from secretaria.db import Banco
 from secretaria.lei.catalogo import dispositivos
 from secretaria.models import AutoInfracao
 from secretaria.services.sancao import avaliar_sancao
-from tests.services.fabrica import Roteiro
+from tests.helpers.fabrica import Roteiro
 
 TIPO_E = "1-I"  # tipo E: 8-month window, first fine 3,00–5,00 URM
 

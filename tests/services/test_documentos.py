@@ -8,14 +8,10 @@ back is refused.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import json
-import sys
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -42,20 +38,8 @@ from secretaria.services.documentos import (
     renderizar,
 )
 from secretaria.services.lei_db import calendario
+from tests.helpers import cenario_documentos as cen
 
-
-def _carregar(nome: str, arquivo: str) -> ModuleType:
-    if nome in sys.modules:
-        return sys.modules[nome]
-    spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name(arquivo))
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-cen = _carregar("tests.services.cenario_documentos", "cenario_documentos.py")
 ATORES: dict[str, Ator] = cen.ATORES
 
 

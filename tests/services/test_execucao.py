@@ -20,7 +20,7 @@ from secretaria.services.execucao import (
     situacao_operadora,
     situacoes_operadoras,
 )
-from tests.services.fabrica import ATORES, Roteiro, ultima_auditoria
+from tests.helpers.fabrica import ATORES, Roteiro, ultima_auditoria
 
 
 def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Banco, roteiro: Roteiro) -> None:

@@ -27,7 +27,7 @@ from secretaria.models import (
 from secretaria.services import filas
 from secretaria.services.representacoes import receber_representacao
 from secretaria.services.tramitacao import registrar_defesa
-from tests.services.fabrica import ATORES, Roteiro
+from tests.helpers.fabrica import ATORES, Roteiro
 
 HOJE = date(2026, 11, 30)
 

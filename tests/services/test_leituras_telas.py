@@ -25,8 +25,8 @@ from secretaria.services.representacoes import (
     obter_representacao,
     receber_representacao,
 )
-from tests.services import arquivos_prova
-from tests.services.fabrica import ATORES, Roteiro
+from tests.helpers import arquivos_prova
+from tests.helpers.fabrica import ATORES, Roteiro
 
 PNG = arquivos_prova.png()
 

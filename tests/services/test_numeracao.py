@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
-import sys
 from dataclasses import asdict
 from datetime import date
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -15,10 +13,8 @@ from secretaria.db import Banco
 from secretaria.models import AutoInfracao
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.numeracao import proximo_numero
-from tests.services.fabrica import Cidade, Roteiro
-
-PASTA = Path(__file__).resolve().parent
-RAIZ = PASTA.parents[1]
+from tests.helpers import trabalhador_numeracao
+from tests.helpers.fabrica import Cidade, Roteiro
 
 
 def test_uma_sequencia_por_serie_e_ano(banco: Banco) -> None:
@@ -48,11 +44,6 @@ def test_gravacao_desfeita_nao_deixa_lacuna(banco: Banco) -> None:
 @pytest.mark.slow
 def test_oito_processos_lavrando_ao_mesmo_tempo(banco: Banco, cidade: Cidade) -> None:
     """8 processes × 50 autos at once → 0001/2026 … 0400/2026, none missing, none twice."""
-    for caminho in (str(RAIZ), str(PASTA)):
-        if caminho not in sys.path:
-            sys.path.insert(0, caminho)
-    import trabalhador_numeracao
-
     processos, por_processo = 8, 50
     ctx = multiprocessing.get_context("spawn")
     largada = ctx.Barrier(processos)

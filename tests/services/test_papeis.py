@@ -12,7 +12,7 @@ from secretaria.models import PAPEIS
 from secretaria.services import autos, execucao, representacoes, tramitacao
 from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, Ator, ErroDominio
 from secretaria.services.caso import PAPEIS_DOS_ATOS
-from tests.services.fabrica import contagens
+from tests.helpers.fabrica import contagens
 
 DIA = date(2026, 3, 10)
 NENHUM = 999_999  # no such record: an allowed role gets past the role check and stops at the lookup

@@ -18,8 +18,8 @@ from secretaria.services.execucao import registrar_pagamento
 from secretaria.services.processo_base import data_valida, dias_validos, reais_validos, urm_valida
 from secretaria.services.representacoes import receber_representacao
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_intimacao, registrar_proposta
-from tests.services import arquivos_prova
-from tests.services.fabrica import ATORES, Roteiro, contagens
+from tests.helpers import arquivos_prova
+from tests.helpers.fabrica import ATORES, Roteiro, contagens
 
 
 @dataclass(frozen=True)

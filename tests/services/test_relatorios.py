@@ -6,12 +6,9 @@ holds (computed here by separate queries, not by the service's code).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,20 +26,8 @@ from secretaria.services.documentos import numero_auto
 from secretaria.services.execucao import iniciar_suspensao
 from secretaria.services.relatorios import dados_mensais, gerar_relatorio_mensal, ler_mes
 from secretaria.services.tramitacao import registrar_defesa
+from tests.helpers import cenario_documentos as cen
 
-
-def _carregar(nome: str, arquivo: str) -> ModuleType:
-    if nome in sys.modules:
-        return sys.modules[nome]
-    spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name(arquivo))
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-cen = _carregar("tests.services.cenario_documentos", "cenario_documentos.py")
 NOVEMBRO = (date(2026, 11, 1), date(2026, 11, 30))
 
 

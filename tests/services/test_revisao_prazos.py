@@ -15,7 +15,7 @@ from secretaria.services.base import AcessoNegado, ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.revisao_prazos import conferir_revisao
 from secretaria.services.tramitacao import registrar_defesa
-from tests.services.fabrica import ATORES, Roteiro
+from tests.helpers.fabrica import ATORES, Roteiro
 
 PONTO = "Ponto facultativo — aniversário do servidor público"
 

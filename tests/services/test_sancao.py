@@ -15,7 +15,7 @@ from secretaria.services.autos import cancelar_auto
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import antecedentes, calendario, dispositivo_citavel, valor_urm_em
 from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
-from tests.services.fabrica import ATORES, URM_2026, Cidade, Roteiro
+from tests.helpers.fabrica import ATORES, URM_2026, Cidade, Roteiro
 
 
 def _avaliar(banco: Banco, cidade: Cidade, dia: date, codigo: str = "1-VI", **kw: object):  # type: ignore[no-untyped-def]

@@ -18,7 +18,7 @@ from secretaria.lei.sancoes import Sancao, calcular_sancao, classificar_antecede
 from secretaria.models import AutoInfracao
 from secretaria.services.lei_db import antecedentes_alcance, antecedentes_autos
 from secretaria.services.sancao import avaliar_sancao
-from tests.services.fabrica import Roteiro
+from tests.helpers.fabrica import Roteiro
 
 FASES = ("lavrado", "intimado", "decidido", "encerrado", "encerrado", "encerrado", "cancelado")
 

@@ -26,7 +26,7 @@ from secretaria.services.tramitacao import (
     registrar_defesa,
     registrar_proposta,
 )
-from tests.services.fabrica import ATORES, URM_2026, Roteiro
+from tests.helpers.fabrica import ATORES, URM_2026, Roteiro
 
 
 def test_caso_arquivado(banco: Banco, roteiro: Roteiro) -> None:

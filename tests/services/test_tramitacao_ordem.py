@@ -21,7 +21,7 @@ from secretaria.services.admin import adicionar_dispositivo_contratual, desativa
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
-from tests.services.fabrica import ATORES, URM_2026, Roteiro, contagens
+from tests.helpers.fabrica import ATORES, URM_2026, Roteiro, contagens
 
 
 def _prazos(banco: Banco, auto_id: int) -> tuple[date | None, date | None]:

@@ -21,7 +21,7 @@ from secretaria.services.anexos import AnexoAlterado, abrir_anexo_conferido, nom
 from secretaria.services.autos import LIMITE_ANEXO_BYTES, anexar_evidencia, lavrar_auto
 from secretaria.services.base import Ator, ErroDominio
 from secretaria.services.representacoes import anexar_prova_representacao, receber_representacao
-from tests.services import arquivos_prova
+from tests.helpers import arquivos_prova
 
 _png = arquivos_prova.png
 JPEG = arquivos_prova.jpeg()

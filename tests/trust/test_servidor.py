@@ -15,7 +15,7 @@ from secretaria.cli import main
 from secretaria.db import ErroBanco, abrir_banco
 from secretaria.servidor import preparar
 from tests.conftest import PG_ADMIN_URL
-from tests.trust.cidade_auditada import montar
+from tests.helpers.cidade_auditada import montar
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from secretaria.db import Banco
 from secretaria.models import Auditoria, Base
 from secretaria.services import auditoria
 from secretaria.services.verificacao import RelatorioVerificacao, emitir_termo, verificar_tudo
-from tests.trust.cidade_auditada import ADMIN, CidadeAuditada, montar
+from tests.helpers.cidade_auditada import ADMIN, CidadeAuditada, montar
 
 SQLITE_GATILHOS = {
     "auditoria_sem_alteracao": "UPDATE",

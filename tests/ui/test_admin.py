@@ -300,7 +300,7 @@ def test_termo_de_verificacao_pela_janela(
     qtbot: QtBot, banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Administração → Auditoria: the term is verified, recorded and saved; a tampered database gets none."""
-    from tests.trust.cidade_auditada import montar
+    from tests.helpers.cidade_auditada import montar
 
     montar(banco_sqlite)
     pagina = PaginaAuditoria(_contexto(banco_sqlite))

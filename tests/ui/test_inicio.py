@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import date
-from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -20,23 +18,10 @@ from secretaria.ui.modelo_tabela import FonteEmMemoria, ModeloTabela
 from secretaria.ui.processo import atos
 from secretaria.ui.processo.form_representacao import TelaRepresentacao
 from secretaria.ui.processo.tela_caso import TelaCaso
+from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 
 
 def test_modelo_da_fila(qtmodeltester: Any) -> None:
@@ -96,7 +81,7 @@ def test_atrasos_em_vermelho_e_representacao_abre_sua_tela(qtbot: QtBot, banco: 
     roteiro.intimar(r.id, date(2026, 9, 2))  # defence ended 17/09: decision overdue (> 30 days)
     receber_representacao(
         banco.uow(),
-        ap.fabrica.ATORES["fiscal"],
+        fabrica.ATORES["fiscal"],
         recebida_em=relogio.hoje(),
         peticionario_nome="Maria Passageira",
         peticionario_profissao="professora",

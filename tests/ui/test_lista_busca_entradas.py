@@ -18,7 +18,7 @@ from secretaria.services.contas import autenticar, criar_usuario
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import arquivos, mensagens
-from tests.services.fabrica import popular
+from tests.helpers.fabrica import popular
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """PRODUTO path 2: the auto form with the live sanction panel, and drawing up the auto.
 
 The panel is checked against REGRAS.md § 3's worked examples: the earlier autos are created through the
-case services (tests/services/fabrica.py), then the form's fields are set as a user would and the panel's
+case services (tests/helpers/fabrica.py), then the form's fields are set as a user would and the panel's
 text is read.
 """
 
@@ -24,27 +24,10 @@ from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.painel_sancao import ConteudoPainel, PainelSancao
 from secretaria.ui.widgets import arquivos, mensagens
-from tests.services import arquivos_prova
+from tests.helpers import apoio_processo as ap
+from tests.helpers import arquivos_prova, fabrica
 
-
-def _carregar_apoio() -> Any:
-    import importlib.util
-    import sys
-
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 
 
 # --- the panel alone, on the law's own results ---------------------------------------------------------------
@@ -297,7 +280,7 @@ def test_recusa_do_servico_aparece_ao_lado_do_campo(qtbot: QtBot, banco: Banco, 
     ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
     assert "não pode ser posterior à da lavratura" in dialogo.form.mensagem("data_infracao")
     assert dialogo.isVisible()
-    assert ap.fabrica.contagens(banco)["auto_infracao"] == 0
+    assert fabrica.contagens(banco)["auto_infracao"] == 0
 
 
 def _lavrar_minimo(qtbot: QtBot, banco: Banco, roteiro: Any) -> tuple[DialogoAuto, int]:
@@ -352,7 +335,7 @@ def test_falha_do_pdf_aparece_na_caixa_e_o_auto_fica_gravado(
     assert "O PDF do auto NÃO foi emitido: Os dados do órgão não foram encontrados" in aviso
     assert "emita o PDF depois pela tela do caso" in aviso
     assert not dialogo.isVisible()  # the form closed: a second click cannot draw up a duplicate
-    assert ap.fabrica.contagens(banco)["auto_infracao"] == 1
+    assert fabrica.contagens(banco)["auto_infracao"] == 1
     with banco.leitura() as s:
         assert obter_caso(s, auto_id).documentos == ()
 
@@ -391,4 +374,4 @@ def test_disco_cheio_ao_lavrar_e_uma_recusa_e_nada_e_gravado(
     finally:
         event.remove(banco.engine, "connect", disco_cheio)
         banco.engine.dispose()
-    assert ap.fabrica.contagens(banco)["auto_infracao"] == 0
+    assert fabrica.contagens(banco)["auto_infracao"] == 0

@@ -7,13 +7,12 @@ confirmation, and then reads what the screen shows.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from pytestqt.qtbot import QtBot
@@ -30,23 +29,10 @@ from secretaria.ui.processo.tela_caso import (
     TelaCaso,
     linhas_da_linha_do_tempo,
 )
+from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 SIM = QMessageBox.StandardButton.Yes
 OK = QMessageBox.StandardButton.Ok
 
@@ -109,7 +95,7 @@ def test_caminho_4_intimacao_mostra_o_prazo(qtbot: QtBot, banco: Banco, roteiro:
     pergunta = ap.responder_caixa(qtbot, QMessageBox.StandardButton.No)  # asked first: the date is final
     assert pergunta.startswith("Registrar a intimação do auto entregue em 20/11/2026 a Carlos Representante?")
     assert "Prazo de defesa (art. 14) vencerá em 07/12/2026" in pergunta
-    assert dialogo.isVisible() and ap.fabrica.contagens(banco)["intimacao"] == 1  # "Voltar": nothing written
+    assert dialogo.isVisible() and fabrica.contagens(banco)["intimacao"] == 1  # "Voltar": nothing written
     _registrar(qtbot, dialogo)
     ap.responder_caixa(qtbot, SIM)
     assert "07/12/2026" in ap.responder_caixa(qtbot, OK)
@@ -232,7 +218,7 @@ def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: 
     _registrar(qtbot, dialogo)
     ap.responder_caixa(qtbot, SIM)
     assert "fora da faixa cabível" in dialogo.form.mensagem("multa_ur")  # refused beside the field
-    assert ap.fabrica.contagens(banco)["decisao"] == 0
+    assert fabrica.contagens(banco)["decisao"] == 0
     dialogo.penalidade.multa.setText("0,50")
     assert "0,50 URM × R$ 164,74 (URM de 30/11/2026) = R$ 82,37" in texto_simples(
         dialogo.penalidade.reais
@@ -340,7 +326,7 @@ def _preencher_timbre(banco: Banco) -> None:
         horario_expediente="de segunda a sexta-feira, das 8h às 14h",
         pagamento_instrucoes="por guia de recolhimento retirada no protocolo",
     )
-    admin.salvar_dados_orgao(banco.uow(), ap.fabrica.ATORES["administrador"], dados, versao=atual.versao)
+    admin.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
 
 
 def test_documentos_emitidos_e_reimpressao_identica(
@@ -380,14 +366,14 @@ def test_teclado_enter_registra_escape_desiste(qtbot: QtBot, banco: Banco, rotei
     dialogo = ap.esperar_dialogo(qtbot, atos.DialogoDefesa)
     qtbot.keyClick(dialogo.requerente, Qt.Key.Key_Escape)
     assert not dialogo.isVisible()
-    assert ap.fabrica.contagens(banco)["defesa"] == 0
+    assert fabrica.contagens(banco)["defesa"] == 0
 
     qtbot.keyClick(botao, Qt.Key.Key_Space)
     dialogo = ap.esperar_dialogo(qtbot, atos.DialogoDefesa)
     dialogo.protocolada_em.editor.setText("27112026")
     qtbot.keyClick(dialogo.requerente, Qt.Key.Key_Return)
     assert "Defesa registrada: tempestiva" in ap.responder_caixa(qtbot, OK)
-    assert ap.fabrica.contagens(banco)["defesa"] == 1
+    assert fabrica.contagens(banco)["defesa"] == 1
 
 
 def test_cargo_da_secretaria_no_timbre_sai_na_decisao(

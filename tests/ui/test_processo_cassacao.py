@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -18,23 +16,10 @@ from secretaria.ui.processo.cassacao import (
     DialogoDecidirCassacao,
     DialogoInstaurarCassacao,
 )
+from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 
 
 def test_cassacao_com_ampla_defesa(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -99,7 +84,7 @@ def test_modelo_da_linha_do_tempo_da_cassacao(qtmodeltester: Any, banco: Banco, 
         linhas_dos_eventos,
     )
 
-    atores = ap.fabrica.ATORES
+    atores = fabrica.ATORES
     cid = instaurar_cassacao(
         banco.uow(), atores["autoridade"], operadora_id=roteiro.cidade.operadora2_id, data=date(2026, 11, 2),
         motivo="Frota irregular.",
@@ -227,7 +212,7 @@ def test_operadora_suspensa_mostra_ate_quando(qtbot: QtBot, banco: Banco, roteir
     roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
     roteiro.intimar(r.id, date(2026, 10, 1), objeto="decisao")
     roteiro.hoje = date(2026, 10, 21)
-    iniciar_suspensao(banco.uow(), ap.fabrica.ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 20))
+    iniciar_suspensao(banco.uow(), fabrica.ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 20))
     tela = _operadora(qtbot, banco, roteiro.cidade.operadora_id, "consulta")
     assert "Situação: <b>SUSPENSA</b> até 24/10/2026" in tela.situacao.text()
     assert "color:#b3261e" in tela.situacao.text()

@@ -3,12 +3,11 @@ two case lists of the main window (open a row, "Novo" for the roles that may).""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -20,24 +19,10 @@ from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.form_representacao import DialogoArquivarRepresentacao, DialogoRepresentacao
 from secretaria.ui.processo.paginas import PaginaAutos, PaginaRepresentacoes
 from secretaria.ui.processo.tela_caso import TelaCaso
-from tests.services import arquivos_prova
+from tests.helpers import apoio_processo as ap
+from tests.helpers import arquivos_prova, fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 OK = QMessageBox.StandardButton.Ok
 SIM = QMessageBox.StandardButton.Yes
 
@@ -56,7 +41,7 @@ def _receber(qtbot: QtBot, pagina: PaginaRepresentacoes, operadora_id: int) -> N
     # Art. 12 § 1º: the profession is required; refused beside the field, nothing written.
     qtbot.keyClick(dialogo.local_fato, Qt.Key.Key_Return)
     assert "profissão" in dialogo.form.mensagem("peticionario_profissao")
-    assert ap.fabrica.contagens(pagina.contexto.banco)["representacao"] == 0
+    assert fabrica.contagens(pagina.contexto.banco)["representacao"] == 0
     qtbot.keyClicks(dialogo.peticionario_profissao, "professora")
     qtbot.keyClick(dialogo.local_fato, Qt.Key.Key_Return)
     assert "Representação nº 0001/2026 recebida." in ap.responder_caixa(qtbot, OK)
@@ -152,7 +137,7 @@ def test_tela_mostra_a_representacao_inteira(
     from secretaria.services.representacoes import anexar_prova_representacao, receber_representacao
     from secretaria.ui.widgets import arquivos
 
-    fiscal = ap.fabrica.ATORES["fiscal"]
+    fiscal = fabrica.ATORES["fiscal"]
     rep = receber_representacao(
         banco.uow(),
         fiscal,

@@ -1,16 +1,13 @@
 """The "Relatórios" page and the case's document buttons (offscreen; the file and print dialogs patched).
 
-The database holds the November 2026 scenario of tests/services/cenario_documentos.py; "today" is 30/11/2026.
+The database holds the November 2026 scenario of tests/helpers/cenario_documentos.py; "today" is 30/11/2026.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -28,22 +25,7 @@ from secretaria.ui import impressao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.relatorios import PaginaRelatorios
 from secretaria.ui.widgets import arquivos, mensagens
-
-
-def _cenario() -> ModuleType:
-    nome = "tests.services.cenario_documentos"
-    if nome in sys.modules:
-        return sys.modules[nome]
-    caminho = Path(__file__).parents[1] / "services" / "cenario_documentos.py"
-    spec = importlib.util.spec_from_file_location(nome, caminho)
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-cen = _cenario()
+from tests.helpers import cenario_documentos as cen
 
 
 @pytest.fixture

@@ -3,37 +3,21 @@ them instead of acting), every act button of the case screen has one, and list c
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections import defaultdict
 from datetime import date
-from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenuBar, QTabBar, QWidget
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
 from secretaria.ui.lista import nivelar
 from secretaria.ui.processo.tela_caso import TelaCaso, com_atalho
+from tests.helpers import apoio_processo as ap
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 
 
 def _letra(texto: str) -> str | None:

@@ -12,7 +12,7 @@ from secretaria.db import Banco
 from secretaria.services import admin, autos, cadastros, documentos, execucao, representacoes, tramitacao
 from secretaria.services.base import Ator
 from secretaria.services.contas import criar_usuario
-from tests.services import arquivos_prova
+from tests.helpers import arquivos_prova
 
 ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
 FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))

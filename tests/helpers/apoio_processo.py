@@ -1,20 +1,16 @@
-"""Fixtures and helpers shared by the case-screen tests (tests/ui/test_processo_*.py, test_inicio.py).
+"""Helpers of the case-screen tests (tests/ui/test_processo_*.py, test_inicio.py, test_teclado.py).
 
-Not a test module: each test file loads it by path (the suite runs with --import-mode=importlib) and
-re-exports its fixtures. The data come from the case services' factory, `tests/services/fabrica.py`
-(a small city inserted directly, one actor per role, and a script of acts with a patched clock).
+Plain code: the fixtures these tests use (`cidade`, `roteiro`, `sem_caixas_abertas`) are in
+`tests/helpers/fixtures.py`. The data come from the case services' factory, `tests/helpers/fabrica.py` (a
+small city inserted directly, one actor per role, and a script of acts with a patched clock).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
@@ -24,31 +20,7 @@ from secretaria.services.base import Ator
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import mensagens
 
-
-def carregar(nome: str, caminho: Path) -> ModuleType:
-    if nome in sys.modules:
-        return sys.modules[nome]
-    spec = importlib.util.spec_from_file_location(nome, caminho)
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-fabrica = carregar("tests.services.fabrica", Path(__file__).parents[1] / "services" / "fabrica.py")
 TODOS_OS_PAPEIS = frozenset({"fiscal", "protocolo", "autoridade", "secretario"})
-
-
-@pytest.fixture
-def cidade(banco: Banco) -> Any:
-    return fabrica.popular(banco)
-
-
-@pytest.fixture
-def roteiro(banco: Banco, cidade: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Acts with defaults; "today" (services and screens) is `roteiro.hoje` (30/11/2026 unless changed)."""
-    return fabrica.Roteiro(banco, cidade, monkeypatch)
 
 
 _VIVAS: list[QWidget] = []
@@ -64,12 +36,8 @@ def manter(janela: Any) -> Any:
     return janela
 
 
-@pytest.fixture(autouse=True)
-def sem_caixas_abertas() -> Any:
-    """No window or message box left open by one test leaks into the next (re-export this in each test
-    module); the windows kept by `manter` are released only after they are closed."""
-    yield
-    fechar_caixas()
+def soltar_janelas() -> None:
+    """Drop the references `manter` kept (after the windows were closed)."""
     _VIVAS.clear()
 
 

@@ -1,6 +1,6 @@
 """A realistic month for the document and spreadsheet tests: November 2026 in the small city of `fabrica.py`.
 
-Plain module (no pytest fixtures): the test files load it by path and call `montar(banco, monkeypatch)`.
+Plain module (no pytest fixtures): the test files import it and call `montar(banco, monkeypatch)`.
 "Today" is 30/11/2026. What it builds, on the concessionária "Viação Princesa do Sul" unless said:
 - a chain of three art. 1º, I (tipo E) autos; the third (April) got 10,00 URM and 5 days of suspension,
   intimated, final, suspension served 01/06–05/06, fine paid on 10/11/2026;
@@ -14,13 +14,9 @@ Plain module (no pytest fixtures): the test files load it by path and call `mont
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -29,21 +25,8 @@ from secretaria.db import Banco
 from secretaria.services.admin import DadosDoOrgao, obter_dados_orgao, salvar_dados_orgao
 from secretaria.services.autos import DadosTestemunha, cancelar_auto
 from secretaria.services.execucao import iniciar_suspensao, registrar_pagamento
+from tests.helpers import fabrica
 
-
-def _fabrica() -> ModuleType:
-    nome = "tests.services.fabrica"
-    if nome in sys.modules:
-        return sys.modules[nome]
-    spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("fabrica.py"))
-    assert spec is not None and spec.loader is not None
-    modulo = importlib.util.module_from_spec(spec)
-    sys.modules[nome] = modulo
-    spec.loader.exec_module(modulo)
-    return modulo
-
-
-fabrica = _fabrica()
 ATORES = fabrica.ATORES
 HOJE = date(2026, 11, 30)
 URM_2026 = fabrica.URM_2026

@@ -1,7 +1,8 @@
 """Child process of the numbering concurrency test: draw up `quantos` autos as fast as possible.
 
-A module of its own (not a test file) so that `multiprocessing` with "spawn" can import it by name in the
-child; the test puts this folder and the project root on sys.path, which spawn hands to the children.
+A module of its own (not a test file) so that `multiprocessing` with "spawn" can import it by name
+(`tests.helpers.trabalhador_numeracao`) in the child: spawn hands the parent's sys.path, which holds the
+project root (pytest's `pythonpath`), to the children.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Test data for the case services: a small city inserted directly, one actor per role, and a script of acts.
 
 Plain module (no pytest): `tests/services/conftest.py` turns it into fixtures (`cidade`, `roteiro`); tests
-elsewhere may import it as `tests.services.fabrica` (run from the project root) or use those fixtures.
+elsewhere may import it as `tests.helpers.fabrica` (run from the project root) or use those fixtures.
 
 Usage in a test:  roteiro = Roteiro(banco, cidade, monkeypatch)  (or the `roteiro` fixture), then
 `r = roteiro.lavrar(dispositivo="1-VI", data_infracao=date(2026, 2, 10))`, `roteiro.intimar(r.id, ...)`,
