@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
@@ -20,13 +20,15 @@ from secretaria.services.base import Ator
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import mensagens
 
+J = TypeVar("J", bound=QWidget)
+D = TypeVar("D", bound=QDialog)
 TODOS_OS_PAPEIS = frozenset({"fiscal", "protocolo", "autoridade", "secretario"})
 
 
 _VIVAS: list[QWidget] = []
 
 
-def manter(janela: Any) -> Any:
+def manter(janela: J) -> J:
     """Keep a strong reference to a parentless window until the test's teardown, and return it.
 
     pytest-qt's `addWidget` keeps only weak references: a parentless dialog whose confirmation callback
@@ -51,15 +53,22 @@ def responder_caixa(qtbot: QtBot, botao: QMessageBox.StandardButton = QMessageBo
     return mensagens.responder(botao)
 
 
-def dialogo_aberto(tipo: type[QDialog]) -> Any:
+def dialogo_aberto(tipo: type[D]) -> D | None:
     """The visible top-level or child dialog of class `tipo` (the newest)."""
     achados = [w for w in QApplication.allWidgets() if isinstance(w, tipo) and w.isVisible()]
     return achados[-1] if achados else None
 
 
-def esperar_dialogo(qtbot: QtBot, tipo: type[QDialog]) -> Any:
+def esperar_dialogo(qtbot: QtBot, tipo: type[D]) -> D:
     qtbot.waitUntil(lambda: dialogo_aberto(tipo) is not None)
-    return dialogo_aberto(tipo)
+    dialogo = dialogo_aberto(tipo)
+    assert dialogo is not None
+    return dialogo
+
+
+def esperar_fechar(qtbot: QtBot, janela: QWidget) -> None:
+    """Wait until `janela` is no longer shown (a dialog closes once its act is saved)."""
+    qtbot.waitUntil(lambda: not janela.isVisible())
 
 
 def fechar_caixas() -> None:

@@ -292,7 +292,9 @@ class Roteiro:
 
     def tem_proposta(self, auto_id: int) -> bool:
         with self.banco.leitura() as s:
-            return s.scalar(sa.select(sa.func.count(Proposta.id)).where(Proposta.auto_id == auto_id)) > 0
+            return (
+                s.scalar(sa.select(sa.func.count(Proposta.id)).where(Proposta.auto_id == auto_id)) or 0
+            ) > 0
 
     def propor(
         self,

@@ -19,7 +19,7 @@ def trabalhar(url: str, ids: dict[str, int], quantos: int, largada: Any, resulta
     from secretaria.services.autos import NovoAuto, lavrar_auto
     from secretaria.services.base import Ator
 
-    relogio.hoje = lambda: HOJE  # type: ignore[assignment]
+    relogio.hoje = lambda: HOJE
     banco = abrir_banco(url, migrar=False)
     fiscal = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
     numeros: list[str] = []

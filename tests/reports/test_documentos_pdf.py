@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 
 from secretaria.reports.auto_infracao import AutoInfracaoPdf
 from secretaria.reports.dados import (
@@ -257,7 +258,10 @@ def test_lote_desenha_o_timbre_uma_vez_e_o_reutiliza_em_todas_as_paginas() -> No
     leitor = PdfReader(io.BytesIO(LoteIntimacoesPdf().render(lote(5))))
     timbres = set()
     for pagina in leitor.pages:
-        xobjetos = pagina["/Resources"]["/XObject"]
+        recursos = pagina["/Resources"]
+        assert isinstance(recursos, DictionaryObject)
+        xobjetos = recursos["/XObject"]
+        assert isinstance(xobjetos, DictionaryObject)
         nomes = [nome for nome in xobjetos if "Timbre" in nome]
         assert len(nomes) == 1
         timbres.add(xobjetos.raw_get(nomes[0]).idnum)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import date, time, timedelta
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -279,7 +280,7 @@ def test_caso_mostra_prazos_e_proximos_atos(banco: Banco, roteiro: Roteiro) -> N
 
 def test_dados_do_auto_sao_conferidos_antes_de_qualquer_gravacao(roteiro: Roteiro) -> None:
     dados = roteiro.novo_auto(data_infracao=date(2026, 3, 10))
-    for campo, valor, trecho in [
+    invalidos: list[tuple[str, Any, str]] = [
         ("local", "  ", "local da infração"),
         ("descricao_fatos", "", "descrição dos fatos"),
         ("local_lavratura", "\x00\x01", "local da lavratura"),
@@ -287,7 +288,8 @@ def test_dados_do_auto_sao_conferidos_antes_de_qualquer_gravacao(roteiro: Roteir
         ("fiscal_id", 999, "Fiscal: registro nº 999 não encontrado"),
         ("operadora_id", 2**40, "Operadora: registro nº"),
         ("data_infracao", date(1900, 1, 1), "anterior à Lei nº 2.413"),
-    ]:
+    ]
+    for campo, valor, trecho in invalidos:
         with pytest.raises(ErroDominio, match=trecho):
             lavrar_auto(roteiro.uow(), ATORES["fiscal"], replace(dados, **{campo: valor}))
     assert (

@@ -117,7 +117,9 @@ def test_identificadores_validos_e_nos_dois_formatos(demo: Banco) -> None:
 def test_todas_as_fases_do_procedimento(demo: Banco) -> None:
     with demo.leitura() as s:
         fases = dict(
-            s.execute(sa.select(AutoInfracao.fase, sa.func.count()).group_by(AutoInfracao.fase)).all()
+            s.execute(sa.select(AutoInfracao.fase, sa.func.count()).group_by(AutoInfracao.fase))
+            .tuples()
+            .all()
         )
         decisoes = set(s.scalars(sa.select(Decisao.resultado).distinct()))
         recursos = set(s.scalars(sa.select(Recurso.resultado).distinct()))

@@ -39,6 +39,7 @@ from secretaria.services.documentos import (
 )
 from secretaria.services.lei_db import calendario
 from tests.helpers import cenario_documentos as cen
+from tests.helpers import fabrica
 
 ATORES: dict[str, Ator] = cen.ATORES
 
@@ -202,12 +203,12 @@ def test_decisao_com_multa_por_extenso_suspensao_e_prazo_de_recurso(banco: Banco
     assert "ARQUIVAR O AUTO DE INFRAÇÃO" in texto and "URM ×" not in texto
 
     # refused: nothing written
-    antes = cen.fabrica.contagens(banco)
+    antes = fabrica.contagens(banco)
     with pytest.raises(ErroDominio, match="foi cancelado em 30/11/2026"):
         emitir_documento(banco.uow(), ATORES["consulta"], tipo="auto", auto_id=cenario.cancelado)
     with pytest.raises(ErroDominio, match="ainda não foi decidido"):
         emitir_documento(banco.uow(), ATORES["consulta"], tipo="decisao", auto_id=cenario.em_defesa)
-    assert cen.fabrica.contagens(banco) == antes
+    assert fabrica.contagens(banco) == antes
 
     info, pdf = emitir(banco, tipo="decisao", auto_id=cenario.multado)
     adulterado = pdf + b"\n% alterado\n"
@@ -267,8 +268,8 @@ def test_ficha_da_operadora_com_todos_os_casos(banco: Banco, cenario: Any) -> No
 
 
 def test_sem_dados_do_orgao_a_intimacao_e_recusada(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> None:
-    cidade = cen.fabrica.popular(banco)
-    roteiro = cen.fabrica.Roteiro(banco, cidade, monkeypatch, hoje=cen.HOJE)
+    cidade = fabrica.popular(banco)
+    roteiro = fabrica.Roteiro(banco, cidade, monkeypatch, hoje=cen.HOJE)
     r = roteiro.lavrar(data_infracao=date(2026, 11, 27))
     with pytest.raises(ErroDominio, match="faltam nos dados do órgão o nome do\\(a\\) Secretário\\(a\\)"):
         emitir_documento(banco.uow(), ATORES["consulta"], tipo="intimacao", auto_id=r.id)

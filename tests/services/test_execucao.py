@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
@@ -51,10 +52,20 @@ def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Ban
         )
     with pytest.raises(ErroDominio, match="maior que zero"):
         registrar_pagamento(
-            roteiro.uow(), protocolo, auto_id=r.id, situacao="pago", data=date(2026, 7, 1), valor_pago="0"
+            roteiro.uow(),
+            protocolo,
+            auto_id=r.id,
+            situacao="pago",
+            data=date(2026, 7, 1),
+            valor_pago=Decimal("0"),
         )
     registrar_pagamento(
-        roteiro.uow(), protocolo, auto_id=r.id, situacao="pago", data=date(2026, 7, 1), valor_pago="329,48"
+        roteiro.uow(),
+        protocolo,
+        auto_id=r.id,
+        situacao="pago",
+        data=date(2026, 7, 1),
+        valor_pago=Decimal("329.48"),
     )
     with banco.leitura() as s:
         pagamento = obter_caso(s, r.id).pagamento

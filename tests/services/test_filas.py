@@ -102,7 +102,7 @@ def test_cada_fila_e_uma_consulta(banco: Banco, roteiro: Roteiro) -> None:
     roteiro.lavrar(data_infracao=date(2026, 11, 24))
     consultas: list[str] = []
 
-    def contar(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+    def contar(conn: object, cursor: object, statement: str, *args: object) -> None:
         if not statement.strip().upper().startswith(("BEGIN", "SAVEPOINT", "RELEASE")):
             consultas.append(statement)
 
@@ -281,7 +281,7 @@ def _plano(banco: Banco, funcao: Callable[[so.Session], filas.Fila]) -> str:
     ANALYZE, on data shaped as a real office's: few open cases among many closed ones)."""
     capturadas: list[tuple[str, Any]] = []
 
-    def capturar(conn, cursor, statement, parametros, *args):  # type: ignore[no-untyped-def]
+    def capturar(conn: object, cursor: object, statement: str, parametros: Any, *args: object) -> None:
         if statement.lstrip().upper().startswith("SELECT"):
             capturadas.append((statement, parametros))
 

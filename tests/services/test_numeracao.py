@@ -76,17 +76,17 @@ def test_auto_que_falha_depois_de_numerado_nao_deixa_lacuna(
 ) -> None:
     """A save that fails after taking its number (here: the audit row) takes the number back with it; the number
     follows the year of the lavratura, not today's (today is 30/11/2026)."""
-    from secretaria.services import autos
+    from secretaria.services import auditoria
 
-    registrar = autos.auditoria.registrar
+    registrar = auditoria.registrar
 
     def falhar(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disco cheio")
 
-    monkeypatch.setattr(autos.auditoria, "registrar", falhar)
+    monkeypatch.setattr(auditoria, "registrar", falhar)
     with pytest.raises(RuntimeError):
         roteiro.lavrar(data_infracao=date(2025, 12, 30))
-    monkeypatch.setattr(autos.auditoria, "registrar", registrar)
+    monkeypatch.setattr(auditoria, "registrar", registrar)
     assert roteiro.lavrar(data_infracao=date(2025, 12, 30)).numero_formatado == "0001/2025"
     assert roteiro.lavrar(data_infracao=date(2026, 1, 2)).numero_formatado == "0001/2026"
     with banco.leitura() as s:

@@ -53,13 +53,15 @@ def _multas_do_mes(banco: Banco) -> tuple[Decimal, dict[str, int]]:
             ),
             Decimal(0),
         )
-        por_operadora = dict(
+        por_operadora: dict[str, int] = dict(
             s.execute(
                 sa.select(Operadora.razao_social, sa.func.count(a.id))
                 .join(a, a.operadora_id == Operadora.id)
                 .where(a.data_lavratura.between(*NOVEMBRO))
                 .group_by(Operadora.razao_social)
-            ).all()
+            )
+            .tuples()
+            .all()
         )
     return total, por_operadora
 

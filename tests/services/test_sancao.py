@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -14,18 +15,18 @@ from secretaria.models import DiaNaoUtil, DispositivoCatalogo
 from secretaria.services.autos import cancelar_auto
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import antecedentes, calendario, dispositivo_citavel, valor_urm_em
-from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
+from secretaria.services.sancao import AvaliacaoSancao, avaliar_sancao, texto_proxima_penalidade
 from tests.helpers.fabrica import ATORES, URM_2026, Cidade, Roteiro
 
 
-def _avaliar(banco: Banco, cidade: Cidade, dia: date, codigo: str = "1-VI", **kw: object):  # type: ignore[no-untyped-def]
+def _avaliar(banco: Banco, cidade: Cidade, dia: date, codigo: str = "1-VI", **kw: Any) -> AvaliacaoSancao:
     with banco.leitura() as s:
         return avaliar_sancao(
             s,
             operadora_id=cidade.operadora_id,
             dispositivo_codigo=codigo,
             data_infracao=dia,
-            **kw,  # type: ignore[arg-type]
+            **kw,
         )
 
 
@@ -185,7 +186,7 @@ def test_painel_e_uma_consulta_so_de_antecedentes(banco: Banco, roteiro: Roteiro
         roteiro.lavrar(dispositivo="1-XVI", data_infracao=date(2026, 1, 5) + timedelta(days=i))
     consultas: list[str] = []
 
-    def contar(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+    def contar(conn: object, cursor: object, statement: str, *args: object) -> None:
         consultas.append(statement)
 
     sa.event.listen(banco.engine, "before_cursor_execute", contar)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -264,14 +265,18 @@ def test_cadeia_ate_a_suspensao_deixa_a_operadora_suspensa(banco: Banco, roteiro
 
 
 def test_decisao_final_regra_pura() -> None:
-    base = {"resultado": "aplicada", "data_decisao": date(2026, 5, 25), "recurso_julgado_em": None}
-    assert decisao_final(**base, prazo_recurso=None, recurso_tempestivo=None, dia=date(2027, 1, 1)) is None  # type: ignore[arg-type]
+    base: dict[str, Any] = {
+        "resultado": "aplicada",
+        "data_decisao": date(2026, 5, 25),
+        "recurso_julgado_em": None,
+    }
+    assert decisao_final(**base, prazo_recurso=None, recurso_tempestivo=None, dia=date(2027, 1, 1)) is None
     prazo = date(2026, 6, 10)
-    assert decisao_final(**base, prazo_recurso=prazo, recurso_tempestivo=None, dia=prazo) is None  # type: ignore[arg-type]
+    assert decisao_final(**base, prazo_recurso=prazo, recurso_tempestivo=None, dia=prazo) is None
     assert decisao_final(
         **base, prazo_recurso=prazo, recurso_tempestivo=None, dia=prazo + timedelta(days=1)
-    ) == date(2026, 6, 11)  # type: ignore[arg-type]
-    assert decisao_final(**base, prazo_recurso=prazo, recurso_tempestivo=True, dia=date(2027, 1, 1)) is None  # type: ignore[arg-type]
+    ) == date(2026, 6, 11)
+    assert decisao_final(**base, prazo_recurso=prazo, recurso_tempestivo=True, dia=date(2027, 1, 1)) is None
     assert decisao_final(
         resultado="aplicada",
         data_decisao=date(2026, 5, 25),

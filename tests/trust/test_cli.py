@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria import cli
-from secretaria.db import abrir_banco, arquivo_sqlite
+from secretaria.db import Banco, abrir_banco, arquivo_sqlite
 from secretaria.models import Usuario
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import criar_usuario
@@ -54,7 +54,12 @@ def test_janela_faz_a_copia_diaria_ao_abrir(
     url_sqlite: str, pasta: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     aberturas: list[str] = []
-    monkeypatch.setattr("secretaria.ui.app.executar", lambda banco, demo: aberturas.append(banco.url) or 0)
+
+    def executar(banco: Banco, *, demo: bool) -> int:
+        aberturas.append(banco.url)
+        return 0
+
+    monkeypatch.setattr("secretaria.ui.app.executar", executar)
     monkeypatch.setattr("secretaria.relogio.hoje", lambda: date(2026, 4, 7))
     _criar(url_sqlite, "ana")
     assert _rodar(capsys, "--db", url_sqlite)[0] == 0

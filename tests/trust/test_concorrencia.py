@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -148,11 +149,11 @@ def test_oito_usuarios_salvam_a_mesma_operadora_ao_mesmo_tempo(
 
 
 @pytest.fixture
-def banco_espera_curta(url_sqlite: str, monkeypatch: pytest.MonkeyPatch) -> Banco:
+def banco_espera_curta(url_sqlite: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Banco]:
     """A SQLite database whose busy wait is 10 ms, so that a held lock shows at once."""
     monkeypatch.setattr(db, "SQLITE_ESPERA_MS", 10)
     banco = abrir_banco(url_sqlite)
-    yield banco  # type: ignore[misc]
+    yield banco
     banco.fechar()
 
 
@@ -283,6 +284,7 @@ def test_retentavel_repete_so_o_transitorio() -> None:
 
 ESCRITOR = r"""
 import sys, time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from secretaria.db import abrir_banco

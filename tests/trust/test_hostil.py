@@ -184,7 +184,7 @@ def _formulario(classe: type, base: Any, ids: dict[str, int] | None = None) -> s
 
 
 def _servicos() -> list[Callable[..., Any]]:
-    encontrados = []
+    encontrados: list[Callable[..., Any]] = []
     for modulo in sorted(pkgutil.iter_modules(pacote.__path__), key=lambda m: m.name):
         mod = importlib.import_module(f"secretaria.services.{modulo.name}")
         for nome, funcao in inspect.getmembers(mod, inspect.isfunction):
@@ -478,8 +478,8 @@ def mundo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         engine.dispose()
     banco = abrir_banco(url)
     relogio_hoje, relogio_agora = relogio.hoje, relogio.agora
-    relogio.hoje = lambda: HOJE  # type: ignore[assignment]
-    relogio.agora = lambda: datetime.combine(HOJE, time(10, 0))  # type: ignore[assignment]
+    relogio.hoje = lambda: HOJE
+    relogio.agora = lambda: datetime.combine(HOJE, time(10, 0))
     from secretaria.services import contas
 
     custo = contas._N
@@ -490,7 +490,7 @@ def mundo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
             assert verificar_cadeia(s).integra
     finally:
         contas._N = custo
-        relogio.hoje, relogio.agora = relogio_hoje, relogio_agora  # type: ignore[method-assign]
+        relogio.hoje, relogio.agora = relogio_hoje, relogio_agora
         banco.fechar()
 
 

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+from secretaria.db import Banco, abrir_banco
+
+if TYPE_CHECKING:  # Qt is imported only once QT_QPA_PLATFORM is set below
+    from PySide6.QtWidgets import QWidget
+    from pytestqt.qtbot import QtBot
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -20,12 +30,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture
-def banco_sqlite(sqlite_modelo, tmp_path):  # type: ignore[no-untyped-def]
+def banco_sqlite(sqlite_modelo: Path, tmp_path: Path) -> Iterator[Banco]:
     """A fresh SQLite database only (for widget tests where the database kind does not matter)."""
-    import shutil
-
-    from secretaria.db import abrir_banco
-
     arquivo = tmp_path / "secretaria.sqlite"
     shutil.copyfile(sqlite_modelo, arquivo)
     banco = abrir_banco(f"sqlite:///{arquivo}")
@@ -35,14 +41,17 @@ def banco_sqlite(sqlite_modelo, tmp_path):  # type: ignore[no-untyped-def]
         banco.fechar()
 
 
+Digitar = Callable[["QWidget", str], None]
+
+
 @pytest.fixture
-def digitar(qtbot):  # type: ignore[no-untyped-def]
+def digitar(qtbot: QtBot) -> Digitar:
     """Type text into a widget key by key, accents included (QTest.keyClicks aborts on non-ASCII)."""
     from PySide6.QtCore import QEvent, Qt
     from PySide6.QtGui import QKeyEvent
     from PySide6.QtWidgets import QApplication
 
-    def _digitar(widget, texto: str) -> None:  # type: ignore[no-untyped-def]
+    def _digitar(widget: QWidget, texto: str) -> None:
         for c in texto:
             if c.isascii():
                 qtbot.keyClicks(widget, c)

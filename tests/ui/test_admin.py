@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from secretaria import relogio
@@ -17,7 +18,7 @@ from secretaria.services import admin, contas
 from secretaria.services.base import SISTEMA
 from secretaria.ui.admin import PaginaAdministracao
 from secretaria.ui.admin.auditoria import PaginaAuditoria
-from secretaria.ui.admin.catalogo import PainelCatalogo
+from secretaria.ui.admin.catalogo import DialogoDispositivoContratual, DialogoTipo1X, PainelCatalogo
 from secretaria.ui.admin.sistema import PainelOrgao, PainelSistema
 from secretaria.ui.admin.tabelas import PainelCalendario, PainelUrm
 from secretaria.ui.admin.usuarios import DialogoUsuario, PaginaUsuarios
@@ -120,6 +121,7 @@ def test_caminho_11_administracao_pela_janela(
     assert isinstance(catalogo, PainelCatalogo)
     assert catalogo.botao_1x.isEnabled()
     d1 = catalogo.definir_1x()
+    assert isinstance(d1, DialogoTipo1X)
     d1.tipo.setCurrentIndex(d1.tipo.findData("C"))
     qtbot.keyClicks(d1.ato, "Portaria SMSU 12/2026")
     qtbot.keyClick(d1.ato, Qt.Key.Key_Return)
@@ -219,6 +221,7 @@ def test_corrigir_valor_urm_e_dispositivo_contratual(qtbot: QtBot, banco_sqlite:
     catalogo = PainelCatalogo(contexto)
     qtbot.addWidget(catalogo)
     d = catalogo.novo()
+    assert isinstance(d, DialogoDispositivoContratual)
     qtbot.keyClicks(d.codigo, "1-XXX")
     d.salvar()
     assert "inválido" in d.erro("codigo")
@@ -236,7 +239,9 @@ def test_corrigir_valor_urm_e_dispositivo_contratual(qtbot: QtBot, banco_sqlite:
     assert "CT-01" not in _textos(catalogo.modelo)
 
 
-def test_modelos_das_tabelas_de_administracao(qtmodeltester, qtbot: QtBot, banco_sqlite: Banco) -> None:  # type: ignore[no-untyped-def]
+def test_modelos_das_tabelas_de_administracao(
+    qtmodeltester: ModelTester, qtbot: QtBot, banco_sqlite: Banco
+) -> None:
     contexto = _contexto(banco_sqlite)
     admin.adicionar_valor_urm(
         banco_sqlite.uow(), contexto.ator, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 1"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtWidgets import QMainWindow
+from pytestqt.qtbot import QtBot
 
 from secretaria.ui import app
 
@@ -20,7 +21,7 @@ class _Copia:
         return self.viva
 
 
-def test_barra_de_status_diz_andamento_depois_o_resultado(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_barra_de_status_diz_andamento_depois_o_resultado(qtbot: QtBot) -> None:
     janela = QMainWindow()
     qtbot.addWidget(janela)
     copia = _Copia()
@@ -34,7 +35,7 @@ def test_barra_de_status_diz_andamento_depois_o_resultado(qtbot) -> None:  # typ
     )
 
 
-def test_barra_de_status_diz_por_que_a_copia_falhou(qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_barra_de_status_diz_por_que_a_copia_falhou(qtbot: QtBot) -> None:
     janela = QMainWindow()
     qtbot.addWidget(janela)
     app._informar_copia(janela, _Copia(erro="disco cheio", viva=False))

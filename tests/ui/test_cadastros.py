@@ -3,12 +3,14 @@ what the services saved."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QWidget
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from secretaria import relogio
@@ -18,8 +20,8 @@ from secretaria.services.base import SISTEMA
 from secretaria.services.contas import autenticar, criar_usuario
 from secretaria.ui.cadastros.base import DialogoCadastro
 from secretaria.ui.cadastros.empregados import DialogoEmpregado, PaginaEmpregados
-from secretaria.ui.cadastros.fiscais import PaginaFiscais
-from secretaria.ui.cadastros.operadoras import DialogoOperadora, PaginaOperadoras
+from secretaria.ui.cadastros.fiscais import DialogoFiscal, PaginaFiscais
+from secretaria.ui.cadastros.operadoras import DialogoLinha, DialogoOperadora, PaginaOperadoras
 from secretaria.ui.cadastros.veiculos import DialogoVeiculo, PaginaVeiculos
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.janela_principal import JanelaPrincipal
@@ -67,7 +69,9 @@ def _salvar(qtbot: QtBot, dialogo: DialogoCadastro, campo: QWidget) -> None:
     qtbot.keyClick(campo, Qt.Key.Key_Return)
 
 
-def test_caminho_1_cadastros_pela_janela(qtbot: QtBot, banco: Banco, digitar) -> None:  # type: ignore[no-untyped-def]
+def test_caminho_1_cadastros_pela_janela(
+    qtbot: QtBot, banco: Banco, digitar: Callable[[QWidget, str], None]
+) -> None:
     janela = _janela(qtbot, _contexto(banco))
     qtbot.keyClick(janela, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
     area = janela.pagina_atual()
@@ -111,7 +115,7 @@ def test_caminho_1_cadastros_pela_janela(qtbot: QtBot, banco: Banco, digitar) ->
     linhas = area.linhas
     qtbot.mouseClick(linhas.botao_novo, Qt.MouseButton.LeftButton)
     dl = linhas.dialogo
-    assert dl is not None
+    assert isinstance(dl, DialogoLinha)
     qtbot.keyClicks(dl.codigo, "404")
     qtbot.keyClicks(dl.nome, "Centro / Pontal da Barra")
     dl.operadora_id.setCurrentIndex(1)
@@ -166,7 +170,7 @@ def test_caminho_1_cadastros_pela_janela(qtbot: QtBot, banco: Banco, digitar) ->
     assert isinstance(fiscais, PaginaFiscais)
     qtbot.mouseClick(fiscais.botao_novo, Qt.MouseButton.LeftButton)
     df = fiscais.dialogo
-    assert df is not None
+    assert isinstance(df, DialogoFiscal)
     qtbot.keyClicks(df.nome, "Valdir Nogueira")
     qtbot.keyClicks(df.matricula, "17.687-0")
     _salvar(qtbot, df, df.matricula)
@@ -260,12 +264,13 @@ def test_consulta_ve_mas_nao_edita(qtbot: QtBot, banco_sqlite: Banco) -> None:
     area.show()
     assert not area.operadoras.botao_novo.isVisible()
     d = area.operadoras.abrir(oid)
+    assert isinstance(d, DialogoOperadora)
     assert d.razao_social.isReadOnly() and not d.delegacao.isEnabled()
     assert [b.text() for b in d.botoes.buttons()] == ["Fechar"]
     assert d.botoes.button(QDialogButtonBox.StandardButton.Close) is not None
 
 
-def test_modelos_das_listas_de_cadastro(qtmodeltester, banco_sqlite: Banco) -> None:  # type: ignore[no-untyped-def]
+def test_modelos_das_listas_de_cadastro(qtmodeltester: ModelTester, banco_sqlite: Banco) -> None:
     contexto = _contexto(banco_sqlite)
     for nome, cnpj in (("Alfa Ltda.", CNPJ), ("Beta Ltda.", "11444777000161")):
         cadastros.criar_operadora(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from secretaria.ui.lista import PaginaLista
@@ -58,7 +59,7 @@ class FonteContada(FonteEmMemoria):
         return super().buscar(filtro, ordem, inicio, quantidade)
 
 
-def test_modelo_passa_no_qtmodeltester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_modelo_passa_no_qtmodeltester(qtmodeltester: ModelTester) -> None:
     modelo = ModeloTabela(FonteContada(30), bloco=7)
     qtmodeltester.check(modelo)
     modelo.sort(0, Qt.SortOrder.DescendingOrder)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
@@ -117,7 +118,9 @@ def _operadora(qtbot: QtBot, banco: Banco, operadora_id: int, *papeis: str, logi
     return dialogo
 
 
-def test_cassacao_pela_tela_da_operadora(qtbot: QtBot, banco: Banco, roteiro: Any, digitar: Any) -> None:
+def test_cassacao_pela_tela_da_operadora(
+    qtbot: QtBot, banco: Banco, roteiro: Any, digitar: Callable[[QWidget, str], None]
+) -> None:
     """From the operator's screen: instaurar (autoridade), the notice and the defence (protocolo), the
     decision (secretário); the status above the tabs turns CASSADA and the timeline tells the story."""
     from secretaria.ui.processo.cassacao import PainelCassacao
@@ -159,7 +162,7 @@ def test_cassacao_pela_tela_da_operadora(qtbot: QtBot, banco: Banco, roteiro: An
         ato.tipo.setCurrentIndex(ato.tipo.findData(tipo))
         digitar(ato.descricao, descricao)
         qtbot.mouseClick(ato.botoes.buttons()[0], Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda a=ato: not a.isVisible())
+        ap.esperar_fechar(qtbot, ato)
     assert "Defesa registrada em 10/11/2026" in p.pendencia.text()
 
     secretario = _operadora(qtbot, banco, operadora_id, "secretario", login="secretario")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,12 @@ def test_ficha_salva_e_impressa(
         return True
 
     monkeypatch.setattr(impressao, "escolher_impressora", escolher)
-    monkeypatch.setattr(impressao, "abrir_externamente", lambda caminho: abertos.append(caminho) or True)
+
+    def abrir_externamente(caminho: Path) -> bool:
+        abertos.append(caminho)
+        return True
+
+    monkeypatch.setattr(impressao, "abrir_externamente", abrir_externamente)
     pagina.botao_ficha_imprimir.click()
     if impressao.motor_de_paginas() is None:
         assert abertos and abertos[0].read_bytes() == (tmp_path / nome).read_bytes()
@@ -160,13 +166,13 @@ def test_lote_do_periodo(pagina: PaginaRelatorios, salvar_em: list[tuple[str, st
     assert "RELAÇÃO DE ENTREGA DE INTIMAÇÕES" in leitor.pages[2].extract_text()
     texto_da_caixa()
 
-    pagina.inicio.definir_data(cen.date(2026, 1, 1))
-    pagina.fim.definir_data(cen.date(2026, 1, 31))
+    pagina.inicio.definir_data(date(2026, 1, 1))
+    pagina.fim.definir_data(date(2026, 1, 31))
     assert pagina.contagem_lote.text() == "Nenhum auto do período aguarda intimação."
     assert not pagina.botao_lote_salvar.isEnabled()
 
-    pagina.inicio.definir_data(cen.date(2026, 11, 1))
-    pagina.fim.definir_data(cen.date(2026, 11, 30))
+    pagina.inicio.definir_data(date(2026, 11, 1))
+    pagina.fim.definir_data(date(2026, 11, 30))
     pagina.entrega.limpar()
     pagina.lote("salvar")
     assert texto_da_caixa() == "Informe a data prevista da entrega."
@@ -198,7 +204,12 @@ def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(
 ) -> None:
     monkeypatch.setattr(impressao, "motor_de_paginas", lambda: None)
     abertos: list[Path] = []
-    monkeypatch.setattr(impressao, "abrir_externamente", lambda caminho: abertos.append(caminho) or True)
+
+    def abrir_externamente(caminho: Path) -> bool:
+        abertos.append(caminho)
+        return True
+
+    monkeypatch.setattr(impressao, "abrir_externamente", abrir_externamente)
     monkeypatch.setattr(impressao, "escolher_impressora", lambda *_a: pytest.fail("sem leitor, sem diálogo"))
     pagina = PaginaRelatorios(contexto)
     qtbot.addWidget(pagina)
