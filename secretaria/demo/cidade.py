@@ -1152,7 +1152,7 @@ class _Gerador:
             par = self.pares[(op_i, codigo)] = _Par(tipo)
         return par
 
-    def _auto(self, g: _Gravador, vaga: _Vaga) -> None:
+    def _auto(self, g: _Gravador, vaga: _Vaga) -> None:  # noqa: C901 (issue 11 point 6 splits it per act)
         rng = self.rng
         cal = self.calendario
         lavratura = vaga.lavratura

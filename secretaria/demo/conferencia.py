@@ -161,7 +161,7 @@ def _conferir_numeracao(sessao: so.Session) -> list[str]:
     return problemas
 
 
-def _conferir_fase_e_prazos(
+def _conferir_fase_e_prazos(  # noqa: C901 (one check per phase, read top to bottom)
     c: _Caso, intimacoes: dict[tuple[int, str], list[Intimacao]], cal: Calendario, hoje: date
 ) -> list[str]:
     problemas: list[str] = []
