@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -52,6 +53,7 @@ class FonteContada(FonteEmMemoria):
             for i in range(n)
         ]
         super().__init__(COLUNAS, linhas, {lin.id: lin.valores[3] for lin in linhas})
+        self.todas = linhas
         self.pedidos: list[tuple[int, int]] = []
 
     def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
@@ -193,17 +195,38 @@ def test_pagina_abre_com_enter_e_clique_duplo(qtbot: QtBot) -> None:
         qtbot.keyClick(pagina.tabela, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
 
 
+def _coluna_na_tela(pagina: PaginaLista, coluna: int) -> list[Any]:
+    """The values of `coluna`, row by row as the table shows them (each cell's text checked against it)."""
+    modelo = pagina.modelo
+    valores = []
+    for row in range(modelo.rowCount()):
+        linha = modelo.linha(row)
+        assert linha is not None
+        assert modelo.data(modelo.index(row, coluna)) == formatar_celula(linha.valores[coluna])
+        valores.append(linha.valores[coluna])
+    return valores
+
+
 def test_clique_no_cabecalho_ordena(qtbot: QtBot) -> None:
-    pagina = _pagina(qtbot)
-    cabecalho = pagina.tabela.horizontalHeader()
-    x = cabecalho.sectionViewportPosition(2) + 5
+    """Each click on a header shows every row ordered by that column, and the next click reverses it."""
     from PySide6.QtCore import QPoint
 
-    qtbot.mouseClick(cabecalho.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
-    assert pagina.modelo.ordem.chave == "valor"
-    primeiro = pagina.modelo.data(pagina.modelo.index(0, 2))
-    qtbot.mouseClick(cabecalho.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
-    assert pagina.modelo.data(pagina.modelo.index(0, 2)) != primeiro
+    pagina = _pagina(qtbot)
+    fonte = pagina.modelo.fonte
+    assert isinstance(fonte, FonteContada)
+    cabecalho = pagina.tabela.horizontalHeader()
+    for coluna in (2, 1):  # valor (all distinct), then data (many rows share a day)
+        todos = [linha.valores[coluna] for linha in fonte.todas]
+        x = cabecalho.sectionViewportPosition(coluna) + 5
+        sentidos = []
+        for _clique in range(2):
+            qtbot.mouseClick(cabecalho.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
+            decrescente = cabecalho.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+            assert cabecalho.sortIndicatorSection() == coluna
+            assert pagina.modelo.ordem == Ordem(COLUNAS[coluna].chave, decrescente)
+            assert _coluna_na_tela(pagina, coluna) == sorted(todos, reverse=decrescente)
+            sentidos.append(decrescente)
+        assert sorted(sentidos) == [False, True]  # both directions, one per click
 
 
 def test_exporta_as_linhas_visiveis(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
