@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 
+from dateutil.easter import easter
+
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
 
@@ -64,18 +66,9 @@ def feriados_oficiais(ano: int) -> Mapping[date, str]:
 
 
 def domingo_de_pascoa(ano: int) -> date:
-    """Domingo de Páscoa (algoritmo de Meeus/Jones/Butcher), base da Sexta-feira Santa e de Corpus Christi."""
-    a = ano % 19
-    b, c = divmod(ano, 100)
-    d, e = divmod(b, 4)
-    f = (b + 8) // 25
-    g = (b - f + 1) // 3
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = divmod(c, 4)
-    el = (32 + 2 * e + 2 * i - h - k) % 7
-    m = (a + 11 * h + 22 * el) // 451
-    mes, dia = divmod(h + el - 7 * m + 114, 31)
-    return date(ano, mes, dia + 1)
+    """Domingo de Páscoa do calendário gregoriano (``dateutil.easter``), base da Sexta-feira Santa e de Corpus
+    Christi."""
+    return easter(ano)
 
 
 @lru_cache(maxsize=64)

@@ -115,6 +115,27 @@ def test_pascoa_confere_com_o_pacote_holidays() -> None:
         assert "Sexta-feira Santa" in feriados_oficiais(ano).get(sexta, ""), ano
 
 
+def _pascoa_meeus(ano: int) -> date:
+    """O cálculo escrito à mão que ``domingo_de_pascoa`` usava (Meeus/Jones/Butcher), só como referência."""
+    a = ano % 19
+    b, c = divmod(ano, 100)
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    el = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * el) // 451
+    mes, dia = divmod(h + el - 7 * m + 114, 31)
+    return date(ano, mes, dia + 1)
+
+
+def test_pascoa_do_dateutil_e_a_mesma_do_calculo_antigo_de_1583_a_4099() -> None:
+    """Todo o intervalo em que ``dateutil.easter`` vale para o calendário gregoriano."""
+    diferentes = [ano for ano in range(1583, 4100) if domingo_de_pascoa(ano) != _pascoa_meeus(ano)]
+    assert diferentes == []
+
+
 @PROPRIEDADE
 @given(
     st.dates(min_value=date(2020, 1, 1), max_value=date(2035, 12, 31)),
