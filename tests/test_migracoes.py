@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -9,6 +12,22 @@ from alembic.runtime.migration import MigrationContext
 from secretaria import migracoes
 from secretaria.db import Banco
 from secretaria.models import Base
+
+# Released revisions, by the SHA-256 of their bytes. Databases built by them exist in the field and will never
+# run them again, so a released revision never changes: a schema change is a new revision on top of the head.
+REVISOES_PUBLICADAS = {
+    "0001_esquema_inicial.py": "b660d4b6c5a4248ee834d1bbb7978fe265f7c98c045889e8b3de36add7ddae3e",
+    "0002_auditoria_somente_insercao.py": "0c3d5dbdff949a16464933bb779b8e89c84ecd0575c4d46fb3714eb04ea51968",
+}
+
+
+@pytest.mark.parametrize("arquivo", sorted(REVISOES_PUBLICADAS))
+def test_revisao_publicada_nunca_muda(arquivo: str) -> None:
+    caminho = migracoes.PASTA / "versions" / arquivo
+    assert hashlib.sha256(caminho.read_bytes()).hexdigest() == REVISOES_PUBLICADAS[arquivo], (
+        f"{caminho} foi alterada. Há bancos em uso criados por ela, que nunca a executarão de novo: restaure o "
+        "arquivo e escreva a mudança numa revisão nova (0003_…, com down_revision na revisão head atual)."
+    )
 
 
 def test_migracoes_geram_exatamente_o_esquema_dos_modelos(banco: Banco) -> None:
