@@ -4,12 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-futuro lint typecheck pytest bench clean
+.PHONY: run test test-futuro lint typecheck pytest bench constraints clean
 
-$(STAMP): pyproject.toml
+# The versions come from constraints.txt (the ones this program was tested with), so an install next year gets
+# the same `holidays` and the same deadlines; pyproject.toml says only what is allowed.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -39,6 +41,17 @@ test-futuro: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run
+
+# Refresh the pins on purpose: the newest versions pyproject.toml allows, installed into a scratch venv and
+# frozen into constraints.txt; the next `make test` reinstalls .venv from them. Commit it only when green.
+constraints:
+	rm -rf .venv-constraints
+	$(PYTHON) -m venv .venv-constraints
+	.venv-constraints/bin/python -m pip install --quiet --upgrade pip
+	.venv-constraints/bin/python -m pip install --quiet -e '.[test]'
+	{ sed -n '/^#/p' constraints.txt; .venv-constraints/bin/python -m pip freeze --exclude-editable; } > constraints.txt.novo
+	mv constraints.txt.novo constraints.txt
+	rm -rf .venv-constraints
 
 clean:
 	rm -rf $(VENV) .coverage .mypy_cache .ruff_cache .pytest_cache
