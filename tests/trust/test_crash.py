@@ -98,21 +98,21 @@ def test_atos_confirmados_sobrevivem_a_sigkill(
     relatados: dict[str, set[int]] = {"usuario": set(), "operadora": set(), "auto_infracao": set()}
     for rodada in range(1, RODADAS + 1):
         limite = sorteio.randint(8, 40)
-        proc = subprocess.Popen(
+        with subprocess.Popen(
             [python, str(script), url_sqlite, str(rodada), str(cidade.operadora_id), str(cidade.fiscal_id)],
             env=ambiente,
             stdout=subprocess.PIPE,
             text=True,
-        )
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "pronto"
-        for contados, linha in enumerate(proc.stdout, start=1):
-            entidade, ident = linha.split()
-            relatados[entidade].add(int(ident))
-            if contados >= limite:
-                os.kill(proc.pid, signal.SIGKILL)  # mid-stream: the next act is already under way
-                break
-        proc.wait(timeout=30)
+        ) as proc:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().strip() == "pronto"
+            for contados, linha in enumerate(proc.stdout, start=1):
+                entidade, ident = linha.split()
+                relatados[entidade].add(int(ident))
+                if contados >= limite:
+                    os.kill(proc.pid, signal.SIGKILL)  # mid-stream: the next act is already under way
+                    break
+            proc.wait(timeout=30)
         assert proc.returncode == -signal.SIGKILL
 
         assert _integridade(arquivo) == "ok"
