@@ -293,7 +293,9 @@ def test_empate_no_dia_da_infracao_escolhe_a_que_ficou_definitiva_por_ultimo() -
     # REGRAS § 3, regra 6: a mais recente pelo dia da infração; depois, o último dia em que ficou definitiva.
     cadeia = _cadeia("E", 2)
     cedo = replace(cadeia[1], suspensao_dias=3)
-    tarde = replace(cadeia[1], data_decisao=cadeia[1].data_decisao + timedelta(days=2), suspensao_dias=7)
+    decidida = cadeia[1].data_decisao
+    assert decidida is not None
+    tarde = replace(cadeia[1], data_decisao=decidida + timedelta(days=2), suspensao_dias=7)
     for ordem in ([cadeia[0], cedo, tarde], [tarde, cadeia[0], cedo]):
         s = calcular_sancao("E", date(2026, 2, 20), ordem)
         assert (s.suspensao_min_dias, s.suspensao_max_dias) == (14, 14)

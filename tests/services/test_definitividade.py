@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from secretaria.db import Banco
 from secretaria.lei.catalogo import dispositivos
 from secretaria.models import AutoInfracao
-from secretaria.services.sancao import avaliar_sancao
+from secretaria.services.sancao import AvaliacaoSancao, avaliar_sancao
 from tests.helpers.fabrica import Roteiro
 
 TIPO_E = "1-I"  # tipo E: 8-month window, first fine 3,00–5,00 URM
@@ -26,7 +26,7 @@ TIPO_E = "1-I"  # tipo E: 8-month window, first fine 3,00–5,00 URM
 
 def _avaliar(
     banco: Banco, roteiro: Roteiro, dia: date, codigo: str = TIPO_E, operadora_id: int | None = None
-):  # type: ignore[no-untyped-def]
+) -> AvaliacaoSancao:
     with banco.leitura() as s:
         return avaliar_sancao(
             s,

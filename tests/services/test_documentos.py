@@ -317,7 +317,9 @@ def test_decisao_nomeia_quem_decidiu_prazo_e_forma_de_pagar_e_a_conta_confere(
     assert decidiu == orgao.dados.secretario_nome  # recorded when decided
     texto, _ = texto_pdf(emitir(banco, "secretario", tipo="decisao", auto_id=cenario.suspenso)[1])
     # every product printed is true as printed: the URM with all its decimals, the range in plain digits
-    casas = max(2, -valor.normalize().as_tuple().exponent)
+    expoente = valor.normalize().as_tuple().exponent
+    assert isinstance(expoente, int)  # a finite value
+    casas = max(2, -expoente)
     urm = f"R$ {valor:.{casas}f}".replace(".", ",")
     produto = (multa * valor).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP")
 

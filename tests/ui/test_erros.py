@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMessageBox, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
+from secretaria.db import Banco
 from secretaria.models.admin import Configuracao
 from secretaria.ui import erros
 from secretaria.ui.widgets import mensagens
@@ -73,8 +74,8 @@ def test_slot_que_falha_mostra_mensagem_registra_e_janela_continua(qtbot: QtBot,
 
 
 def test_erro_dentro_da_unidade_de_trabalho_diz_que_nada_foi_gravado(
-    qtbot: QtBot, log: Path, banco_sqlite
-) -> None:  # type: ignore[no-untyped-def]
+    qtbot: QtBot, log: Path, banco_sqlite: Banco
+) -> None:
     def gravar_e_falhar() -> None:
         with banco_sqlite.uow() as uow:
             uow.session.add(Configuracao(chave="meio_gravado", valor="1"))
@@ -141,7 +142,12 @@ def test_instalado_ao_abrir_o_programa(monkeypatch: pytest.MonkeyPatch, tmp_path
     from secretaria.ui import app
 
     instalados: list[bool] = []
-    monkeypatch.setattr(erros, "instalar", lambda *_a: instalados.append(True) or tmp_path / "x.log")
+
+    def instalar(*_a: object) -> Path:
+        instalados.append(True)
+        return tmp_path / "x.log"
+
+    monkeypatch.setattr(erros, "instalar", instalar)
     monkeypatch.setattr(app, "entrar", lambda *_a, **_k: None)
     assert app.executar(sa, demo=False) == 0  # type: ignore[arg-type]
     assert instalados == [True]

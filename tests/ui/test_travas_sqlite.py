@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ ARQUIVOS_DO_BANCO = ("secretaria.sqlite", "secretaria.sqlite-wal", "secretaria.s
 def travas(pasta: Path) -> set[tuple[str, ...]]:
     """This process's POSIX locks on the database's files: (kind, mode, inode, start, end) per lock."""
     inodes = {os.stat(pasta / nome).st_ino: nome for nome in ARQUIVOS_DO_BANCO if (pasta / nome).exists()}
-    encontradas = set()
+    encontradas: set[tuple[str, ...]] = set()
     for linha in Path("/proc/locks").read_text().splitlines():
         campos = [c for c in linha.split() if c != "->"]
         # "1: POSIX  ADVISORY  READ 4242 08:01:123456 128 128"
@@ -76,7 +77,7 @@ def janela(qtbot):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def responder(monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
+def responder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[..., Path]:
     """Make the child dialog answer by itself; returns a reader of what the child reported (pid, listed)."""
     relatorio = tmp_path / "relatorio-seletor.json"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from functools import partial
 
 import pytest
 from PySide6.QtCore import QDate, Qt
@@ -142,7 +143,7 @@ def test_caixas_fechadas_saem_do_registro(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not mensagens._abertas)
     respostas: list[int] = []
     for i in range(25):
-        mensagens.informar(None, "Aviso", f"Mensagem {i}", ao_fechar=lambda i=i: respostas.append(i))
+        mensagens.informar(None, "Aviso", f"Mensagem {i}", ao_fechar=partial(respostas.append, i))
         assert len(mensagens._abertas) == 1
         assert mensagens.responder(QMessageBox.StandardButton.Ok) == f"Mensagem {i}"
     assert respostas == list(range(25))
