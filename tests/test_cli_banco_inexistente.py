@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria import cli
-from secretaria.db import abrir_banco
+from secretaria.db import Banco, abrir_banco
 from secretaria.models import Usuario
 
 COMANDOS = [
@@ -75,7 +75,12 @@ def test_banco_padrao_que_nao_existe_so_a_janela_cria(
     assert "abra o programa uma vez" in capsys.readouterr().err
     assert _arquivos(tmp_path) == []
     aberturas: list[str] = []
-    monkeypatch.setattr("secretaria.ui.app.executar", lambda banco, demo: aberturas.append(banco.url) or 0)
+
+    def executar(banco: Banco, *, demo: bool) -> int:
+        aberturas.append(banco.url)
+        return 0
+
+    monkeypatch.setattr("secretaria.ui.app.executar", executar)
     assert cli.main([]) == 0
     assert aberturas and (tmp_path / "dados" / "secretaria.sqlite").is_file()
 
@@ -94,7 +99,12 @@ def test_criar_cria_o_banco_pedido(
         banco.fechar()
     outro = tmp_path / "outro.sqlite"
     aberturas: list[str] = []
-    monkeypatch.setattr("secretaria.ui.app.executar", lambda banco, demo: aberturas.append(banco.url) or 0)
+
+    def executar(banco: Banco, *, demo: bool) -> int:
+        aberturas.append(banco.url)
+        return 0
+
+    monkeypatch.setattr("secretaria.ui.app.executar", executar)
     assert cli.main(["--criar", "--db", f"sqlite:///{outro}"]) == 0
     assert outro.is_file() and aberturas == [f"sqlite:///{outro}"]
     # --criar is no licence for the commands that only read or copy a database.

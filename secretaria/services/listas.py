@@ -579,7 +579,9 @@ class _Consulta:
             return None
         return self.busca_ids(palavras[0], _sem_acento(palavras[0]) or "")
 
-    def condicoes(self, filtro: Filtro, sondar: bool = False) -> list[sa.ColumnElement[bool]]:
+    def condicoes(  # noqa: C901 (one clause per filter field; issue 11 point 6 splits listas)
+        self, filtro: Filtro, sondar: bool = False
+    ) -> list[sa.ColumnElement[bool]]:
         conds: list[sa.ColumnElement[bool]] = []
         ids = self.ids_buscados(filtro)
         if ids is None:

@@ -3,9 +3,11 @@ and is marked so Excel keeps it text when edited, dates are dates, amounts are n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openpyxl import load_workbook
@@ -23,11 +25,11 @@ PERIGOSOS = [
 ]
 
 
-def _gravar(tmp_path: Path, linhas: list[tuple[object, ...]], **k: object) -> Path:
+def _gravar(tmp_path: Path, linhas: Sequence[tuple[object, ...]], **k: Any) -> Path:
     destino = tmp_path / "lista.xlsx"
     n = planilha.gravar_lista(
         destino, "Autos: lista/1", ["Texto", "Data", "Momento", "Valor (R$)"], linhas, **k
-    )  # type: ignore[arg-type]
+    )
     assert n == len(linhas)
     return destino
 
