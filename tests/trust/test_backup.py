@@ -477,8 +477,8 @@ def test_restauracao_recusada_com_o_banco_aberto_em_outro_programa(
         with pytest.raises(ErroBanco, match=r"aberto em outro computador ou programa.*Nada foi alterado"):
             backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
     finally:
-        filho.kill()
-        filho.wait()
+        with filho:  # leaving it closes the child's stdout pipe and waits for the child
+            filho.kill()
     assert _usuarios(banco_sqlite.url) == {"ana", "depois"}
     assert not list(arquivo.parent.glob("*.substituido-*"))
     backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)  # closed everywhere: now it restores
