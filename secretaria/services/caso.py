@@ -33,7 +33,7 @@ from secretaria.models import (
 )
 from secretaria.services.base import Ator, NaoEncontrado
 from secretaria.services.processo_base import ROTULOS_FASE
-from secretaria.services.revisao_prazos import revisoes_do_auto
+from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
 from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
 
 PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
@@ -49,6 +49,7 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "registrar_cumprimento": ("fiscal", "protocolo"),
     "anexar_evidencia": ("fiscal", "protocolo"),
     "cancelar_auto": ("autoridade", "secretario"),
+    "conferir_revisao_prazo": ("secretario",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -65,6 +66,7 @@ ROTULOS_ATOS = {
     "registrar_cumprimento": "Registrar cumprimento (art. 8º)",
     "anexar_evidencia": "Anexar arquivo",
     "cancelar_auto": "Cancelar auto",
+    "conferir_revisao_prazo": "Conferir prazo revisto",
 }
 
 
@@ -290,6 +292,8 @@ class Caso:
     """The day the decision became final, when it is."""
     proximos_atos: tuple[str, ...]
     """Keys of PAPEIS_DOS_ATOS that the case's phase allows now (whatever the user's roles)."""
+    revisoes_a_conferir: tuple[RevisaoResumo, ...]
+    """Deadlines moved after the decision that changed a petition's class, not yet reviewed (REGRAS § 4)."""
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -393,6 +397,8 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         recurso_julgado_em=recurso.julgado_em if recurso else None,
         dia=dia,
     )
+    revisoes = revisoes_do_auto(sessao, auto.id)
+    a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
     operadora = auto.operadora
     return Caso(
         id=auto.id,
@@ -471,17 +477,16 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
                         cumprimento,
                         suspensao,
                     ),
-                    *(
-                        EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao)
-                        for r in revisoes_do_auto(sessao, auto.id)
-                    ),
+                    *(EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao) for r in revisoes),
                 ),
                 key=lambda e: (e.data, _ordem(e)),
             )
         ),
         prazos=_prazos(auto, defesas, decisao, recurso, dia),
         final_em=definitiva,
-        proximos_atos=_proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva),
+        proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
+        + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva),
+        revisoes_a_conferir=a_conferir,
     )
 
 

@@ -153,9 +153,9 @@ class RevisaoResumo:
             texto += f" Reclassificado: {self.reclassificacao}."
             if self.decidido:
                 texto += (
-                    f" Conferido pelo(a) Secretário(a) em {formatar_data(self.conferida_em)}."
+                    f" Conferido por {self.conferida_por} em {formatar_data(self.conferida_em)}."
                     if self.conferida_em
-                    else " Caso já decidido: aguarda a conferência do(a) Secretário(a)."
+                    else " Caso já decidido: aguarda a conferência do Secretário de Serviços Urbanos."
                 )
         return texto
 
@@ -170,6 +170,38 @@ def revisoes_do_auto(sessao: so.Session, auto_id: int) -> tuple[RevisaoResumo, .
             sa.select(RevisaoPrazo).where(RevisaoPrazo.auto_id == auto_id).order_by(RevisaoPrazo.id)
         )
     )  # fmt: skip
+
+
+@retentavel
+def conferir_revisoes_do_auto(uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int) -> int:
+    """The Secretary has reviewed the case: every reclassified revision of this decided auto still waiting
+    for review leaves the home screen, in one act. Returns how many were reviewed."""
+    exigir_papel(ator, "secretario", acao="conferir revisões de prazo")
+    with uow:
+        s = uow.session
+        pendentes = list(
+            s.scalars(
+                sa.select(RevisaoPrazo)
+                .where(
+                    RevisaoPrazo.auto_id == auto_id,
+                    RevisaoPrazo.reclassificou.is_(True),
+                    RevisaoPrazo.decidido.is_(True),
+                    RevisaoPrazo.conferida_em.is_(None),
+                )
+                .order_by(RevisaoPrazo.id)
+            )
+        )
+        if not pendentes:
+            raise ErroDominio("Este caso não tem revisão de prazo a conferir.")
+        for revisao in pendentes:
+            antes = imagem(revisao)
+            revisao.conferida_em, revisao.conferida_por = relogio.hoje(), ator.login
+            s.flush()
+            auditoria.registrar(
+                s, ator, "conferir_revisao_prazo", "revisao_prazo", revisao.id, antes, imagem(revisao)
+            )
+        uow.commit()
+    return len(pendentes)
 
 
 @retentavel

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
@@ -452,3 +452,46 @@ def test_dispositivo_contratual_desativado_depois_do_auto(qtbot: QtBot, banco: B
     tela.grab().save("/tmp/caso_ct07.png")
     with banco.leitura() as s:
         assert obter_caso(s, r.id).decisao is not None
+
+
+def test_secretario_confere_o_caso_cuja_defesa_mudou_de_classe(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """REGRAS § 4: a day without office hours registered after the decision makes a late defence timely; the
+    case waits on the home screen until the Secretary reviews it from the case screen."""
+    from secretaria.services import admin, filas
+    from secretaria.services.tramitacao import registrar_defesa
+
+    roteiro.hoje = date(2026, 9, 10)
+    r = roteiro.lavrar(data_infracao=date(2026, 8, 3))
+    roteiro.intimar(r.id, date(2026, 8, 3))  # defence until Tue 18/08
+    registrar_defesa(
+        roteiro.uow(), ap.fabrica.ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 8, 19),
+        requerente="Advogada",
+    )  # fmt: skip
+    roteiro.decidir(r.id, date(2026, 8, 25), "0.30")
+    roteiro.hoje = date(2026, 9, 14)
+    admin.adicionar_dia_nao_util(
+        banco.uow(), ap.fabrica.ATORES["administrador"], data=date(2026, 8, 18), descricao="Ponto facultativo",
+        ato="Decreto nº 7.001/2026",
+    )  # fmt: skip
+
+    # Only the Secretary is offered the review.
+    assert "conferir_revisao_prazo" not in _tela(qtbot, banco, r.id, "protocolo").botoes_atos
+    tela = _tela(qtbot, banco, r.id, "secretario")
+    dialogo = _clicar_ato(qtbot, tela, "conferir_revisao_prazo", atos.DialogoConferirRevisao)
+    textos = " ".join(w.text() for w in dialogo.findChildren(QLabel))
+    assert "De 18/08/2026 para 19/08/2026" in textos and "intempestiva → tempestiva" in textos
+    _registrar(qtbot, dialogo)
+    assert "sai da lista" in ap.responder_caixa(
+        qtbot, QMessageBox.StandardButton.No
+    )  # Voltar: nothing written
+    with banco.leitura() as s:
+        assert filas.revisoes_de_prazo_a_conferir(s).total == 1
+    _registrar(qtbot, dialogo)
+    ap.responder_caixa(qtbot, SIM)
+    assert ap.responder_caixa(qtbot, OK) == "Revisão de prazo conferida."
+    with banco.leitura() as s:
+        assert filas.revisoes_de_prazo_a_conferir(s).total == 0
+        assert obter_caso(s, r.id).revisoes_a_conferir == ()
+    assert "conferir_revisao_prazo" not in tela.botoes_atos

@@ -1068,6 +1068,39 @@ class DialogoCancelar(DialogoAto):
         return f"Auto nº {self.caso.numero_formatado} cancelado."
 
 
+class DialogoConferirRevisao(DialogoAto):
+    """The Secretary reviews a decided case whose defence or appeal changed class when a non-business day
+    registered later moved its deadline (REGRAS § 4): the case leaves the home screen's review queue."""
+
+    titulo = "Conferir prazo revisto"
+    texto_botao = "&Conferir…"
+
+    def montar(self) -> None:
+        revisoes = self.caso.revisoes_a_conferir
+        aviso = QLabel(
+            "Um dia sem expediente registrado depois da decisão prorrogou um prazo deste caso, e uma petição "
+            "mudou de classificação. Reveja a decisão à luz do novo prazo antes de conferir:"
+        )
+        aviso.setWordWrap(True)
+        self.layout_principal.insertWidget(1, aviso)
+        for n, revisao in enumerate(revisoes, start=2):
+            texto = QLabel(f"• {revisao.titulo}: {revisao.descricao}")
+            texto.setWordWrap(True)
+            self.layout_principal.insertWidget(n, texto)
+
+    def confirmacao(self) -> str:
+        return (
+            f"Confirmar que o caso do auto nº {self.caso.numero_formatado} foi revisto com o novo prazo? "
+            "Ele sai da lista de casos a conferir da tela inicial."
+        )
+
+    def executar(self) -> str:
+        from secretaria.services.revisao_prazos import conferir_revisoes_do_auto
+
+        n = conferir_revisoes_do_auto(self.uow, self.ator, auto_id=self.caso.id)
+        return "Revisão de prazo conferida." if n == 1 else f"{n} revisões de prazo conferidas."
+
+
 DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
     "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
@@ -1080,5 +1113,6 @@ DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_pagamento": DialogoPagamento,
     "registrar_cumprimento": DialogoCumprimento,
     "cancelar_auto": DialogoCancelar,
+    "conferir_revisao_prazo": DialogoConferirRevisao,
 }
 """Case act key (`secretaria.services.caso.PAPEIS_DOS_ATOS`) → factory(contexto, caso, parent) of its dialog."""
