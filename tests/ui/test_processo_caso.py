@@ -466,13 +466,13 @@ def test_secretario_confere_o_caso_cuja_defesa_mudou_de_classe(
     r = roteiro.lavrar(data_infracao=date(2026, 8, 3))
     roteiro.intimar(r.id, date(2026, 8, 3))  # defence until Tue 18/08
     registrar_defesa(
-        roteiro.uow(), ap.fabrica.ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 8, 19),
+        roteiro.uow(), fabrica.ATORES["protocolo"], auto_id=r.id, protocolada_em=date(2026, 8, 19),
         requerente="Advogada",
     )  # fmt: skip
     roteiro.decidir(r.id, date(2026, 8, 25), "0.30")
     roteiro.hoje = date(2026, 9, 14)
     admin.adicionar_dia_nao_util(
-        banco.uow(), ap.fabrica.ATORES["administrador"], data=date(2026, 8, 18), descricao="Ponto facultativo",
+        banco.uow(), fabrica.ATORES["administrador"], data=date(2026, 8, 18), descricao="Ponto facultativo",
         ato="Decreto nº 7.001/2026",
     )  # fmt: skip
 
