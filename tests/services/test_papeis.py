@@ -9,7 +9,7 @@ from typing import Any
 
 from secretaria.db import Banco
 from secretaria.models import PAPEIS
-from secretaria.services import autos, execucao, representacoes, tramitacao
+from secretaria.services import autos, execucao, representacoes, revisao_prazos, tramitacao
 from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, Ator, ErroDominio
 from secretaria.services.caso import PAPEIS_DOS_ATOS
 from tests.helpers.fabrica import contagens
@@ -103,6 +103,11 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
         ("protocolo",),
         tramitacao.julgar_recurso,
         {"auto_id": NENHUM, "data": DIA, "resultado": "negado"},
+    ),
+    "conferir_revisao_prazo": (
+        ("secretario",),
+        revisao_prazos.conferir_revisoes_do_auto,
+        {"auto_id": NENHUM},
     ),
     "iniciar_suspensao": (
         ("secretario", "autoridade"),
