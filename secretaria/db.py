@@ -27,12 +27,13 @@ from sqlalchemy import event
 from sqlalchemy.orm.exc import StaleDataError
 
 from secretaria import relogio
-from secretaria.services.base import (
+from secretaria.erros import (
     ConflitoEdicao,
     DiscoCheio,
     ErroDominio,
     FalhaDeDisco,
     recusa_de_disco,
+    verificar_versao,
 )
 
 VARIAVEL_URL = "SECRETARIA_DB"
@@ -362,7 +363,6 @@ class UnidadeDeTrabalho:
         """The same refusal as `verificar_versao`, for a save that lost the race between its version check
         and its UPDATE (the row changed in between): it names who changed the record and when."""
         from secretaria.models import Versionado
-        from secretaria.services.base import verificar_versao
 
         with self._fabrica() as sessao:
             sessao.connection(execution_options={"sqlite_begin": "DEFERRED"})

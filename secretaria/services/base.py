@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from secretaria.models import Versionado
+# The domain's refusals and the version check live below the database layer; services keep importing
+# them from here, beside the acting user and the role checks.
+from secretaria.erros import AcessoNegado as AcessoNegado
+from secretaria.erros import ConflitoEdicao as ConflitoEdicao
+from secretaria.erros import DiscoCheio as DiscoCheio
+from secretaria.erros import ErroDominio as ErroDominio
+from secretaria.erros import FalhaDeDisco as FalhaDeDisco
+from secretaria.erros import NaoEncontrado as NaoEncontrado
+from secretaria.erros import recusa_de_disco as recusa_de_disco
+from secretaria.erros import verificar_versao as verificar_versao
 
 ROTULOS_PAPEIS = {
     "administrador": "Administrador",
@@ -16,62 +24,6 @@ ROTULOS_PAPEIS = {
     "secretario": "Secretário",
     "consulta": "Consulta",
 }
-
-
-class ErroDominio(Exception):
-    """A refused act. `campo` names the form field the message belongs beside, when there is one."""
-
-    def __init__(self, mensagem: str, campo: str | None = None) -> None:
-        super().__init__(mensagem)
-        self.mensagem = mensagem
-        self.campo = campo
-
-
-class AcessoNegado(ErroDominio):
-    """The acting user lacks the role the act needs; the message names it."""
-
-
-class ConflitoEdicao(ErroDominio):
-    """Someone else saved the record since it was loaded: reload, never overwrite."""
-
-
-class NaoEncontrado(ErroDominio):
-    pass
-
-
-class DiscoCheio(ErroDominio):
-    """No room left on the disk (the computer's, or the database server's): nothing was written."""
-
-    def __init__(self, onde: str = "o banco de dados") -> None:
-        super().__init__(
-            f"O disco está cheio: não há espaço para gravar {onde}, e nada foi gravado. "
-            "Libere espaço no disco (ou avise o suporte) e tente de novo."
-        )
-
-
-class FalhaDeDisco(ErroDominio):
-    """The disk (or the network share) failed to read or write: nothing was written."""
-
-    def __init__(self, onde: str = "o banco de dados") -> None:
-        super().__init__(
-            f"O disco falhou ao ler ou gravar {onde} (erro de entrada e saída), e nada foi gravado. "
-            "Verifique o disco, ou a rede se o arquivo estiver numa pasta compartilhada, e tente de novo; "
-            "se o erro continuar, avise o suporte."
-        )
-
-
-_DISCO_CHEIO = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
-_FALHA_DE_DISCO = frozenset({errno.EIO})
-
-
-def recusa_de_disco(exc: BaseException, onde: str = "o banco de dados") -> ErroDominio | None:
-    """The refusal a full disk or an I/O error becomes (OSError ENOSPC/EDQUOT/EIO), else None."""
-    if isinstance(exc, OSError):
-        if exc.errno in _DISCO_CHEIO:
-            return DiscoCheio(onde)
-        if exc.errno in _FALHA_DE_DISCO:
-            return FalhaDeDisco(onde)
-    return None
 
 
 @dataclass(frozen=True)
@@ -94,17 +46,6 @@ def exigir_papel(ator: Ator, *papeis: str, acao: str) -> None:
     if not ator.tem(*papeis):
         nomes = " ou ".join(ROTULOS_PAPEIS[p] for p in papeis)
         raise AcessoNegado(f"Para {acao} é necessário o papel {nomes}. O usuário {ator.login} não o possui.")
-
-
-def verificar_versao(registro: Versionado, versao_esperada: int | None, descricao: str) -> None:
-    """Optimistic lock: refuse a save based on a stale copy, saying who changed the record and when."""
-    if versao_esperada is not None and registro.versao != versao_esperada:
-        quem = registro.alterado_por or "outro usuário"
-        quando = registro.alterado_em.strftime("%d/%m/%Y às %H:%M")
-        raise ConflitoEdicao(
-            f"{descricao} foi alterado por {quem} em {quando} depois que você o abriu. "
-            "Recarregue para ver a versão atual; nada foi gravado."
-        )
 
 
 def texto_obrigatorio(valor: str | None, campo: str, rotulo: str, maximo: int = 10_000) -> str:

@@ -1,0 +1,91 @@
+"""The domain's refusals and the optimistic version check, below the database layer.
+
+Services raise these; `db` raises them too (a busy database, a lost optimistic-lock race), so they live
+below both and import nothing of the project.
+"""
+
+from __future__ import annotations
+
+import errno
+from datetime import datetime
+from typing import Protocol
+
+
+class ErroDominio(Exception):
+    """A refused act. `campo` names the form field the message belongs beside, when there is one."""
+
+    def __init__(self, mensagem: str, campo: str | None = None) -> None:
+        super().__init__(mensagem)
+        self.mensagem = mensagem
+        self.campo = campo
+
+
+class AcessoNegado(ErroDominio):
+    """The acting user lacks the role the act needs; the message names it."""
+
+
+class ConflitoEdicao(ErroDominio):
+    """Someone else saved the record since it was loaded: reload, never overwrite."""
+
+
+class NaoEncontrado(ErroDominio):
+    pass
+
+
+class DiscoCheio(ErroDominio):
+    """No room left on the disk (the computer's, or the database server's): nothing was written."""
+
+    def __init__(self, onde: str = "o banco de dados") -> None:
+        super().__init__(
+            f"O disco está cheio: não há espaço para gravar {onde}, e nada foi gravado. "
+            "Libere espaço no disco (ou avise o suporte) e tente de novo."
+        )
+
+
+class FalhaDeDisco(ErroDominio):
+    """The disk (or the network share) failed to read or write: nothing was written."""
+
+    def __init__(self, onde: str = "o banco de dados") -> None:
+        super().__init__(
+            f"O disco falhou ao ler ou gravar {onde} (erro de entrada e saída), e nada foi gravado. "
+            "Verifique o disco, ou a rede se o arquivo estiver numa pasta compartilhada, e tente de novo; "
+            "se o erro continuar, avise o suporte."
+        )
+
+
+_DISCO_CHEIO = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_FALHA_DE_DISCO = frozenset({errno.EIO})
+
+
+def recusa_de_disco(exc: BaseException, onde: str = "o banco de dados") -> ErroDominio | None:
+    """The refusal a full disk or an I/O error becomes (OSError ENOSPC/EDQUOT/EIO), else None."""
+    if isinstance(exc, OSError):
+        if exc.errno in _DISCO_CHEIO:
+            return DiscoCheio(onde)
+        if exc.errno in _FALHA_DE_DISCO:
+            return FalhaDeDisco(onde)
+    return None
+
+
+class Versionavel(Protocol):
+    """What the version check reads of a record (`models.Versionado` has it)."""
+
+    @property
+    def versao(self) -> int: ...
+
+    @property
+    def alterado_por(self) -> str | None: ...
+
+    @property
+    def alterado_em(self) -> datetime: ...
+
+
+def verificar_versao(registro: Versionavel, versao_esperada: int | None, descricao: str) -> None:
+    """Optimistic lock: refuse a save based on a stale copy, saying who changed the record and when."""
+    if versao_esperada is not None and registro.versao != versao_esperada:
+        quem = registro.alterado_por or "outro usuário"
+        quando = registro.alterado_em.strftime("%d/%m/%Y às %H:%M")
+        raise ConflitoEdicao(
+            f"{descricao} foi alterado por {quem} em {quando} depois que você o abriu. "
+            "Recarregue para ver a versão atual; nada foi gravado."
+        )
