@@ -24,7 +24,7 @@ import sqlalchemy as sa
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from secretaria.db import Banco, abrir_banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite
 from secretaria.demo.cidade import (
     CHAVE_CONFIGURACAO,
     ESCALA_BENCH,
@@ -34,6 +34,7 @@ from secretaria.demo.cidade import (
     impressao_esquema,
 )
 from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
+from secretaria.services.semente import abrir_e_semear
 
 PASTA = Path(__file__).resolve().parent
 ARQUIVO_SQLITE = PASTA / "cidade_grande.sqlite"
@@ -87,7 +88,7 @@ def gerar(
 ) -> Banco:
     """A fresh database at `url` holding the city at `escala`; returns it open."""
     esvaziar(url)
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     gerar_cidade(banco, escala, usuarios=USUARIOS_DEMO, senha=SENHA_DEMO, hoje=hoje, progresso=progresso)
     if banco.eh_sqlite:
         bruta = banco.engine.raw_connection()  # outside SQLAlchemy's BEGIN: PRAGMAs need autocommit
@@ -111,7 +112,7 @@ def preparar(
     for (the benchmark's "today") and the seconds generation took (None when reused)."""
     if not recriar:
         try:
-            banco = abrir_banco(url)
+            banco = abrir_e_semear(url)
         except Exception:  # no database yet, or not one of ours: generate
             banco = None
         if banco is not None:

@@ -265,9 +265,9 @@ def url_demo() -> str:
 
 
 def _abrir_programa(url: str | None, *, demo: bool) -> int:
-    from secretaria.db import abrir_banco
+    from secretaria.services.semente import abrir_e_semear
 
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     from secretaria.ui import app
 
     if demo:
@@ -285,8 +285,9 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
 
 
 def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
-    from secretaria.db import abrir_banco, arquivo_sqlite, pasta_dados
+    from secretaria.db import arquivo_sqlite, pasta_dados
     from secretaria.services.demo import popular_demo
+    from secretaria.services.semente import abrir_e_semear
 
     alvo = url or url_demo()
     arquivo = arquivo_sqlite(alvo)
@@ -295,7 +296,7 @@ def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     if recriar and arquivo is not None:
         for sufixo in ("", "-wal", "-shm"):
             Path(f"{arquivo}{sufixo}").unlink(missing_ok=True)
-    banco = abrir_banco(alvo)
+    banco = abrir_e_semear(alvo)
     try:
         criado = popular_demo(banco, progresso=_progresso_terminal)
         if criado:
@@ -366,9 +367,9 @@ def _processo_vivo(pid: int) -> bool:
 
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:
-    from secretaria.db import abrir_banco
     from secretaria.services.backup import copia_diaria, definir_copias_mantidas, fazer_backup
     from secretaria.services.base import SISTEMA
+    from secretaria.services.semente import abrir_e_semear
 
     if destino is None and not diaria and manter is None:
         print(fazer_backup(url))
@@ -376,7 +377,7 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
     if destino is not None:
         print(fazer_backup(url, Path(destino)))
     if manter is not None or diaria:
-        banco = abrir_banco(url)
+        banco = abrir_e_semear(url)
         try:
             if manter is not None:
                 definir_copias_mantidas(banco.uow(), SISTEMA, quantidade=manter)
@@ -470,11 +471,11 @@ def _auditoria_verificar(url: str | None, ancoras: list[tuple[int, str]]) -> int
 
 
 def _auditoria_termo(url: str | None, saida: Path) -> int:
-    from secretaria.db import abrir_banco
+    from secretaria.services.semente import abrir_e_semear
     from secretaria.services.verificacao import emitir_termo
 
     _conferir_saida(saida)
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         ator = _autenticar_no_terminal(banco, "administrador", "secretario", acao="emitir o termo")
         termo = emitir_termo(banco, ator)
@@ -545,12 +546,12 @@ def _ler_senha() -> str:
 
 
 def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) -> int:
-    from secretaria.db import abrir_banco
     from secretaria.services.base import SISTEMA
     from secretaria.services.contas import criar_usuario
+    from secretaria.services.semente import abrir_e_semear
 
     senha = _ler_senha()
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         criar_usuario(banco.uow(), SISTEMA, login=login, nome=nome, senha=senha, papeis=papeis)
     finally:
@@ -563,12 +564,12 @@ def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) ->
 
 
 def _relatorio_mensal(url: str | None, mes: str, saida: Path) -> int:
-    from secretaria.db import abrir_banco
     from secretaria.services.relatorios import gerar_relatorio_mensal, ler_mes
+    from secretaria.services.semente import abrir_e_semear
 
     ano, numero_mes = ler_mes(mes)  # refused before opening the database
     _conferir_saida(saida)
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         resumo = gerar_relatorio_mensal(banco, ano, numero_mes, saida, progresso=_progresso_planilha())
     except OSError as exc:
@@ -618,7 +619,6 @@ def _conferir_saida(saida: Path) -> None:
 
 
 def _documento(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.db import abrir_banco
     from secretaria.services.base import SISTEMA
     from secretaria.services.documentos import (
         emitir_documento,
@@ -626,6 +626,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         localizar_operadora,
         obter_documento,
     )
+    from secretaria.services.semente import abrir_e_semear
 
     tipo: str = args.tipo_documento
     saida = Path(args.saida)
@@ -636,7 +637,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         assert inicio is not None and fim is not None
         periodo = (inicio, fim)
     _conferir_saida(saida)
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         with banco.leitura() as sessao:
             auto_id = (

@@ -578,10 +578,6 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
     banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
     if arquivo is not None:
         _registrar_arquivo(arquivo, +1)
-    if migrar:
-        from secretaria.services.semente import semear_basico
-
-        semear_basico(banco)
     return banco
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from secretaria.db import ErroBanco, abrir_banco, analisar_url, mascarar_url
+from secretaria.db import ErroBanco, analisar_url, mascarar_url
+from secretaria.services.semente import abrir_e_semear
 
 TABELA_AUDITORIA = "auditoria"
 
@@ -95,7 +96,7 @@ def preparar(url_admin: str, *, dono: str | None = None, app: str | None = None)
     _entregar_ao_dono(u, dono)
     url_dono = u.set(username=dono, password=senha_dono).render_as_string(hide_password=False)
     url_app = u.set(username=app, password=senha_app).render_as_string(hide_password=False)
-    abrir_banco(url_dono).fechar()  # creates or migrates the schema as its owner
+    abrir_e_semear(url_dono).fechar()  # creates or migrates the schema as its owner
     _conceder(u, dono, app)
     return ServidorPreparado(url_dono, url_app, dono, app)
 

@@ -22,8 +22,9 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria import relogio
-from secretaria.db import Banco, abrir_banco
+from secretaria.db import Banco
 from secretaria.models import Base
+from secretaria.services.semente import abrir_e_semear
 
 # The case services' city, script of acts and actors, as fixtures for every test folder.
 pytest_plugins = ["tests.helpers.fixtures"]
@@ -74,7 +75,7 @@ def pg_url() -> Iterator[str]:
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE DATABASE "{nome}"')
     url = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
-    abrir_banco(url).fechar()  # migrate once for the whole session
+    abrir_e_semear(url).fechar()  # migrate once for the whole session
     try:
         yield url
     finally:
@@ -87,7 +88,7 @@ def pg_url() -> Iterator[str]:
 def sqlite_modelo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated, seeded SQLite file that each test copies (faster than migrating per test)."""
     arquivo = tmp_path_factory.mktemp("modelo") / "modelo.sqlite"
-    abrir_banco(f"sqlite:///{arquivo}").fechar()
+    abrir_e_semear(f"sqlite:///{arquivo}").fechar()
     return arquivo
 
 
@@ -118,7 +119,7 @@ def banco_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def banco(banco_url: str) -> Iterator[Banco]:
-    b = abrir_banco(banco_url)
+    b = abrir_e_semear(banco_url)
     try:
         yield b
         abertas = b.engine.pool.checkedout()  # type: ignore[attr-defined]

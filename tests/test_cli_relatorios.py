@@ -20,7 +20,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from secretaria import cli
-from secretaria.db import abrir_banco
+from secretaria.services.semente import abrir_e_semear
 from tests.helpers import cenario_documentos as cen
 
 
@@ -30,7 +30,7 @@ def base(sqlite_modelo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     arquivo = tmp_path / "secretaria.sqlite"
     shutil.copyfile(sqlite_modelo, arquivo)
     url = f"sqlite:///{arquivo}"
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         cenario = cen.montar(banco, monkeypatch)
     finally:

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import Banco, ErroBanco, abrir_banco, mascarar_url
+from secretaria.db import Banco, ErroBanco, mascarar_url
 from secretaria.models import Configuracao
+from secretaria.services.semente import abrir_e_semear
 
 
 def test_sqlite_em_wal_com_chaves_estrangeiras(tmp_path: Path) -> None:
-    banco = abrir_banco(f"sqlite:///{tmp_path / 'a.sqlite'}")
+    banco = abrir_e_semear(f"sqlite:///{tmp_path / 'a.sqlite'}")
     with banco.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
@@ -35,7 +36,7 @@ def test_arquivo_que_nao_e_banco_e_recusado_sem_alteracao(tmp_path: Path) -> Non
     arquivo.write_bytes(b"isto nao e um banco de dados" * 100)
     antes = arquivo.read_bytes()
     with pytest.raises(ErroBanco, match="não é um banco de dados da Secretaria"):
-        abrir_banco(f"sqlite:///{arquivo}")
+        abrir_e_semear(f"sqlite:///{arquivo}")
     assert arquivo.read_bytes() == antes
 
 
@@ -46,7 +47,7 @@ def test_banco_de_outro_programa_e_recusado(tmp_path: Path) -> None:
     con.commit()
     con.close()
     with pytest.raises(ErroBanco, match="não é um banco da Secretaria"):
-        abrir_banco(f"sqlite:///{arquivo}")
+        abrir_e_semear(f"sqlite:///{arquivo}")
     con = sqlite3.connect(arquivo)
     assert [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")] == ["clientes"]
     con.close()
@@ -54,24 +55,24 @@ def test_banco_de_outro_programa_e_recusado(tmp_path: Path) -> None:
 
 def test_esquema_mais_novo_e_recusado(tmp_path: Path) -> None:
     arquivo = tmp_path / "novo.sqlite"
-    abrir_banco(f"sqlite:///{arquivo}").fechar()
+    abrir_e_semear(f"sqlite:///{arquivo}").fechar()
     con = sqlite3.connect(arquivo)
     con.execute("UPDATE alembic_version SET version_num = '9999_futuro'")
     con.commit()
     con.close()
     with pytest.raises(ErroBanco, match="versão mais nova"):
-        abrir_banco(f"sqlite:///{arquivo}")
+        abrir_e_semear(f"sqlite:///{arquivo}")
 
 
 def test_pasta_inexistente_nao_cria_nada(tmp_path: Path) -> None:
     with pytest.raises(ErroBanco, match="não existe"):
-        abrir_banco(f"sqlite:///{tmp_path / 'nao' / 'existe.sqlite'}")
+        abrir_e_semear(f"sqlite:///{tmp_path / 'nao' / 'existe.sqlite'}")
     assert not (tmp_path / "nao").exists()
 
 
 def test_servidor_inacessivel_tem_mensagem_clara() -> None:
     with pytest.raises(ErroBanco, match="Não foi possível conectar") as erro:
-        abrir_banco("postgresql+psycopg://fulano:segredo@127.0.0.1:1/nada")
+        abrir_e_semear("postgresql+psycopg://fulano:segredo@127.0.0.1:1/nada")
     assert "segredo" not in str(erro.value)
 
 
@@ -123,7 +124,7 @@ def test_disco_cheio_de_verdade_no_sqlite_e_recusa_e_nada_fica(tmp_path: Path) -
 
     from secretaria.services.base import DiscoCheio
 
-    banco = abrir_banco(f"sqlite:///{tmp_path / 'cheio.sqlite'}")
+    banco = abrir_e_semear(f"sqlite:///{tmp_path / 'cheio.sqlite'}")
     try:
 
         def cheio(conexao: sqlite3.Connection, _registro: object) -> None:

@@ -19,10 +19,10 @@ def test_revisoes_lidas_dos_arquivos_iguais_as_do_alembic() -> None:
 
 def test_abrir_um_banco_em_dia_nao_importa_o_alembic(tmp_path: object) -> None:
     codigo = (
-        "import sys; from secretaria.db import abrir_banco; "
-        f"b = abrir_banco('sqlite:///{tmp_path}/a.sqlite'); b.fechar(); "  # creates it: Alembic is loaded
+        "import sys; from secretaria.services.semente import abrir_e_semear; "
+        f"b = abrir_e_semear('sqlite:///{tmp_path}/a.sqlite'); b.fechar(); "  # creates it: Alembic is loaded
         "[sys.modules.pop(m) for m in list(sys.modules) if m.startswith('alembic')]; "
-        f"b = abrir_banco('sqlite:///{tmp_path}/a.sqlite'); b.fechar(); "
+        f"b = abrir_e_semear('sqlite:///{tmp_path}/a.sqlite'); b.fechar(); "
         "print(sorted(m for m in sys.modules if m.startswith('alembic')))"
     )
     saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import sqlalchemy as sa
 
+from secretaria.db import Banco, abrir_banco
 from secretaria.lei.catalogo import Dispositivo, dispositivos
 from secretaria.models import DadosOrgao, DispositivoCatalogo
 from secretaria.services import auditoria
 from secretaria.services.base import SISTEMA
 
-if TYPE_CHECKING:
-    from secretaria.db import Banco
+
+def abrir_e_semear(url: str | None = None) -> Banco:
+    """Open (create or upgrade) the database for use and seed what every database holds.
+
+    What every program path that opens a database for work calls (the command line, the window, the test
+    fixtures, the benchmark); `db.abrir_banco(url, migrar=False)` opens one to read as it is, unseeded.
+    """
+    banco = abrir_banco(url)
+    semear_basico(banco)
+    return banco
 
 
 def _campos_da_lei(d: Dispositivo) -> dict[str, object]:

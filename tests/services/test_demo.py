@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria import relogio
-from secretaria.db import Banco, abrir_banco
+from secretaria.db import Banco
 from secretaria.demo.cidade import ESCALA_DEMO
 from secretaria.demo.conferencia import conferir_cidade
 from secretaria.lei.documentos import validar_cnpj, validar_cpf, validar_placa, validar_renavam
@@ -41,6 +41,7 @@ from secretaria.models import (
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.contas import FalhaLogin, autenticar
 from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO, popular_demo
+from secretaria.services.semente import abrir_e_semear
 
 
 def _limpar_pg(url: str) -> None:
@@ -63,7 +64,7 @@ def demo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     else:
         url = request.getfixturevalue("pg_url")
         _limpar_pg(url)
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     etapas: list[tuple[int, int, str]] = []
     assert popular_demo(banco, progresso=lambda f, t, e: etapas.append((f, t, e))) is True
     assert etapas and etapas[-1][0] == etapas[-1][1], "o progresso termina em 100 %"
@@ -291,7 +292,7 @@ def test_demo_de_outro_dia_tambem_fecha(
     digestos = []
     for nome in ("a.sqlite", "b.sqlite"):
         shutil.copyfile(sqlite_modelo, tmp_path / nome)
-        banco = abrir_banco(f"sqlite:///{tmp_path / nome}")
+        banco = abrir_e_semear(f"sqlite:///{tmp_path / nome}")
         try:
             from secretaria.demo.cidade import Escala
 

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import Banco, abrir_banco
+from secretaria.db import Banco
 from secretaria.models import PAPEIS, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
 from secretaria.services.base import Ator
+from secretaria.services.semente import abrir_e_semear
 
 RAIZ = Path(__file__).resolve().parents[2]
 
@@ -32,7 +33,7 @@ def url_sqlite(sqlite_modelo: Path, tmp_path: Path) -> str:
 
 @pytest.fixture
 def banco_sqlite(url_sqlite: str) -> Iterator[Banco]:
-    b = abrir_banco(url_sqlite)
+    b = abrir_e_semear(url_sqlite)
     try:
         yield b
     finally:

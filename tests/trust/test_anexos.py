@@ -279,9 +279,9 @@ def test_arquivo_do_banco_alterado_no_disco_e_detectado(
     assert pos > 0 and dados.count(marca) == 1
     dados[pos] ^= 0x20
     arquivo.write_bytes(bytes(dados))
-    from secretaria.db import abrir_banco
+    from secretaria.services.semente import abrir_e_semear
 
-    reaberto = abrir_banco(banco_sqlite.url)
+    reaberto = abrir_e_semear(banco_sqlite.url)
     try:
         with reaberto.leitura() as s:
             assert s.execute(sa.text("PRAGMA integrity_check")).scalar() == "ok"  # SQLite sees nothing wrong

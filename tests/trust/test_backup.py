@@ -19,6 +19,7 @@ from secretaria.services import backup
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import SISTEMA, AcessoNegado, Ator, ErroDominio
 from secretaria.services.contas import criar_usuario
+from secretaria.services.semente import abrir_e_semear
 from tests.trust.conftest import ADMIN
 
 
@@ -75,7 +76,7 @@ def test_backup_estrago_restauracao_dados_de_volta(banco_sqlite: Banco, tmp_path
     assert _usuarios(banco_sqlite.url) == {"ana", "bruno"}
     guardados = list(arquivo.parent.glob("secretaria.substituido-*.sqlite"))
     assert len(guardados) == 1 and str(guardados[0]) in mensagem  # the damaged file, kept aside
-    reaberto = abrir_banco(banco_sqlite.url)
+    reaberto = abrir_e_semear(banco_sqlite.url)
     try:
         with reaberto.leitura() as s:
             assert verificar_cadeia(s).linhas == 3  # the two users, then the restore
@@ -208,7 +209,7 @@ def test_backup_postgresql_com_pg_dump(banco: Banco, tmp_path: Path) -> None:
         )
         url_alvo = alvo.render_as_string(hide_password=False)
         assert _usuarios(url_alvo) == {"ana"}
-        restaurado = abrir_banco(url_alvo)
+        restaurado = abrir_e_semear(url_alvo)
         try:
             with restaurado.leitura() as s:
                 assert verificar_cadeia(s).integra
@@ -611,7 +612,7 @@ def test_confirmacao_diz_o_que_se_perde(banco_sqlite: Banco, tmp_path: Path) -> 
     )
     assert "precisará ser lançado de novo" in texto
 
-    outro = abrir_banco(f"sqlite:///{tmp_path / 'outro.sqlite'}")  # another database altogether
+    outro = abrir_e_semear(f"sqlite:///{tmp_path / 'outro.sqlite'}")  # another database altogether
     try:
         _criar(outro, "zeca")
         alheia = tmp_path / "alheia.sqlite"

@@ -18,6 +18,7 @@ from secretaria.db import Banco, abrir_banco, arquivo_sqlite
 from secretaria.models import Usuario
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import criar_usuario
+from secretaria.services.semente import abrir_e_semear
 
 
 def _rodar(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -27,7 +28,7 @@ def _rodar(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, st
 
 
 def _criar(url: str, login: str) -> None:
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     try:
         criar_usuario(banco.uow(), SISTEMA, login=login, nome=login, senha="senha123", papeis=["fiscal"])
     finally:

@@ -17,11 +17,12 @@ import pytest
 import sqlalchemy as sa
 
 import secretaria.db as db
-from secretaria.db import Banco, BancoOcupado, abrir_banco, com_retentativas, retentavel
+from secretaria.db import Banco, BancoOcupado, com_retentativas, retentavel
 from secretaria.models import Auditoria, Configuracao, Usuario
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import SISTEMA, Ator, ConflitoEdicao, verificar_versao
 from secretaria.services.contas import criar_usuario
+from secretaria.services.semente import abrir_e_semear
 
 PALAVRAS_PROIBIDAS = ("locked", "busy", "deadlock", "Traceback", "StaleDataError", "OperationalError")
 
@@ -152,7 +153,7 @@ def test_oito_usuarios_salvam_a_mesma_operadora_ao_mesmo_tempo(
 def banco_espera_curta(url_sqlite: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Banco]:
     """A SQLite database whose busy wait is 10 ms, so that a held lock shows at once."""
     monkeypatch.setattr(db, "SQLITE_ESPERA_MS", 10)
-    banco = abrir_banco(url_sqlite)
+    banco = abrir_e_semear(url_sqlite)
     yield banco
     banco.fechar()
 

@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import Banco, abrir_banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite
 from secretaria.models import Auditoria, AutoInfracao, Operadora, Usuario
 from secretaria.services.auditoria import verificar_cadeia
+from secretaria.services.semente import abrir_e_semear
 
 FLUXO = r"""
 import sys
-from secretaria.db import abrir_banco
+from secretaria.services.semente import abrir_e_semear
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA
 from datetime import date, time
@@ -42,7 +43,7 @@ def cnpj(n):
 
 url, rodada, operadora_id, fiscal_id = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 fiscal = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
-banco = abrir_banco(url)
+banco = abrir_e_semear(url)
 print("pronto", flush=True)
 i = 0
 while True:
@@ -116,7 +117,7 @@ def test_atos_confirmados_sobrevivem_a_sigkill(
         assert proc.returncode == -signal.SIGKILL
 
         assert _integridade(arquivo) == "ok"
-        banco = abrir_banco(url_sqlite)
+        banco = abrir_e_semear(url_sqlite)
         try:
             with banco.leitura() as s:
                 existentes = {

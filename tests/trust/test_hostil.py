@@ -34,10 +34,11 @@ from hypothesis import strategies as st
 
 import secretaria.services as pacote
 from secretaria import relogio
-from secretaria.db import Banco, ValorRecusadoPeloBanco, abrir_banco
+from secretaria.db import Banco, ValorRecusadoPeloBanco
 from secretaria.models import Base
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio
+from secretaria.services.semente import abrir_e_semear
 
 EXEMPLOS = int(os.environ.get("SECRETARIA_HOSTIL_EXEMPLOS", "12"))  # more for a deeper local hunt
 HOJE = date(2026, 11, 30)
@@ -476,7 +477,7 @@ def mundo(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
             conn.exec_driver_sql("SET LOCAL session_replication_role = replica")
             conn.exec_driver_sql(f"TRUNCATE {nomes} RESTART IDENTITY CASCADE")
         engine.dispose()
-    banco = abrir_banco(url)
+    banco = abrir_e_semear(url)
     relogio_hoje, relogio_agora = relogio.hoje, relogio.agora
     relogio.hoje = lambda: HOJE
     relogio.agora = lambda: datetime.combine(HOJE, time(10, 0))

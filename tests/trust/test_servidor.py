@@ -12,7 +12,8 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.cli import main
-from secretaria.db import ErroBanco, abrir_banco
+from secretaria.db import ErroBanco
+from secretaria.services.semente import abrir_e_semear
 from secretaria.servidor import preparar
 from tests.conftest import PG_ADMIN_URL
 from tests.helpers.cidade_auditada import montar
@@ -37,7 +38,7 @@ def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
 
 def test_programa_funciona_com_o_papel_do_programa(banco_preparado: tuple[str, str, str]) -> None:
     _admin, _dono, url_app = banco_preparado
-    banco = abrir_banco(url_app)
+    banco = abrir_e_semear(url_app)
     try:
         montar(banco)  # every kind of act, audited, as the application role
         from secretaria.services.verificacao import verificar_tudo
@@ -66,7 +67,7 @@ def test_papel_do_programa_nao_altera_a_auditoria_nem_o_esquema(
     banco_preparado: tuple[str, str, str], sql: str
 ) -> None:
     _admin, _dono, url_app = banco_preparado
-    banco = abrir_banco(url_app)
+    banco = abrir_e_semear(url_app)
     try:
         montar(banco)
         with pytest.raises(sa.exc.DatabaseError) as erro, banco.engine.begin() as conn:
@@ -94,9 +95,9 @@ def test_banco_a_atualizar_com_o_papel_do_programa_explica_o_que_fazer(
         conn.exec_driver_sql("DROP TRIGGER auditoria_sem_truncate ON auditoria")
     motor.dispose()
     with pytest.raises(ErroBanco, match=r"precisa ser atualizado.*não pode alterar o esquema"):
-        abrir_banco(url_app)
-    abrir_banco(url_dono).fechar()  # the owner upgrades it
-    abrir_banco(url_app).fechar()
+        abrir_e_semear(url_app)
+    abrir_e_semear(url_dono).fechar()  # the owner upgrades it
+    abrir_e_semear(url_app).fechar()
 
 
 def test_linha_de_comando_grava_as_senhas_so_no_arquivo(
@@ -114,7 +115,7 @@ def test_linha_de_comando_grava_as_senhas_so_no_arquivo(
             senha = sa.make_url(url).password
             assert senha and str(senha) not in texto and "***" in texto
         assert os.stat(saida).st_mode & 0o077 == 0
-        abrir_banco(urls[1]).fechar()
+        abrir_e_semear(urls[1]).fechar()
     finally:
         motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
         with motor.connect() as conn:

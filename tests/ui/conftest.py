@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from secretaria.db import Banco, abrir_banco
+from secretaria.db import Banco
+from secretaria.services.semente import abrir_e_semear
 
 if TYPE_CHECKING:  # Qt is imported only once QT_QPA_PLATFORM is set below
     from PySide6.QtWidgets import QWidget
@@ -34,7 +35,7 @@ def banco_sqlite(sqlite_modelo: Path, tmp_path: Path) -> Iterator[Banco]:
     """A fresh SQLite database only (for widget tests where the database kind does not matter)."""
     arquivo = tmp_path / "secretaria.sqlite"
     shutil.copyfile(sqlite_modelo, arquivo)
-    banco = abrir_banco(f"sqlite:///{arquivo}")
+    banco = abrir_e_semear(f"sqlite:///{arquivo}")
     try:
         yield banco
     finally:

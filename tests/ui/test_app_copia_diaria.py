@@ -48,9 +48,9 @@ def test_copia_parcial_de_processo_encerrado_e_removida(tmp_path: Path) -> None:
     import sys
 
     from secretaria.cli import CopiaDiaria
-    from secretaria.db import abrir_banco
+    from secretaria.services.semente import abrir_e_semear
 
-    banco = abrir_banco(f"sqlite:///{tmp_path / 'secretaria.sqlite'}")
+    banco = abrir_e_semear(f"sqlite:///{tmp_path / 'secretaria.sqlite'}")
     try:
         pasta = tmp_path / "backups"
         pasta.mkdir()
