@@ -33,7 +33,7 @@ from secretaria.demo.cidade import (
     gerar_cidade,
     impressao_esquema,
 )
-from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
+from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
 from secretaria.services.semente import abrir_e_semear
 
 PASTA = Path(__file__).resolve().parent

@@ -286,7 +286,7 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
 
 def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     from secretaria.db import arquivo_sqlite, pasta_dados
-    from secretaria.services.demo import popular_demo
+    from secretaria.demo.popular import popular_demo
     from secretaria.services.semente import abrir_e_semear
 
     alvo = url or url_demo()

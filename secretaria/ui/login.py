@@ -76,7 +76,7 @@ class DialogoLogin(QDialog):
         self.setMinimumWidth(460)
 
     def _mostrar_usuarios_demo(self, layout: QVBoxLayout) -> None:
-        from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
+        from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
 
         aviso = QLabel(
             f"<b>Banco de demonstração.</b> Usuários de exemplo, todos com a senha <b>{SENHA_DEMO}</b> "

@@ -20,6 +20,7 @@ from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.demo.cidade import ESCALA_DEMO
 from secretaria.demo.conferencia import conferir_cidade
+from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO, popular_demo
 from secretaria.lei.documentos import validar_cnpj, validar_cpf, validar_placa, validar_renavam
 from secretaria.models import (
     FASES_AUTO,
@@ -40,7 +41,6 @@ from secretaria.models import (
 )
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.contas import FalhaLogin, autenticar
-from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO, popular_demo
 from secretaria.services.semente import abrir_e_semear
 
 

@@ -72,7 +72,7 @@ def test_senha_certa_entra(qtbot: QtBot, banco_sqlite: Banco) -> None:
 
 
 def test_banco_de_demonstracao_mostra_os_logins(qtbot: QtBot, banco_sqlite: Banco) -> None:
-    from secretaria.services.demo import SENHA_DEMO, USUARIOS_DEMO
+    from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
 
     for login, nome, papeis in USUARIOS_DEMO[:2]:
         criar_usuario(banco_sqlite.uow(), SISTEMA, login=login, nome=nome, senha=SENHA_DEMO, papeis=papeis)
