@@ -330,40 +330,14 @@ class CopiaDiaria(threading.Thread):
 
     def run(self) -> None:
         from secretaria.db import ErroBanco
-        from secretaria.services.backup import copia_diaria
+        from secretaria.services.backup import copia_diaria, remover_parciais_abandonadas
 
         try:
-            _remover_parciais_abandonadas(self.banco)
+            remover_parciais_abandonadas(self.banco)
             self.copia = copia_diaria(self.banco).copia
         except (ErroBanco, OSError, sqlite3.Error) as exc:
             self.erro = str(exc)
             print(f"secretaria: aviso: a cópia de segurança diária não foi feita: {exc}", file=sys.stderr)
-
-
-def _remover_parciais_abandonadas(banco: Banco) -> None:
-    """Half copies left by a program closed abruptly while copying (the pid in their name is gone)."""
-    from secretaria.db import arquivo_sqlite
-    from secretaria.services.backup import pasta_backups
-
-    arquivo = arquivo_sqlite(banco.url)
-    if arquivo is None or not pasta_backups(arquivo).is_dir():
-        return
-    for parcial in pasta_backups(arquivo).glob(f".{arquivo.stem}-*.parcial*"):
-        pid = parcial.name.split(".parcial")[0].rsplit(".", 1)[-1]
-        if pid.isdigit() and int(pid) != os.getpid() and not _processo_vivo(int(pid)):
-            parcial.unlink(missing_ok=True)
-
-
-def _processo_vivo(pid: int) -> bool:
-    if os.name != "posix":  # on Windows os.kill would end the process: its half copy is left alone
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process, or no such check here: leave its file alone
-        return True
-    return True
 
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:

@@ -242,6 +242,29 @@ def copia_diaria(banco: Banco, *, hoje: date | None = None) -> ResultadoDiaria:
     return ResultadoDiaria(feita, removidas)
 
 
+def remover_parciais_abandonadas(banco: Banco) -> None:
+    """Half copies left by a program closed abruptly while copying (the pid in their name is gone)."""
+    arquivo = arquivo_sqlite(banco.url)
+    if arquivo is None or not pasta_backups(arquivo).is_dir():
+        return
+    for parcial in pasta_backups(arquivo).glob(f".{arquivo.stem}-*.parcial*"):
+        pid = parcial.name.split(".parcial")[0].rsplit(".", 1)[-1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _processo_vivo(int(pid)):
+            parcial.unlink(missing_ok=True)
+
+
+def _processo_vivo(pid: int) -> bool:
+    if os.name != "posix":  # on Windows os.kill would end the process: its half copy is left alone
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no such check here: leave its file alone
+        return True
+    return True
+
+
 # ----------------------------------------------------------------------------------------------- restore
 
 Progresso = Callable[[int, int, str], None]
