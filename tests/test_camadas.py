@@ -1,0 +1,168 @@
+"""The layers and their import rule, read from every module's imports (`ast`, nothing is imported).
+
+Data flows one way: ui → services → (lei, models). The table below says, for each layer, which other
+layers of the project it may import; a layer always may import itself. A module that belongs to no layer
+fails too, so a new package must take its place in the table. `tests/lei/test_pacote.py` checks the law
+package's purity at run time as well (no Qt, no SQLAlchemy).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import secretaria
+
+# Layer of a module: the longest prefix below that names it ("secretaria" itself names only the package's
+# own __init__).
+CAMADAS = {
+    "secretaria": "pacote",
+    "secretaria.__main__": "cli",
+    "secretaria.cli": "cli",
+    # `secretaria servidor preparar`: sets a PostgreSQL server up (roles, grants) and creates the schema as
+    # its owner, seeded like any database the program opens; a piece of the composition root the CLI calls.
+    "secretaria.servidor": "servidor",
+    "secretaria.lei": "lei",
+    "secretaria.resources": "recursos",
+    "secretaria.relogio": "relogio",
+    "secretaria.erros": "erros",
+    "secretaria.models": "models",
+    "secretaria.migracoes": "migracoes",
+    "secretaria.migrations": "migracoes",
+    "secretaria.db": "db",
+    "secretaria.reports": "reports",
+    "secretaria.services": "services",
+    "secretaria.demo": "demo",
+    "secretaria.ui": "ui",
+}
+
+# What each layer may import, besides itself.
+PERMITIDAS: dict[str, frozenset[str]] = {
+    "pacote": frozenset(),
+    "recursos": frozenset(),
+    "relogio": frozenset(),
+    "erros": frozenset(),
+    "lei": frozenset({"recursos"}),
+    "models": frozenset({"lei", "relogio", "erros"}),
+    "migracoes": frozenset({"models", "relogio"}),
+    "db": frozenset({"models", "migracoes", "relogio", "erros"}),
+    "reports": frozenset({"lei", "relogio", "erros", "recursos"}),  # the fonts they embed
+    "services": frozenset({"lei", "models", "migracoes", "db", "reports", "relogio", "erros", "recursos"}),
+    "demo": frozenset({"lei", "models", "db", "services", "relogio", "erros"}),
+    # The login screen of the demo database lists the demo's users.
+    # The file dialog's child process is started from the package's own folder (`secretaria.__file__`).
+    "ui": frozenset({"pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros"}),
+    "servidor": frozenset({"db", "services", "erros"}),
+    "cli": frozenset({"db", "services", "demo", "ui", "servidor", "relogio", "erros"}),
+}
+
+
+def camada(modulo: str) -> str | None:
+    if modulo == "secretaria":
+        return CAMADAS[modulo]
+    partes = modulo.split(".")
+    for n in range(len(partes), 1, -1):
+        nome = CAMADAS.get(".".join(partes[:n]))
+        if nome is not None:
+            return nome
+    return None
+
+
+def _nome_do_modulo(arquivo: Path, raiz: Path) -> str:
+    partes = list(arquivo.relative_to(raiz).with_suffix("").parts)
+    if partes[-1] == "__init__":
+        partes.pop()
+    return ".".join(partes)
+
+
+def importacoes(arquivo: Path, modulo: str) -> list[tuple[int, str]]:
+    """Every module of the project `arquivo` imports (line, module), relative imports resolved; imports
+    inside functions and under TYPE_CHECKING count as well."""
+    pacote = modulo.split(".") if arquivo.name == "__init__.py" else modulo.split(".")[:-1]
+    achadas: list[tuple[int, str]] = []
+    for no in ast.walk(ast.parse(arquivo.read_text(encoding="utf-8"), str(arquivo))):
+        if isinstance(no, ast.Import):
+            achadas.extend((no.lineno, a.name) for a in no.names)
+        elif isinstance(no, ast.ImportFrom):
+            base = pacote[: len(pacote) - no.level + 1] if no.level else []
+            alvo = ".".join([*base, *([no.module] if no.module else [])])
+            # `from secretaria import x` / `from . import x` may name modules: count each name as one.
+            achadas.extend((no.lineno, f"{alvo}.{a.name}") for a in no.names)
+    return [(linha, alvo) for linha, alvo in achadas if alvo.split(".")[0] == "secretaria"]
+
+
+def violacoes(raiz: Path) -> list[str]:
+    """Each import under `raiz/secretaria` that the table forbids, and each module the table does not place."""
+    erros: list[str] = []
+    for arquivo in sorted((raiz / "secretaria").rglob("*.py")):
+        modulo = _nome_do_modulo(arquivo, raiz)
+        origem = camada(modulo)
+        local = arquivo.relative_to(raiz)
+        if origem is None:
+            erros.append(f"{local}: o módulo {modulo} não pertence a nenhuma camada")
+            continue
+        for linha, alvo in importacoes(arquivo, modulo):
+            destino = camada(alvo)
+            if destino is None or (destino != origem and destino not in PERMITIDAS[origem]):
+                erros.append(f"{local}:{linha}: {origem} não pode importar {alvo} ({destino})")
+    return erros
+
+
+def test_cada_camada_importa_so_as_permitidas() -> None:
+    raiz = Path(secretaria.__file__).resolve().parent.parent
+    assert violacoes(raiz) == []
+
+
+def test_tabela_cobre_todas_as_camadas() -> None:
+    assert set(CAMADAS.values()) == set(PERMITIDAS)
+    assert all(permitidas <= set(PERMITIDAS) for permitidas in PERMITIDAS.values())
+
+
+def _plantar(raiz: Path, caminho: str, codigo: str) -> None:
+    arquivo = raiz / caminho
+    arquivo.parent.mkdir(parents=True, exist_ok=True)
+    for pasta in arquivo.relative_to(raiz).parents:
+        if pasta != Path("."):
+            (raiz / pasta / "__init__.py").touch()
+    arquivo.write_text(codigo, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("caminho", "codigo", "esperado"),
+    [
+        (
+            "secretaria/db.py",
+            "from secretaria.services.semente import semear_basico\n",
+            "db não pode importar",
+        ),
+        ("secretaria/lei/x.py", "import secretaria.models\n", "lei não pode importar secretaria.models"),
+        ("secretaria/models/x.py", "from secretaria import db\n", "models não pode importar secretaria.db"),
+        (
+            "secretaria/services/x.py",
+            "from ..ui import app\n",
+            "services não pode importar secretaria.ui.app",
+        ),
+        (
+            "secretaria/services/x.py",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from secretaria.demo import cidade\n",
+            "services não pode importar secretaria.demo.cidade",
+        ),
+        (
+            "secretaria/reports/x.py",
+            "def f() -> None:\n    from secretaria.services import base\n",
+            "reports não pode importar secretaria.services.base",
+        ),
+        ("secretaria/novo.py", "x = 1\n", "não pertence a nenhuma camada"),
+    ],
+)
+def test_verificador_acusa_violacao_plantada(
+    tmp_path: Path, caminho: str, codigo: str, esperado: str
+) -> None:
+    _plantar(tmp_path, "secretaria/services/semente.py", "from secretaria.db import Banco\n")
+    assert violacoes(tmp_path) == []
+    _plantar(tmp_path, caminho, codigo)
+    encontradas = violacoes(tmp_path)
+    assert len(encontradas) == 1
+    assert esperado in encontradas[0]
