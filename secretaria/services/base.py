@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy.orm as so
 
 # The domain's refusals and the version check live below the database layer; services keep importing
 # them from here, beside the acting user and the role checks.
@@ -15,6 +19,7 @@ from secretaria.erros import FalhaDeDisco as FalhaDeDisco
 from secretaria.erros import NaoEncontrado as NaoEncontrado
 from secretaria.erros import recusa_de_disco as recusa_de_disco
 from secretaria.erros import verificar_versao as verificar_versao
+from secretaria.lei.formato import formatar_data
 
 ROTULOS_PAPEIS = {
     "administrador": "Administrador",
@@ -79,3 +84,24 @@ def papeis_validos(papeis: Iterable[str]) -> frozenset[str]:
     if not conjunto:
         raise ErroDominio("Escolha ao menos um papel.", "papeis")
     return conjunto
+
+
+def data_obrigatoria(valor: date | None, campo: str, rotulo: str) -> date:
+    """A date the form must have, refused when missing, not a plain date or outside 1900–2200."""
+    if valor is None:
+        raise ErroDominio(f"Informe {rotulo}.", campo)
+    if isinstance(valor, datetime) or not isinstance(valor, date):
+        raise ErroDominio("Data inválida: use dd/mm/aaaa.", campo)
+    if valor < date(1900, 1, 1) or valor > date(2200, 12, 31):
+        raise ErroDominio(f"Data fora dos limites: {formatar_data(valor)}.", campo)
+    return valor
+
+
+def obter_registro(s: so.Session, modelo: Any, ident: int, descricao: str) -> Any:
+    """The record `ident` of `modelo`, or the refusal saying another user may have deleted it."""
+    registro = s.get(modelo, ident)
+    if registro is None:
+        raise NaoEncontrado(
+            f"{descricao} não encontrado (nº {ident}); talvez outro usuário o tenha excluído."
+        )
+    return registro

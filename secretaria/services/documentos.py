@@ -389,7 +389,7 @@ def _horario_expediente(sessao: so.Session, documento: str) -> str:
 
 def _pagamento(sessao: so.Session) -> tuple[int, str]:
     """(days to pay after the penalty becomes final, where and how to pay): the notice of a fine states both."""
-    from secretaria.services.admin import obter_configuracoes
+    from secretaria.services.configuracoes import obter_configuracoes
 
     o = sessao.get(DadosOrgao, 1)
     instrucoes = (o.pagamento_instrucoes if o is not None else "").strip()

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from secretaria.db import Banco
-from secretaria.services.admin import DadosDoOrgao, obter_dados_orgao, salvar_dados_orgao
 from secretaria.services.autos import DadosTestemunha, cancelar_auto
 from secretaria.services.execucao import iniciar_suspensao, registrar_pagamento
+from secretaria.services.orgao import DadosDoOrgao, obter_dados_orgao, salvar_dados_orgao
 from tests.helpers import fabrica
 
 ATORES = fabrica.ATORES

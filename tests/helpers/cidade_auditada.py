@@ -9,7 +9,16 @@ from datetime import date, time
 from decimal import Decimal
 
 from secretaria.db import Banco
-from secretaria.services import admin, autos, cadastros, documentos, execucao, representacoes, tramitacao
+from secretaria.services import (
+    autos,
+    cadastros,
+    calendario,
+    documentos,
+    execucao,
+    representacoes,
+    tramitacao,
+    urm,
+)
 from secretaria.services.base import Ator
 from secretaria.services.contas import criar_usuario
 from tests.helpers import arquivos_prova
@@ -43,13 +52,9 @@ def montar(banco: Banco) -> CidadeAuditada:
     usuario_id = criar_usuario(
         u(), ADMIN, login="clara", nome="Clara Consulta", senha="senha123", papeis=["consulta"]
     )
-    admin.adicionar_valor_urm(
-        u(), ADMIN, vigencia=date(2020, 1, 1), valor=Decimal("150.0000"), ato="Decreto 1"
-    )
-    admin.adicionar_valor_urm(
-        u(), ADMIN, vigencia=date(2026, 1, 1), valor=Decimal("164.7400"), ato="Decreto 2"
-    )
-    admin.adicionar_dia_nao_util(u(), ADMIN, data=date(2026, 6, 9), descricao="Ponto facultativo")
+    urm.adicionar_valor_urm(u(), ADMIN, vigencia=date(2020, 1, 1), valor=Decimal("150.0000"), ato="Decreto 1")
+    urm.adicionar_valor_urm(u(), ADMIN, vigencia=date(2026, 1, 1), valor=Decimal("164.7400"), ato="Decreto 2")
+    calendario.adicionar_dia_nao_util(u(), ADMIN, data=date(2026, 6, 9), descricao="Ponto facultativo")
     op = cadastros.criar_operadora(
         u(),
         ADMIN,

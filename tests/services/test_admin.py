@@ -23,7 +23,16 @@ from secretaria.models import (
     Operadora,
     ValorURM,
 )
-from secretaria.services import admin, contas, lei_db
+from secretaria.services import (
+    calendario,
+    catalogo,
+    configuracoes,
+    consulta_auditoria,
+    contas,
+    lei_db,
+    orgao,
+    urm,
+)
 from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
 
 HOJE = date(2026, 11, 30)
@@ -91,19 +100,19 @@ def _auto(banco: Banco, *, data_decisao: date | None = None, codigo: str = "1-I"
 
 
 def test_tabela_da_urm_valor_em_vigor_e_recusas(banco: Banco) -> None:
-    primeiro = admin.adicionar_valor_urm(
+    primeiro = urm.adicionar_valor_urm(
         banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100,00", ato="Decreto 1"
     )
-    admin.adicionar_valor_urm(
+    urm.adicionar_valor_urm(
         banco.uow(), ADMIN, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 2"
     )
     with banco.leitura() as s:
-        assert admin.valor_urm_em(s, date(2025, 12, 31)) == Decimal("100.0000")
-        assert admin.valor_urm_em(s, date(2026, 1, 1)) == Decimal("164.7400")
+        assert urm.valor_urm_em(s, date(2025, 12, 31)) == Decimal("100.0000")
+        assert urm.valor_urm_em(s, date(2026, 1, 1)) == Decimal("164.7400")
         with pytest.raises(ErroDominio) as erro:
-            admin.valor_urm_em(s, date(2019, 12, 31))
+            urm.valor_urm_em(s, date(2019, 12, 31))
         assert "31/12/2019" in erro.value.mensagem and "01/01/2020" in erro.value.mensagem
-        assert [(x.vigencia, x.valor) for x in admin.tabela_urm(s)] == [
+        assert [(x.vigencia, x.valor) for x in urm.tabela_urm(s)] == [
             (date(2020, 1, 1), Decimal("100.0000")),
             (date(2026, 1, 1), Decimal("164.7400")),
         ]
@@ -119,41 +128,39 @@ def test_tabela_da_urm_valor_em_vigor_e_recusas(banco: Banco) -> None:
     ]
     for campos, campo in recusas:
         with pytest.raises(ErroDominio) as erro:
-            admin.adicionar_valor_urm(banco.uow(), ADMIN, **campos)
+            urm.adicionar_valor_urm(banco.uow(), ADMIN, **campos)
         assert erro.value.campo == campo, campos
     with pytest.raises(AcessoNegado):
-        admin.adicionar_valor_urm(banco.uow(), CONSULTA, vigencia=date(2027, 1, 1), valor="170", ato="D")
+        urm.adicionar_valor_urm(banco.uow(), CONSULTA, vigencia=date(2027, 1, 1), valor="170", ato="D")
     assert (_contar(banco, ValorURM), _contar(banco, Auditoria)) == antes
     # No decision yet: the first value may still be corrected and an unused one removed.
-    admin.editar_valor_urm(
+    urm.editar_valor_urm(
         banco.uow(), ADMIN, primeiro, vigencia=date(2020, 1, 1), valor="101", ato="Decreto 1", versao=1
     )
     with banco.leitura() as s:
-        assert admin.valor_urm_em(s, date(2021, 5, 5)) == Decimal("101.0000")
+        assert urm.valor_urm_em(s, date(2021, 5, 5)) == Decimal("101.0000")
 
 
 def test_urm_usada_por_decisao_nao_muda(banco: Banco) -> None:
-    v2020 = admin.adicionar_valor_urm(
+    v2020 = urm.adicionar_valor_urm(
         banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100", ato="Decreto 1"
     )
-    v2026 = admin.adicionar_valor_urm(
+    v2026 = urm.adicionar_valor_urm(
         banco.uow(), ADMIN, vigencia=date(2026, 1, 1), valor="164,74", ato="Decreto 2"
     )
     _auto(banco, data_decisao=date(2025, 3, 10))
     with banco.leitura() as s:
-        assert [x.decisoes for x in admin.tabela_urm(s)] == [1, 0]
+        assert [x.decisoes for x in urm.tabela_urm(s)] == [1, 0]
     antes = _contar(banco, ValorURM), _contar(banco, Auditoria)
     atos: list[Callable[[], object]] = [
-        lambda: admin.editar_valor_urm(
+        lambda: urm.editar_valor_urm(
             banco.uow(), ADMIN, v2020, vigencia=date(2020, 1, 1), valor="99", ato="Decreto 1", versao=1
         ),
-        lambda: admin.editar_valor_urm(
+        lambda: urm.editar_valor_urm(
             banco.uow(), ADMIN, v2026, vigencia=date(2025, 1, 1), valor="164,74", ato="Decreto 2", versao=1
         ),
-        lambda: admin.excluir_valor_urm(banco.uow(), ADMIN, v2020),
-        lambda: admin.adicionar_valor_urm(
-            banco.uow(), ADMIN, vigencia=date(2024, 6, 1), valor="120", ato="D"
-        ),
+        lambda: urm.excluir_valor_urm(banco.uow(), ADMIN, v2020),
+        lambda: urm.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2024, 6, 1), valor="120", ato="D"),
     ]
     for ato in atos:
         with pytest.raises(ErroDominio) as erro:
@@ -161,40 +168,40 @@ def test_urm_usada_por_decisao_nao_muda(banco: Banco) -> None:
         assert "10/03/2025" in erro.value.mensagem
     assert (_contar(banco, ValorURM), _contar(banco, Auditoria)) == antes
     # What does not change the value in force on 10/03/2025 is allowed.
-    admin.editar_valor_urm(
+    urm.editar_valor_urm(
         banco.uow(), ADMIN, v2020, vigencia=date(2020, 1, 1), valor="100", ato="Decreto nº 1/2020", versao=1
     )
-    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2025, 3, 11), valor="150", ato="Decreto 3")
-    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2010, 1, 1), valor="80", ato="Decreto antigo")
-    admin.excluir_valor_urm(banco.uow(), ADMIN, v2026)
+    urm.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2025, 3, 11), valor="150", ato="Decreto 3")
+    urm.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2010, 1, 1), valor="80", ato="Decreto antigo")
+    urm.excluir_valor_urm(banco.uow(), ADMIN, v2026)
     with banco.leitura() as s:
-        assert admin.valor_urm_em(s, date(2025, 3, 10)) == Decimal("100.0000")
-        assert admin.valor_urm_em(s, date(2026, 6, 1)) == Decimal("150.0000")
-        assert admin.tabela_urm(s)[1].ato == "Decreto nº 1/2020"
+        assert urm.valor_urm_em(s, date(2025, 3, 10)) == Decimal("100.0000")
+        assert urm.valor_urm_em(s, date(2026, 6, 1)) == Decimal("150.0000")
+        assert urm.tabela_urm(s)[1].ato == "Decreto nº 1/2020"
 
 
 def test_calendario_de_dias_sem_expediente(banco: Banco) -> None:
     """The table holds the decreed pontos facultativos and other closures; the municipal holidays are computed
     for every year (REGRAS § 4), so nobody seeds them and the table of a new year starts empty."""
-    assert not hasattr(admin, "semear_feriados_municipais")
-    carnaval = admin.adicionar_dia_nao_util(
+    assert not hasattr(calendario, "semear_feriados_municipais")
+    carnaval = calendario.adicionar_dia_nao_util(
         banco.uow(),
         ADMIN,
         data=date(2027, 2, 9),
         descricao="Ponto facultativo — Carnaval",
         ato="Decreto 9/2027",
     )
-    natal = admin.adicionar_dia_nao_util(
+    natal = calendario.adicionar_dia_nao_util(
         banco.uow(), ADMIN, data=date(2027, 12, 24), descricao="Ponto facultativo — véspera de Natal"
     )
     with pytest.raises(ErroDominio) as erro:
-        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 2, 9), descricao="Outro")
+        calendario.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 2, 9), descricao="Outro")
     assert erro.value.campo == "data" and "Carnaval" in erro.value.mensagem
     with pytest.raises(ErroDominio) as erro:
-        admin.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 3, 1), descricao="")
+        calendario.adicionar_dia_nao_util(banco.uow(), ADMIN, data=date(2027, 3, 1), descricao="")
     assert erro.value.campo == "descricao"
     with banco.leitura() as s:
-        dias = admin.dias_nao_uteis(s, 2027)
+        dias = calendario.dias_nao_uteis(s, 2027)
         assert lei_db.calendario(s).motivo_sem_expediente(date(2027, 2, 2)) == (
             "feriado municipal: Nossa Senhora dos Navegantes"
         )
@@ -202,36 +209,36 @@ def test_calendario_de_dias_sem_expediente(banco: Banco) -> None:
         (date(2027, 2, 9), "Ponto facultativo — Carnaval"),
         (date(2027, 12, 24), "Ponto facultativo — véspera de Natal"),
     ]
-    admin.remover_dia_nao_util(banco.uow(), ADMIN, carnaval)
+    calendario.remover_dia_nao_util(banco.uow(), ADMIN, carnaval)
     assert _contar(banco, DiaNaoUtil) == 1
     with pytest.raises(AcessoNegado):
-        admin.remover_dia_nao_util(banco.uow(), CONSULTA, natal)
+        calendario.remover_dia_nao_util(banco.uow(), CONSULTA, natal)
 
 
 def test_catalogo_tipo_do_1x_uma_vez_e_lei_intocavel(banco: Banco) -> None:
     antes = _contar(banco, Auditoria)
     for codigo, tipo in (("1-I", "A"), ("6-V", "E")):
         with pytest.raises(ErroDominio) as erro:
-            admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo=codigo, tipo=tipo, ato="Portaria")
+            catalogo.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo=codigo, tipo=tipo, ato="Portaria")
         assert "não pode ser alterado" in erro.value.mensagem
-    for excluir in (admin.excluir_dispositivo, admin.desativar_dispositivo):
+    for excluir in (catalogo.excluir_dispositivo, catalogo.desativar_dispositivo):
         with pytest.raises(ErroDominio):
             excluir(banco.uow(), ADMIN, "1-I")
     with pytest.raises(ErroDominio) as erro:
-        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="F", ato="Portaria")
+        catalogo.definir_tipo_1x(banco.uow(), ADMIN, tipo="F", ato="Portaria")
     assert erro.value.campo == "tipo"
     with pytest.raises(ErroDominio) as erro:
-        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="B", ato="")
+        catalogo.definir_tipo_1x(banco.uow(), ADMIN, tipo="B", ato="")
     assert erro.value.campo == "ato"
     with pytest.raises(AcessoNegado):
-        admin.definir_tipo_1x(banco.uow(), CONSULTA, tipo="B", ato="Portaria SMSU nº 1/2026")
+        catalogo.definir_tipo_1x(banco.uow(), CONSULTA, tipo="B", ato="Portaria SMSU nº 1/2026")
     assert _contar(banco, Auditoria) == antes
-    admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="b", ato="Portaria SMSU nº 1/2026")
+    catalogo.definir_tipo_1x(banco.uow(), ADMIN, tipo="b", ato="Portaria SMSU nº 1/2026")
     with pytest.raises(ErroDominio) as erro:
-        admin.definir_tipo_1x(banco.uow(), ADMIN, tipo="C", ato="Portaria SMSU nº 2/2026")
+        catalogo.definir_tipo_1x(banco.uow(), ADMIN, tipo="C", ato="Portaria SMSU nº 2/2026")
     assert "já foi definido (tipo B, Portaria SMSU nº 1/2026)" in erro.value.mensagem
     with banco.leitura() as s:
-        lei = admin.listar_dispositivos(s)
+        lei = catalogo.listar_dispositivos(s)
         assert len(lei) == 55 and [d.codigo for d in lei[:3]] == ["1-I", "1-II", "1-III"]
         assert [d.codigo for d in lei if d.codigo.startswith("1-")][8:11] == ["1-IX", "1-X", "1-XI"]
         um_x = s.get(DispositivoCatalogo, "1-X")
@@ -239,7 +246,7 @@ def test_catalogo_tipo_do_1x_uma_vez_e_lei_intocavel(banco: Banco) -> None:
 
 
 def test_dispositivos_contratuais(banco: Banco) -> None:
-    codigo = admin.adicionar_dispositivo_contratual(
+    codigo = catalogo.adicionar_dispositivo_contratual(
         banco.uow(),
         ADMIN,
         origem="contrato",
@@ -269,22 +276,22 @@ def test_dispositivos_contratuais(banco: Banco) -> None:
             **mudanca,
         }
         with pytest.raises(ErroDominio) as erro:
-            admin.adicionar_dispositivo_contratual(banco.uow(), ADMIN, **campos)
+            catalogo.adicionar_dispositivo_contratual(banco.uow(), ADMIN, **campos)
         assert erro.value.campo == campo, mudanca
     # Not yet cited: may be retyped or deleted; once cited: neither, only deactivated.
-    admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="D", ato="Aditivo 1")
-    admin.adicionar_dispositivo_contratual(
+    catalogo.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="D", ato="Aditivo 1")
+    catalogo.adicionar_dispositivo_contratual(
         banco.uow(), ADMIN, origem="ato", codigo="PT-7", texto="Texto.", tipo="A", ato="Portaria 7"
     )
-    admin.excluir_dispositivo(banco.uow(), ADMIN, "PT-7")
+    catalogo.excluir_dispositivo(banco.uow(), ADMIN, "PT-7")
     _auto(banco, codigo="CT-01")
     with pytest.raises(ErroDominio):
-        admin.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="E", ato="Aditivo 2")
+        catalogo.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="E", ato="Aditivo 2")
     with pytest.raises(ErroDominio):
-        admin.excluir_dispositivo(banco.uow(), ADMIN, "CT-01")
-    admin.desativar_dispositivo(banco.uow(), ADMIN, "CT-01")
+        catalogo.excluir_dispositivo(banco.uow(), ADMIN, "CT-01")
+    catalogo.desativar_dispositivo(banco.uow(), ADMIN, "CT-01")
     with banco.leitura() as s:
-        todos = admin.listar_dispositivos(s)
+        todos = catalogo.listar_dispositivos(s)
         ct = todos[-1]
         assert (ct.codigo, ct.rotulo, ct.tipo, ct.ativo, ct.citacoes) == (
             "CT-01",
@@ -293,14 +300,14 @@ def test_dispositivos_contratuais(banco: Banco) -> None:
             False,
             1,
         )
-        assert "CT-01" not in [d.codigo for d in admin.listar_dispositivos(s, incluir_inativos=False)]
+        assert "CT-01" not in [d.codigo for d in catalogo.listar_dispositivos(s, incluir_inativos=False)]
 
 
 def test_dados_do_orgao_e_configuracoes(banco: Banco) -> None:
     with banco.leitura() as s:
-        atual = admin.obter_dados_orgao(s)
+        atual = orgao.obter_dados_orgao(s)
     assert atual.dados.prefeitura == "Prefeitura Municipal de Pelotas"
-    novos = admin.DadosDoOrgao(
+    novos = orgao.DadosDoOrgao(
         prefeitura="Prefeitura Municipal de Pelotas",
         secretaria="Secretaria Municipal de Serviços Urbanos",
         secretario_nome="Marta Secretária",
@@ -308,55 +315,60 @@ def test_dados_do_orgao_e_configuracoes(banco: Banco) -> None:
         telefone="(53) 3225-0000",
         email="smsu@pelotas.rs.gov.br",
     )
-    admin.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
+    orgao.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
     with pytest.raises(ConflitoEdicao) as conflito:
-        admin.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
+        orgao.salvar_dados_orgao(banco.uow(), ADMIN, novos, versao=atual.versao)
     assert "ana" in conflito.value.mensagem
     with pytest.raises(ErroDominio) as erro:
-        admin.salvar_dados_orgao(
-            banco.uow(), ADMIN, admin.DadosDoOrgao("P", "S", "", "E"), versao=atual.versao + 1
+        orgao.salvar_dados_orgao(
+            banco.uow(), ADMIN, orgao.DadosDoOrgao("P", "S", "", "E"), versao=atual.versao + 1
         )
     assert erro.value.campo == "secretario_nome"
     with banco.leitura() as s:
-        assert admin.obter_dados_orgao(s).dados == novos
-        assert admin.obter_configuracoes(s) == admin.Configuracoes(copias_backup=7, dias_decisao_atrasada=30)
-    admin.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=14, dias_decisao_atrasada=20)
+        assert orgao.obter_dados_orgao(s).dados == novos
+        assert configuracoes.obter_configuracoes(s) == configuracoes.Configuracoes(
+            copias_backup=7, dias_decisao_atrasada=30
+        )
+    configuracoes.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=14, dias_decisao_atrasada=20)
     with pytest.raises(ErroDominio) as erro:
-        admin.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=0, dias_decisao_atrasada=20)
+        configuracoes.salvar_configuracoes(banco.uow(), ADMIN, copias_backup=0, dias_decisao_atrasada=20)
     assert erro.value.campo == "copias_backup"
     backup = importlib.import_module("secretaria.services.backup")
     with banco.leitura() as s:
-        assert admin.obter_configuracoes(s) == admin.Configuracoes(copias_backup=14, dias_decisao_atrasada=20)
+        assert configuracoes.obter_configuracoes(s) == configuracoes.Configuracoes(
+            copias_backup=14, dias_decisao_atrasada=20
+        )
         assert backup.copias_mantidas(s) == 14  # the settings are the ones the other services read
         filas = pytest.importorskip("secretaria.services.filas")
         assert filas.dias_para_decidir(s) == 20
 
 
 def test_registro_de_auditoria_com_filtros(banco: Banco) -> None:
-    admin.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100", ato="Decreto 1")
+    urm.adicionar_valor_urm(banco.uow(), ADMIN, vigencia=date(2020, 1, 1), valor="100", ato="Decreto 1")
     outro = Ator("bruno", "Bruno", frozenset({"administrador"}))
-    admin.adicionar_dia_nao_util(banco.uow(), outro, data=date(2027, 2, 9), descricao="Carnaval")
-    admin.definir_tipo_1x(banco.uow(), outro, tipo="B", ato="Portaria 1")
+    calendario.adicionar_dia_nao_util(banco.uow(), outro, data=date(2027, 2, 9), descricao="Carnaval")
+    catalogo.definir_tipo_1x(banco.uow(), outro, tipo="B", ato="Portaria 1")
     with banco.leitura() as s:
-        tudo = admin.consultar_auditoria(s)
+        tudo = consulta_auditoria.consultar_auditoria(s)
         assert tudo.total == 3
         assert [r.acao for r in tudo.registros] == [
             "definir_tipo_dispositivo",
             "adicionar_dia_nao_util",
             "adicionar_valor_urm",
         ]
-        do_bruno = admin.consultar_auditoria(s, usuario="bruno", entidade="dispositivo")
+        do_bruno = consulta_auditoria.consultar_auditoria(s, usuario="bruno", entidade="dispositivo")
         assert [(r.entidade_id, r.alteracoes) for r in do_bruno.registros] == [
             ("1-X", [("ato_tipo", None, "Portaria 1"), ("tipo", None, "B")])
         ]
-        assert admin.consultar_auditoria(s, texto="carnaval").total == 1
-        assert admin.consultar_auditoria(s, desde=HOJE + date.resolution).total == 0
+        assert consulta_auditoria.consultar_auditoria(s, texto="carnaval").total == 1
+        assert consulta_auditoria.consultar_auditoria(s, desde=HOJE + date.resolution).total == 0
         assert (
-            admin.consultar_auditoria(s, inicio=1, quantidade=1).registros[0].acao == "adicionar_dia_nao_util"
+            consulta_auditoria.consultar_auditoria(s, inicio=1, quantidade=1).registros[0].acao
+            == "adicionar_dia_nao_util"
         )
-        assert admin.entidades_auditadas(s) == ["dia_nao_util", "dispositivo", "valor_urm"]
+        assert consulta_auditoria.entidades_auditadas(s) == ["dia_nao_util", "dispositivo", "valor_urm"]
         with pytest.raises(ErroDominio):
-            admin.consultar_auditoria(s, desde=date(2026, 2, 1), ate=date(2026, 1, 1))
+            consulta_auditoria.consultar_auditoria(s, desde=date(2026, 2, 1), ate=date(2026, 1, 1))
 
 
 def test_usuarios_papeis_senha_bloqueio_e_ultimo_administrador(

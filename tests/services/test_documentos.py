@@ -22,7 +22,6 @@ from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import por_extenso
 from secretaria.models import Auditoria, AutoInfracao, DispositivoCatalogo, DocumentoEmitido
-from secretaria.services.admin import obter_dados_orgao
 from secretaria.services.base import AcessoNegado, Ator, ErroDominio, NaoEncontrado
 from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import (
@@ -38,6 +37,7 @@ from secretaria.services.documentos import (
     renderizar,
 )
 from secretaria.services.lei_db import calendario
+from secretaria.services.orgao import obter_dados_orgao
 from tests.helpers import cenario_documentos as cen
 from tests.helpers import fabrica
 
@@ -299,7 +299,8 @@ def test_decisao_nomeia_quem_decidiu_prazo_e_forma_de_pagar_e_a_conta_confere(
     from dataclasses import replace as substituir
 
     from secretaria.models import Decisao
-    from secretaria.services.admin import obter_configuracoes, salvar_configuracoes, salvar_dados_orgao
+    from secretaria.services.configuracoes import obter_configuracoes, salvar_configuracoes
+    from secretaria.services.orgao import salvar_dados_orgao
 
     with banco.leitura() as s:
         d = s.scalar(sa.select(Decisao).where(Decisao.auto_id == cenario.suspenso))

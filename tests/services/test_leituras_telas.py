@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import pytest
 
 from secretaria.db import Banco
-from secretaria.services import admin, documentos
+from secretaria.services import consulta_auditoria, documentos, orgao
 from secretaria.services.base import ErroDominio, NaoEncontrado
 from secretaria.services.execucao import (
     decidir_cassacao,
@@ -176,19 +176,19 @@ def test_representacao_inteira_com_anexo_e_auto(banco: Banco, roteiro: Roteiro) 
 
 def test_registro_de_auditoria_pelo_id(banco: Banco) -> None:
     with banco.leitura() as s:
-        atual = admin.obter_dados_orgao(s)
-    admin.salvar_dados_orgao(
+        atual = orgao.obter_dados_orgao(s)
+    orgao.salvar_dados_orgao(
         banco.uow(),
         ATORES["administrador"],
         replace(atual.dados, secretario_nome="Marta Lopes", endereco="Rua A, 1"),
         versao=atual.versao,
     )
     with banco.leitura() as s:
-        ultimo = admin.consultar_auditoria(s, quantidade=1).registros[0]
-        registro = admin.registro_auditoria(s, ultimo.id)
+        ultimo = consulta_auditoria.consultar_auditoria(s, quantidade=1).registros[0]
+        registro = consulta_auditoria.registro_auditoria(s, ultimo.id)
         for invalido in (999_999_999, 0, -1, 2**70):
             with pytest.raises(NaoEncontrado):
-                admin.registro_auditoria(s, invalido)
+                consulta_auditoria.registro_auditoria(s, invalido)
     assert registro == ultimo
     assert (registro.usuario, registro.acao, registro.entidade) == (
         "administrador",
@@ -200,18 +200,18 @@ def test_registro_de_auditoria_pelo_id(banco: Banco) -> None:
 
 def test_cargo_do_secretario_no_timbre(banco: Banco) -> None:
     with banco.leitura() as s:
-        atual = admin.obter_dados_orgao(s)
+        atual = orgao.obter_dados_orgao(s)
         assert atual.dados.secretario_cargo == "Secretário Municipal de Serviços Urbanos"  # the default
         assert documentos.timbre(s).secretario_cargo == "Secretário Municipal de Serviços Urbanos"
     with pytest.raises(ErroDominio) as recusa:
-        admin.salvar_dados_orgao(
+        orgao.salvar_dados_orgao(
             banco.uow(),
             ATORES["administrador"],
             replace(atual.dados, secretario_nome="Marta", endereco="Rua A, 1", secretario_cargo="  "),
             versao=atual.versao,
         )
     assert recusa.value.campo == "secretario_cargo"
-    admin.salvar_dados_orgao(
+    orgao.salvar_dados_orgao(
         banco.uow(),
         ATORES["administrador"],
         replace(
@@ -223,5 +223,5 @@ def test_cargo_do_secretario_no_timbre(banco: Banco) -> None:
         versao=atual.versao,
     )
     with banco.leitura() as s:
-        assert admin.obter_dados_orgao(s).dados.secretario_cargo == "Secretária Municipal de Serviços Urbanos"
+        assert orgao.obter_dados_orgao(s).dados.secretario_cargo == "Secretária Municipal de Serviços Urbanos"
         assert documentos.timbre(s).secretario_cargo == "Secretária Municipal de Serviços Urbanos"

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from secretaria.db import Banco
 from secretaria.models import AutoInfracao, Defesa
-from secretaria.services import admin, filas
+from secretaria.services import calendario, filas
 from secretaria.services.base import AcessoNegado, ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.revisao_prazos import conferir_revisao
@@ -21,7 +21,7 @@ PONTO = "Ponto facultativo — aniversário do servidor público"
 
 
 def _ponto_facultativo(banco: Banco, dia: date) -> int:
-    return admin.adicionar_dia_nao_util(
+    return calendario.adicionar_dia_nao_util(
         banco.uow(), ATORES["administrador"], data=dia, descricao=PONTO, ato="Decreto nº 7.001/2026"
     )
 
@@ -124,7 +124,7 @@ def test_prazo_so_anda_para_frente(banco: Banco, roteiro: Roteiro) -> None:
     with banco.leitura() as s:
         assert obter_caso(s, r.id).prazo_defesa == date(2026, 8, 18)
     dia = _ponto_facultativo(banco, date(2026, 8, 18))
-    admin.remover_dia_nao_util(banco.uow(), ATORES["administrador"], dia)
+    calendario.remover_dia_nao_util(banco.uow(), ATORES["administrador"], dia)
     with banco.leitura() as s:
         caso = obter_caso(s, r.id)
         assert caso.prazo_defesa == date(2026, 8, 19)

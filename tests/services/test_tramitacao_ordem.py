@@ -17,9 +17,9 @@ import sqlalchemy as sa
 
 from secretaria.db import Banco
 from secretaria.models import Auditoria, AutoInfracao, DiaNaoUtil, DispositivoCatalogo, Pagamento
-from secretaria.services.admin import adicionar_dispositivo_contratual, desativar_dispositivo
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import ConflitoEdicao, ErroDominio
+from secretaria.services.catalogo import adicionar_dispositivo_contratual, desativar_dispositivo
 from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
 from tests.helpers.fabrica import ATORES, URM_2026, Roteiro, contagens
 

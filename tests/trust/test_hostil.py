@@ -293,7 +293,7 @@ def _formularios(mundo: Mundo) -> dict[str, Any]:
         ),
     }
     try:
-        from secretaria.services.admin import DadosDoOrgao
+        from secretaria.services.orgao import DadosDoOrgao
 
         formularios["DadosDoOrgao"] = DadosDoOrgao(
             prefeitura="Prefeitura Municipal de Pelotas",

@@ -14,8 +14,12 @@ from pytestqt.qtbot import QtBot
 
 from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.services import admin, contas
+from secretaria.services import contas
 from secretaria.services.base import SISTEMA
+from secretaria.services.calendario import adicionar_dia_nao_util
+from secretaria.services.consulta_auditoria import RegistroAuditoria
+from secretaria.services.orgao import obter_dados_orgao
+from secretaria.services.urm import adicionar_valor_urm, valor_urm_em
 from secretaria.ui.admin import PaginaAdministracao
 from secretaria.ui.admin.auditoria import PaginaAuditoria
 from secretaria.ui.admin.catalogo import DialogoDispositivoContratual, DialogoTipo1X, PainelCatalogo
@@ -100,7 +104,7 @@ def test_caminho_11_administracao_pela_janela(
     assert _textos(urm.modelo)[0] == "01/01/2027"
     assert urm.modelo.data(urm.modelo.index(0, 1)) == "170,1234"
     with banco.leitura() as s:
-        assert admin.valor_urm_em(s, date(2027, 3, 1)) == Decimal("170.1234")
+        assert valor_urm_em(s, date(2027, 3, 1)) == Decimal("170.1234")
 
     # Days without office hours: add a decreed day, then remove it after confirming.
     calendario = area.aba("calendario")
@@ -141,7 +145,7 @@ def test_caminho_11_administracao_pela_janela(
     qtbot.keyClick(orgao.secretario_nome, Qt.Key.Key_Return)
     assert mensagens.responder(QMessageBox.StandardButton.Ok) == "Dados do órgão gravados."
     with banco.leitura() as s:
-        assert admin.obter_dados_orgao(s).dados.secretario_nome == "Maria Lopes"
+        assert obter_dados_orgao(s).dados.secretario_nome == "Maria Lopes"
 
     # Backup now: a checked copy on SQLite; the pg_dump command on PostgreSQL.
     sistema = area.aba("sistema")
@@ -205,7 +209,7 @@ def test_corrigir_valor_urm_e_dispositivo_contratual(qtbot: QtBot, banco_sqlite:
     contexto = _contexto(banco_sqlite)
     painel = PainelUrm(contexto)
     qtbot.addWidget(painel)
-    admin.adicionar_valor_urm(
+    adicionar_valor_urm(
         banco_sqlite.uow(), contexto.ator, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 1"
     )
     painel.recarregar()
@@ -243,7 +247,7 @@ def test_modelos_das_tabelas_de_administracao(
     qtmodeltester: ModelTester, qtbot: QtBot, banco_sqlite: Banco
 ) -> None:
     contexto = _contexto(banco_sqlite)
-    admin.adicionar_valor_urm(
+    adicionar_valor_urm(
         banco_sqlite.uow(), contexto.ator, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 1"
     )
     for dia, descricao in (
@@ -251,7 +255,7 @@ def test_modelos_das_tabelas_de_administracao(
         (date(2026, 2, 17), "Carnaval"),
         (date(2026, 12, 24), "Véspera de Natal"),
     ):
-        admin.adicionar_dia_nao_util(
+        adicionar_dia_nao_util(
             banco_sqlite.uow(), contexto.ator, data=dia, descricao=f"Ponto facultativo — {descricao}"
         )
     for painel in (PainelUrm(contexto), PainelCatalogo(contexto)):
@@ -268,7 +272,7 @@ def test_detalhe_da_auditoria_com_datas_brasileiras() -> None:
 
     from secretaria.ui.admin.auditoria import descrever
 
-    registro = admin.RegistroAuditoria(
+    registro = RegistroAuditoria(
         7,
         datetime(2026, 11, 30, 9, 15, 2),
         "ana",

@@ -112,7 +112,7 @@ def test_virada_do_ano_lembra_o_administrador_dos_pontos_facultativos(
 ) -> None:
     """REGRAS § 4: from 1 December, with nothing registered for the coming year, the administrator is told to
     register its decreed days (the municipal holidays need no registering); other users are not."""
-    from secretaria.services import admin
+    from secretaria.services import calendario
 
     roteiro.hoje = date(2026, 11, 30)
     pagina = ap.manter(PaginaInicio(ap.contexto(banco, "administrador")))
@@ -127,7 +127,7 @@ def test_virada_do_ano_lembra_o_administrador_dos_pontos_facultativos(
     outro = ap.manter(PaginaInicio(ap.contexto(banco, "protocolo")))
     qtbot.addWidget(outro)
     assert outro.lembrete.isHidden()
-    admin.adicionar_dia_nao_util(
+    calendario.adicionar_dia_nao_util(
         banco.uow(), ap.contexto(banco, "administrador").ator, data=date(2027, 2, 8),
         descricao="Ponto facultativo — Carnaval",
     )  # fmt: skip

@@ -315,10 +315,10 @@ def test_cancelar_auto_pede_confirmacao_e_motivo(qtbot: QtBot, banco: Banco, rot
 
 
 def _preencher_timbre(banco: Banco) -> None:
-    from secretaria.services import admin
+    from secretaria.services import orgao
 
     with banco.leitura() as s:
-        atual = admin.obter_dados_orgao(s)
+        atual = orgao.obter_dados_orgao(s)
     dados = replace(
         atual.dados,
         secretario_nome="Sérgio Secretário",
@@ -326,7 +326,7 @@ def _preencher_timbre(banco: Banco) -> None:
         horario_expediente="de segunda a sexta-feira, das 8h às 14h",
         pagamento_instrucoes="por guia de recolhimento retirada no protocolo",
     )
-    admin.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
+    orgao.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
 
 
 def test_documentos_emitidos_e_reimpressao_identica(
@@ -423,16 +423,16 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
 def test_dispositivo_contratual_desativado_depois_do_auto(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     """Issue 14 point 8: deactivating a contractual provision stops new autos citing it, but the case that
     already cites it still shows its sanction panel and lets the authority propose and the Secretary decide."""
-    from secretaria.services import admin
+    from secretaria.services import catalogo
 
     administrador = ap.contexto(banco, "administrador").ator
-    admin.adicionar_dispositivo_contratual(
+    catalogo.adicionar_dispositivo_contratual(
         banco.uow(), administrador, origem="contrato", codigo="CT-07", texto="Manter o letreiro aceso.",
         tipo="B", ato="Contrato de concessão nº 14/2016",
     )  # fmt: skip
     r = roteiro.lavrar(data_infracao=date(2026, 11, 2), dispositivo="CT-07")
     roteiro.intimar(r.id, date(2026, 11, 3))
-    admin.desativar_dispositivo(banco.uow(), administrador, "CT-07")
+    catalogo.desativar_dispositivo(banco.uow(), administrador, "CT-07")
 
     tela = _tela(qtbot, banco, r.id, "autoridade", "secretario")
     assert "desativado" not in tela.painel.texto()

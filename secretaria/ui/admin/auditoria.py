@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from secretaria import relogio
-from secretaria.services import admin, contas, verificacao
+from secretaria.services import consulta_auditoria, contas, verificacao
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import rotulo_acao
 from secretaria.ui.contexto import Contexto
@@ -69,7 +69,7 @@ def _valor(v: Any) -> str:
     return formatar_celula(v)
 
 
-def descrever(registro: admin.RegistroAuditoria) -> str:
+def descrever(registro: consulta_auditoria.RegistroAuditoria) -> str:
     """The entry as a person reads it: header, then one line per field that changed."""
     quem = registro.usuario or "sistema"
     entidade = ENTIDADES.get(registro.entidade, registro.entidade)
@@ -151,7 +151,7 @@ class PaginaAuditoria(QWidget):
     def _preencher_combos(self) -> None:
         with self.contexto.banco.leitura() as sessao:
             usuarios = contas.listar_usuarios(sessao)
-            entidades = admin.entidades_auditadas(sessao)
+            entidades = consulta_auditoria.entidades_auditadas(sessao)
         for combo, itens in (
             (
                 self.combo_usuario,
@@ -172,14 +172,14 @@ class PaginaAuditoria(QWidget):
         self._preencher_combos()
         self.lista.recarregar()
 
-    def registro(self, linha: int) -> admin.RegistroAuditoria | None:
+    def registro(self, linha: int) -> consulta_auditoria.RegistroAuditoria | None:
         """The full entry (with before/after) of a row of the list, read by its id."""
         dados = self.lista.modelo.linha(linha)
         if dados is None:
             return None
         try:
             with self.contexto.banco.leitura() as sessao:
-                return admin.registro_auditoria(sessao, int(dados.id))
+                return consulta_auditoria.registro_auditoria(sessao, int(dados.id))
         except ErroDominio:
             return None
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
 from secretaria.lei.catalogo import TIPOS
-from secretaria.services import admin
+from secretaria.services import catalogo
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela, rotulo_ajuda
 from secretaria.ui.contexto import Contexto
@@ -63,13 +63,13 @@ class DialogoTipo1X(DialogoSimples):
         self.finalizar()
 
     def gravar(self) -> Any:
-        admin.definir_tipo_1x(
+        catalogo.definir_tipo_1x(
             self.contexto.banco.uow(),
             self.contexto.ator,
             tipo=self.tipo.currentData() or "",
             ato=self.ato.text(),
         )
-        return admin.CODIGO_1X
+        return catalogo.CODIGO_1X
 
 
 class DialogoDispositivoContratual(DialogoSimples):
@@ -111,7 +111,7 @@ class DialogoDispositivoContratual(DialogoSimples):
         self.finalizar()
 
     def gravar(self) -> Any:
-        return admin.adicionar_dispositivo_contratual(
+        return catalogo.adicionar_dispositivo_contratual(
             self.contexto.banco.uow(),
             self.contexto.ator,
             origem=self.origem.currentData(),
@@ -149,12 +149,12 @@ class PainelCatalogo(PainelTabela):
         self.botao_excluir = self.adicionar_botao("Excluir", self.excluir)
         self.selecaoMudou.connect(self._mostrar)
         self.dialogo: DialogoSimples | None = None
-        self._itens: dict[str, admin.DispositivoResumo] = {}
+        self._itens: dict[str, catalogo.DispositivoResumo] = {}
         self.recarregar()
 
     def recarregar(self, selecionar: Any = None) -> None:
         with self.contexto.banco.leitura() as sessao:
-            itens = admin.listar_dispositivos(sessao)
+            itens = catalogo.listar_dispositivos(sessao)
         self._itens = {d.codigo: d for d in itens}
         self.definir_linhas(
             [
@@ -175,7 +175,7 @@ class PainelCatalogo(PainelTabela):
             ],
             selecionar,
         )
-        um_x = self._itens.get(admin.CODIGO_1X)
+        um_x = self._itens.get(catalogo.CODIGO_1X)
         self.botao_1x.setEnabled(um_x is not None and um_x.tipo is None)
         self._mostrar(self.id_selecionado())
 
@@ -232,14 +232,14 @@ class PainelCatalogo(PainelTabela):
             return
         uow, ator = self.contexto.banco.uow(), self.contexto.ator
         if not d.ativo:
-            self._agir(lambda: admin.reativar_dispositivo(uow, ator, d.codigo), d.codigo)
+            self._agir(lambda: catalogo.reativar_dispositivo(uow, ator, d.codigo), d.codigo)
             return
         mensagens.confirmar(
             self,
             "Desativar dispositivo",
             f"Desativar {d.rotulo}? Ele continua nos casos em que foi citado, mas não poderá ser citado em "
             "novos autos.",
-            lambda: self._agir(lambda: admin.desativar_dispositivo(uow, ator, d.codigo), d.codigo),
+            lambda: self._agir(lambda: catalogo.desativar_dispositivo(uow, ator, d.codigo), d.codigo),
             texto_sim="Desativar",
             texto_nao="Cancelar",
         )
@@ -253,7 +253,7 @@ class PainelCatalogo(PainelTabela):
             self,
             "Excluir dispositivo",
             f"Excluir {d.rotulo} do catálogo? Use isto só para um cadastro feito por engano.",
-            lambda: self._agir(lambda: admin.excluir_dispositivo(uow, ator, d.codigo), ""),
+            lambda: self._agir(lambda: catalogo.excluir_dispositivo(uow, ator, d.codigo), ""),
             texto_sim="Excluir",
             texto_nao="Cancelar",
         )

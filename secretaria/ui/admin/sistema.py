@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from secretaria.services import admin, backup
+from secretaria.services import backup, configuracoes, orgao
 from secretaria.ui.admin.comum import rotulo_ajuda, sucesso
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import Formulario, arquivos, mensagens
@@ -102,7 +102,7 @@ class PainelOrgao(QWidget):
 
     def recarregar(self) -> None:
         with self.contexto.banco.leitura() as sessao:
-            detalhe = admin.obter_dados_orgao(sessao)
+            detalhe = orgao.obter_dados_orgao(sessao)
         d = detalhe.dados
         self.versao = detalhe.versao
         for nome in (
@@ -124,7 +124,7 @@ class PainelOrgao(QWidget):
         self.alteracao.setText(f"Última alteração{quem} em {detalhe.alterado_em:%d/%m/%Y às %H:%M}.")
 
     def salvar(self) -> None:
-        dados = admin.DadosDoOrgao(
+        dados = orgao.DadosDoOrgao(
             prefeitura=self.prefeitura.text(),
             secretaria=self.secretaria.text(),
             secretario_nome=self.secretario_nome.text(),
@@ -138,7 +138,7 @@ class PainelOrgao(QWidget):
         )
         ok = self.form.tentar(
             sucesso(
-                lambda: admin.salvar_dados_orgao(
+                lambda: orgao.salvar_dados_orgao(
                     self.contexto.banco.uow(), self.contexto.ator, dados, versao=self.versao
                 )
             )
@@ -233,7 +233,7 @@ class PainelSistema(QWidget):
 
     def recarregar(self) -> None:
         with self.contexto.banco.leitura() as sessao:
-            c = admin.obter_configuracoes(sessao)
+            c = configuracoes.obter_configuracoes(sessao)
         self.copias_backup.setValue(c.copias_backup)
         self.dias_decisao_atrasada.setValue(c.dias_decisao_atrasada)
         self.prazo_pagamento_dias.setValue(c.prazo_pagamento_dias)
@@ -241,7 +241,7 @@ class PainelSistema(QWidget):
     def salvar(self) -> None:
         ok = self.form.tentar(
             sucesso(
-                lambda: admin.salvar_configuracoes(
+                lambda: configuracoes.salvar_configuracoes(
                     self.contexto.banco.uow(),
                     self.contexto.ator,
                     copias_backup=self.copias_backup.value(),

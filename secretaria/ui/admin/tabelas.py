@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSpinBox, QVBoxLay
 
 from secretaria import relogio
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.services import admin
+from secretaria.services import calendario, urm
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela
 from secretaria.ui.contexto import Contexto
@@ -46,7 +46,7 @@ class DialogoValorUrm(DialogoSimples):
     alter the value in force on the day of a recorded decision."""
 
     def __init__(
-        self, contexto: Contexto, linha: admin.LinhaUrm | None = None, parent: QWidget | None = None
+        self, contexto: Contexto, linha: urm.LinhaUrm | None = None, parent: QWidget | None = None
     ) -> None:
         super().__init__("Novo valor da URM" if linha is None else "Valor da URM", parent)
         self.contexto = contexto
@@ -76,8 +76,8 @@ class DialogoValorUrm(DialogoSimples):
         assert vigencia is not None and valor is not None
         uow, ator = self.contexto.banco.uow(), self.contexto.ator
         if self.linha is None:
-            return admin.adicionar_valor_urm(uow, ator, vigencia=vigencia, valor=valor, ato=self.ato.text())
-        return admin.editar_valor_urm(
+            return urm.adicionar_valor_urm(uow, ator, vigencia=vigencia, valor=valor, ato=self.ato.text())
+        return urm.editar_valor_urm(
             uow,
             ator,
             self.linha.id,
@@ -102,7 +102,7 @@ class PainelUrm(PainelTabela):
             parent=parent,
         )
         self.contexto = contexto
-        self._linhas: dict[int, admin.LinhaUrm] = {}
+        self._linhas: dict[int, urm.LinhaUrm] = {}
         self.botao_novo = self.adicionar_botao("Novo valor…", lambda: self.abrir(None))
         self.botao_alterar = self.adicionar_botao("Alterar…", lambda: self.abrir(self.id_selecionado()))
         self.botao_excluir = self.adicionar_botao("Excluir", self.excluir)
@@ -112,7 +112,7 @@ class PainelUrm(PainelTabela):
 
     def recarregar(self, selecionar: Any = None) -> None:
         with self.contexto.banco.leitura() as sessao:
-            linhas = admin.tabela_urm(sessao)
+            linhas = urm.tabela_urm(sessao)
         self._linhas = {lin.id: lin for lin in linhas}
         hoje = relogio.hoje()
         vigente = max((lin.vigencia for lin in linhas if lin.vigencia <= hoje), default=None)
@@ -147,7 +147,7 @@ class PainelUrm(PainelTabela):
 
         def executar() -> None:
             try:
-                admin.excluir_valor_urm(self.contexto.banco.uow(), self.contexto.ator, linha.id)
+                urm.excluir_valor_urm(self.contexto.banco.uow(), self.contexto.ator, linha.id)
             except ErroDominio as erro:
                 mensagens.avisar_erro(self, "Tabela da URM", erro.mensagem)
                 return
@@ -184,7 +184,7 @@ class DialogoDiaNaoUtil(DialogoSimples):
     def gravar(self) -> Any:
         dia = self.data.data_ou_erro("data", "a data")
         assert dia is not None
-        return admin.adicionar_dia_nao_util(
+        return calendario.adicionar_dia_nao_util(
             self.contexto.banco.uow(),
             self.contexto.ator,
             data=dia,
@@ -228,12 +228,12 @@ class PainelCalendario(QWidget):
         self.botao_remover = self.painel.adicionar_botao("Remover", self.remover)
         self.ano.valueChanged.connect(lambda _v: self.recarregar())
         self.dialogo: DialogoDiaNaoUtil | None = None
-        self._dias: dict[int, admin.DiaNaoUtilResumo] = {}
+        self._dias: dict[int, calendario.DiaNaoUtilResumo] = {}
         self.recarregar()
 
     def recarregar(self, selecionar: Any = None) -> None:
         with self.contexto.banco.leitura() as sessao:
-            dias = admin.dias_nao_uteis(sessao, self.ano.value())
+            dias = calendario.dias_nao_uteis(sessao, self.ano.value())
         self._dias = {d.id: d for d in dias}
         self.painel.definir_linhas(
             [LinhaTabela(d.id, (d.data, DIAS_SEMANA[d.data.weekday()], d.descricao, d.ato)) for d in dias],
@@ -247,7 +247,7 @@ class PainelCalendario(QWidget):
         def salvo(id_: Any) -> None:
             with self.contexto.banco.leitura() as sessao:
                 ano = next(
-                    (d.data.year for d in admin.dias_nao_uteis(sessao) if d.id == id_), self.ano.value()
+                    (d.data.year for d in calendario.dias_nao_uteis(sessao) if d.id == id_), self.ano.value()
                 )
             self.ano.blockSignals(True)
             self.ano.setValue(ano)
@@ -266,7 +266,7 @@ class PainelCalendario(QWidget):
 
         def executar() -> None:
             try:
-                admin.remover_dia_nao_util(self.contexto.banco.uow(), self.contexto.ator, dia.id)
+                calendario.remover_dia_nao_util(self.contexto.banco.uow(), self.contexto.ator, dia.id)
             except ErroDominio as erro:
                 mensagens.avisar_erro(self, "Dias sem expediente", erro.mensagem)
                 return

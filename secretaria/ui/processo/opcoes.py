@@ -96,7 +96,7 @@ def dispositivos_citaveis(contexto: Contexto) -> list[Opcao]:
     """The active provisions of the catalogue (the law's 55, then contractual ones), as
     "Art. 1º, XVI (tipo D) — text…". One still without tipo (Art. 1º, X until the administrator sets it)
     stays listed, so that choosing it shows in the sanction panel why it cannot be cited yet."""
-    from secretaria.services.admin import listar_dispositivos
+    from secretaria.services.catalogo import listar_dispositivos
 
     with contexto.banco.leitura() as sessao:
         itens = listar_dispositivos(sessao, incluir_inativos=False)
