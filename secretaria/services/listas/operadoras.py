@@ -1,0 +1,139 @@
+"""The operators list (and the SQL rule of an operator's status it filters and sorts on)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.models import Operadora, Suspensao, Veiculo
+from secretaria.services.listas.nucleo import (
+    Coluna,
+    DefinicaoLista,
+    _Chave,
+    _Consulta,
+    _contem_documento,
+    _Contexto,
+    _f,
+)
+from secretaria.services.rotulos import DELEGACOES, SITUACOES_OPERADORA, formatar_cnpj, formatar_data, rotulo
+
+DEFINICAO = DefinicaoLista(
+    "operadoras",
+    "Operadoras",
+    (
+        Coluna("razao_social", "Razão social"),
+        Coluna("nome_fantasia", "Nome fantasia"),
+        Coluna("cnpj", "CNPJ"),
+        Coluna("delegacao", "Delegação"),
+        Coluna("situacao", "Situação"),
+        Coluna("contrato_numero", "Contrato/permissão"),
+        Coluna("contrato_fim", "Vigente até", "data"),
+        Coluna("veiculos", "Veículos", "numero"),
+    ),
+    _f("situacao", SITUACOES_OPERADORA) + _f("delegacao", DELEGACOES),
+    ("razao_social", True),
+)
+
+
+def situacao_operadora_sql(hoje: date) -> sa.ColumnElement[str]:
+    """The operator's status as of `hoje` as an SQL expression over `operadora` ("ativa", "suspensa",
+    "cassada"), the same rule as `services.execucao.situacao_operadora`: cassada from the day the cassação
+    was decided, suspensa on the days of a final, not annulled suspension, ativa otherwise. Never typed by
+    hand; the list filters and sorts on it."""
+    cassada = sa.and_(Operadora.cassada_em.is_not(None), Operadora.cassada_em <= hoje)
+    return sa.case((cassada, "cassada"), (_suspensa_em(hoje), "suspensa"), else_="ativa")
+
+
+def _suspensa_em(hoje: date) -> sa.ColumnElement[bool]:
+    return sa.exists().where(
+        Suspensao.operadora_id == Operadora.id,
+        Suspensao.anulada.is_(False),
+        Suspensao.inicio <= hoje,
+        Suspensao.fim >= hoje,
+    )
+
+
+def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+    o = Operadora
+    situacao = situacao_operadora_sql(ctx.hoje)
+    suspensa_ate = (
+        sa.select(sa.func.max(Suspensao.fim))
+        .where(
+            Suspensao.operadora_id == o.id,
+            Suspensao.anulada.is_(False),
+            Suspensao.inicio <= ctx.hoje,
+            Suspensao.fim >= ctx.hoje,
+        )
+        .scalar_subquery()
+    )
+    veiculos = (
+        sa.select(sa.func.count(Veiculo.id))
+        .where(Veiculo.operadora_id == o.id, Veiculo.situacao != "baixado")
+        .scalar_subquery()
+    )
+    ordem_situacao = sa.case({"ativa": 0, "suspensa": 1, "cassada": 2}, value=situacao)
+
+    def montar(r: Sequence[Any]) -> tuple[Any, ...]:
+        razao, fantasia, cnpj, delegacao, sit, ate, contrato, fim, n = r
+        texto_sit = rotulo(SITUACOES_OPERADORA, sit)
+        if sit == "suspensa" and ate is not None:
+            texto_sit = f"Suspensa até {formatar_data(ate)}"
+        return (
+            razao,
+            fantasia,
+            formatar_cnpj(cnpj),
+            rotulo(DELEGACOES, delegacao),
+            texto_sit,
+            contrato,
+            fim,
+            n,
+        )
+
+    def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
+        alternativas = [
+            ctx.contem(o.razao_social, palavra),
+            ctx.contem(o.nome_fantasia, palavra),
+            ctx.contem(o.representante_nome, palavra),
+            ctx.contem(o.contrato_numero, palavra),
+        ]
+        doc = _contem_documento(o.cnpj, original)
+        return [*alternativas, doc] if doc is not None else alternativas
+
+    return _Consulta(
+        d,
+        ctx,
+        base=o.__table__,  # type: ignore[arg-type]
+        id_=o.id,
+        origem=o.__table__,
+        campos=(
+            o.razao_social,
+            o.nome_fantasia,
+            o.cnpj,
+            o.delegacao,
+            situacao,
+            suspensa_ate,
+            o.contrato_numero,
+            o.contrato_fim,
+            veiculos,
+        ),
+        ordens={
+            "razao_social": [_Chave(ctx.chave(o.razao_social))],
+            "nome_fantasia": [_Chave(ctx.chave(o.nome_fantasia))],
+            "cnpj": [_Chave(o.cnpj)],
+            "delegacao": [_Chave(o.delegacao)],
+            "situacao": [_Chave(ordem_situacao), _Chave(suspensa_ate, True)],
+            "contrato_numero": [_Chave(ctx.chave(o.contrato_numero))],
+            "contrato_fim": [_Chave(o.contrato_fim, True)],
+            "veiculos": [_Chave(veiculos)],
+        },
+        montar_valores=montar,
+        busca=busca,
+        situacoes={
+            **{k: situacao == k for k in SITUACOES_OPERADORA},
+            **{k: o.delegacao == k for k in DELEGACOES},
+        },
+        unicas=frozenset({"cnpj"}),
+    )

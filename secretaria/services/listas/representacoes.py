@@ -1,0 +1,103 @@
+"""The representações list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.models import DispositivoCatalogo, Operadora, Representacao
+from secretaria.services.listas.nucleo import (
+    Coluna,
+    DefinicaoLista,
+    _busca_numero,
+    _Chave,
+    _Consulta,
+    _Contexto,
+    _dispositivos_que_contem,
+    _f,
+    _nome_operadora,
+    _operadoras_que_contem,
+    _ordem_dispositivo,
+    _rotulo_dispositivo,
+)
+from secretaria.services.rotulos import SITUACOES_REPRESENTACAO, formatar_numero_processo, rotulo
+
+DEFINICAO = DefinicaoLista(
+    "representacoes",
+    "Representações",
+    (
+        Coluna("numero", "Número"),
+        Coluna("recebida_em", "Recebida em", "data"),
+        Coluna("peticionario", "Peticionário"),
+        Coluna("operadora", "Operadora"),
+        Coluna("dispositivo", "Dispositivo"),
+        Coluna("situacao", "Situação"),
+    ),
+    _f("situacao", SITUACOES_REPRESENTACAO),
+    ("numero", False),
+    por_operadora=True,
+    periodo="Recebida em",
+)
+
+
+def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+    r_, o, dc = Representacao, Operadora, DispositivoCatalogo
+
+    def montar(r: Sequence[Any]) -> tuple[Any, ...]:
+        ano, numero, recebida, peticionario, operadora, codigo, rot, situacao = r
+        return (
+            formatar_numero_processo(numero, ano),
+            recebida,
+            peticionario,
+            operadora or "",
+            _rotulo_dispositivo(codigo, rot),
+            rotulo(SITUACOES_REPRESENTACAO, situacao),
+        )
+
+    def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
+        alternativas = [
+            ctx.contem(r_.peticionario_nome, palavra),
+            ctx.contem(r_.fatos, palavra),
+            r_.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
+            r_.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
+        ]
+        numero = _busca_numero(original, r_.ano, r_.numero)
+        if numero is not None and not original.isdigit():
+            return [numero]
+        return [numero, *alternativas] if numero is not None else alternativas
+
+    return _Consulta(
+        d,
+        ctx,
+        base=r_.__table__,  # type: ignore[arg-type]
+        id_=r_.id,
+        origem=sa.outerjoin(r_, o, r_.operadora_id == o.id).outerjoin(dc, r_.dispositivo_codigo == dc.codigo),
+        campos=(
+            r_.ano,
+            r_.numero,
+            r_.recebida_em,
+            r_.peticionario_nome,
+            _nome_operadora(),
+            r_.dispositivo_codigo,
+            dc.rotulo,
+            r_.situacao,
+        ),
+        ordens={
+            "numero": [_Chave(r_.ano), _Chave(r_.numero)],
+            "recebida_em": [_Chave(r_.recebida_em)],
+            "peticionario": [_Chave(ctx.chave(r_.peticionario_nome))],
+            "operadora": [_Chave(ctx.chave(_nome_operadora()), True)],
+            "dispositivo": _ordem_dispositivo(r_.dispositivo_codigo, anulavel=True),
+            "situacao": [
+                _Chave(sa.case({k: i for i, k in enumerate(SITUACOES_REPRESENTACAO)}, value=r_.situacao))
+            ],
+        },
+        montar_valores=montar,
+        busca=busca,
+        situacoes={k: r_.situacao == k for k in SITUACOES_REPRESENTACAO},
+        operadora=r_.operadora_id,
+        periodo=r_.recebida_em,
+        unicas=frozenset({"numero"}),
+    )

@@ -1,0 +1,127 @@
+"""The vehicles list."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.lei.documentos import DocumentoInvalido, chave_placa
+from secretaria.models import Linha, Operadora, Veiculo
+from secretaria.services.listas.nucleo import (
+    Coluna,
+    DefinicaoLista,
+    _Chave,
+    _Consulta,
+    _contem_documento,
+    _Contexto,
+    _f,
+    _natural,
+    _nome_operadora,
+    _operadoras_que_contem,
+)
+from secretaria.services.rotulos import SITUACOES_VEICULO, formatar_placa, rotulo
+
+DEFINICAO = DefinicaoLista(
+    "veiculos",
+    "Veículos",
+    (
+        Coluna("prefixo", "Prefixo"),
+        Coluna("placa", "Placa"),
+        Coluna("operadora", "Operadora"),
+        Coluna("linha", "Linha"),
+        Coluna("marca_modelo", "Marca/modelo"),
+        Coluna("ano_fabricacao", "Ano", "numero"),
+        Coluna("lotacao", "Lotação", "numero"),
+        Coluna("vistoria_validade", "Vistoria até", "data"),
+        Coluna("licenca_validade", "Licença até", "data"),
+        Coluna("situacao", "Situação"),
+    ),
+    _f("situacao", SITUACOES_VEICULO)
+    + _f(
+        "documentos",
+        {"vistoria_vencida": "Vistoria vencida", "licenca_vencida": "Licença vencida"},
+    ),
+    ("prefixo", True),
+    por_operadora=True,
+)
+
+
+def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+    v, o, li = Veiculo, Operadora, Linha
+    lotacao = v.lugares_sentados + v.lugares_em_pe
+
+    def montar(r: Sequence[Any]) -> tuple[Any, ...]:
+        prefixo, placa, operadora, linha, modelo, ano, lot, vistoria, licenca, situacao = r
+        return (
+            prefixo,
+            formatar_placa(placa),
+            operadora,
+            linha or "",
+            modelo,
+            ano,
+            lot,
+            vistoria,
+            licenca,
+            rotulo(SITUACOES_VEICULO, situacao),
+        )
+
+    def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
+        alternativas: list[sa.ColumnElement[bool]] = [
+            ctx.contem(v.prefixo, palavra),
+            ctx.contem(v.marca_modelo, palavra),
+            v.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
+            v.linha_id.in_(
+                sa.select(li.id).where(sa.or_(ctx.contem(li.codigo, palavra), ctx.contem(li.nome, palavra)))
+            ),
+        ]
+        for coluna in (v.placa, v.renavam):
+            doc = _contem_documento(coluna, original)
+            if doc is not None:
+                alternativas.append(doc)
+        with contextlib.suppress(DocumentoInvalido):
+            alternativas.append(v.placa_chave == chave_placa(original))
+        return alternativas
+
+    return _Consulta(
+        d,
+        ctx,
+        base=v.__table__,  # type: ignore[arg-type]
+        id_=v.id,
+        origem=sa.join(v, o, v.operadora_id == o.id).outerjoin(li, v.linha_id == li.id),
+        campos=(
+            v.prefixo,
+            v.placa,
+            _nome_operadora(),
+            li.codigo,
+            v.marca_modelo,
+            v.ano_fabricacao,
+            lotacao,
+            v.vistoria_validade,
+            v.licenca_validade,
+            v.situacao,
+        ),
+        ordens={
+            "prefixo": _natural(v.prefixo),
+            "placa": [_Chave(v.placa)],
+            "operadora": [_Chave(ctx.chave(_nome_operadora()))],
+            "linha": [_Chave(sa.func.length(li.codigo), True), _Chave(li.codigo, True)],
+            "marca_modelo": [_Chave(ctx.chave(v.marca_modelo))],
+            "ano_fabricacao": [_Chave(v.ano_fabricacao, True)],
+            "lotacao": [_Chave(lotacao)],
+            "vistoria_validade": [_Chave(v.vistoria_validade, True)],
+            "licenca_validade": [_Chave(v.licenca_validade, True)],
+            "situacao": [_Chave(sa.case({"ativo": 0, "reserva": 1, "baixado": 2}, value=v.situacao))],
+        },
+        montar_valores=montar,
+        busca=busca,
+        situacoes={
+            **{k: v.situacao == k for k in SITUACOES_VEICULO},
+            "vistoria_vencida": v.vistoria_validade < ctx.hoje,
+            "licenca_vencida": v.licenca_validade < ctx.hoje,
+        },
+        operadora=v.operadora_id,
+        unicas=frozenset({"placa"}),
+    )
