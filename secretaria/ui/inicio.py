@@ -31,7 +31,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.filas import Fila, LinhaFila
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
@@ -62,22 +62,22 @@ DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar", "reviso
 CORES_FILA = {"atrasado": COR_ATRASO}
 
 
-def colunas_da_fila(chave: str = "") -> tuple[Coluna, ...]:
+def colunas_da_fila(chave: str = "") -> tuple[ColunaTabela, ...]:
     """One queue's columns: Referência | Operadora | Data | Prazo | Situação. The "Prazo" title says what the
     queue's date is; a passed deadline reds the Prazo and the Situação (only the Situação where the date
     is history, `DATA_SEM_ALERTA`)."""
     return (
-        Coluna("referencia", "Referência", dica_do_texto=True, destacar=False),
-        Coluna("operadora", "Operadora", dica_do_texto=True, destacar=False),
-        Coluna("data", "Data", alinhamento="centro", dica_do_texto=True, destacar=False),
-        Coluna(
+        ColunaTabela("referencia", "Referência", dica_do_texto=True, destacar=False),
+        ColunaTabela("operadora", "Operadora", dica_do_texto=True, destacar=False),
+        ColunaTabela("data", "Data", alinhamento="centro", dica_do_texto=True, destacar=False),
+        ColunaTabela(
             "prazo",
             TITULOS_PRAZO.get(chave, "Prazo"),
             alinhamento="centro",
             dica_do_texto=True,
             destacar=chave not in DATA_SEM_ALERTA,
         ),
-        Coluna("situacao", "Situação", dica_do_texto=True),
+        ColunaTabela("situacao", "Situação", dica_do_texto=True),
     )
 
 

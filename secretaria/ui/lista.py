@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.ui.modelo_tabela import (
-    Coluna,
-    Filtro,
+    ColunaTabela,
+    FiltroTabela,
     FonteLinhas,
     LinhaTabela,
     ModeloTabela,
@@ -238,7 +238,7 @@ class PaginaLista(QWidget):
         self.titulo = titulo
         self._singular, self._plural, self._feminino = singular, plural, feminino
         self._extra: dict[str, Any] = dict(extra_inicial or {})
-        filtro = Filtro("", situacao_inicial, dict(self._extra))
+        filtro = FiltroTabela("", situacao_inicial, dict(self._extra))
         self.modelo = ModeloTabela(fonte, filtro=filtro, ordem=ordem_inicial, parent=self)
 
         self.rotulo_titulo = QLabel(titulo)
@@ -359,7 +359,7 @@ class PaginaLista(QWidget):
     def _depois_da_consulta(self) -> None:
         """After each search or filter: fit the columns to the rows now on screen (a status seen only now,
         "Encerrado", no longer cut), unless the user set the widths; and word the empty table."""
-        if self.filtro_atual() == Filtro("", None, {}):
+        if self.filtro_atual() == FiltroTabela("", None, {}):
             self.tabela.aviso_vazio = f"{'Nenhuma' if self._feminino else 'Nenhum'} {self._singular} cadastrad{'a' if self._feminino else 'o'}."
         else:
             self.tabela.aviso_vazio = (
@@ -429,8 +429,8 @@ class PaginaLista(QWidget):
     def definir_pode_criar(self, pode: bool) -> None:
         self.botao_novo.setVisible(pode)
 
-    def filtro_atual(self) -> Filtro:
-        return Filtro(self.busca.text().strip(), self.combo_situacao.currentData(), dict(self._extra))
+    def filtro_atual(self) -> FiltroTabela:
+        return FiltroTabela(self.busca.text().strip(), self.combo_situacao.currentData(), dict(self._extra))
 
     def aplicar_filtro(self) -> None:
         """Run the search now (the timer calls this 250 ms after the last key).
@@ -530,7 +530,7 @@ PREFIXO_GRUPO = "grupo:"
 
 class FonteLista:
     """A `FonteLinhas` over one list of `secretaria.services.listas` ("operadoras", "autos", …): one read
-    session per call, rows highlighted by `listas.destaque`. `Filtro.situacao` and the extras
+    session per call, rows highlighted by `listas.destaque`. `FiltroTabela.situacao` and the extras
     "grupo:<grupo>" are status keys; "operadora_id", "desde", "ate", "usuario", "entidade" pass through."""
 
     def __init__(
@@ -545,7 +545,7 @@ class FonteLista:
         larguras = {"data": 12, "data_hora": 17, "numero": 10, "dinheiro": 14}
         formatos = formatos or {}
         self._colunas = tuple(
-            Coluna(
+            ColunaTabela(
                 c.chave,
                 c.cabecalho,
                 largura=larguras.get(c.tipo),
@@ -557,10 +557,10 @@ class FonteLista:
         )
 
     @property
-    def colunas(self) -> Sequence[Coluna]:
+    def colunas(self) -> Sequence[ColunaTabela]:
         return self._colunas
 
-    def filtro_servico(self, filtro: Filtro) -> Any:
+    def filtro_servico(self, filtro: FiltroTabela) -> Any:
         situacoes = {filtro.situacao} if filtro.situacao else set()
         for chave, valor in filtro.extra.items():
             if chave.startswith(PREFIXO_GRUPO) and valor:
@@ -580,18 +580,20 @@ class FonteLista:
     def _ordem(ordem: Ordem) -> tuple[str, bool] | None:
         return None if ordem.chave is None else (ordem.chave, not ordem.decrescente)
 
-    def contar(self, filtro: Filtro) -> int:
+    def contar(self, filtro: FiltroTabela) -> int:
         with self.banco.leitura() as sessao:
             return self._listas.contar(sessao, self.nome, self.filtro_servico(filtro))
 
-    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+    def buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int
+    ) -> Sequence[LinhaTabela]:
         with self.banco.leitura() as sessao:
             linhas = self._listas.pagina(
                 sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), inicio, quantidade
             )
         return [self._linha(r) for r in linhas]
 
-    def iterar(self, filtro: Filtro, ordem: Ordem) -> Iterator[LinhaTabela]:
+    def iterar(self, filtro: FiltroTabela, ordem: Ordem) -> Iterator[LinhaTabela]:
         with self.banco.leitura() as sessao:
             for r in self._listas.exportar_linhas(
                 sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem)

@@ -9,7 +9,7 @@ Use (see `FonteLinhas`; `secretaria.ui.lista.PaginaLista` wraps all of this in a
 
     modelo = ModeloTabela(minha_fonte)
     view.setModel(modelo)
-    modelo.definir_filtro(Filtro(texto="viação", situacao="ativa"))
+    modelo.definir_filtro(FiltroTabela(texto="viação", situacao="ativa"))
     modelo.sort(2, Qt.SortOrder.DescendingOrder)
     modelo.id_da_linha(view.currentIndex().row())   # the record id to open
 """
@@ -72,7 +72,7 @@ def formatar_contagem(
 
 
 @dataclass(frozen=True)
-class Coluna:
+class ColunaTabela:
     """One column of a list: its header, how its values read and align, and whether it sorts.
 
     `chave` is what the source understands in `Ordem.chave` (usually the service's column name).
@@ -106,7 +106,7 @@ class LinhaTabela:
 
 
 @dataclass(frozen=True)
-class Filtro:
+class FiltroTabela:
     """What the user asked for: the search text, the status chosen in the combo (None = all), and any
     extra criteria a page adds (passed through untouched to the source)."""
 
@@ -117,7 +117,7 @@ class Filtro:
 
 @dataclass(frozen=True)
 class Ordem:
-    """Sort by the column whose `Coluna.chave` is `chave`; None = the source's natural order."""
+    """Sort by the column whose `ColunaTabela.chave` is `chave`; None = the source's natural order."""
 
     chave: str | None = None
     decrescente: bool = False
@@ -127,11 +127,13 @@ class FonteLinhas(Protocol):
     """Where rows come from. Implementations open one read session per call (the UI never keeps one)."""
 
     @property
-    def colunas(self) -> Sequence[Coluna]: ...
+    def colunas(self) -> Sequence[ColunaTabela]: ...
 
-    def contar(self, filtro: Filtro) -> int: ...
+    def contar(self, filtro: FiltroTabela) -> int: ...
 
-    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]: ...
+    def buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int
+    ) -> Sequence[LinhaTabela]: ...
 
 
 class ModeloTabela(QAbstractTableModel):
@@ -154,7 +156,7 @@ class ModeloTabela(QAbstractTableModel):
         *,
         bloco: int = 200,
         blocos_em_cache: int = 40,
-        filtro: Filtro | None = None,
+        filtro: FiltroTabela | None = None,
         ordem: Ordem | None = None,
         cores: Mapping[str, QColor | str] | None = None,
         alinhar_titulos: bool = True,
@@ -167,7 +169,7 @@ class ModeloTabela(QAbstractTableModel):
         self._colunas = tuple(fonte.colunas)
         self._bloco = bloco
         self._max_blocos = blocos_em_cache
-        self._filtro = filtro or Filtro()
+        self._filtro = filtro or FiltroTabela()
         self._ordem = ordem or Ordem()
         self._total = 0
         self._cache: OrderedDict[int, Sequence[LinhaTabela]] = OrderedDict()
@@ -179,11 +181,11 @@ class ModeloTabela(QAbstractTableModel):
         return self._fonte
 
     @property
-    def colunas(self) -> tuple[Coluna, ...]:
+    def colunas(self) -> tuple[ColunaTabela, ...]:
         return self._colunas
 
     @property
-    def filtro(self) -> Filtro:
+    def filtro(self) -> FiltroTabela:
         return self._filtro
 
     @property
@@ -194,7 +196,7 @@ class ModeloTabela(QAbstractTableModel):
     def total(self) -> int:
         return self._total
 
-    def definir_filtro(self, filtro: Filtro) -> None:
+    def definir_filtro(self, filtro: FiltroTabela) -> None:
         if filtro != self._filtro:
             self._filtro = filtro
             self.recarregar()
@@ -327,7 +329,7 @@ class ModeloTabela(QAbstractTableModel):
         return bloco
 
     @staticmethod
-    def _valor_exportado(coluna: Coluna, valor: Any) -> Any:
+    def _valor_exportado(coluna: ColunaTabela, valor: Any) -> Any:
         """Dates and numbers stay typed (Excel formats them); formatted text otherwise."""
         if valor is None or (isinstance(valor, int | float | Decimal | date) and not isinstance(valor, bool)):
             return valor
@@ -351,7 +353,7 @@ _ALINHAMENTOS = {
 }
 
 
-def _alinhamento(coluna: Coluna, valor: Any) -> int:
+def _alinhamento(coluna: ColunaTabela, valor: Any) -> int:
     if coluna.alinhamento is not None:
         horizontal = _ALINHAMENTOS[coluna.alinhamento]
     elif isinstance(valor, int | float | Decimal) and not isinstance(valor, bool):
@@ -373,7 +375,7 @@ class FonteEmMemoria:
 
     def __init__(
         self,
-        colunas: Sequence[Coluna],
+        colunas: Sequence[ColunaTabela],
         linhas: Sequence[LinhaTabela] = (),
         situacoes: Mapping[Any, str] | None = None,
     ) -> None:
@@ -382,7 +384,7 @@ class FonteEmMemoria:
         self._situacoes = dict(situacoes or {})
 
     @property
-    def colunas(self) -> Sequence[Coluna]:
+    def colunas(self) -> Sequence[ColunaTabela]:
         return self._colunas
 
     def trocar(
@@ -390,7 +392,7 @@ class FonteEmMemoria:
         linhas: Sequence[LinhaTabela],
         situacoes: Mapping[Any, str] | None = None,
         *,
-        colunas: Sequence[Coluna] | None = None,
+        colunas: Sequence[ColunaTabela] | None = None,
     ) -> None:
         """New rows (and, with `colunas`, new columns, e.g. a title that depends on what is shown); the
         model shows them after its `recarregar()`."""
@@ -399,7 +401,7 @@ class FonteEmMemoria:
         if colunas is not None:
             self._colunas = tuple(colunas)
 
-    def _filtrar(self, filtro: Filtro) -> list[LinhaTabela]:
+    def _filtrar(self, filtro: FiltroTabela) -> list[LinhaTabela]:
         termo = normalizar_busca(filtro.texto)
         saida = []
         for linha in self._linhas:
@@ -410,10 +412,12 @@ class FonteEmMemoria:
             saida.append(linha)
         return saida
 
-    def contar(self, filtro: Filtro) -> int:
+    def contar(self, filtro: FiltroTabela) -> int:
         return len(self._filtrar(filtro))
 
-    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+    def buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int
+    ) -> Sequence[LinhaTabela]:
         linhas = self._filtrar(filtro)
         posicoes = [i for i, c in enumerate(self._colunas) if c.chave == ordem.chave]
         if posicoes:  # an order by a column the source no longer has (its columns changed) is no order

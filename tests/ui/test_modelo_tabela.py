@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from secretaria.ui.lista import PaginaLista
 from secretaria.ui.modelo_tabela import (
-    Coluna,
-    Filtro,
+    ColunaTabela,
+    FiltroTabela,
     FonteEmMemoria,
     LinhaTabela,
     ModeloTabela,
@@ -28,10 +28,10 @@ from secretaria.ui.modelo_tabela import (
 from secretaria.ui.widgets import arquivos
 
 COLUNAS = (
-    Coluna("nome", "Nome"),
-    Coluna("data", "Data"),
-    Coluna("valor", "Valor (R$)"),
-    Coluna("situacao", "Situação"),
+    ColunaTabela("nome", "Nome"),
+    ColunaTabela("data", "Data"),
+    ColunaTabela("valor", "Valor (R$)"),
+    ColunaTabela("situacao", "Situação"),
 )
 
 
@@ -56,7 +56,9 @@ class FonteContada(FonteEmMemoria):
         self.todas = linhas
         self.pedidos: list[tuple[int, int]] = []
 
-    def buscar(self, filtro: Filtro, ordem: Ordem, inicio: int, quantidade: int) -> Sequence[LinhaTabela]:
+    def buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int
+    ) -> Sequence[LinhaTabela]:
         self.pedidos.append((inicio, quantidade))
         return super().buscar(filtro, ordem, inicio, quantidade)
 
@@ -65,7 +67,7 @@ def test_modelo_passa_no_qtmodeltester(qtmodeltester: ModelTester) -> None:
     modelo = ModeloTabela(FonteContada(30), bloco=7)
     qtmodeltester.check(modelo)
     modelo.sort(0, Qt.SortOrder.DescendingOrder)
-    modelo.definir_filtro(Filtro("viação 0001"))
+    modelo.definir_filtro(FiltroTabela("viação 0001"))
     qtmodeltester.check(modelo)
 
 
@@ -104,8 +106,8 @@ def test_tabela_pequena_com_cores_dicas_e_titulos_proprios(qtmodeltester, qtbot:
     a highlight that spares some columns, the cell's text as its tooltip, Qt's own header alignment, and a
     title that changes with the rows."""
     colunas = (
-        Coluna("ref", "Referência", dica_do_texto=True, destacar=False),
-        Coluna("prazo", "Prazo", alinhamento="centro", dica_do_texto=True),
+        ColunaTabela("ref", "Referência", dica_do_texto=True, destacar=False),
+        ColunaTabela("prazo", "Prazo", alinhamento="centro", dica_do_texto=True),
     )
     fonte = FonteEmMemoria(
         colunas, [LinhaTabela(("auto", 1), ("AI nº 0001/2026", date(2026, 11, 16)), "atrasado")]
@@ -121,7 +123,7 @@ def test_tabela_pequena_com_cores_dicas_e_titulos_proprios(qtmodeltester, qtbot:
     comum = ModeloTabela(fonte)  # "atrasado" is not one of the shared codes
     assert comum.data(comum.index(0, 1), Qt.ItemDataRole.ForegroundRole) is None
 
-    fonte.trocar([], colunas=(colunas[0], Coluna("prazo", "Defesa até")))
+    fonte.trocar([], colunas=(colunas[0], ColunaTabela("prazo", "Defesa até")))
     with qtbot.waitSignal(modelo.headerDataChanged):
         modelo.recarregar()
     assert modelo.headerData(1, Qt.Orientation.Horizontal) == "Defesa até"

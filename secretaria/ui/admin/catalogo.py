@@ -13,7 +13,7 @@ from secretaria.services import catalogo
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela, rotulo_ajuda
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import Coluna, LinhaTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, LinhaTabela
 from secretaria.ui.widgets import mensagens
 
 ORIGENS = {"lei": "Lei nº 2.413/1978", "contrato": "Contrato", "ato": "Ato normativo"}
@@ -24,12 +24,12 @@ SUJEITOS = {
 }
 NATUREZAS = {"dever": "Dever", "proibicao": "Proibição"}
 COLUNAS = (
-    Coluna("codigo", "Código", largura=10),
-    Coluna("rotulo", "Dispositivo", largura=26),
-    Coluna("tipo", "Tipo", largura=6, alinhamento="centro"),
-    Coluna("origem", "Origem", largura=18),
-    Coluna("situacao", "Situação", largura=10),
-    Coluna("citacoes", "Citações", largura=9, alinhamento="direita"),
+    ColunaTabela("codigo", "Código", largura=10),
+    ColunaTabela("rotulo", "Dispositivo", largura=26),
+    ColunaTabela("tipo", "Tipo", largura=6, alinhamento="centro"),
+    ColunaTabela("origem", "Origem", largura=18),
+    ColunaTabela("situacao", "Situação", largura=10),
+    ColunaTabela("citacoes", "Citações", largura=9, alinhamento="direita"),
 )
 
 

@@ -11,7 +11,13 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from secretaria.ui.lista import TabelaLista
-from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela, formatar_contagem
+from secretaria.ui.modelo_tabela import (
+    ColunaTabela,
+    FonteEmMemoria,
+    LinhaTabela,
+    ModeloTabela,
+    formatar_contagem,
+)
 from secretaria.ui.widgets import Formulario, botoes_salvar_cancelar
 
 ESTILO_AJUDA = "color: #555;"
@@ -84,7 +90,7 @@ class PainelTabela(QWidget):
     def __init__(
         self,
         titulo: str,
-        colunas: Sequence[Coluna],
+        colunas: Sequence[ColunaTabela],
         *,
         ajuda: str | None = None,
         singular: str = "registro",

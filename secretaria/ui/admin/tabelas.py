@@ -13,22 +13,22 @@ from secretaria.services import calendario, urm
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import Coluna, LinhaTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, LinhaTabela
 from secretaria.ui.widgets import CampoData, CampoDecimal, mensagens
 
 COLUNAS_URM = (
-    Coluna("vigencia", "Vigente a partir de", largura=18),
-    Coluna(
+    ColunaTabela("vigencia", "Vigente a partir de", largura=18),
+    ColunaTabela(
         "valor", "Valor (R$)", largura=14, alinhamento="direita", formatar=lambda v: formatar_decimal(v, 4)
     ),
-    Coluna("ato", "Ato que fixou o valor", largura=40),
-    Coluna("decisoes", "Decisões com este valor", largura=12, alinhamento="direita"),
+    ColunaTabela("ato", "Ato que fixou o valor", largura=40),
+    ColunaTabela("decisoes", "Decisões com este valor", largura=12, alinhamento="direita"),
 )
 COLUNAS_DIAS = (
-    Coluna("data", "Data", largura=12),
-    Coluna("dia", "Dia da semana", largura=14),
-    Coluna("descricao", "Descrição", largura=40),
-    Coluna("ato", "Ato", largura=30),
+    ColunaTabela("data", "Data", largura=12),
+    ColunaTabela("dia", "Dia da semana", largura=14),
+    ColunaTabela("descricao", "Descrição", largura=40),
+    ColunaTabela("ato", "Ato", largura=30),
 )
 DIAS_SEMANA = (
     "segunda-feira",

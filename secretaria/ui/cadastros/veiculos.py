@@ -21,17 +21,17 @@ from secretaria.ui.cadastros.base import (
 )
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import TabelaLista
-from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.widgets import CampoData, CampoPlaca
 
 LUGARES_MAXIMO = 300
 
 COLUNAS_HISTORICO = (
-    Coluna("inicio", "Desde", largura=12),
-    Coluna("fim", "Até", largura=12),
-    Coluna("operadora", "Operadora", largura=30),
-    Coluna("linha", "Linha", largura=10),
-    Coluna("registrado_por", "Registrado por", largura=14),
+    ColunaTabela("inicio", "Desde", largura=12),
+    ColunaTabela("fim", "Até", largura=12),
+    ColunaTabela("operadora", "Operadora", largura=30),
+    ColunaTabela("linha", "Linha", largura=10),
+    ColunaTabela("registrado_por", "Registrado por", largura=14),
 )
 
 

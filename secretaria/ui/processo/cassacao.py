@@ -35,7 +35,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.atos import DialogoRegistro
 from secretaria.ui.processo.campos import CampoTexto, item_vazio
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
@@ -220,10 +220,10 @@ PAPEIS_DECIDIR = ("secretario",)
 
 
 COLUNAS_EVENTOS_CASSACAO = (
-    Coluna("data", "Data", alinhamento="centro", dica_do_texto=True),
-    Coluna("ato", "Ato", dica_do_texto=True),
-    Coluna("descricao", "Descrição", dica_do_texto=True),
-    Coluna("por", "Por", dica_do_texto=True),
+    ColunaTabela("data", "Data", alinhamento="centro", dica_do_texto=True),
+    ColunaTabela("ato", "Ato", dica_do_texto=True),
+    ColunaTabela("descricao", "Descrição", dica_do_texto=True),
+    ColunaTabela("por", "Por", dica_do_texto=True),
 )
 CORES_EVENTOS_CASSACAO = {"cassada": COR_BLOQUEIO}
 

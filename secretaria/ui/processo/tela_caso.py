@@ -59,7 +59,7 @@ from secretaria.services.rotulos import (
     formatar_data_hora,
 )
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import Coluna, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
 from secretaria.ui.processo.campos import item_vazio
@@ -101,9 +101,9 @@ CORES_FASE = {
 
 
 COLUNAS_LINHA_DO_TEMPO = (
-    Coluna("data", "Data", alinhamento="centro", dica_do_texto=True),
-    Coluna("ato", "Ato", dica_do_texto=True),
-    Coluna("descricao", "Descrição", dica_do_texto=True),
+    ColunaTabela("data", "Data", alinhamento="centro", dica_do_texto=True),
+    ColunaTabela("ato", "Ato", dica_do_texto=True),
+    ColunaTabela("descricao", "Descrição", dica_do_texto=True),
 )
 CORES_LINHA_DO_TEMPO = {"cancelamento": COR_BLOQUEIO, "ressalva": COR_ALERTA, "infracao": COR_SECUNDARIA}
 """Failed intimações and cancellations stand out; the infraction itself (not an act) is grey."""
