@@ -31,8 +31,8 @@ from secretaria.models import (
     Representacao,
     Suspensao,
 )
-from secretaria.services.base import Ator, NaoEncontrado
-from secretaria.services.processo_base import ROTULOS_FASE
+from secretaria.services.base import Ator
+from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
 from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
 
@@ -303,20 +303,7 @@ class Caso:
 def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Caso:
     """Everything the case screen shows, as of `hoje` (default: today)."""
     dia = hoje or relogio.hoje()
-    auto = sessao.scalar(
-        sa.select(AutoInfracao)
-        .where(AutoInfracao.id == auto_id)
-        .options(
-            so.joinedload(AutoInfracao.operadora),
-            so.joinedload(AutoInfracao.veiculo),
-            so.joinedload(AutoInfracao.linha),
-            so.joinedload(AutoInfracao.empregado),
-            so.joinedload(AutoInfracao.fiscal),
-            so.selectinload(AutoInfracao.testemunhas),
-        )
-    )
-    if auto is None:
-        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    auto = auto_com_relacoes(sessao, auto_id)
     dispositivo = sessao.get(DispositivoCatalogo, auto.dispositivo_codigo)
     representacao = sessao.get(Representacao, auto.representacao_id) if auto.representacao_id else None
 

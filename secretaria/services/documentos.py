@@ -71,6 +71,7 @@ from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
+from secretaria.services.processo_base import auto_com_relacoes
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 __all__ = [
@@ -234,20 +235,7 @@ def _operadora(o: Operadora) -> DadosOperadora:
 
 
 def _auto(sessao: so.Session, auto_id: int, *, aceitar_cancelado: bool = False) -> AutoInfracao:
-    auto = sessao.scalar(
-        sa.select(AutoInfracao)
-        .where(AutoInfracao.id == auto_id)
-        .options(
-            so.joinedload(AutoInfracao.operadora),
-            so.joinedload(AutoInfracao.veiculo),
-            so.joinedload(AutoInfracao.linha),
-            so.joinedload(AutoInfracao.empregado),
-            so.joinedload(AutoInfracao.fiscal),
-            so.selectinload(AutoInfracao.testemunhas),
-        )
-    )
-    if auto is None:
-        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    auto = auto_com_relacoes(sessao, auto_id)
     if auto.fase == "cancelado" and not aceitar_cancelado:
         quando = f" em {formatar_data(auto.cancelado_em.date())}" if auto.cancelado_em else ""
         raise ErroDominio(

@@ -71,6 +71,26 @@ def auto_para_ato(sessao: so.Session, auto_id: int, acao: str) -> AutoInfracao:
     return auto
 
 
+def auto_com_relacoes(sessao: so.Session, auto_id: int) -> AutoInfracao:
+    """The auto with what the case screen and the documents read of it: operator, vehicle, line, employee
+    and inspector (joined) and the witnesses; refused when it does not exist."""
+    auto = sessao.scalar(
+        sa.select(AutoInfracao)
+        .where(AutoInfracao.id == auto_id)
+        .options(
+            so.joinedload(AutoInfracao.operadora),
+            so.joinedload(AutoInfracao.veiculo),
+            so.joinedload(AutoInfracao.linha),
+            so.joinedload(AutoInfracao.empregado),
+            so.joinedload(AutoInfracao.fiscal),
+            so.selectinload(AutoInfracao.testemunhas),
+        )
+    )
+    if auto is None:
+        raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
+    return auto
+
+
 def data_valida(
     dia: date | None,
     campo: str,
