@@ -514,6 +514,84 @@ def _momento(dia: date, rng: random.Random, inicio: int = 8, fim: int = 18) -> d
     return datetime.combine(dia, time(inicio)) + timedelta(seconds=segundos)
 
 
+@dataclass(slots=True)
+class _Caso:
+    """One auto while its life is drawn, act by act: what each act decided, which the next one reads."""
+
+    vaga: _Vaga
+    hoje: date
+    aid: int
+    ano: int
+    numero: int
+    op: _Operadora
+    codigo: str
+    disp: Dispositivo
+    tipo: str
+    par: _Par
+    hist: _Historico
+    infracao: date
+    dia_lav: date
+    lavratura: datetime
+    sancao_lav: Sancao
+    veiculo: _Veiculo | None
+    linha_id: int | None
+    empregado: _Empregado | None
+    local: str
+    local_lavratura: str
+    hora_infracao: time | None
+    fatos: str
+    fiscal_login: str
+    protocolo: str
+    ultimo_ato: datetime
+    cancelado: date | None = None
+    intimado: date | None = None
+    prazo_defesa: date | None = None
+    defesa_dia: date | None = None
+    defesa_tempestiva: bool = True
+    proposta_dia: date | None = None
+    acao: str | None = None
+    """The proposal's: "aplicar" or "arquivar"."""
+    decisao_dia: date | None = None
+    resultado: str | None = None
+    multa: Decimal = Decimal(0)
+    susp: int = 0
+    sancao: Sancao | None = None
+    decisao_id: int | None = None
+    prazo_recurso: date | None = None
+    intimado_decisao: date | None = None
+    recurso_res: str | None = None
+    julgado: date | None = None
+    multa_nova: Decimal | None = None
+    susp_nova: int | None = None
+    final: date | None = None
+    definitiva: date | None = None  # REGRAS § 3 rule 1: as stored, possibly still ahead of today
+    tempestivo: bool = True
+
+    @property
+    def roteiro(self) -> _Roteiro | None:
+        return self.vaga.roteiro
+
+    @property
+    def rapido(self) -> bool:
+        """A scripted auto (a recidivism chain) goes through every act quickly."""
+        return self.vaga.roteiro is not None
+
+    @property
+    def anulada(self) -> bool:
+        return self.recurso_res == "provido"
+
+    @property
+    def multa_efetiva(self) -> Decimal:
+        return self.multa_nova if self.multa_nova is not None else self.multa
+
+    @property
+    def susp_efetiva(self) -> int:
+        return self.susp_nova if self.susp_nova is not None else self.susp
+
+    def antes_do_fim(self, d: date) -> bool:
+        return d <= self.hoje and (self.cancelado is None or d < self.cancelado)
+
+
 class _Gerador:
     def __init__(self, escala: Escala, hoje: date, usuarios: Usuarios, progresso: Progresso) -> None:
         self.escala = escala
@@ -1152,9 +1230,31 @@ class _Gerador:
             par = self.pares[(op_i, codigo)] = _Par(tipo)
         return par
 
-    def _auto(self, g: _Gravador, vaga: _Vaga) -> None:  # noqa: C901 (issue 11 point 6 splits it per act)
+    def _auto(self, g: _Gravador, vaga: _Vaga) -> None:
+        """One auto's whole life, act by act, truncated at today. The acts draw from one random sequence,
+        in this order: the order is part of the generated data."""
+        c = self._lavrar(g, vaga)
+        self._cancelar(c)
+        self._intimar(g, c)
+        self._defender(g, c)
+        self._datas_proposta_decisao(c)
+        if c.decisao_dia is not None:
+            c.cancelado = (
+                None  # a decided auto can no longer be cancelled (autos.cancelar_auto): only appealed
+            )
+        if c.proposta_dia is not None:
+            self._propor(g, c)
+            if c.decisao_dia is not None:
+                self._decidir(g, c)
+                self._intimar_decisao(g, c)
+        if c.resultado == "aplicada" and c.intimado_decisao and c.prazo_recurso and c.decisao_id is not None:
+            self._recorrer(g, c)
+        self._pagar(g, c)
+        self._gravar_auto(g, c)
+
+    def _lavrar(self, g: _Gravador, vaga: _Vaga) -> _Caso:
+        """The auto itself: operator, provision, vehicle, employee, place and time, witnesses."""
         rng = self.rng
-        cal = self.calendario
         lavratura = vaga.lavratura
         dia_lav = lavratura.date()
         if vaga.operadora is None or vaga.dispositivo is None:
@@ -1173,7 +1273,6 @@ class _Gerador:
         tipo = disp.tipo
         assert tipo is not None
         par = self._par(op_i, codigo)
-        roteiro = vaga.roteiro
         hist = _Historico(infracao)
         par.incluir(hist)
 
@@ -1224,303 +1323,342 @@ class _Gerador:
                     "endereco": f"{t_rua}, {t_num} — {t_bairro} — Pelotas/RS",
                 },
             )
-
-        # -- the life of the case, truncated at today --------------------------------------------------
-        hoje = self.hoje
-        fiscal_login = self.login("fiscal")
-        protocolo = self.login("protocolo")
-        ultimo_ato = lavratura
-        cancelado: date | None = None
-        if roteiro is None and rng.random() < 0.02:
-            d = cal.proximo_dia_util(dia_lav + timedelta(days=rng.randrange(1, 30)))
-            cancelado = d if d <= hoje else None
-
-        def antes_do_fim(d: date) -> bool:
-            return d <= hoje and (cancelado is None or d < cancelado)
-
-        # Intimação of the auto (art. 11): failed attempts are kept; the first success starts the defence.
-        rapido = roteiro is not None
-        d = cal.proximo_dia_util(
-            dia_lav + timedelta(days=rng.randrange(1, 4) if rapido else rng.randrange(1, 11))
+        return _Caso(
+            vaga=vaga,
+            hoje=self.hoje,
+            aid=aid,
+            ano=ano,
+            numero=numero,
+            op=op,
+            codigo=codigo,
+            disp=disp,
+            tipo=tipo,
+            par=par,
+            hist=hist,
+            infracao=infracao,
+            dia_lav=dia_lav,
+            lavratura=lavratura,
+            sancao_lav=sancao_lav,
+            veiculo=veiculo,
+            linha_id=linha_id,
+            empregado=empregado,
+            local=local,
+            local_lavratura=local_lavratura,
+            hora_infracao=hora_infracao,
+            fatos=fatos,
+            fiscal_login=self.login("fiscal"),
+            protocolo=self.login("protocolo"),
+            ultimo_ato=lavratura,
         )
-        falhas = 0 if rapido else rng.sortear(_FALHAS_AUTO)
+
+    def _cancelar(self, c: _Caso) -> None:
+        """A few autos are cancelled (the cancellation stands only while the auto is undecided)."""
+        if c.roteiro is None and self.rng.random() < 0.02:
+            d = self.calendario.proximo_dia_util(c.dia_lav + timedelta(days=self.rng.randrange(1, 30)))
+            c.cancelado = d if d <= c.hoje else None
+
+    def _intimar(self, g: _Gravador, c: _Caso) -> None:
+        """Intimação of the auto (art. 11): failed attempts are kept; the first success starts the defence."""
+        rng = self.rng
+        cal = self.calendario
+        d = cal.proximo_dia_util(
+            c.dia_lav + timedelta(days=rng.randrange(1, 4) if c.rapido else rng.randrange(1, 11))
+        )
+        falhas = 0 if c.rapido else rng.sortear(_FALHAS_AUTO)
         # A few recent autos whose every delivery failed so far (older ones were delivered in the end).
-        nunca = not rapido and rng.random() < 0.006 and (hoje - dia_lav).days < 200
-        intimado: date | None = None
+        nunca = not c.rapido and rng.random() < 0.006 and (c.hoje - c.dia_lav).days < 200
         for tentativa in range(falhas + 1 + (3 if nunca else 0)):
-            if not antes_do_fim(d):
+            if not c.antes_do_fim(d):
                 break
             sucesso = tentativa == falhas and not nunca
-            self._intimacao(g, aid, "auto", d, op, sucesso, protocolo)
-            ultimo_ato = max(ultimo_ato, _momento(d, rng))
+            self._intimacao(g, c.aid, "auto", d, c.op, sucesso, c.protocolo)
+            c.ultimo_ato = max(c.ultimo_ato, _momento(d, rng))
             if sucesso:
-                intimado = d
+                c.intimado = d
                 break
             d = cal.proximo_dia_util(d + timedelta(days=rng.randrange(3, 11)))
-        prazo_defesa = cal.vencimento(intimado, 15) if intimado else None
-        if intimado and prazo_defesa:
-            g.buffers["intimacao"][-1]["prazo"] = prazo_defesa
+        c.prazo_defesa = cal.vencimento(c.intimado, 15) if c.intimado else None
+        if c.intimado and c.prazo_defesa:
+            g.buffers["intimacao"][-1]["prazo"] = c.prazo_defesa
 
-        # Defence (art. 14): timely or not.
-        defesa_dia: date | None = None
-        defesa_tempestiva = True
-        if intimado and prazo_defesa and not rapido and rng.random() < 0.45:
+    def _defender(self, g: _Gravador, c: _Caso) -> None:
+        """Defence (art. 14): timely or not."""
+        rng = self.rng
+        cal = self.calendario
+        intimado, prazo_defesa = c.intimado, c.prazo_defesa
+        if intimado and prazo_defesa and not c.rapido and rng.random() < 0.45:
             if rng.random() < 0.92:
                 dd = intimado + timedelta(days=rng.randrange(1, (prazo_defesa - intimado).days + 1))
                 dd = min(cal.proximo_dia_util(dd), prazo_defesa)
             else:
                 dd = cal.proximo_dia_util(prazo_defesa + timedelta(days=rng.randrange(1, 12)))
-                defesa_tempestiva = False
-            if antes_do_fim(dd):
-                defesa_dia = dd
+                c.defesa_tempestiva = False
+            if c.antes_do_fim(dd):
+                c.defesa_dia = dd
                 g.add(
                     "defesa",
                     {
                         "id": g.novo_id("defesa"),
-                        "auto_id": aid,
+                        "auto_id": c.aid,
                         "protocolada_em": dd,
-                        "tempestiva": defesa_tempestiva,
-                        "requerente": op.representante
+                        "tempestiva": c.defesa_tempestiva,
+                        "requerente": c.op.representante
                         if rng.random() < 0.5
                         else f"Dr(a). {self._pessoa()}, OAB/RS",
                         "texto": rng.choice(nomes.TEXTOS_DEFESA),
                         "recibo": f"Protocolo nº {rng.randrange(1000, 99999)}/{dd.year}",
-                        "registrado_por": protocolo,
-                        **_versao(_momento(dd, rng), protocolo),
+                        "registrado_por": c.protocolo,
+                        **_versao(_momento(dd, rng), c.protocolo),
                     },
                 )
-                ultimo_ato = max(ultimo_ato, _momento(dd, rng))
+                c.ultimo_ato = max(c.ultimo_ato, _momento(dd, rng))
 
-        # Proposal (art. 13) and decision.
-        proposta_dia = decisao_dia = None
-        if intimado and prazo_defesa:
-            base = max(prazo_defesa, defesa_dia or prazo_defesa)
-            if rapido:
+    def _datas_proposta_decisao(self, c: _Caso) -> None:
+        """The days of the proposal (art. 13) and of the decision, when they have come."""
+        rng = self.rng
+        cal = self.calendario
+        if c.intimado and c.prazo_defesa:
+            base = max(c.prazo_defesa, c.defesa_dia or c.prazo_defesa)
+            if c.rapido:
                 atraso = rng.randrange(1, 5)
             else:
                 atraso = rng.choices(
                     (rng.randrange(2, 25), rng.randrange(25, 70), rng.randrange(90, 260)), (80, 15, 5)
                 )[0]
             p = cal.proximo_dia_util(base + timedelta(days=atraso))
-            if antes_do_fim(p):
-                proposta_dia = p
+            if c.antes_do_fim(p):
+                c.proposta_dia = p
                 dec = cal.proximo_dia_util(
-                    p + timedelta(days=rng.randrange(1, 4) if rapido else rng.randrange(1, 13))
+                    p + timedelta(days=rng.randrange(1, 4) if c.rapido else rng.randrange(1, 13))
                 )
-                if antes_do_fim(dec):
-                    decisao_dia = dec
+                if c.antes_do_fim(dec):
+                    c.decisao_dia = dec
 
-        if decisao_dia is not None:
-            cancelado = None  # a decided auto can no longer be cancelled (autos.cancelar_auto): only appealed
-        resultado: str | None = None
-        multa = Decimal(0)
-        susp = 0
-        sancao: Sancao | None = None
-        decisao_id: int | None = None
-        prazo_recurso: date | None = None
-        intimado_decisao: date | None = None
-        recurso_res: str | None = None
-        julgado: date | None = None
-        multa_nova: Decimal | None = None
-        susp_nova: int | None = None
-        final: date | None = None
-        definitiva: date | None = None  # REGRAS § 3 rule 1: as stored, possibly still ahead of today
-        tempestivo = True
-        if proposta_dia is not None:
-            em = decisao_dia or proposta_dia
-            sancao = calcular_sancao(tipo, infracao, par.antecedentes(infracao, em))
-            arquivar = False
-            if roteiro is None:
-                arquivar = rng.random() < (0.25 if defesa_dia and defesa_tempestiva else 0.08)
-            if arquivar:
-                acao = "arquivar"
+    def _propor(self, g: _Gravador, c: _Caso) -> None:
+        """The proposal (art. 13): dismiss, or apply a penalty within the law's range."""
+        rng = self.rng
+        proposta_dia = c.proposta_dia
+        assert proposta_dia is not None
+        em = c.decisao_dia or proposta_dia
+        sancao = c.sancao = calcular_sancao(c.tipo, c.infracao, c.par.antecedentes(c.infracao, em))
+        arquivar = False
+        if c.roteiro is None:
+            arquivar = rng.random() < (0.25 if c.defesa_dia and c.defesa_tempestiva else 0.08)
+        if arquivar:
+            acao = c.acao = "arquivar"
+        else:
+            acao = c.acao = "aplicar"
+            c.multa = _multa(rng, sancao, minimo=c.roteiro is not None and rng.random() < 0.5)
+            c.susp = _suspensao(rng, sancao, c.roteiro)
+        autoridade = self.login("autoridade")
+        g.add(
+            "proposta",
+            {
+                "id": g.novo_id("proposta"),
+                "auto_id": c.aid,
+                "data": proposta_dia,
+                "acao": acao,
+                "multa_ur": c.multa,
+                "suspensao_dias": c.susp,
+                "fundamentacao": _fundamentacao_proposta(acao, c.multa, c.susp, sancao),
+                "autoridade": autoridade,
+                "registrada_em": _momento(proposta_dia, rng),
+            },
+        )
+        c.ultimo_ato = max(c.ultimo_ato, _momento(proposta_dia, rng))
+
+    def _decidir(self, g: _Gravador, c: _Caso) -> None:
+        """The Secretary's decision, with the URM value in force on its day."""
+        rng = self.rng
+        decisao_dia, sancao = c.decisao_dia, c.sancao
+        assert decisao_dia is not None and sancao is not None
+        resultado = c.resultado = "aplicada" if c.acao == "aplicar" else "arquivado"
+        multa, susp = c.multa, c.susp
+        valor = valor_em(self.urm, decisao_dia)
+        decisao_id = c.decisao_id = g.novo_id("decisao")
+        secretario = self.login("secretario")
+        g.add(
+            "decisao",
+            {
+                "id": decisao_id,
+                "auto_id": c.aid,
+                "data": decisao_dia,
+                "resultado": resultado,
+                "multa_ur": multa,
+                "valor_urm": valor if resultado == "aplicada" else None,
+                "multa_reais": urm_para_reais(multa, valor) if resultado == "aplicada" else Decimal(0),
+                "suspensao_dias": susp,
+                # A dismissal records no range, as `tramitacao.decidir` does.
+                "reincidencia": sancao.reincidencia if resultado == "aplicada" else 0,
+                "faixa_min_ur": sancao.multa_min_ur if resultado == "aplicada" else None,
+                "faixa_max_ur": sancao.multa_max_ur if resultado == "aplicada" else None,
+                "fundamentacao": _fundamentacao_decisao(resultado, c.defesa_dia is not None),
+                "fundamentos_legais": "\n".join(sancao.fundamentos) if resultado == "aplicada" else "",
+                "secretario": secretario,
+                # The letterhead's Secretary, as `tramitacao.decidir` records it.
+                "secretario_nome": self._secretario_nome,
+                "secretario_cargo": "Secretário Municipal de Serviços Urbanos",
+                "defesa_intempestiva": c.defesa_dia is not None and not c.defesa_tempestiva,
+                **_versao(_momento(decisao_dia, rng), secretario),
+            },
+        )
+        c.ultimo_ato = max(c.ultimo_ato, _momento(decisao_dia, rng))
+        if resultado == "aplicada":
+            c.hist.decisao, c.hist.multa, c.hist.suspensao = decisao_dia, multa, susp
+            if susp:
+                c.par.com_suspensao.append(c.hist)
+
+    def _intimar_decisao(self, g: _Gravador, c: _Caso) -> None:
+        """Intimação of the decision: starts the appeal deadline (art. 15)."""
+        rng = self.rng
+        cal = self.calendario
+        decisao_dia = c.decisao_dia
+        assert decisao_dia is not None
+        d = cal.proximo_dia_util(
+            decisao_dia + timedelta(days=rng.randrange(1, 4) if c.rapido else rng.randrange(2, 12))
+        )
+        falhas = 0 if c.rapido else rng.sortear(_FALHAS_DECISAO)
+        for tentativa in range(falhas + 1):
+            if d > c.hoje:
+                break
+            sucesso = tentativa == falhas
+            self._intimacao(g, c.aid, "decisao", d, c.op, sucesso, c.protocolo)
+            c.ultimo_ato = max(c.ultimo_ato, _momento(d, rng))
+            if sucesso:
+                c.intimado_decisao = d
+                c.prazo_recurso = cal.vencimento(d, 15)
+                g.buffers["intimacao"][-1]["prazo"] = c.prazo_recurso
+                break
+            d = cal.proximo_dia_util(d + timedelta(days=rng.randrange(3, 10)))
+
+    def _recorrer(self, g: _Gravador, c: _Caso) -> None:
+        """Appeal to the Prefeito (art. 15), on applied penalties only; then the day the decision is final."""
+        rng = self.rng
+        cal = self.calendario
+        hoje = c.hoje
+        intimado_decisao, prazo_recurso, roteiro = c.intimado_decisao, c.prazo_recurso, c.roteiro
+        assert intimado_decisao is not None and prazo_recurso is not None
+        quer_recorrer = (roteiro is not None and roteiro.recurso is not None) or (
+            roteiro is None and rng.random() < (0.45 if c.susp else 0.17)
+        )
+        if quer_recorrer:
+            c.tempestivo = roteiro is not None or rng.random() < 0.94
+            if c.tempestivo:
+                pr = intimado_decisao + timedelta(
+                    days=rng.randrange(1, (prazo_recurso - intimado_decisao).days + 1)
+                )
+                pr = min(cal.proximo_dia_util(pr), prazo_recurso)
             else:
-                acao = "aplicar"
-                multa = _multa(rng, sancao, minimo=roteiro is not None and rng.random() < 0.5)
-                susp = _suspensao(rng, sancao, roteiro)
-            autoridade = self.login("autoridade")
-            g.add(
-                "proposta",
-                {
-                    "id": g.novo_id("proposta"),
-                    "auto_id": aid,
-                    "data": proposta_dia,
-                    "acao": acao,
-                    "multa_ur": multa,
-                    "suspensao_dias": susp,
-                    "fundamentacao": _fundamentacao_proposta(acao, multa, susp, sancao),
-                    "autoridade": autoridade,
-                    "registrada_em": _momento(proposta_dia, rng),
-                },
-            )
-            ultimo_ato = max(ultimo_ato, _momento(proposta_dia, rng))
-            if decisao_dia is not None:
-                resultado = "aplicada" if acao == "aplicar" else "arquivado"
-                valor = valor_em(self.urm, decisao_dia)
-                decisao_id = g.novo_id("decisao")
-                secretario = self.login("secretario")
+                pr = cal.proximo_dia_util(prazo_recurso + timedelta(days=rng.randrange(1, 10)))
+            if pr <= hoje:
+                jul = cal.proximo_dia_util(
+                    pr + timedelta(days=rng.randrange(5, 15) if c.rapido else rng.randrange(20, 110))
+                )
+                if jul <= hoje:
+                    c.julgado = jul
+                    if roteiro is not None and roteiro.recurso:
+                        c.recurso_res = roteiro.recurso
+                    elif not c.tempestivo:
+                        c.recurso_res = "negado"  # not heard: filed after the deadline
+                    else:
+                        c.recurso_res = rng.choices(
+                            ("negado", "provido", "provido_parcialmente"), (55, 20, 25)
+                        )[0]
+                    if c.recurso_res == "provido_parcialmente":
+                        assert c.sancao is not None
+                        c.multa_nova, c.susp_nova = _reduzir(rng, c.sancao, c.multa, c.susp)
+                        if c.multa_nova == c.multa and c.susp_nova == c.susp:
+                            c.recurso_res, c.multa_nova, c.susp_nova = "negado", None, None
+                else:
+                    c.recurso_res = "pendente"
                 g.add(
-                    "decisao",
+                    "recurso",
                     {
-                        "id": decisao_id,
-                        "auto_id": aid,
-                        "data": decisao_dia,
-                        "resultado": resultado,
-                        "multa_ur": multa,
-                        "valor_urm": valor if resultado == "aplicada" else None,
-                        "multa_reais": urm_para_reais(multa, valor)
-                        if resultado == "aplicada"
-                        else Decimal(0),
-                        "suspensao_dias": susp,
-                        # A dismissal records no range, as `tramitacao.decidir` does.
-                        "reincidencia": sancao.reincidencia if resultado == "aplicada" else 0,
-                        "faixa_min_ur": sancao.multa_min_ur if resultado == "aplicada" else None,
-                        "faixa_max_ur": sancao.multa_max_ur if resultado == "aplicada" else None,
-                        "fundamentacao": _fundamentacao_decisao(resultado, defesa_dia is not None),
-                        "fundamentos_legais": "\n".join(sancao.fundamentos)
-                        if resultado == "aplicada"
-                        else "",
-                        "secretario": secretario,
-                        # The letterhead's Secretary, as `tramitacao.decidir` records it.
-                        "secretario_nome": self._secretario_nome,
-                        "secretario_cargo": "Secretário Municipal de Serviços Urbanos",
-                        "defesa_intempestiva": defesa_dia is not None and not defesa_tempestiva,
-                        **_versao(_momento(decisao_dia, rng), secretario),
+                        "id": g.novo_id("recurso"),
+                        "decisao_id": c.decisao_id,
+                        "protocolado_em": pr,
+                        "tempestivo": c.tempestivo,
+                        "razoes": rng.choice(nomes.TEXTOS_RECURSO),
+                        "registrado_por": c.protocolo,
+                        "resultado": c.recurso_res,
+                        "julgado_em": c.julgado,
+                        "multa_ur_nova": c.multa_nova,
+                        "suspensao_dias_nova": c.susp_nova,
+                        "fundamentacao_julgamento": _fundamentacao_recurso(c.recurso_res),
+                        "versao": 1 if c.julgado is None else 2,
+                        "criado_em": _momento(pr, rng),
+                        "alterado_em": _momento(c.julgado or pr, rng),
+                        "alterado_por": c.protocolo,
                     },
                 )
-                ultimo_ato = max(ultimo_ato, _momento(decisao_dia, rng))
-                if resultado == "aplicada":
-                    hist.decisao, hist.multa, hist.suspensao = decisao_dia, multa, susp
-                    if susp:
-                        par.com_suspensao.append(hist)
-                # Intimação of the decision: starts the appeal deadline (art. 15).
-                d = cal.proximo_dia_util(
-                    decisao_dia + timedelta(days=rng.randrange(1, 4) if rapido else rng.randrange(2, 12))
-                )
-                falhas = 0 if rapido else rng.sortear(_FALHAS_DECISAO)
-                for tentativa in range(falhas + 1):
-                    if d > hoje:
-                        break
-                    sucesso = tentativa == falhas
-                    self._intimacao(g, aid, "decisao", d, op, sucesso, protocolo)
-                    ultimo_ato = max(ultimo_ato, _momento(d, rng))
-                    if sucesso:
-                        intimado_decisao = d
-                        prazo_recurso = cal.vencimento(d, 15)
-                        g.buffers["intimacao"][-1]["prazo"] = prazo_recurso
-                        break
-                    d = cal.proximo_dia_util(d + timedelta(days=rng.randrange(3, 10)))
+                c.ultimo_ato = max(c.ultimo_ato, _momento(c.julgado or pr, rng))
+                c.hist.recurso, c.hist.julgado = c.recurso_res, c.julgado
+                c.hist.multa_nova, c.hist.suspensao_nova = c.multa_nova, c.susp_nova
+        # The decision is final once the appeal deadline passes unused, or the appeal is decided.
+        if c.recurso_res is None or not c.tempestivo:
+            if prazo_recurso < hoje:
+                c.final = prazo_recurso + timedelta(days=1)
+            c.definitiva = prazo_recurso + timedelta(days=1)
+        elif c.recurso_res in ("negado", "provido_parcialmente"):
+            c.final = c.definitiva = c.julgado
+        c.hist.definitiva = c.definitiva
 
-        # Appeal to the Prefeito (art. 15), on applied penalties only.
-        if resultado == "aplicada" and intimado_decisao and prazo_recurso and decisao_id is not None:
-            quer_recorrer = (roteiro is not None and roteiro.recurso is not None) or (
-                roteiro is None and rng.random() < (0.45 if susp else 0.17)
-            )
-            if quer_recorrer:
-                tempestivo = roteiro is not None or rng.random() < 0.94
-                if tempestivo:
-                    pr = intimado_decisao + timedelta(
-                        days=rng.randrange(1, (prazo_recurso - intimado_decisao).days + 1)
-                    )
-                    pr = min(cal.proximo_dia_util(pr), prazo_recurso)
-                else:
-                    pr = cal.proximo_dia_util(prazo_recurso + timedelta(days=rng.randrange(1, 10)))
-                if pr <= hoje:
-                    jul = cal.proximo_dia_util(
-                        pr + timedelta(days=rng.randrange(5, 15) if rapido else rng.randrange(20, 110))
-                    )
-                    if jul <= hoje:
-                        julgado = jul
-                        if roteiro is not None and roteiro.recurso:
-                            recurso_res = roteiro.recurso
-                        elif not tempestivo:
-                            recurso_res = "negado"  # not heard: filed after the deadline
-                        else:
-                            recurso_res = rng.choices(
-                                ("negado", "provido", "provido_parcialmente"), (55, 20, 25)
-                            )[0]
-                        if recurso_res == "provido_parcialmente":
-                            assert sancao is not None
-                            multa_nova, susp_nova = _reduzir(rng, sancao, multa, susp)
-                            if multa_nova == multa and susp_nova == susp:
-                                recurso_res, multa_nova, susp_nova = "negado", None, None
-                    else:
-                        recurso_res = "pendente"
-                    g.add(
-                        "recurso",
-                        {
-                            "id": g.novo_id("recurso"),
-                            "decisao_id": decisao_id,
-                            "protocolado_em": pr,
-                            "tempestivo": tempestivo,
-                            "razoes": rng.choice(nomes.TEXTOS_RECURSO),
-                            "registrado_por": protocolo,
-                            "resultado": recurso_res,
-                            "julgado_em": julgado,
-                            "multa_ur_nova": multa_nova,
-                            "suspensao_dias_nova": susp_nova,
-                            "fundamentacao_julgamento": _fundamentacao_recurso(recurso_res),
-                            "versao": 1 if julgado is None else 2,
-                            "criado_em": _momento(pr, rng),
-                            "alterado_em": _momento(julgado or pr, rng),
-                            "alterado_por": protocolo,
-                        },
-                    )
-                    ultimo_ato = max(ultimo_ato, _momento(julgado or pr, rng))
-                    hist.recurso, hist.julgado = recurso_res, julgado
-                    hist.multa_nova, hist.suspensao_nova = multa_nova, susp_nova
-            # The decision is final once the appeal deadline passes unused, or the appeal is decided.
-            if recurso_res is None or not tempestivo:
-                if prazo_recurso < hoje:
-                    final = prazo_recurso + timedelta(days=1)
-                definitiva = prazo_recurso + timedelta(days=1)
-            elif recurso_res in ("negado", "provido_parcialmente"):
-                final = definitiva = julgado
-            hist.definitiva = definitiva
-
-        anulada = recurso_res == "provido"
-        multa_efetiva = multa_nova if multa_nova is not None else multa
-        susp_efetiva = susp_nova if susp_nova is not None else susp
-        if resultado == "aplicada" and decisao_id is not None:
-            assert decisao_dia is not None
+    def _pagar(self, g: _Gravador, c: _Caso) -> None:
+        """Payment, the duty's follow-up and the suspension served, for an applied penalty; the
+        cancellation's mark on the history."""
+        if c.resultado == "aplicada" and c.decisao_id is not None:
+            assert c.decisao_dia is not None
             self._pagamento_cumprimento_suspensao(
-                g, aid, op, decisao_id, decisao_dia, final, anulada, multa_efetiva, susp_efetiva, roteiro
+                g,
+                c.aid,
+                c.op,
+                c.decisao_id,
+                c.decisao_dia,
+                c.final,
+                c.anulada,
+                c.multa_efetiva,
+                c.susp_efetiva,
+                c.roteiro,
             )
-        if cancelado is not None:
-            hist.cancelado = cancelado
-            ultimo_ato = max(ultimo_ato, _momento(cancelado, rng))
+        if c.cancelado is not None:
+            c.hist.cancelado = c.cancelado
+            c.ultimo_ato = max(c.ultimo_ato, _momento(c.cancelado, self.rng))
 
-        if cancelado is not None:
+    def _gravar_auto(self, g: _Gravador, c: _Caso) -> None:
+        """The auto's row, with the phase and the penalty its acts left it in."""
+        rng = self.rng
+        if c.cancelado is not None:
             fase = "cancelado"
-        elif intimado is None:
+        elif c.intimado is None:
             fase = "lavrado"
-        elif decisao_dia is None:
+        elif c.decisao_dia is None:
             fase = "intimado"
-        elif recurso_res == "pendente":
+        elif c.recurso_res == "pendente":
             # An untimely appeal does not stop the decision (tramitacao.registrar_recurso).
-            fase = "em_recurso" if tempestivo else "decidido"
-        elif recurso_res is not None or resultado == "arquivado":
+            fase = "em_recurso" if c.tempestivo else "decidido"
+        elif c.recurso_res is not None or c.resultado == "arquivado":
             fase = "encerrado"
         else:
             fase = "decidido"
-
-        ultimo_ato = min(ultimo_ato, datetime.combine(hoje, time(23, 59)))
+        aplicada = c.resultado == "aplicada"
+        ultimo_ato = min(c.ultimo_ato, datetime.combine(c.hoje, time(23, 59)))
+        veiculo, empregado, cancelado = c.veiculo, c.empregado, c.cancelado
         g.add(
             "auto_infracao",
             {
-                "id": aid,
-                "ano": ano,
-                "numero": numero,
-                "operadora_id": op.id,
-                "dispositivo_codigo": codigo,
-                "tipo": tipo,
-                "data_infracao": infracao,
-                "hora_infracao": hora_infracao,
-                "local": local,
-                "data_lavratura": dia_lav,
-                "hora_lavratura": lavratura.time().replace(microsecond=0),
-                "local_lavratura": local_lavratura,
-                "descricao_fatos": fatos,
+                "id": c.aid,
+                "ano": c.ano,
+                "numero": c.numero,
+                "operadora_id": c.op.id,
+                "dispositivo_codigo": c.codigo,
+                "tipo": c.tipo,
+                "data_infracao": c.infracao,
+                "hora_infracao": c.hora_infracao,
+                "local": c.local,
+                "data_lavratura": c.dia_lav,
+                "hora_lavratura": c.lavratura.time().replace(microsecond=0),
+                "local_lavratura": c.local_lavratura,
+                "descricao_fatos": c.fatos,
                 "circunstancias": rng.choice(
                     (
                         "",
@@ -1530,30 +1668,30 @@ class _Gerador:
                         "Passageiros confirmaram.",
                     )
                 ),
-                "infrator_nome": op.razao_social,
+                "infrator_nome": c.op.razao_social,
                 "veiculo_id": veiculo.id if veiculo else None,
-                "linha_id": linha_id,
+                "linha_id": c.linha_id,
                 "empregado_id": empregado.id if empregado else None,
                 "fiscal_id": rng.choice(self.fiscais),
                 "recusou_assinar": rng.random() < 0.08,
-                "proxima_penalidade": _proxima_penalidade(sancao_lav, disp.rotulo, tipo, infracao),
-                "representacao_id": vaga.representacao_id,
-                "lavrado_por": fiscal_login,
+                "proxima_penalidade": _proxima_penalidade(c.sancao_lav, c.disp.rotulo, c.tipo, c.infracao),
+                "representacao_id": c.vaga.representacao_id,
+                "lavrado_por": c.fiscal_login,
                 "fase": fase,
-                "prazo_defesa": prazo_defesa,
-                "prazo_recurso": prazo_recurso,
-                "data_decisao": decisao_dia if resultado == "aplicada" else None,
-                "data_definitiva": definitiva,
-                "multa_ur": multa_efetiva if resultado == "aplicada" else Decimal(0),
-                "suspensao_dias": susp_efetiva if resultado == "aplicada" else 0,
-                "penalidade_anulada": anulada or cancelado is not None,
+                "prazo_defesa": c.prazo_defesa,
+                "prazo_recurso": c.prazo_recurso,
+                "data_decisao": c.decisao_dia if aplicada else None,
+                "data_definitiva": c.definitiva,
+                "multa_ur": c.multa_efetiva if aplicada else Decimal(0),
+                "suspensao_dias": c.susp_efetiva if aplicada else 0,
+                "penalidade_anulada": c.anulada or cancelado is not None,
                 "cancelado_em": _momento(cancelado, rng) if cancelado else None,
                 "cancelado_por": self.login("autoridade") if cancelado else None,
                 "motivo_cancelamento": rng.choice(nomes.MOTIVOS_CANCELAMENTO) if cancelado else None,
                 "versao": 1,
-                "criado_em": lavratura,
+                "criado_em": c.lavratura,
                 "alterado_em": ultimo_ato,
-                "alterado_por": fiscal_login,
+                "alterado_por": c.fiscal_login,
             },
         )
 
