@@ -459,7 +459,7 @@ def test_secretario_confere_o_caso_cuja_defesa_mudou_de_classe(
 ) -> None:
     """REGRAS § 4: a day without office hours registered after the decision makes a late defence timely; the
     case waits on the home screen until the Secretary reviews it from the case screen."""
-    from secretaria.services import admin, filas
+    from secretaria.services import calendario, filas
     from secretaria.services.tramitacao import registrar_defesa
 
     roteiro.hoje = date(2026, 9, 10)
@@ -471,7 +471,7 @@ def test_secretario_confere_o_caso_cuja_defesa_mudou_de_classe(
     )  # fmt: skip
     roteiro.decidir(r.id, date(2026, 8, 25), "0.30")
     roteiro.hoje = date(2026, 9, 14)
-    admin.adicionar_dia_nao_util(
+    calendario.adicionar_dia_nao_util(
         banco.uow(), fabrica.ATORES["administrador"], data=date(2026, 8, 18), descricao="Ponto facultativo",
         ato="Decreto nº 7.001/2026",
     )  # fmt: skip
