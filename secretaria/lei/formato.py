@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-__all__ = ["formatar_data", "formatar_decimal"]
+__all__ = ["formatar_data", "formatar_decimal", "formatar_reais", "formatar_urm"]
 
 
 def formatar_decimal(valor: Decimal | int, casas: int = 2) -> str:
@@ -24,8 +24,28 @@ def formatar_decimal(valor: Decimal | int, casas: int = 2) -> str:
     # ``quantize`` de um número grande falhar com InvalidOperation em vez de escrevê-lo.
     with localcontext() as contexto:
         contexto.prec = max(contexto.prec, numero.adjusted() + casas + 2)
-        texto = f"{numero.quantize(quantum, rounding=ROUND_HALF_UP):,.{casas}f}"
-    return texto.translate(str.maketrans(",.", ".,"))
+        arredondado = numero.quantize(quantum, rounding=ROUND_HALF_UP)
+        # Um valor que arredonda para zero não tem sinal: "-0,00" não se escreve.
+        sinal = "-" if arredondado < 0 else ""
+        texto = f"{abs(arredondado):,.{casas}f}"
+    return sinal + texto.translate(str.maketrans(",.", ".,"))
+
+
+def formatar_reais(valor: Decimal | int) -> str:
+    """``Decimal("1234.56")`` → ``"R$ 1.234,56"``; negativo com o sinal antes do símbolo, ``"-R$ 3,50"``.
+
+    É a convenção brasileira (a do Banco Central e dos extratos), e a única deste programa: documentos,
+    telas e planilhas escrevem dinheiro por esta função.
+    """
+    texto = formatar_decimal(valor)
+    if texto.startswith("-"):
+        return "-R$ " + texto[1:]
+    return "R$ " + texto
+
+
+def formatar_urm(ur: Decimal | int) -> str:
+    """``Decimal("0.5")`` → ``"0,50 URM"``."""
+    return f"{formatar_decimal(ur)} URM"
 
 
 def formatar_data(dia: date) -> str:

@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from num2words import num2words
 
 from secretaria.lei.erros import ErroLei
-from secretaria.lei.formato import formatar_data, formatar_decimal
+from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_reais, formatar_urm
 
 __all__ = [
     "UrmSemValor",
@@ -86,16 +86,6 @@ def valor_em(tabela: Iterable[ValorUrm], dia: date) -> Decimal:
 def urm_para_reais(ur: Decimal, valor: Decimal) -> Decimal:
     """``ur`` URM em reais, arredondado ao centavo "meio para cima" (0,005 → 0,01)."""
     return (ur * valor).quantize(_CENTAVO, rounding=ROUND_HALF_UP)
-
-
-def formatar_reais(valor: Decimal) -> str:
-    """``Decimal("1234.56")`` → ``"R$ 1.234,56"``."""
-    return f"R$ {formatar_decimal(valor)}"
-
-
-def formatar_urm(ur: Decimal) -> str:
-    """``Decimal("0.5")`` → ``"0,50 URM"``."""
-    return f"{formatar_decimal(ur)} URM"
 
 
 def _numero(n: int) -> str:

@@ -1,15 +1,16 @@
 """pt-BR formatting for the documents and spreadsheets.
 
-Kept here, tiny and dependency-free, so that `reports` does not depend on `secretaria.lei` (being written in
-parallel): a notice must print "R$ 1.234,56" and "20/11/2026" whatever the rest of the program looks like.
-The rounding rule is REGRAS § 2's (half-up to the cent), so a value printed here matches the one the law
-layer computes.
+Numbers, money and dates come from `secretaria.lei.formato` (pure, like this package), so a notice, a
+screen and the law's own texts print "R$ 1.234,56", "-R$ 3,50" and "20/11/2026" by the same functions;
+what is only the documents' (hours, dates and numbers in words, text cleaning) lives here.
 """
 
 from __future__ import annotations
 
 from datetime import date, time
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
+
+from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_reais, formatar_urm
 
 __all__ = [
     "MESES",
@@ -39,30 +40,6 @@ MESES: tuple[str, ...] = (
     "dezembro",
 )
 
-_CENTAVO = Decimal("0.01")
-
-
-def formatar_decimal(valor: Decimal, casas: int = 2) -> str:
-    """Brazilian grouping ("1.234,56"), rounded half-up as the law layer does."""
-    quantum = Decimal(1).scaleb(-casas)
-    arredondado = valor.quantize(quantum, rounding=ROUND_HALF_UP)
-    sinal = "-" if arredondado < 0 else ""
-    texto = f"{abs(arredondado):,.{casas}f}"
-    return sinal + texto.replace(",", "\0").replace(".", ",").replace("\0", ".")
-
-
-def formatar_reais(valor: Decimal) -> str:
-    """Money as every notice prints it: "R$ 1.234,56"."""
-    texto = formatar_decimal(valor.quantize(_CENTAVO, rounding=ROUND_HALF_UP))
-    if texto.startswith("-"):
-        return "-R$ " + texto[1:]
-    return "R$ " + texto
-
-
-def formatar_urm(valor: Decimal) -> str:
-    """Fines are decided in URM (REGRAS § 2), shown with two decimals: "0,50 URM"."""
-    return formatar_decimal(valor) + " URM"
-
 
 def formatar_valor_urm(valor: Decimal) -> str:
     """The URM's value in R$ with every decimal it has (at least two): "R$ 157,6459", "R$ 164,74".
@@ -73,11 +50,6 @@ def formatar_valor_urm(valor: Decimal) -> str:
     expoente = valor.normalize().as_tuple().exponent
     casas = max(2, -expoente if isinstance(expoente, int) else 2)
     return "R$ " + formatar_decimal(valor, casas)
-
-
-def formatar_data(dia: date) -> str:
-    """dd/mm/aaaa, the only date form a Brazilian official document uses."""
-    return f"{dia.day:02d}/{dia.month:02d}/{dia.year:04d}"
 
 
 def formatar_hora(hora: time) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from secretaria.lei.formato import formatar_data, formatar_decimal
+from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_reais
 from secretaria.services.base import ROTULOS_PAPEIS
 
 __all__ = [
@@ -102,10 +102,6 @@ def rotulo_acao(acao: str) -> str:
 
 def formatar_data_hora(momento: datetime) -> str:
     return f"{formatar_data(momento.date())} {momento:%H:%M}"
-
-
-def formatar_reais(valor: Decimal) -> str:
-    return f"R$ {formatar_decimal(valor)}"
 
 
 def formatar_numero(valor: Decimal | int) -> str:

@@ -43,7 +43,7 @@ def test_datas_horas_e_urm() -> None:
 
 
 def test_concorda_com_a_formatacao_da_lei() -> None:
-    """reports keeps its own tiny formatter (no dependency on lei), but both must print the same."""
+    """reports prints money and URM by the law package's formatter, so both must print the same."""
     urm = pytest.importorskip("secretaria.lei.urm")
     for valor in (Decimal("0"), Decimal("82.37"), Decimal("1234.565"), Decimal("1000000")):
         assert formato.formatar_reais(valor) == urm.formatar_reais(valor)

@@ -9,13 +9,13 @@ from PySide6.QtCore import QRegularExpression, Qt, Signal
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
-from secretaria.lei.formato import formatar_decimal
+from secretaria.lei.formato import formatar_decimal, formatar_reais
 from secretaria.services.base import ErroDominio
 
 
 def texto_reais(valor: Decimal | None) -> str:
     """ "R$ 1.234,56" (or "—" when there is no value)."""
-    return "—" if valor is None else f"R$ {formatar_decimal(valor)}"
+    return "—" if valor is None else formatar_reais(valor)
 
 
 def texto_urm(valor: Decimal | None, casas: int = 2) -> str:
