@@ -41,6 +41,9 @@ from secretaria.demo import nomes
 from secretaria.lei.catalogo import Dispositivo, Sujeito, dispositivos
 from secretaria.lei.documentos import (
     chave_placa,
+    digito_renavam,
+    digitos_cnpj,
+    digitos_cpf,
     formatar_cpf,
     formatar_placa,
     validar_cnpj,
@@ -286,20 +289,13 @@ def _registrar_auditoria(sessao: so.Session, contagens: dict[str, int], escala: 
 # --------------------------------------------------------------------------------------------------------
 
 
-def _dv11(valores: Sequence[int], pesos: Iterable[int]) -> int:
-    soma = sum(v * p for v, p in zip(reversed(valores), pesos, strict=False))
-    resto = soma % 11
-    return 0 if resto < 2 else 11 - resto
-
-
 def _cpf(rng: random.Random) -> str:
     while True:
         base = [rng.randrange(10) for _ in range(9)]
         if len(set(base)) > 1:
             break
-    dv1 = _dv11(base, range(2, 11))
-    dv2 = _dv11([*base, dv1], range(2, 12))
-    return validar_cpf("".join(map(str, [*base, dv1, dv2])))
+    raiz = "".join(map(str, base))
+    return validar_cpf(raiz + digitos_cpf(raiz))
 
 
 _ALFANUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -313,17 +309,12 @@ def _cnpj(rng: random.Random, alfanumerico: bool) -> str:
     else:
         raiz = "".join(str(rng.randrange(10)) for _ in range(8))
     base = raiz + "0001"
-    valores = [ord(c) - 48 for c in base]
-    pesos = [2 + i % 8 for i in range(13)]
-    dv1 = _dv11(valores, pesos)
-    dv2 = _dv11([*valores, dv1], pesos)
-    return validar_cnpj(f"{base}{dv1}{dv2}")
+    return validar_cnpj(base + digitos_cnpj(base))
 
 
 def _renavam(rng: random.Random) -> str:
     base = "".join(str(rng.randrange(10)) for _ in range(10))
-    soma = sum(int(c) * p for c, p in zip(base, (3, 2, 9, 8, 7, 6, 5, 4, 3, 2), strict=True))
-    return validar_renavam(base + str(soma * 10 % 11 % 10))
+    return validar_renavam(base + digito_renavam(base))
 
 
 def _placa(rng: random.Random, mercosul: bool) -> str:

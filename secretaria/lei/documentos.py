@@ -14,6 +14,9 @@ from secretaria.lei.erros import ErroLei
 __all__ = [
     "DocumentoInvalido",
     "chave_placa",
+    "digito_renavam",
+    "digitos_cnpj",
+    "digitos_cpf",
     "formatar_cnpj",
     "formatar_cpf",
     "formatar_placa",
@@ -71,13 +74,18 @@ def validar_cpf(texto: str) -> str:
         raise DocumentoInvalido(f"CPF deve ter 11 dígitos ({_informados(len(cpf))}).")
     if len(set(cpf)) == 1:
         raise DocumentoInvalido("CPF inválido: todos os dígitos são iguais.")
-    valores = [int(c) for c in cpf]
-    # O 2º dígito do CPF usa pesos 2..11, sem recomeçar em 2 como no CNPJ.
-    dv1 = _dv_cpf(valores[:9])
-    dv2 = _dv_cpf([*valores[:9], dv1])
-    if valores[9:] != [dv1, dv2]:
+    if cpf[9:] != digitos_cpf(cpf[:9]):
         raise DocumentoInvalido("O dígito verificador do CPF não confere.")
     return cpf
+
+
+def digitos_cpf(base: str) -> str:
+    """Os dois dígitos verificadores dos 9 primeiros dígitos de um CPF: ``"111444777"`` → ``"35"``."""
+    valores = [int(c) for c in base]
+    # O 2º dígito do CPF usa pesos 2..11, sem recomeçar em 2 como no CNPJ.
+    dv1 = _dv_cpf(valores)
+    dv2 = _dv_cpf([*valores, dv1])
+    return f"{dv1}{dv2}"
 
 
 def _dv_cpf(valores: list[int]) -> int:
@@ -107,12 +115,17 @@ def validar_cnpj(texto: str) -> str:
         )
     if len(set(cnpj)) == 1:
         raise DocumentoInvalido("CNPJ inválido: todos os dígitos são iguais.")
-    valores = [ord(c) - 48 for c in cnpj]
-    dv1 = _dv_modulo11(valores[:12])
-    dv2 = _dv_modulo11([*valores[:12], dv1])
-    if valores[12:] != [dv1, dv2]:
+    if cnpj[12:] != digitos_cnpj(cnpj[:12]):
         raise DocumentoInvalido("O dígito verificador do CNPJ não confere.")
     return cnpj
+
+
+def digitos_cnpj(base: str) -> str:
+    """Os dois dígitos verificadores dos 12 primeiros caracteres de um CNPJ (numérico ou alfanumérico)."""
+    valores = [ord(c) - 48 for c in base]
+    dv1 = _dv_modulo11(valores)
+    dv2 = _dv_modulo11([*valores, dv1])
+    return f"{dv1}{dv2}"
 
 
 def formatar_cnpj(texto: str) -> str:
@@ -178,8 +191,12 @@ def validar_renavam(texto: str) -> str:
         )
     if set(renavam) == {"0"}:
         raise DocumentoInvalido("RENAVAM inválido: número zerado.")
-    soma = sum(int(c) * p for c, p in zip(renavam[:10], _PESOS_RENAVAM, strict=True))
-    dv = soma * 10 % 11 % 10
-    if int(renavam[10]) != dv:
+    if renavam[10] != digito_renavam(renavam[:10]):
         raise DocumentoInvalido("O dígito verificador do RENAVAM não confere.")
     return renavam
+
+
+def digito_renavam(base: str) -> str:
+    """O dígito verificador dos 10 primeiros dígitos de um RENAVAM."""
+    soma = sum(int(c) * p for c, p in zip(base, _PESOS_RENAVAM, strict=True))
+    return str(soma * 10 % 11 % 10)

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from secretaria.lei.documentos import (
     DocumentoInvalido,
     chave_placa,
+    digito_renavam,
+    digitos_cnpj,
+    digitos_cpf,
     formatar_cnpj,
     formatar_cpf,
     formatar_placa,
@@ -223,3 +226,19 @@ def test_mensagem_de_tamanho_concorda_com_a_quantidade(
     with pytest.raises(DocumentoInvalido) as erro:
         validar(texto)
     assert str(erro.value) == mensagem
+
+
+def test_digitos_verificadores_para_quem_gera_documentos() -> None:
+    """The demo city builds its CPFs, CNPJs and RENAVAMs from these, so they must be the validators' own."""
+    assert digitos_cpf("111444777") == "35"
+    assert digitos_cnpj("12ABC34501DE") == "35"
+    assert digito_renavam("0063988496") == "2"
+    assert digito_renavam("1000000013") == "0"
+
+
+@PROPRIEDADE
+@given(st.text("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12))
+def test_digitos_concordam_com_a_referencia(base: str) -> None:
+    assert base + digitos_cnpj(base) == _completar_cnpj(base)
+    numeros = "".join(str(ord(c) % 10) for c in base)
+    assert numeros[:9] + digitos_cpf(numeros[:9]) == _completar_cpf(numeros[:9])
