@@ -41,3 +41,17 @@ def test_migracoes_geram_exatamente_o_esquema_dos_modelos(banco: Banco) -> None:
 def test_todas_as_tabelas_dos_modelos_existem(banco: Banco) -> None:
     tabelas = set(sa.inspect(banco.engine).get_table_names())
     assert set(Base.metadata.tables) <= tabelas
+
+
+def test_restricoes_check_sao_as_dos_modelos(banco: Banco) -> None:
+    """Each CHECK of the models (generated from `secretaria.codigos`) exists after `upgrade head`; SQLite
+    keeps the text as written, so there the text must be the models' own, value for value."""
+    inspetor = sa.inspect(banco.engine)
+    for tabela in Base.metadata.sorted_tables:
+        esperadas = {
+            str(c.name): str(c.sqltext) for c in tabela.constraints if isinstance(c, sa.CheckConstraint)
+        }
+        achadas = {str(c["name"]): str(c["sqltext"]) for c in inspetor.get_check_constraints(tabela.name)}
+        assert set(achadas) == set(esperadas), tabela.name
+        if banco.engine.dialect.name == "sqlite":
+            assert achadas == esperadas, tabela.name

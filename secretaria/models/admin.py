@@ -8,9 +8,10 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria.codigos import OrigemDispositivo, Papel, check_em
 from secretaria.models.base import VALOR_URM, Base, Versionado, agora
 
-PAPEIS = ("administrador", "fiscal", "protocolo", "autoridade", "secretario", "consulta")
+PAPEIS = tuple(Papel)
 
 
 class Usuario(Versionado, Base):
@@ -36,7 +37,7 @@ class Usuario(Versionado, Base):
 
 class UsuarioPapel(Base):
     __tablename__ = "usuario_papel"
-    __table_args__ = (sa.CheckConstraint(sa.text("papel IN " + str(PAPEIS)), name="papel_valido"),)
+    __table_args__ = (sa.CheckConstraint(check_em("papel", Papel), name="papel_valido"),)
 
     usuario_id: so.Mapped[int] = so.mapped_column(
         sa.ForeignKey("usuario.id", ondelete="CASCADE"), primary_key=True
@@ -78,7 +79,7 @@ class DispositivoCatalogo(Versionado, Base):
     __tablename__ = "dispositivo"
     __table_args__ = (
         sa.CheckConstraint("tipo IS NULL OR tipo IN ('A','B','C','D','E')", name="tipo_valido"),
-        sa.CheckConstraint("origem IN ('lei','contrato','ato')", name="origem_valida"),
+        sa.CheckConstraint(check_em("origem", OrigemDispositivo), name="origem_valida"),
     )
 
     codigo: so.Mapped[str] = so.mapped_column(sa.String(30), primary_key=True)

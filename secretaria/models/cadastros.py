@@ -7,6 +7,7 @@ from datetime import date
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria.codigos import Delegacao, check_em
 from secretaria.models.base import Base, Versionado
 
 FUNCOES_EMPREGADO = ("motorista", "cobrador", "fiscal_empresa", "outro")
@@ -18,7 +19,7 @@ class Operadora(Versionado, Base):
     suspensions and the cassação procedure, never typed by hand (see services.cadastros.situacao_operadora)."""
 
     __tablename__ = "operadora"
-    __table_args__ = (sa.CheckConstraint("delegacao IN ('concessao','permissao')", name="delegacao_valida"),)
+    __table_args__ = (sa.CheckConstraint(check_em("delegacao", Delegacao), name="delegacao_valida"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     razao_social: so.Mapped[str] = so.mapped_column(sa.String(200), index=True)

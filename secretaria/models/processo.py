@@ -8,17 +8,32 @@ from decimal import Decimal
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
+from secretaria.codigos import (
+    AcaoProposta,
+    FaseAuto,
+    MeioIntimacao,
+    ObjetoIntimacao,
+    PrazoRevisado,
+    ResultadoCassacao,
+    ResultadoDecisao,
+    ResultadoIntimacao,
+    ResultadoRecurso,
+    SituacaoCassacao,
+    SituacaoCumprimento,
+    SituacaoPagamento,
+    SituacaoRepresentacao,
+    check_em,
+)
 from secretaria.models.base import REAIS, URM_QTD, VALOR_URM, Base, Versionado, agora
 from secretaria.models.cadastros import Empregado, Fiscal, Linha, Operadora, Veiculo
 
-# Stored phase of an auto: what the queues filter on. Time-dependent states (defence window open, decision
-# final) are derived from the dates stored beside it, never written by a clock.
-FASES_AUTO = ("lavrado", "intimado", "decidido", "em_recurso", "encerrado", "cancelado")
-MEIOS_INTIMACAO = ("pessoal", "endereco", "postal_ar")
-RESULTADOS_INTIMACAO = ("entregue", "recusada", "nao_encontrado", "endereco_incorreto", "devolvida")
-RESULTADOS_RECURSO = ("pendente", "negado", "provido", "provido_parcialmente")
-SITUACOES_PAGAMENTO = ("aberto", "pago", "divida_ativa", "cancelado")
-SITUACOES_CUMPRIMENTO = ("pendente", "cumprida", "nao_cumprida")
+# The code lists are `secretaria.codigos`' enums; these tuples stay for the callers that iterate codes.
+FASES_AUTO = tuple(FaseAuto)
+MEIOS_INTIMACAO = tuple(MeioIntimacao)
+RESULTADOS_INTIMACAO = tuple(ResultadoIntimacao)
+RESULTADOS_RECURSO = tuple(ResultadoRecurso)
+SITUACOES_PAGAMENTO = tuple(SituacaoPagamento)
+SITUACOES_CUMPRIMENTO = tuple(SituacaoCumprimento)
 
 
 class Representacao(Versionado, Base):
@@ -27,7 +42,7 @@ class Representacao(Versionado, Base):
     __tablename__ = "representacao"
     __table_args__ = (
         sa.UniqueConstraint("ano", "numero"),
-        sa.CheckConstraint("situacao IN ('recebida','autuada','arquivada')", name="situacao_valida"),
+        sa.CheckConstraint(check_em("situacao", SituacaoRepresentacao), name="situacao_valida"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -62,10 +77,7 @@ class AutoInfracao(Versionado, Base):
     __tablename__ = "auto_infracao"
     __table_args__ = (
         sa.UniqueConstraint("ano", "numero"),
-        sa.CheckConstraint(
-            "fase IN ('lavrado','intimado','decidido','em_recurso','encerrado','cancelado')",
-            name="fase_valida",
-        ),
+        sa.CheckConstraint(check_em("fase", FaseAuto), name="fase_valida"),
         # The sanction panel's query: this operator's autos of this provision, newest first (id breaks ties
         # between pages); with `fase`, its count of the older autos reads no row.
         sa.Index("ix_auto_recidiva", "operadora_id", "dispositivo_codigo", "data_infracao", "id", "fase"),
@@ -174,7 +186,7 @@ class Intimacao(Base):
     """Art. 11: one delivery attempt, of the auto or of the decision; failures are kept too."""
 
     __tablename__ = "intimacao"
-    __table_args__ = (sa.CheckConstraint("objeto IN ('auto','decisao')", name="objeto_valido"),)
+    __table_args__ = (sa.CheckConstraint(check_em("objeto", ObjetoIntimacao), name="objeto_valido"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
@@ -218,7 +230,7 @@ class RevisaoPrazo(Base):
 
     __tablename__ = "revisao_prazo"
     __table_args__ = (
-        sa.CheckConstraint("prazo IN ('defesa','recurso')", name="prazo_valido"),
+        sa.CheckConstraint(check_em("prazo", PrazoRevisado), name="prazo_valido"),
         sa.Index("ix_revisao_prazo_conferir", "reclassificou", "decidido", "conferida_em"),
     )
 
@@ -242,7 +254,7 @@ class Proposta(Base):
     """Art. 13: the competent authority proposes the penalty (or dismissal)."""
 
     __tablename__ = "proposta"
-    __table_args__ = (sa.CheckConstraint("acao IN ('aplicar','arquivar')", name="acao_valida"),)
+    __table_args__ = (sa.CheckConstraint(check_em("acao", AcaoProposta), name="acao_valida"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
@@ -259,7 +271,7 @@ class Decisao(Versionado, Base):
     """Art. 13: the Secretary applies the penalty inside the § 3 range, or dismisses the auto."""
 
     __tablename__ = "decisao"
-    __table_args__ = (sa.CheckConstraint("resultado IN ('aplicada','arquivado')", name="resultado_valido"),)
+    __table_args__ = (sa.CheckConstraint(check_em("resultado", ResultadoDecisao), name="resultado_valido"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), unique=True)
@@ -288,11 +300,7 @@ class Recurso(Versionado, Base):
     """Art. 15: the appeal to the Prefeito and its outcome (one per decision)."""
 
     __tablename__ = "recurso"
-    __table_args__ = (
-        sa.CheckConstraint(
-            "resultado IN ('pendente','negado','provido','provido_parcialmente')", name="resultado_valido"
-        ),
-    )
+    __table_args__ = (sa.CheckConstraint(check_em("resultado", ResultadoRecurso), name="resultado_valido"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)
@@ -315,9 +323,7 @@ class Pagamento(Versionado, Base):
 
     __tablename__ = "pagamento"
     __table_args__ = (
-        sa.CheckConstraint(
-            "situacao IN ('aberto','pago','divida_ativa','cancelado')", name="situacao_valida"
-        ),
+        sa.CheckConstraint(check_em("situacao", SituacaoPagamento), name="situacao_valida"),
         # The queue of unpaid final fines reads the open ones' decision and amount from the index alone.
         sa.Index("ix_pagamento_situacao", "situacao", "decisao_id", "valor"),
     )
@@ -338,9 +344,7 @@ class Cumprimento(Versionado, Base):
     """Art. 8º: paying does not free the operator from the duty; who checked that it complied, and when."""
 
     __tablename__ = "cumprimento"
-    __table_args__ = (
-        sa.CheckConstraint("situacao IN ('pendente','cumprida','nao_cumprida')", name="situacao_valida"),
-    )
+    __table_args__ = (sa.CheckConstraint(check_em("situacao", SituacaoCumprimento), name="situacao_valida"),)
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), unique=True)
@@ -374,10 +378,8 @@ class Cassacao(Versionado, Base):
 
     __tablename__ = "cassacao"
     __table_args__ = (
-        sa.CheckConstraint("situacao IN ('instaurada','em_defesa','decidida')", name="situacao_valida"),
-        sa.CheckConstraint(
-            "resultado IS NULL OR resultado IN ('cassada','arquivada')", name="resultado_valido"
-        ),
+        sa.CheckConstraint(check_em("situacao", SituacaoCassacao), name="situacao_valida"),
+        sa.CheckConstraint(check_em("resultado", ResultadoCassacao, nulo=True), name="resultado_valido"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

@@ -9,6 +9,9 @@ from typing import Any
 
 import sqlalchemy.orm as so
 
+# Re-exported: the windows and lists import the roles' labels from here.
+from secretaria.codigos import ROTULOS_PAPEIS as ROTULOS_PAPEIS
+
 # The domain's refusals and the version check live below the database layer; services keep importing
 # them from here, beside the acting user and the role checks.
 from secretaria.erros import AcessoNegado as AcessoNegado
@@ -20,15 +23,6 @@ from secretaria.erros import NaoEncontrado as NaoEncontrado
 from secretaria.erros import recusa_de_disco as recusa_de_disco
 from secretaria.erros import verificar_versao as verificar_versao
 from secretaria.lei.formato import formatar_data
-
-ROTULOS_PAPEIS = {
-    "administrador": "Administrador",
-    "fiscal": "Fiscal",
-    "protocolo": "Protocolo",
-    "autoridade": "Autoridade competente",
-    "secretario": "Secretário",
-    "consulta": "Consulta",
-}
 
 
 @dataclass(frozen=True)

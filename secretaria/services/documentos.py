@@ -26,6 +26,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import ROTULOS_CASSACAO, ROTULOS_CURTOS_PAGAMENTO, ROTULOS_RESULTADO_CASSACAO
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.documentos import DocumentoInvalido, validar_cnpj
 from secretaria.lei.formato import formatar_data
@@ -110,14 +111,9 @@ FUNCOES_DOCUMENTO = {
     "fiscal_empresa": "fiscal da empresa",
     "outro": "outro",
 }
-SITUACOES_PAGAMENTO_FICHA = {
-    "aberto": "Em aberto",
-    "pago": "Pago",
-    "divida_ativa": "Dívida ativa",
-    "cancelado": "Cancelado",
-}
-SITUACOES_CASSACAO_FICHA = {"instaurada": "Instaurada", "em_defesa": "Em defesa", "decidida": "Decidida"}
-RESULTADOS_CASSACAO_FICHA = {"cassada": "Permissão cassada", "arquivada": "Arquivada"}
+SITUACOES_PAGAMENTO_FICHA = ROTULOS_CURTOS_PAGAMENTO
+SITUACOES_CASSACAO_FICHA = ROTULOS_CASSACAO
+RESULTADOS_CASSACAO_FICHA = ROTULOS_RESULTADO_CASSACAO
 _NUMERO = re.compile(r"^\s*(\d{1,6})\s*/\s*(\d{4})\s*$")
 
 

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import REGISTROS_CUMPRIMENTO, REGISTROS_PAGAMENTO
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
@@ -48,8 +49,6 @@ from secretaria.services.processo_base import (
 )
 from secretaria.services.tramitacao import final_em
 
-SITUACOES_PAGAMENTO = {"pago": "paga", "divida_ativa": "inscrita em dívida ativa"}
-SITUACOES_CUMPRIMENTO = {"cumprida": "exigência cumprida", "nao_cumprida": "exigência não cumprida"}
 TIPOS_ATO_CASSACAO = {
     "notificacao": "notificação da permissionária para defesa",
     "defesa": "defesa da permissionária",
@@ -203,7 +202,7 @@ def registrar_pagamento(
     `versao` is the payment record's version. Inscription in dívida ativa needs the decision to be final.
     """
     exigir_papel(ator, "protocolo", acao="registrar pagamentos")
-    situacao = escolha(situacao, SITUACOES_PAGAMENTO, "situacao", "a situação da multa")
+    situacao = escolha(situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
     guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
     with uow:
         s = uow.session
@@ -284,7 +283,7 @@ def registrar_cumprimento(
     `versao` is the follow-up record's version. A later check may replace an earlier "não cumprida".
     """
     exigir_papel(ator, "fiscal", "protocolo", acao="registrar o cumprimento da exigência")
-    situacao = escolha(situacao, SITUACOES_CUMPRIMENTO, "situacao", "o resultado da verificação")
+    situacao = escolha(situacao, REGISTROS_CUMPRIMENTO, "situacao", "o resultado da verificação")
     obs = texto_opcional(observacao, "observacao", "a observação")
     with uow:
         s = uow.session

@@ -9,6 +9,7 @@ taken before any audit row, whose advisory lock comes last in every act: one ord
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, TypeVar
@@ -17,6 +18,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import DESCRICOES_FASE
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import AutoInfracao, Base
 from secretaria.services.auditoria import instantaneo
@@ -31,14 +33,8 @@ MAIOR_ID = 2**31 - 1
 
 M = TypeVar("M", bound=Base)
 
-ROTULOS_FASE = {
-    "lavrado": "Lavrado — aguardando intimação",
-    "intimado": "Intimado — prazo de defesa",
-    "decidido": "Decidido",
-    "em_recurso": "Em recurso ao Prefeito",
-    "encerrado": "Encerrado",
-    "cancelado": "Cancelado",
-}
+ROTULOS_FASE = DESCRICOES_FASE
+"""The phase as the case screen's header and the representação's linked auto say it."""
 
 
 def obter(
@@ -173,7 +169,7 @@ def dias_validos(valor: int | None, campo: str, rotulo: str) -> int:
     return valor
 
 
-def escolha(valor: str | None, opcoes: dict[str, str], campo: str, rotulo: str) -> str:
+def escolha(valor: str | None, opcoes: Mapping[str, str], campo: str, rotulo: str) -> str:
     """One of `opcoes` (key → label), refused with the list of labels otherwise."""
     if isinstance(valor, str) and valor in opcoes:
         return str(valor)

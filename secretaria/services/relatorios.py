@@ -22,6 +22,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import ROTULOS_CURTOS_PAGAMENTO, SituacaoPagamento
 from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import urm_para_reais
@@ -380,7 +381,7 @@ def _pagamentos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPagame
                         numero_auto=numero,
                         operadora=r.razao_social,
                         valor_multa=r.valor,
-                        situacao="Pago",
+                        situacao=ROTULOS_CURTOS_PAGAMENTO[SituacaoPagamento.PAGO],
                         data_pagamento=r.pago_em,
                         valor_pago=r.valor_pago if r.valor_pago is not None else r.valor,
                         observacao=guia,
@@ -396,7 +397,7 @@ def _pagamentos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPagame
                         numero_auto=numero,
                         operadora=r.razao_social,
                         valor_multa=r.valor,
-                        situacao="Dívida ativa",
+                        situacao=ROTULOS_CURTOS_PAGAMENTO[SituacaoPagamento.DIVIDA_ATIVA],
                         observacao=f"{nota}; {guia}" if guia else nota,
                     ),
                 )

@@ -1,16 +1,31 @@
 """Portuguese labels and display formats for the stored codes, shared by lists, forms and reports.
 
 The database keeps short codes without accents ("em_recurso", "fiscal_empresa"); every screen and every
-spreadsheet shows the words below. One table per code set, so a new code fails loudly in one place.
+spreadsheet shows the words of `secretaria.codigos`, beside each code list's enum.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
 
+from secretaria.codigos import (
+    ROTULOS_CUMPRIMENTO,
+    ROTULOS_DELEGACAO,
+    ROTULOS_FASE,
+    ROTULOS_FUNCAO,
+    ROTULOS_MEIO,
+    ROTULOS_OPERADORA,
+    ROTULOS_ORIGEM,
+    ROTULOS_PAGAMENTO,
+    ROTULOS_PAPEIS,
+    ROTULOS_RECURSO,
+    ROTULOS_REPRESENTACAO,
+    ROTULOS_RESULTADO_INTIMACAO,
+    ROTULOS_VEICULO,
+)
 from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_reais
-from secretaria.services.base import ROTULOS_PAPEIS
 
 __all__ = [
     "DELEGACOES",
@@ -39,55 +54,22 @@ __all__ = [
     "rotulo_acao",
 ]
 
-FASES = {
-    "lavrado": "Lavrado",
-    "intimado": "Intimado",
-    "decidido": "Decidido",
-    "em_recurso": "Em recurso",
-    "encerrado": "Encerrado",
-    "cancelado": "Cancelado",
-}
-"""Stored phase of an auto (models.FASES_AUTO), in procedural order."""
-
-SITUACOES_OPERADORA = {"ativa": "Ativa", "suspensa": "Suspensa", "cassada": "Cassada"}
-DELEGACOES = {"concessao": "Concessão", "permissao": "Permissão"}
-SITUACOES_VEICULO = {"ativo": "Ativo", "reserva": "Reserva", "baixado": "Baixado"}
-FUNCOES = {
-    "motorista": "Motorista",
-    "cobrador": "Cobrador",
-    "fiscal_empresa": "Fiscal da empresa",
-    "outro": "Outro",
-}
-SITUACOES_REPRESENTACAO = {"recebida": "Recebida", "autuada": "Autuada", "arquivada": "Arquivada"}
-MEIOS_INTIMACAO = {
-    "pessoal": "Pessoalmente, ao representante legal",
-    "endereco": "Cópia entregue no endereço da empresa, com recibo",
-    "postal_ar": "Via postal com aviso de recebimento (AR)",
-}
-RESULTADOS_INTIMACAO = {
-    "entregue": "Entregue",
-    "recusada": "Recusada",
-    "nao_encontrado": "Destinatário não encontrado",
-    "endereco_incorreto": "Endereço incorreto",
-    "devolvida": "Devolvida",
-}
-RESULTADOS_RECURSO = {
-    "pendente": "Pendente",
-    "negado": "Negado",
-    "provido": "Provido",
-    "provido_parcialmente": "Provido em parte",
-}
-SITUACOES_PAGAMENTO = {
-    "aberto": "Em aberto",
-    "pago": "Pago",
-    "divida_ativa": "Inscrito em dívida ativa",
-    "cancelado": "Cancelado (penalidade anulada)",
-}
-SITUACOES_CUMPRIMENTO = {"pendente": "Pendente", "cumprida": "Cumprida", "nao_cumprida": "Não cumprida"}
-ORIGENS_DISPOSITIVO = {"lei": "Lei nº 2.413/1978", "contrato": "Contrato", "ato": "Ato normativo"}
+# The tables under their old names: the screens, lists and spreadsheets import them from here.
+FASES = ROTULOS_FASE
+SITUACOES_OPERADORA = ROTULOS_OPERADORA
+DELEGACOES = ROTULOS_DELEGACAO
+SITUACOES_VEICULO = ROTULOS_VEICULO
+FUNCOES = ROTULOS_FUNCAO
+SITUACOES_REPRESENTACAO = ROTULOS_REPRESENTACAO
+MEIOS_INTIMACAO = ROTULOS_MEIO
+RESULTADOS_INTIMACAO = ROTULOS_RESULTADO_INTIMACAO
+RESULTADOS_RECURSO = ROTULOS_RECURSO
+SITUACOES_PAGAMENTO = ROTULOS_PAGAMENTO
+SITUACOES_CUMPRIMENTO = ROTULOS_CUMPRIMENTO
+ORIGENS_DISPOSITIVO = ROTULOS_ORIGEM
 
 
-def rotulo(tabela: dict[str, str], codigo: str | None) -> str:
+def rotulo(tabela: Mapping[str, str], codigo: str | None) -> str:
     """The label of `codigo` in `tabela`; an unknown code is shown as it is rather than hidden."""
     if codigo is None:
         return ""

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria import relogio
+from secretaria.codigos import REGISTROS_CUMPRIMENTO, REGISTROS_PAGAMENTO, itens
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
 from secretaria.lei.sancoes import NIVEL_SUSPENSAO
@@ -938,8 +939,8 @@ class DialogoPagamento(DialogoAto):
     def montar(self) -> None:
         pagamento = self.caso.pagamento
         self.situacao = QComboBox()
-        self.situacao.addItem("Paga", "pago")
-        self.situacao.addItem("Inscrita em dívida ativa", "divida_ativa")
+        for rotulo, codigo in itens(REGISTROS_PAGAMENTO):
+            self.situacao.addItem(rotulo, codigo)
         self.data = CampoData(obrigatoria=True)
         self.data.definir_data(relogio.hoje())
         self.valor_pago = CampoDecimal(casas=2)
@@ -1007,8 +1008,8 @@ class DialogoCumprimento(DialogoAto):
 
     def montar(self) -> None:
         self.situacao = QComboBox()
-        self.situacao.addItem("Exigência cumprida", "cumprida")
-        self.situacao.addItem("Exigência não cumprida", "nao_cumprida")
+        for rotulo, codigo in itens(REGISTROS_CUMPRIMENTO):
+            self.situacao.addItem(rotulo, codigo)
         self.data = CampoData(obrigatoria=True)
         self.data.definir_data(relogio.hoje())
         self.observacao = CampoTexto(linhas=3)
