@@ -13,6 +13,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import PrazoRevisado
 from secretaria.lei.documentos import formatar_placa
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import formatar_reais, formatar_urm
@@ -76,6 +77,9 @@ class EventoCaso:
     ato: str
     titulo: str
     descricao: str
+    ressalva: bool = False
+    """Worth a look, not an alarm: a delivery that failed, a petition filed late. The timeline highlights
+    it from this flag, never from the title's words."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,10 @@ class PrazoCaso:
     "encerrado" (passed unused, but the case moved on: nothing to warn about)."""
     texto: str
     """"vence em dd/mm/aaaa", "vencido em dd/mm/aaaa", "cumprido: defesa protocolada em dd/mm/aaaa"…"""
+    prazo: PrazoRevisado = PrazoRevisado.DEFESA
+    """Which deadline this is: the defence's (art. 14) or the appeal's (art. 15)."""
+    tempestivo: bool = True
+    """False when the petition was filed ("cumprido") after the deadline."""
 
 
 @dataclass(frozen=True)
@@ -517,14 +525,22 @@ def _linha_do_tempo(
             texto += f"; prazo até {formatar_data(i.prazo)}"
         ev.append(
             EventoCaso(
-                i.data, "intimacao", f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}", texto + "."
+                i.data,
+                "intimacao",
+                f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}",
+                texto + ".",
+                ressalva=not i.sucesso,
             )
         )
     for d in defesas:
         situacao = "tempestiva" if d.tempestiva else "intempestiva"
         ev.append(
             EventoCaso(
-                d.protocolada_em, "defesa", f"Defesa ({situacao})", d.requerente or "Defesa protocolada."
+                d.protocolada_em,
+                "defesa",
+                f"Defesa ({situacao})",
+                d.requerente or "Defesa protocolada.",
+                ressalva=not d.tempestiva,
             )
         )
     for p in propostas:
@@ -551,6 +567,7 @@ def _linha_do_tempo(
                 f"Recurso ao Prefeito ({'tempestivo' if recurso.tempestivo else 'intempestivo'}"
                 + (", interposto antes da intimação da decisão)" if recurso.antes_da_intimacao else ")"),
                 recurso.razoes or "Recurso protocolado.",
+                ressalva=not recurso.tempestivo,
             )
         )
         if recurso.julgado_em is not None:
@@ -649,7 +666,8 @@ def _prazos(
             estado, texto = "encerrado", f"venceu em {formatar_data(auto.prazo_defesa)}, sem defesa"
         else:
             estado, texto = _estado(auto.prazo_defesa, dia)
-        prazos.append(PrazoCaso("Defesa (art. 14)", auto.prazo_defesa, estado, texto))
+        tempestiva = not defesas or defesas[0].tempestiva
+        prazos.append(PrazoCaso("Defesa (art. 14)", auto.prazo_defesa, estado, texto, tempestivo=tempestiva))
     if auto.prazo_recurso is not None:
         if recurso is not None:
             estado, texto = (
@@ -663,7 +681,16 @@ def _prazos(
             estado, texto = _estado(auto.prazo_recurso, dia)
             if estado == "vencido":
                 texto += " — decisão definitiva"
-        prazos.append(PrazoCaso("Recurso ao Prefeito (art. 15)", auto.prazo_recurso, estado, texto))
+        prazos.append(
+            PrazoCaso(
+                "Recurso ao Prefeito (art. 15)",
+                auto.prazo_recurso,
+                estado,
+                texto,
+                prazo=PrazoRevisado.RECURSO,
+                tempestivo=recurso is None or recurso.tempestivo,
+            )
+        )
     return tuple(prazos)
 
 

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.codigos import REGISTROS_CUMPRIMENTO, REGISTROS_PAGAMENTO
+from secretaria.codigos import REGISTROS_CUMPRIMENTO, REGISTROS_PAGAMENTO, ResultadoCassacao
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
@@ -508,6 +508,8 @@ class EventoCassacao:
     titulo: str
     descricao: str
     por: str | None
+    resultado: ResultadoCassacao | None = None
+    """The decision's result on the decision's line (None on every other): the timeline colours from it."""
 
 
 @dataclass(frozen=True)
@@ -619,13 +621,15 @@ def _detalhe_cassacao(
         for a in resumos
     ]
     if cassacao.situacao == "decidida" and cassacao.decidida_em is not None:
-        titulo = "Decisão: permissão cassada" if cassacao.resultado == "cassada" else "Decisão: arquivamento"
+        cassada = cassacao.resultado == ResultadoCassacao.CASSADA
+        titulo = "Decisão: permissão cassada" if cassada else "Decisão: arquivamento"
         eventos.append(
             EventoCassacao(
                 cassacao.decidida_em,
                 titulo,
                 cassacao.fundamentacao or "",
                 autores.get((cassacao.id, "decidir_cassacao")),
+                ResultadoCassacao(cassacao.resultado) if cassacao.resultado else None,
             )
         )
     return CassacaoDetalhe(

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria import relogio
+from secretaria.codigos import ResultadoCassacao
 from secretaria.lei.formato import formatar_data
 from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
@@ -235,7 +236,7 @@ def linhas_dos_eventos(eventos: Sequence[EventoCassacao]) -> list[LinhaTabela]:
         LinhaTabela(
             None,
             (e.data, e.titulo, e.descricao, e.por),
-            "cassada" if e.titulo == "Decisão: permissão cassada" else None,
+            "cassada" if e.resultado == ResultadoCassacao.CASSADA else None,
         )
         for e in eventos
     ]

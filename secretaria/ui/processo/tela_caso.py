@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria import relogio
+from secretaria.codigos import PrazoRevisado
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.urm import formatar_reais
 from secretaria.services.base import ROTULOS_PAPEIS, ErroDominio
@@ -118,7 +119,7 @@ def linhas_da_linha_do_tempo(eventos: Sequence[EventoCaso]) -> list[LinhaTabela]
 def _destaque(e: EventoCaso) -> str | None:
     if e.ato == "cancelamento":
         return "cancelamento"
-    if "sem êxito" in e.titulo or "intempestiv" in e.titulo:  # worth a look, not an alarm
+    if e.ressalva:  # worth a look, not an alarm
         return "ressalva"
     if e.ato == "infracao":
         return "infracao"
@@ -149,7 +150,7 @@ def _linha_prazo(p: PrazoCaso, hoje: date, recurso: RecursoCaso | None) -> Linha
     unused appeal deadline made the decision final, grey when it closed without the petition (or the petition
     came late). An unused deadline is never red: it is not the office's fault."""
     vencimento = formatar_data(p.vencimento)
-    recurso_prazo = p.nome.startswith("Recurso")
+    recurso_prazo = p.prazo == PrazoRevisado.RECURSO
     if p.estado == "aberto":
         faltam = (p.vencimento - hoje).days
         quando = (
@@ -173,7 +174,7 @@ def _linha_prazo(p: PrazoCaso, hoje: date, recurso: RecursoCaso | None) -> Linha
         )
     # "cumprido": the petition was filed (maybe late: recorded anyway, marked intempestiva)
     texto = p.texto.removeprefix("cumprido: ")
-    fora = "intempestiv" in texto
+    fora = not p.tempestivo
     if fora:
         texto = texto.replace(" (intempestiva)", "").replace(" (intempestivo)", "")
         texto += f", fora do prazo (vencia em {vencimento}) — intempestiv{'o' if recurso_prazo else 'a'}"
