@@ -152,6 +152,18 @@ def dias_para_decidir(sessao: so.Session) -> int:
         return DIAS_DECISAO_PADRAO
 
 
+def prazo_defesa_atrasa_antes_de(hoje: date, dias: int) -> date:
+    """An intimated, undecided auto is late on `hoje` when its defence deadline falls before this day: more
+    than `dias` (the "Dias para decidir" setting) have passed since it. The one rule behind the "Decisões
+    atrasadas" queue and the case screen's "ATRASADA" line."""
+    return hoje - timedelta(days=dias)
+
+
+def primeiro_dia_de_atraso(prazo_defesa: date, dias: int) -> date:
+    """The first day on which the decision of an auto with this defence deadline is late."""
+    return prazo_defesa + timedelta(days=dias + 1)
+
+
 def decisoes_atrasadas(
     sessao: so.Session, hoje: date | None = None, dias: int | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
@@ -162,7 +174,7 @@ def decisoes_atrasadas(
     consulta = (
         sa.select(*_auto_colunas(), a.prazo_defesa)
         .join(Operadora, Operadora.id == a.operadora_id)
-        .where(a.fase == "intimado", a.prazo_defesa < dia - timedelta(days=atraso))
+        .where(a.fase == "intimado", a.prazo_defesa < prazo_defesa_atrasa_antes_de(dia, atraso))
         .order_by(a.prazo_defesa, a.id)
     )
     return _executar(

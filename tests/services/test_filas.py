@@ -397,3 +397,15 @@ def test_suspensao_definitiva_nao_iniciada_e_item_de_trabalho(banco: Banco, rote
     iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 11, 30))
     with banco.leitura() as s:
         assert filas.suspensoes_a_iniciar(s, HOJE).total == 0
+
+
+def test_decisao_atrasada_uma_so_regra() -> None:
+    """The queue's cut-off and the case screen's "atrasada a partir de" day are the same rule."""
+    from secretaria.services.filas import prazo_defesa_atrasa_antes_de, primeiro_dia_de_atraso
+
+    prazo = date(2026, 10, 30)
+    for dias in (0, 1, 30, 365):
+        primeiro = primeiro_dia_de_atraso(prazo, dias)
+        assert not prazo < prazo_defesa_atrasa_antes_de(primeiro - timedelta(days=1), dias)
+        assert prazo < prazo_defesa_atrasa_antes_de(primeiro, dias)
+    assert primeiro_dia_de_atraso(prazo, 30) == date(2026, 11, 30)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -52,6 +52,7 @@ from secretaria.services.caso import (
     RecursoCaso,
     obter_caso,
 )
+from secretaria.services.filas import prazo_defesa_atrasa_antes_de, primeiro_dia_de_atraso
 from secretaria.services.fundamentos import legiveis
 from secretaria.services.rotulos import (
     SITUACOES_CUMPRIMENTO,
@@ -208,9 +209,8 @@ def linhas_prazos(c: Caso, hoje: date, dias_para_decidir: int) -> list[LinhaPraz
     for p in c.prazos:
         linhas.append(_linha_prazo(p, hoje, c.recurso))
     if c.fase == "intimado" and c.decisao is None and c.prazo_defesa is not None and hoje > c.prazo_defesa:
-        limite = c.prazo_defesa + timedelta(days=dias_para_decidir)
         atraso = (hoje - c.prazo_defesa).days
-        if hoje > limite:
+        if c.prazo_defesa < prazo_defesa_atrasa_antes_de(hoje, dias_para_decidir):
             linhas.append(
                 LinhaPrazo(
                     f"Decisão (art. 13): ATRASADA — o prazo de defesa terminou em {formatar_data(c.prazo_defesa)}, "
@@ -223,7 +223,7 @@ def linhas_prazos(c: Caso, hoje: date, dias_para_decidir: int) -> list[LinhaPraz
             linhas.append(
                 LinhaPrazo(
                     f"Decisão (art. 13): aguardando proposta e decisão — atrasada a partir de "
-                    f"{formatar_data(limite + timedelta(days=1))}.",
+                    f"{formatar_data(primeiro_dia_de_atraso(c.prazo_defesa, dias_para_decidir))}.",
                     COR_ALERTA,
                     "pendente",
                 )
