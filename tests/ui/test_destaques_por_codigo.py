@@ -8,6 +8,7 @@ from secretaria.codigos import PrazoRevisado, ResultadoCassacao
 from secretaria.services.caso import EventoCaso, PrazoCaso
 from secretaria.services.execucao import EventoCassacao
 from secretaria.ui.processo import cassacao, tela_caso
+from secretaria.ui.processo.painel_sancao import COR_SECUNDARIA
 
 DIA = date(2026, 11, 20)
 
@@ -44,4 +45,4 @@ def test_prazo_cumprido_fora_do_prazo_pelo_indicador() -> None:
     )
     linha = tela_caso._linha_prazo(prazo, DIA, None)
     assert linha.texto.endswith("fora do prazo (vencia em 20/11/2026) — intempestivo")
-    assert linha.cor == tela_caso.COR_SECUNDARIA
+    assert linha.cor == COR_SECUNDARIA
