@@ -28,6 +28,8 @@ CAMADAS = {
     "secretaria.resources": "recursos",
     "secretaria.relogio": "relogio",
     "secretaria.erros": "erros",
+    # The code lists (StrEnums) and their label tables: below the models, which build CHECKs from them.
+    "secretaria.codigos": "codigos",
     "secretaria.models": "models",
     "secretaria.migracoes": "migracoes",
     "secretaria.migrations": "migracoes",
@@ -44,16 +46,19 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "recursos": frozenset(),
     "relogio": frozenset(),
     "erros": frozenset(),
+    "codigos": frozenset(),
     "lei": frozenset({"recursos"}),
-    "models": frozenset({"lei", "relogio", "erros"}),
+    "models": frozenset({"lei", "relogio", "erros", "codigos"}),
     "migracoes": frozenset({"models", "relogio"}),
     "db": frozenset({"models", "migracoes", "relogio", "erros"}),
-    "reports": frozenset({"lei", "relogio", "erros", "recursos"}),  # the fonts they embed
-    "services": frozenset({"lei", "models", "migracoes", "db", "reports", "relogio", "erros", "recursos"}),
-    "demo": frozenset({"lei", "models", "db", "services", "relogio", "erros"}),
+    "reports": frozenset({"codigos", "lei", "relogio", "erros", "recursos"}),  # the fonts they embed
+    "services": frozenset(
+        {"codigos", "lei", "models", "migracoes", "db", "reports", "relogio", "erros", "recursos"}
+    ),
+    "demo": frozenset({"codigos", "lei", "models", "db", "services", "relogio", "erros"}),
     # The login screen of the demo database lists the demo's users.
     # The file dialog's child process is started from the package's own folder (`secretaria.__file__`).
-    "ui": frozenset({"pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros"}),
+    "ui": frozenset({"codigos", "pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros"}),
     "servidor": frozenset({"db", "services", "erros"}),
     "cli": frozenset({"db", "services", "demo", "ui", "servidor", "relogio", "erros"}),
 }
