@@ -24,6 +24,7 @@ from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data, formatar_decimal
 
 __all__ = [
+    "CITACAO_TIPO",
     "FAIXA_PRIMEIRA_PENALIDADE",
     "JANELA_MESES",
     "NIVEL_SUSPENSAO",
@@ -31,11 +32,13 @@ __all__ = [
     "SUSPENSAO_PRIMEIRA_DIAS",
     "TETO_MULTA_UR",
     "Antecedente",
+    "Citacoes",
     "Classificacao",
     "Sancao",
     "Situacao",
     "TipoInvalido",
     "calcular_sancao",
+    "citacoes",
     "classificar_antecedentes",
     "conferir_penalidade",
     "faixa_multa",
@@ -200,6 +203,48 @@ def classificar_antecedentes(
     ordenados = _ordenar(lista)
     por_antecedente = dict(zip(ordenados, _calcular(tipo, data_infracao, ordenados)[1], strict=True))
     return tuple(replace(por_antecedente[a], antecedente=a) for a in lista)
+
+
+CITACAO_TIPO = "art. 7º, § 1º"
+"""Onde a lei fixa a classe (tipo) de cada infração e a multa da primeira penalidade."""
+
+
+@dataclass(frozen=True)
+class Citacoes:
+    """Os dispositivos do art. 7º em que se apoia cada parte de uma sanção, como o painel e os avisos os citam."""
+
+    dispositivo: str
+    """A classe (tipo) da infração: § 1º."""
+    antecedentes: str
+    """Quais infrações anteriores contam (autuadas e punidas antes do fato): § 3º."""
+    reincidencia: str
+    """O nível de reincidência: §§ 3º e 4º (punidas, e dentro do prazo do tipo)."""
+    multa: str
+    suspensao: str
+
+
+def citacoes(tipo: str, sancao: Sancao) -> Citacoes:
+    """Os fundamentos legais de ``sancao`` (calculada para uma infração do ``tipo``), parte por parte."""
+    _validar_tipo(tipo)
+    alinea = tipo.lower()
+    if sancao.reincidencia == 0:
+        multa = f"art. 7º, § 1º, alínea {alinea}"
+    else:
+        teto = " e inciso I (teto de 10,00 URM)" if sancao.multa_max_ur >= TETO_MULTA_UR else ""
+        multa = f"art. 7º, § 1º, alínea {alinea}, e § 2º (em dobro a cada reincidência){teto}"
+    if not sancao.suspensao_cabivel:
+        suspensao = f"art. 7º, § 5º, alínea {alinea}"
+    elif sancao.suspensao_min_dias == sancao.suspensao_max_dias:
+        suspensao = "art. 7º, §§ 5º, 7º e 8º; inciso II (até 30 dias)"
+    else:
+        suspensao = "art. 7º, §§ 5º, 6º e 8º"
+    return Citacoes(
+        dispositivo=CITACAO_TIPO,
+        antecedentes="art. 7º, § 3º",
+        reincidencia="art. 7º, §§ 3º e 4º",
+        multa=multa,
+        suspensao=suspensao,
+    )
 
 
 def conferir_penalidade(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int = 0) -> None:

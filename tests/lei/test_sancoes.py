@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.sancoes import (
+    CITACAO_TIPO,
     FAIXA_PRIMEIRA_PENALIDADE,
     JANELA_MESES,
     NIVEL_SUSPENSAO,
@@ -24,6 +25,7 @@ from secretaria.lei.sancoes import (
     Situacao,
     TipoInvalido,
     calcular_sancao,
+    citacoes,
     classificar_antecedentes,
     conferir_penalidade,
     faixa_multa,
@@ -672,3 +674,74 @@ def test_interrupcao_da_cadeia_no_plural_e_no_novo_fato() -> None:
         "infração de 20/02/2026: não conta — fora do prazo de reincidência: o novo fato, de 01/06/2026, "
         "ocorreu depois de 20/04/2026"
     )
+
+
+# --- the citations the panel and the notices print beside each part of the sanction ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("tipo", "dia", "antecedentes", "multa", "suspensao"),
+    [
+        # Worked example 1: first penalty — § 1º, alínea of the tipo; no suspension below § 5º's level.
+        ("A", date(2026, 3, 10), [], "art. 7º, § 1º, alínea a", "art. 7º, § 5º, alínea a"),
+        # Example 2: a recidivism doubles the range (§ 2º) without reaching the cap of inciso I.
+        (
+            "A",
+            date(2026, 3, 10),
+            [P(date(2026, 2, 10), date(2026, 3, 1), D("0.30"))],
+            "art. 7º, § 1º, alínea a, e § 2º (em dobro a cada reincidência)",
+            "art. 7º, § 5º, alínea a",
+        ),
+        # Example 6: the doubled range is capped at 10 URM (inciso I); a first suspension (§§ 5º, 6º, 8º).
+        (
+            "E",
+            date(2026, 9, 1),
+            EX6,
+            "art. 7º, § 1º, alínea e, e § 2º (em dobro a cada reincidência) e inciso I (teto de 10,00 URM)",
+            "art. 7º, §§ 5º, 6º e 8º",
+        ),
+        # Example 7: the earlier suspension doubled (§ 7º), never beyond 30 days (inciso II).
+        (
+            "E",
+            date(2026, 11, 1),
+            EX7,
+            "art. 7º, § 1º, alínea e, e § 2º (em dobro a cada reincidência) e inciso I (teto de 10,00 URM)",
+            "art. 7º, §§ 5º, 7º e 8º; inciso II (até 30 dias)",
+        ),
+    ],
+)
+def test_citacoes_dos_exemplos_de_regras(
+    tipo: str, dia: date, antecedentes: list[Antecedente], multa: str, suspensao: str
+) -> None:
+    c = citacoes(tipo, calcular_sancao(tipo, dia, antecedentes))
+    assert (c.multa, c.suspensao) == (multa, suspensao)
+    assert c.dispositivo == CITACAO_TIPO == "art. 7º, § 1º"
+    assert (c.antecedentes, c.reincidencia) == ("art. 7º, § 3º", "art. 7º, §§ 3º e 4º")
+
+
+@PROPRIEDADE
+@given(tipo=st.sampled_from(sorted(JANELA_MESES)), nivel=st.integers(min_value=0, max_value=12))
+def test_citacoes_seguem_a_faixa_e_a_suspensao(tipo: str, nivel: int) -> None:
+    """§ 2º is cited exactly when the range was doubled, inciso I exactly when it reached the cap, § 5º always
+    for the suspension, § 7º exactly when the suspension is a fixed doubling."""
+    minimo, maximo = faixa_multa(tipo, nivel)
+    cabivel = nivel >= NIVEL_SUSPENSAO[tipo]
+    for dobro in (None, 3) if cabivel else (None,):
+        sancao = Sancao(
+            nivel, minimo, maximo, cabivel,
+            (dobro * 2 if dobro else 1) if cabivel else None,
+            (dobro * 2 if dobro else 10) if cabivel else None,
+            (),
+        )  # fmt: skip
+        c = citacoes(tipo, sancao)
+        assert ("§ 2º" in c.multa) == (nivel > 0)
+        assert ("inciso I " in c.multa) == (nivel > 0 and maximo >= TETO_MULTA_UR)
+        assert f"alínea {tipo.lower()}" in c.multa
+        assert "§ 5º" in c.suspensao or "§§ 5º" in c.suspensao
+        assert ("§§ 5º, 7º" in c.suspensao) == bool(cabivel and dobro)
+        assert ("§§ 5º, 6º" in c.suspensao) == bool(cabivel and not dobro)
+
+
+def test_citacoes_recusam_tipo_invalido() -> None:
+    with pytest.raises(TipoInvalido):
+        citacoes("Z", calcular_sancao("A", date(2026, 3, 10), []))

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.lei.sancoes import NIVEL_SUSPENSAO, Sancao
+from secretaria.lei.sancoes import CITACAO_TIPO, NIVEL_SUSPENSAO, Sancao, citacoes
 from secretaria.lei.urm import formatar_reais, urm_para_reais
 from secretaria.services.fundamentos import legiveis
 
@@ -116,32 +116,16 @@ def _intervalo_ur(minimo: Decimal, maximo: Decimal) -> str:
     return f"{formatar_decimal(minimo)} a {formatar_decimal(maximo)} URM"
 
 
-def _base_multa(tipo: str, n: int, sancao: Sancao) -> str:
-    alinea = tipo.lower()
-    if n == 0:
-        return f"art. 7º, § 1º, alínea {alinea}"
-    teto = " e inciso I (teto de 10,00 URM)" if sancao.multa_max_ur >= Decimal("10") else ""
-    return f"art. 7º, § 1º, alínea {alinea}, e § 2º (em dobro a cada reincidência){teto}"
-
-
 def texto_suspensao(tipo: str, sancao: Sancao) -> tuple[str, str]:
-    """The suspension line and its legal basis."""
+    """The suspension line and its legal basis (the citation comes from the law package)."""
+    base = citacoes(tipo, sancao).suspensao
     minimo = NIVEL_SUSPENSAO[tipo]
     if not sancao.suspensao_cabivel or sancao.suspensao_max_dias is None:
-        return (
-            f"Não cabível: no tipo {tipo} a suspensão só cabe a partir da {minimo}ª reincidência.",
-            f"art. 7º, § 5º, alínea {tipo.lower()}",
-        )
+        return f"Não cabível: no tipo {tipo} a suspensão só cabe a partir da {minimo}ª reincidência.", base
     smin, smax = sancao.suspensao_min_dias or 0, sancao.suspensao_max_dias
     if smin == smax:
-        return (
-            f"Cabível: exatamente {_dias(smax)} (o dobro da última suspensão), além da multa.",
-            "art. 7º, §§ 5º, 7º e 8º; inciso II (até 30 dias)",
-        )
-    return (
-        f"Cabível: de {smin} a {_dias(smax)} (primeira suspensão), além da multa.",
-        "art. 7º, §§ 5º, 6º e 8º",
-    )
+        return f"Cabível: exatamente {_dias(smax)} (o dobro da última suspensão), além da multa.", base
+    return f"Cabível: de {smin} a {_dias(smax)} (primeira suspensão), além da multa.", base
 
 
 def montar_html(c: ConteudoPainel) -> str:
@@ -163,7 +147,7 @@ def montar_html(c: ConteudoPainel) -> str:
             corpo += f"<br><i>{_e(c.dispositivo_texto)}</i>"
         if c.dispositivo_nota:
             corpo += f"<br><span style='color:{COR_ALERTA}'>(sic) {_e(c.dispositivo_nota)}</span>"
-        secao("Dispositivo infringido", corpo, "art. 7º, § 1º" if c.tipo else "")
+        secao("Dispositivo infringido", corpo, CITACAO_TIPO if c.tipo else "")
 
     if c.bloqueio:
         partes.append(
@@ -176,8 +160,9 @@ def montar_html(c: ConteudoPainel) -> str:
     if s is None or c.tipo is None:
         return "".join(partes)
     n = s.reincidencia
+    base = citacoes(c.tipo, s)
     quando = f" em {formatar_data(c.data_infracao)}" if c.data_infracao else ""
-    secao("Reincidência", f"<b>{_e(_nivel(n).capitalize())}</b> para o fato{quando}.", "art. 7º, §§ 3º e 4º")
+    secao("Reincidência", f"<b>{_e(_nivel(n).capitalize())}</b> para o fato{quando}.", base.reincidencia)
 
     contam = [a for a in c.antecedentes if a.contado]
     nao_contam = [a for a in c.antecedentes if not a.contado]
@@ -190,7 +175,7 @@ def montar_html(c: ConteudoPainel) -> str:
             f"<ul style='margin-top:0; margin-bottom:0; margin-left:-16px'>{itens}</ul>"
             if contam
             else "Nenhum.",
-            "art. 7º, § 3º",
+            base.antecedentes,
         )
         itens = "".join(f"<li>{_e(a.descricao)}<br><i>{_e(a.motivo)}</i></li>" for a in nao_contam)
         secao(
@@ -198,7 +183,7 @@ def montar_html(c: ConteudoPainel) -> str:
             f"<ul style='margin-top:0; margin-bottom:0; margin-left:-16px'>{itens}</ul>"
             if nao_contam
             else "Nenhum.",
-            "art. 7º, §§ 3º e 4º",
+            base.reincidencia,
         )
     if c.aviso_omitidos:
         partes.append(f"<p style='color:{COR_SECUNDARIA}; margin-top:0'>{_e(c.aviso_omitidos)}</p>")
@@ -216,11 +201,11 @@ def montar_html(c: ConteudoPainel) -> str:
         )
     elif c.aviso_urm:
         multa += f"<br><span style='color:{COR_ALERTA}'>{_e(c.aviso_urm)}</span>"
-    secao("Multa cabível", multa, _base_multa(c.tipo, n, s))
+    secao("Multa cabível", multa, base.multa)
 
-    texto, base = texto_suspensao(c.tipo, s)
+    texto, base_suspensao = texto_suspensao(c.tipo, s)
     cor = COR_ALERTA if s.suspensao_cabivel else COR_OK
-    secao("Suspensão", f"<span style='color:{cor}'>{_e(texto)}</span>", base)
+    secao("Suspensão", f"<span style='color:{cor}'>{_e(texto)}</span>", base_suspensao)
 
     if n >= 1:
         secao(
