@@ -32,6 +32,7 @@ from secretaria.erros import (
     DiscoCheio,
     ErroDominio,
     FalhaDeDisco,
+    SessaoEncerrada,
     recusa_de_disco,
     verificar_versao,
 )
@@ -44,8 +45,14 @@ SQLITE_ESPERA_MS = 15_000
 TENTATIVAS = 5
 PAUSA_INICIAL = 0.05
 PAUSA_MAXIMA = 1.0
-# SQLSTATEs that mean "nothing of yours was kept: run the same transaction again".
-_PG_TRANSITORIOS = frozenset({"40001", "40P01"})
+# SQLSTATEs that mean "nothing of yours was kept: run the same transaction again" (55P03: a lock not
+# obtained within the transaction's own `lock_timeout`, set only by a short-wait unit of work).
+_PG_TRANSITORIOS = frozenset({"40001", "40P01", "55P03"})
+OPCAO_ESPERA = "secretaria_espera"
+"""Execution option: the seconds a transaction may wait for the database's locks (SQLite's write lock,
+PostgreSQL's row and advisory locks) before giving up with `BancoOcupado`. Set by `UnidadeDeTrabalho`'s
+`espera` for the short writes of a login; every other transaction waits SQLITE_ESPERA_MS (SQLite) or as
+long as it takes (PostgreSQL)."""
 # SQLite primary result codes SQLITE_BUSY and SQLITE_LOCKED (extended codes keep them in the low byte).
 _SQLITE_OCUPADO = frozenset({5, 6})
 # SQLITE_IOERR and SQLITE_FULL; PostgreSQL's disk_full and io_error.
@@ -246,9 +253,11 @@ def criar_engine(url: str) -> sa.Engine:
     if backend == "postgresql":
         if u.drivername == "postgresql":
             u = u.set(drivername="postgresql+psycopg")
-        return sa.create_engine(
+        engine = sa.create_engine(
             u, pool_pre_ping=True, connect_args={"connect_timeout": 5, "application_name": "secretaria"}
         )
+        _configurar_postgresql(engine)
+        return engine
     raise ErroBanco(
         f"Banco de dados não suportado: {mascarar_url(u)}.\nA Secretaria funciona com SQLite ou PostgreSQL."
     )
@@ -270,18 +279,37 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
-        modo = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
+        opcoes = conn.get_execution_options()
+        modo = opcoes.get("sqlite_begin", "IMMEDIATE")
+        espera = opcoes.get(OPCAO_ESPERA)
         bruta = conn.connection.driver_connection
         assert isinstance(bruta, sqlite3.Connection)
-        _iniciar_sqlite(bruta, modo)
+        # busy_timeout belongs to the connection: set it for this transaction only when it differs from
+        # what the connection has now (a pooled connection remembers it in its record's info).
+        info = conn.connection.info
+        espera_ms = SQLITE_ESPERA_MS if espera is None else max(1, int(espera * 1000))
+        if info.get(OPCAO_ESPERA, SQLITE_ESPERA_MS) != espera_ms:
+            bruta.execute(f"PRAGMA busy_timeout={espera_ms}")
+            info[OPCAO_ESPERA] = espera_ms
+        _iniciar_sqlite(bruta, modo, espera)
 
 
-def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str) -> None:
+def _configurar_postgresql(engine: sa.Engine) -> None:
+    @event.listens_for(engine, "begin")
+    def _ao_iniciar(conn: sa.Connection) -> None:
+        espera = conn.get_execution_options().get(OPCAO_ESPERA)
+        if espera is not None:  # for this transaction only (SET LOCAL)
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(espera * 1000))}")
+
+
+def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str, espera: float | None = None) -> None:
     """BEGIN, retried a bounded number of times while the database stays busy beyond busy_timeout (or
     answers SQLITE_BUSY without waiting, as during WAL recovery). Nothing has happened yet in the
-    transaction, so retrying here is always safe and invisible to the service."""
+    transaction, so retrying here is always safe and invisible to the service. With `espera`, gives up
+    once that many seconds have passed."""
     inicio = time.monotonic()
-    prazo = max(2 * SQLITE_ESPERA_MS / 1000, 1.0)  # never waits much beyond two busy timeouts in all
+    # never waits much beyond two busy timeouts in all
+    prazo = max(2 * SQLITE_ESPERA_MS / 1000, 1.0) if espera is None else espera
     for tentativa in range(TENTATIVAS):
         try:
             bruta.execute(f"BEGIN {modo}")
@@ -299,13 +327,36 @@ class UnidadeDeTrabalho:
     """One session per user action; rolls back unless `commit()` was called (cosmicpython's UoW).
 
     Re-enterable: each `with uow:` opens a fresh session, so a caller can hand the same object to
-    several services in turn.
+    several services in turn. `variante()` gives a unit of work on the same database for a read
+    transaction (never takes SQLite's write lock) or one that waits at most `espera` seconds for locks.
+
+    `ao_encerrar_sessao`: called with every `SessaoEncerrada` that leaves an act (the window listening
+    there goes back to the login screen, wherever the act's refusal was shown).
     """
 
-    def __init__(self, fabrica: so.sessionmaker[so.Session]) -> None:
+    def __init__(
+        self,
+        fabrica: so.sessionmaker[so.Session],
+        *,
+        opcoes: dict[str, Any] | None = None,
+        ao_encerrar_sessao: list[Callable[[SessaoEncerrada], None]] | None = None,
+    ) -> None:
         self._fabrica = fabrica
+        self._opcoes = dict(opcoes or {})
+        self._ao_encerrar_sessao = ao_encerrar_sessao if ao_encerrar_sessao is not None else []
         self._sessao: so.Session | None = None
         self._confirmado = False
+
+    def variante(self, *, leitura: bool = False, espera: float | None = None) -> UnidadeDeTrabalho:
+        """The same database, another kind of transaction: `leitura` = BEGIN DEFERRED on SQLite (reads
+        never wait for a writer in WAL mode); `espera` = give up with BancoOcupado after that many seconds
+        waiting for a lock (SQLite's write lock, PostgreSQL's row and advisory locks)."""
+        opcoes = dict(self._opcoes)
+        if leitura:
+            opcoes["sqlite_begin"] = "DEFERRED"
+        if espera is not None:
+            opcoes[OPCAO_ESPERA] = espera
+        return UnidadeDeTrabalho(self._fabrica, opcoes=opcoes, ao_encerrar_sessao=self._ao_encerrar_sessao)
 
     @property
     def session(self) -> so.Session:
@@ -318,6 +369,16 @@ class UnidadeDeTrabalho:
             raise RuntimeError("Unidade de trabalho já aberta.")
         self._sessao = self._fabrica()
         self._confirmado = False
+        if self._opcoes:
+            # The transaction begins now, with its options (the begin listeners read them).
+            try:
+                self._sessao.connection(execution_options=self._opcoes)
+            except BaseException as exc:
+                self._sessao.close()
+                self._sessao = None
+                if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
+                    raise BancoOcupado(repetir=False) from exc
+                raise
         return self
 
     def __exit__(
@@ -336,6 +397,12 @@ class UnidadeDeTrabalho:
         finally:
             sessao.close()
             self._sessao = None
+        if isinstance(exc, SessaoEncerrada):
+            for ouvinte in list(self._ao_encerrar_sessao):
+                try:
+                    ouvinte(exc)
+                except Exception:  # a listener's failure must not replace the act's refusal
+                    _log.exception("Falha ao avisar o encerramento da sessão")
         # What the user must never see raw: a lost optimistic-lock race, a busy database, a full disk.
         if isinstance(exc, StaleDataError):
             raise self._conflito(suspeitos) from exc
@@ -468,6 +535,11 @@ class Banco:
     fabrica: so.sessionmaker[so.Session]
     fabrica_leitura: so.sessionmaker[so.Session]
     _fechado: bool = field(default=False, init=False, repr=False)
+    ao_encerrar_sessao: list[Callable[[SessaoEncerrada], None]] = field(
+        default_factory=list, init=False, repr=False
+    )
+    """Called with each `SessaoEncerrada` an act of this database's units of work raised (the main window
+    registers here to go back to the login screen)."""
 
     @property
     def url_exibicao(self) -> str:
@@ -486,7 +558,10 @@ class Banco:
         return f"{u.database}@{u.host or 'localhost'}"
 
     def uow(self, somente_leitura: bool = False) -> UnidadeDeTrabalho:
-        return UnidadeDeTrabalho(self.fabrica_leitura if somente_leitura else self.fabrica)
+        return UnidadeDeTrabalho(
+            self.fabrica_leitura if somente_leitura else self.fabrica,
+            ao_encerrar_sessao=self.ao_encerrar_sessao,
+        )
 
     @contextmanager
     def leitura(self) -> Iterator[so.Session]:

@@ -24,6 +24,16 @@ class AcessoNegado(ErroDominio):
     """The acting user lacks the role the act needs; the message names it."""
 
 
+class SessaoEncerrada(ErroDominio):
+    """The account of a logged-in user changed under the open session (deactivated, locked, roles taken
+    away): the act was refused and rolled back, and the window must go back to the login screen."""
+
+    def __init__(self, mensagem: str, *, login: str, usuario_id: int) -> None:
+        super().__init__(mensagem)
+        self.login = login
+        self.usuario_id = usuario_id
+
+
 class ConflitoEdicao(ErroDominio):
     """Someone else saved the record since it was loaded: reload, never overwrite."""
 

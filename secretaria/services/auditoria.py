@@ -20,11 +20,17 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.models import Auditoria
-from secretaria.services.base import Ator
+from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
+from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64
 _CHAVE_TRAVA_PG = 2_413_1978
+ENTIDADE_ACESSO = "acesso"
+"""The entity of the login rows (entries, exits, refusals, lockouts): events of a session, never an image
+of a record, so the verification's comparison of records with their audit leaves them alone."""
+_CHAVE_CONFERIDO = "secretaria_ator_conferido"
+_entradas_registradas: set[str] = set()
+"""Tokens of delayed logins seen recorded (committed) in the audit: their sessions stop looking."""
 
 
 def instantaneo(registro: Any) -> dict[str, Any]:
@@ -74,6 +80,102 @@ def _campos(reg: Auditoria) -> dict[str, Any]:
     }
 
 
+def conferir_ator(sessao: so.Session, ator: Ator, *, recusar: bool = True) -> None:
+    """Re-read the account of a logged-in actor inside the act's transaction, once per transaction, and
+    refuse (`SessaoEncerrada`) when it is inactive, locked, or lacks a role the actor claims.
+
+    `registrar` calls this for every audited act, so a change the administrator makes takes effect at the
+    user's next act, whatever the window still believes. The act's own role check ran against
+    `ator.papeis`; requiring those roles to be a subset of the account's current ones makes that check
+    hold against the current roles too (roles granted meanwhile wait for the next login). A service that
+    changes the acting user's own account calls this first, so the check reads the account as it was.
+
+    Actors without `usuario_id` (the system, the demo generator, tests' literal actors) are not accounts.
+    With `recusar=False` (the session's exit, recorded whatever happened to the account) nothing is refused.
+    """
+    if ator.usuario_id is None:
+        return
+    transacao = sessao.get_transaction()
+    conferido = sessao.info.get(_CHAVE_CONFERIDO)
+    if transacao is not None and conferido == (transacao, ator.usuario_id):
+        return
+    linhas = sessao.execute(
+        sa.select(Usuario.ativo, Usuario.bloqueado_ate, UsuarioPapel.papel)
+        .outerjoin(UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id)
+        .where(Usuario.id == ator.usuario_id)
+    ).all()
+    if recusar:
+        motivo = _motivo_de_recusa(ator, linhas)
+        if motivo is not None:
+            raise SessaoEncerrada(motivo, login=ator.login, usuario_id=ator.usuario_id)
+        sessao.info[_CHAVE_CONFERIDO] = (sessao.get_transaction(), ator.usuario_id)
+    if ator.entrada_pendente is not None and ator.sessao is not None:
+        _registrar_entrada_adiada(sessao, ator, ator.sessao, ator.entrada_pendente)
+
+
+def _motivo_de_recusa(ator: Ator, linhas: Sequence[sa.Row[Any]]) -> str | None:
+    if not linhas or not linhas[0].ativo:
+        return (
+            "Seu acesso foi alterado pelo administrador: sua conta foi desativada. Nada foi gravado. "
+            "Entre de novo com uma conta ativa."
+        )
+    bloqueado_ate = linhas[0].bloqueado_ate
+    if bloqueado_ate is not None and bloqueado_ate > relogio.agora():
+        return (
+            f"Sua conta foi bloqueada até {bloqueado_ate:%H:%M} por excesso de tentativas de senha. "
+            "Nada foi gravado. Entre de novo depois desse horário, ou peça ao administrador que a desbloqueie."
+        )
+    atuais = {linha.papel for linha in linhas if linha.papel is not None}
+    retirados = sorted(ator.papeis - atuais)
+    if retirados:
+        nomes = ", ".join(ROTULOS_PAPEIS.get(p, p) for p in retirados)
+        plural = "os papéis" if len(retirados) > 1 else "o papel"
+        return (
+            f"Seu acesso foi alterado pelo administrador: você não tem mais {plural} {nomes}. "
+            "Nada foi gravado. Entre de novo."
+        )
+    return None
+
+
+def _registrar_entrada_adiada(sessao: so.Session, ator: Ator, token: str, momento: datetime) -> None:
+    """The login that could not be recorded when it happened (the database was busy): its row and the
+    account's last access, written by the session's first audited act. Looked up by its token until seen
+    committed, so a rolled-back act leaves it to the next one and it is never written twice."""
+    if token in _entradas_registradas:
+        return
+    ja = sessao.scalar(
+        sa.select(Auditoria.id)
+        .where(
+            Auditoria.entidade == ENTIDADE_ACESSO,
+            Auditoria.entidade_id == token,
+            Auditoria.acao == "entrada",
+        )
+        .limit(1)
+    )
+    if ja is not None:
+        _entradas_registradas.add(token)
+        return
+    assert ator.usuario_id is not None
+    tabela = Base.metadata.tables["usuario"]
+    sessao.execute(
+        sa.update(tabela)
+        .where(
+            tabela.c.id == ator.usuario_id,
+            sa.or_(tabela.c.ultimo_acesso.is_(None), tabela.c.ultimo_acesso < momento),
+        )
+        .values(ultimo_acesso=momento, alterado_em=tabela.c.alterado_em)
+    )
+    _anexar(
+        sessao,
+        ator.login,
+        "entrada",
+        ENTIDADE_ACESSO,
+        token,
+        None,
+        {"usuario_id": ator.usuario_id, "entrada_em": momento.isoformat(), "registro": "adiado"},
+    )
+
+
 def registrar(
     sessao: so.Session,
     ator: Ator,
@@ -82,9 +184,28 @@ def registrar(
     entidade_id: object,
     antes: dict[str, Any] | None = None,
     depois: dict[str, Any] | None = None,
+    *,
+    conferir: bool = True,
 ) -> Auditoria:
-    """Append the audit row of an act to the current transaction (flushes pending changes first)."""
+    """Append the audit row of an act to the current transaction (flushes pending changes first).
+
+    A logged-in actor's account is re-read first (`conferir_ator`): the act is refused, and rolled back
+    with its transaction, when the administrator deactivated the account or took a role away meanwhile.
+    """
     sessao.flush()
+    conferir_ator(sessao, ator, recusar=conferir)
+    return _anexar(sessao, ator.login, acao, entidade, entidade_id, antes, depois)
+
+
+def _anexar(
+    sessao: so.Session,
+    login: str,
+    acao: str,
+    entidade: str,
+    entidade_id: object,
+    antes: dict[str, Any] | None,
+    depois: dict[str, Any] | None,
+) -> Auditoria:
     if sessao.get_bind().dialect.name == "postgresql":
         sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
     ultimo = sessao.execute(
@@ -93,7 +214,7 @@ def registrar(
     reg = Auditoria(
         id=(ultimo.id + 1) if ultimo else 1,
         momento=relogio.agora(),
-        usuario_login=ator.login,
+        usuario_login=login,
         acao=acao,
         entidade=entidade,
         entidade_id=None if entidade_id is None else str(entidade_id),
@@ -118,6 +239,7 @@ def registrar_lote(
     if not atos:
         return 0
     sessao.flush()
+    conferir_ator(sessao, ator)
     if sessao.get_bind().dialect.name == "postgresql":
         sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
     ultimo = sessao.execute(

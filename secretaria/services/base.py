@@ -20,6 +20,7 @@ from secretaria.erros import DiscoCheio as DiscoCheio
 from secretaria.erros import ErroDominio as ErroDominio
 from secretaria.erros import FalhaDeDisco as FalhaDeDisco
 from secretaria.erros import NaoEncontrado as NaoEncontrado
+from secretaria.erros import SessaoEncerrada as SessaoEncerrada
 from secretaria.erros import recusa_de_disco as recusa_de_disco
 from secretaria.erros import verificar_versao as verificar_versao
 from secretaria.lei.formato import formatar_data
@@ -32,6 +33,15 @@ class Ator:
     login: str
     nome: str
     papeis: frozenset[str]
+    usuario_id: int | None = None
+    """The account, set only by a real login (`contas.autenticar`): every audited act of such an actor
+    re-reads it in its own transaction (`auditoria.conferir_ator`). None for the system, the demo generator
+    and literal actors, which are not accounts."""
+    sessao: str | None = None
+    """The login's token: the audit rows of this session's entry and exit carry it."""
+    entrada_pendente: datetime | None = None
+    """When the login could not be recorded in time (the database was busy): the moment of the login, which
+    the session's first audited act records before its own row."""
 
     def tem(self, *papeis: str) -> bool:
         return bool(self.papeis.intersection(papeis))

@@ -1,4 +1,13 @@
-"""Accounts: slow salted password hashes, lockout after repeated failures, and user administration."""
+"""Accounts: slow salted password hashes, lockout after repeated failures, logins in the audit, and user
+administration.
+
+A login never waits for another writer nor conflicts with one: the password is checked in a read
+transaction, and the outcome (the failure counter, the last access, the audit row) is recorded in a short
+write transaction that waits at most `ESPERA_LOGIN` for the database's locks, with single UPDATE statements
+and no version check (the administrator editing the account meanwhile is not disturbed either). When that
+write cannot be made in time, a correct password still logs in and the session's first audited act records
+the entry (`Ator.entrada_pendente`); any refusal says the database is busy, so no failure goes uncounted.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +15,25 @@ import functools
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.db import UnidadeDeTrabalho
-from secretaria.models import Usuario, UsuarioPapel
+from secretaria.db import BancoOcupado, UnidadeDeTrabalho
+from secretaria.models import Base, Usuario, UsuarioPapel
 from secretaria.services import auditoria
+from secretaria.services.auditoria import ENTIDADE_ACESSO
 from secretaria.services.base import (
     Ator,
     ErroDominio,
     NaoEncontrado,
     exigir_papel,
+    limpar_texto,
     papeis_validos,
     texto_obrigatorio,
     verificar_versao,
@@ -30,6 +42,15 @@ from secretaria.services.base import (
 FALHAS_PARA_BLOQUEIO = 5
 DURACAO_BLOQUEIO = timedelta(minutes=15)
 SENHA_MINIMA = 8
+ESPERA_LOGIN = 1.5
+"""Seconds a login waits for the database's locks to record its outcome (the default wait is 15 s)."""
+TAMANHO_LOGIN = 60  # the column usuario.login, and the audit's usuario_login
+MENSAGEM_INCORRETA = "Usuário ou senha incorretos."
+MENSAGEM_OCUPADO = (
+    "O banco de dados está ocupado por outro usuário neste momento e a tentativa de entrada não pôde ser "
+    "registrada. Tente de novo em alguns segundos."
+)
+T = TypeVar("T")
 # scrypt cost: about 50 ms per check here, so a guessed password costs an attacker real time.
 _N, _R, _P = 2**14, 8, 1
 
@@ -72,53 +93,225 @@ def validar_senha(senha: str) -> None:
         raise ErroDominio("A senha deve ter letras e números.", "senha")
 
 
-def ator_de(usuario: Usuario) -> Ator:
-    return Ator(usuario.login, usuario.nome, usuario.nomes_papeis)
+def ator_de(usuario: Usuario, *, sessao: str | None = None) -> Ator:
+    """The actor of a logged-in account: with its id, so that its acts re-read it."""
+    return Ator(usuario.login, usuario.nome, usuario.nomes_papeis, usuario_id=usuario.id, sessao=sessao)
+
+
+@dataclass(frozen=True)
+class _Conta:
+    """What a login reads of an account, in its read transaction."""
+
+    id: int
+    login: str
+    nome: str
+    ativo: bool
+    bloqueado_ate: datetime | None
+    senha_hash: str
+    papeis: frozenset[str]
 
 
 def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
-    """Check a login; count failures and lock the account for 15 minutes after the fifth."""
-    with uow:
-        usuario = uow.session.scalar(sa.select(Usuario).where(Usuario.login == login.strip().lower()))
-        agora_ = relogio.agora()
-        if usuario is None or not usuario.ativo:
-            # The same message and the same work (one scrypt run) as a wrong password: no user enumeration.
-            senha_confere(senha, _hash_ficticio())
-            raise FalhaLogin("Usuário ou senha incorretos.", "senha")
-        if usuario.bloqueado_ate is not None and usuario.bloqueado_ate > agora_:
-            senha_confere(senha, _hash_ficticio())  # as long as any other refusal
+    """Check a login and record its outcome in the audit; count failures and lock the account for 15
+    minutes after the fifth. Waits for no other writer (see the module's docstring)."""
+    tentado = limpar_texto(login or "")[:TAMANHO_LOGIN]
+    with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
+        conta = _ler_conta(leitura.session, tentado.lower())
+    agora_ = relogio.agora()
+    if conta is None or not conta.ativo:
+        # The same message and the same work (one scrypt run, one audit row) as a wrong password.
+        senha_confere(senha, _hash_ficticio())
+        _registrar_recusa(uow, tentado, conta, "conta inexistente" if conta is None else "conta inativa")
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    if conta.bloqueado_ate is not None and conta.bloqueado_ate > agora_:
+        senha_confere(senha, _hash_ficticio())  # as long as any other refusal
+        _registrar_recusa(uow, tentado, conta, "conta bloqueada")
+        raise FalhaLogin(_mensagem_bloqueada(conta.bloqueado_ate), "senha")
+    if not senha_confere(senha, conta.senha_hash):
+        bloqueada_ate = _contar_falha(uow, conta, agora_)
+        if bloqueada_ate is not None:
             raise FalhaLogin(
-                f"Conta bloqueada por excesso de tentativas até {usuario.bloqueado_ate:%H:%M}. "
-                "Tente novamente mais tarde ou peça ao administrador.",
-                "senha",
+                f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
             )
-        if not senha_confere(senha, usuario.senha_hash):
-            usuario.falhas_login += 1
-            usuario.alterado_por = "sistema"
-            if usuario.falhas_login >= FALHAS_PARA_BLOQUEIO:
-                usuario.bloqueado_ate = agora_ + DURACAO_BLOQUEIO
-                usuario.falhas_login = 0
-                auditoria.registrar(
-                    uow.session,
-                    Ator(usuario.login, usuario.nome, frozenset()),
-                    "bloqueio",
-                    "usuario",
-                    usuario.id,
-                )
-                uow.commit()
-                raise FalhaLogin(
-                    f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.",
-                    "senha",
-                )
-            uow.commit()
-            raise FalhaLogin("Usuário ou senha incorretos.", "senha")
-        usuario.falhas_login = 0
-        usuario.bloqueado_ate = None
-        usuario.ultimo_acesso = agora_
-        usuario.alterado_por = usuario.login
-        ator = ator_de(usuario)
-        uow.commit()
-        return ator
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    token = secrets.token_hex(16)
+    ator = Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token)
+    try:
+        entrou = _gravar_curto(uow, lambda s: _registrar_entrada(s, conta, token, agora_))
+    except BancoOcupado:
+        # The password is right: the user enters, and the first act of the session records the entry.
+        return Ator(
+            conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token, entrada_pendente=agora_
+        )
+    if not entrou:  # deactivated or locked between the check and the record
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    return ator
+
+
+def _ler_conta(s: so.Session, login: str) -> _Conta | None:
+    usuario = s.scalar(sa.select(Usuario).where(Usuario.login == login))
+    if usuario is None:
+        return None
+    return _Conta(
+        usuario.id,
+        usuario.login,
+        usuario.nome,
+        usuario.ativo,
+        usuario.bloqueado_ate,
+        usuario.senha_hash,
+        usuario.nomes_papeis,
+    )
+
+
+def _mensagem_bloqueada(ate: datetime) -> str:
+    return (
+        f"Conta bloqueada por excesso de tentativas até {ate:%H:%M}. "
+        "Tente novamente mais tarde ou peça ao administrador."
+    )
+
+
+def _gravar_curto(uow: UnidadeDeTrabalho, escrever: Callable[[so.Session], T]) -> T:
+    """Run `escrever` in a write transaction that waits at most ESPERA_LOGIN for locks; BancoOcupado when
+    it could not (nothing of it was kept)."""
+    with uow.variante(espera=ESPERA_LOGIN) as escrita:
+        resultado = escrever(escrita.session)
+        escrita.commit()
+        return resultado
+
+
+def _ator_da_tentativa(login: str) -> Ator:
+    """Who the audit names for a login's own rows: the login as typed (not an account: nothing re-read)."""
+    return Ator(login, login, frozenset())
+
+
+def _registrar_recusa(uow: UnidadeDeTrabalho, tentado: str, conta: _Conta | None, motivo: str) -> None:
+    """A refusal that changes no account (unknown, inactive or locked login): its audit row. If even that
+    cannot be written, the refusal says the database is busy, as a wrong password would."""
+
+    def escrever(s: so.Session) -> None:
+        auditoria.registrar(
+            s,
+            _ator_da_tentativa(tentado),
+            "recusa_entrada",
+            ENTIDADE_ACESSO,
+            None,
+            None,
+            {"motivo": motivo, "usuario_id": conta.id if conta else None},
+        )
+
+    try:
+        _gravar_curto(uow, escrever)
+    except BancoOcupado:
+        raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
+
+
+def _contar_falha(uow: UnidadeDeTrabalho, conta: _Conta, agora_: datetime) -> datetime | None:
+    """Count a wrong password (one atomic increment: simultaneous failures all count) and lock the account
+    at the fifth; returns the end of the lockout this failure started, if it did. A failure that cannot be
+    counted in time is refused as "busy", never let through uncounted."""
+    tabela = Base.metadata.tables["usuario"]
+
+    def escrever(s: so.Session) -> datetime | None:
+        linha = s.execute(
+            sa.update(tabela)
+            .where(tabela.c.id == conta.id)
+            .values(falhas_login=tabela.c.falhas_login + 1, alterado_em=tabela.c.alterado_em)
+            .returning(tabela.c.falhas_login, tabela.c.bloqueado_ate)
+        ).first()
+        ator = _ator_da_tentativa(conta.login)
+        if linha is None:
+            return None
+        falhas, bloqueado_ate = linha
+        auditoria.registrar(
+            s, ator, "falha_entrada", ENTIDADE_ACESSO, None, None, {"usuario_id": conta.id, "falhas": falhas}
+        )
+        ja_bloqueada = bloqueado_ate is not None and bloqueado_ate > agora_
+        if falhas < FALHAS_PARA_BLOQUEIO or ja_bloqueada:
+            return None
+        ate = agora_ + DURACAO_BLOQUEIO
+        s.execute(
+            sa.update(tabela)
+            .where(tabela.c.id == conta.id)
+            .values(bloqueado_ate=ate, falhas_login=0, alterado_em=tabela.c.alterado_em)
+        )
+        auditoria.registrar(
+            s,
+            ator,
+            "bloqueio",
+            ENTIDADE_ACESSO,
+            None,
+            None,
+            {"usuario_id": conta.id, "bloqueado_ate": ate.isoformat()},
+        )
+        return ate
+
+    try:
+        return _gravar_curto(uow, escrever)
+    except BancoOcupado:
+        raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
+
+
+def _registrar_entrada(s: so.Session, conta: _Conta, token: str, agora_: datetime) -> bool:
+    """A correct password: failures cleared, last access and the entry's audit row; False (nothing kept)
+    when the account was deactivated or locked after the password was checked."""
+    tabela = Base.metadata.tables["usuario"]
+    feito = s.execute(
+        sa.update(tabela)
+        .where(
+            tabela.c.id == conta.id,
+            tabela.c.ativo.is_(True),
+            sa.or_(tabela.c.bloqueado_ate.is_(None), tabela.c.bloqueado_ate <= agora_),
+        )
+        .values(falhas_login=0, bloqueado_ate=None, ultimo_acesso=agora_, alterado_em=tabela.c.alterado_em)
+        .returning(tabela.c.id)
+    ).first()
+    if feito is None:
+        return False
+    auditoria.registrar(
+        s,
+        _ator_da_tentativa(conta.login),
+        "entrada",
+        ENTIDADE_ACESSO,
+        token,
+        None,
+        {"usuario_id": conta.id, "papeis": sorted(conta.papeis)},
+    )
+    return True
+
+
+def registrar_saida(uow: UnidadeDeTrabalho, ator: Ator, *, para: Ator | None = None) -> bool:
+    """The end of a session in the audit: closing the program, or "Trocar usuário" (`para` = who entered
+    instead). Recorded whatever happened to the account meanwhile, with the login's short wait; False
+    when the database stayed busy (the exit then goes unrecorded: closing the window must not hang)."""
+    if ator.usuario_id is None:
+        return False
+    depois: dict[str, object] = {"usuario_id": ator.usuario_id}
+    if para is not None:
+        depois["para"] = para.login
+    acao = "troca_usuario" if para is not None else "saida"
+
+    def escrever(s: so.Session) -> None:
+        auditoria.registrar(s, ator, acao, ENTIDADE_ACESSO, ator.sessao, None, depois, conferir=False)
+
+    try:
+        _gravar_curto(uow, escrever)
+    except BancoOcupado:
+        return False
+    return True
+
+
+def existe_administrador_ativo(uow: UnidadeDeTrabalho) -> bool:
+    """Whether some active account holds the administrator's role (then creating users needs one)."""
+    with uow:
+        return (
+            uow.session.scalar(
+                sa.select(Usuario.id)
+                .join(UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id)
+                .where(UsuarioPapel.papel == "administrador", Usuario.ativo.is_(True))
+                .limit(1)
+            )
+            is not None
+        )
 
 
 def criar_usuario(
@@ -186,6 +379,7 @@ def editar_usuario(
     nome_limpo = texto_obrigatorio(nome, "nome", "o nome", 200)
     conjunto = papeis_validos(papeis)
     with uow:
+        auditoria.conferir_ator(uow.session, ator)  # the account as it was, before this act changes it
         s = uow.session
         usuario = _usuario(s, usuario_id, travar=True)
         verificar_versao(usuario, versao, f"O usuário {usuario.login}")
@@ -204,6 +398,7 @@ def redefinir_senha(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nova
     exigir_papel(ator, "administrador", acao="redefinir senhas")
     _senha_nova_valida(nova_senha)
     with uow:
+        auditoria.conferir_ator(uow.session, ator)  # the account as it was, before this act changes it
         s = uow.session
         usuario = _usuario(s, usuario_id, travar=True)
         antes = _imagem(usuario)
@@ -218,6 +413,7 @@ def definir_ativo(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, ativo:
     """Activate or deactivate an account (a deactivated user cannot log in; their acts stay in the log)."""
     exigir_papel(ator, "administrador", acao="ativar ou desativar usuários")
     with uow:
+        auditoria.conferir_ator(uow.session, ator)  # the account as it was, before this act changes it
         s = uow.session
         usuario = _usuario(s, usuario_id, travar=True)
         if usuario.ativo == bool(ativo):
@@ -236,6 +432,7 @@ def desbloquear_usuario(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int) -> 
     """Lift the lockout after repeated wrong passwords before its 15 minutes are over."""
     exigir_papel(ator, "administrador", acao="desbloquear usuários")
     with uow:
+        auditoria.conferir_ator(uow.session, ator)  # the account as it was, before this act changes it
         s = uow.session
         usuario = _usuario(s, usuario_id, travar=True)
         if usuario.bloqueado_ate is None and usuario.falhas_login == 0:
@@ -253,6 +450,7 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
     if nova_senha == senha_atual:
         raise ErroDominio("A nova senha deve ser diferente da atual.", "nova_senha")
     with uow:
+        auditoria.conferir_ator(uow.session, ator)  # the account as it was, before this act changes it
         s = uow.session
         usuario = s.scalar(sa.select(Usuario).where(Usuario.login == ator.login).with_for_update())
         if usuario is None or not usuario.ativo:
