@@ -76,7 +76,8 @@ def _parser() -> argparse.ArgumentParser:
         help="restaura uma cópia de segurança (SQLite)",
         description="Confere a cópia (integridade, esquema completo, referências entre registros e "
         "auditoria), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
-        "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa.",
+        "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa. Pede o login "
+        "e a senha de um administrador do banco atual (se ele tiver um).",
     )
     restaurar.add_argument("origem", help="arquivo da cópia de segurança")
     restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")
@@ -126,7 +127,14 @@ def _parser() -> argparse.ArgumentParser:
 
     usuario = sub.add_parser("usuario", help="administração de usuários")
     usub = usuario.add_subparsers(dest="acao_usuario", required=True)
-    criar = usub.add_parser("criar", help="cria um usuário (a senha é pedida no terminal ou lida da entrada)")
+    criar = usub.add_parser(
+        "criar",
+        help="cria um usuário (a senha é pedida no terminal ou lida da entrada)",
+        description="Cria um usuário. Se o banco já tem um administrador ativo, pede antes o login e a senha "
+        "de um administrador, em nome de quem a criação fica na auditoria (fora de um terminal: uma linha "
+        "com o login, outra com a senha, e então a senha do novo usuário). O primeiro administrador de um "
+        "banco vazio não precisa de login.",
+    )
     criar.add_argument("login")
     criar.add_argument("--nome", help="nome completo (padrão: o login)")
     criar.add_argument("--papel", action="append", required=True, help="papel (pode repetir)")
@@ -371,7 +379,8 @@ def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
     from secretaria.services.backup import preparar_restauracao, restaurar
     from secretaria.services.base import SISTEMA
 
-    ator = SISTEMA
+    # An administrator of the database about to be replaced; the system when it has none (or is damaged).
+    ator = _administrador_do_banco_atual(url, acao="restaurar uma cópia de segurança") or SISTEMA
     preparacao = preparar_restauracao(origem, url, ator=ator)  # every check first: nothing changed yet
     if not confirmado:
         if not sys.stdin.isatty():
@@ -445,6 +454,7 @@ def _auditoria_verificar(url: str | None, ancoras: list[tuple[int, str]]) -> int
 
 
 def _auditoria_termo(url: str | None, saida: Path) -> int:
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.semente import abrir_e_semear
     from secretaria.services.verificacao import emitir_termo
 
@@ -452,7 +462,10 @@ def _auditoria_termo(url: str | None, saida: Path) -> int:
     banco = abrir_e_semear(url)
     try:
         ator = _autenticar_no_terminal(banco, "administrador", "secretario", acao="emitir o termo")
-        termo = emitir_termo(banco, ator)
+        try:
+            termo = emitir_termo(banco, ator)
+        finally:
+            registrar_saida(banco.uow(), ator)
     finally:
         banco.fechar()
     _gravar_arquivo(saida, termo.pdf)
@@ -471,6 +484,34 @@ def _gravar_arquivo(saida: Path, conteudo: bytes) -> None:
     except OSError as exc:
         temporario.unlink(missing_ok=True)
         raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+
+
+def _administrador_do_banco_atual(url: str | None, *, acao: str) -> Ator | None:
+    """Before a restore: an administrator of the database about to be replaced logs in (the terminal asks).
+    None when there is nobody to ask for: no such file, a file that does not open as a Secretaria database
+    (a damaged one is what a restore is for), or no active administrator in it. The database is closed
+    again before returning, so the restore finds nobody holding it open."""
+    import sqlalchemy as sa
+
+    from secretaria.db import ErroBanco, abrir_banco, arquivo_sqlite, resolver_url
+    from secretaria.services.contas import existe_administrador_ativo
+
+    arquivo = arquivo_sqlite(resolver_url(url))
+    if arquivo is None or not arquivo.is_file():  # a server (refused by the restore) or no database yet
+        return None
+    try:
+        banco = abrir_banco(url, migrar=False)
+    except ErroBanco:
+        return None
+    try:
+        try:
+            if not existe_administrador_ativo(banco.uow(somente_leitura=True)):
+                return None
+        except sa.exc.DatabaseError:  # damaged, or an older schema: nothing to log in against
+            return None
+        return _autenticar_no_terminal(banco, "administrador", acao=acao)
+    finally:
+        banco.fechar()
 
 
 def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
@@ -520,14 +561,22 @@ def _ler_senha() -> str:
 
 
 def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) -> int:
+    """Create a user. On a database that already has an active administrator, one of them logs in first
+    and the creation is audited in their name; the first administrator of an empty database needs none."""
     from secretaria.services.base import SISTEMA
-    from secretaria.services.contas import criar_usuario
+    from secretaria.services.contas import criar_usuario, existe_administrador_ativo, registrar_saida
     from secretaria.services.semente import abrir_e_semear
 
-    senha = _ler_senha()
     banco = abrir_e_semear(url)
     try:
-        criar_usuario(banco.uow(), SISTEMA, login=login, nome=nome, senha=senha, papeis=papeis)
+        ator = SISTEMA
+        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
+            ator = _autenticar_no_terminal(banco, "administrador", acao="criar usuários")
+        try:
+            senha = _ler_senha()
+            criar_usuario(banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis)
+        finally:
+            registrar_saida(banco.uow(), ator)  # nothing for the system
     finally:
         banco.fechar()
     print(f"Usuário {login.strip().lower()} criado com os papéis: {', '.join(sorted(set(papeis)))}.")

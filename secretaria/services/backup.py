@@ -9,6 +9,7 @@ database file, keeping the last N (Configuracao "backup_manter", default 7). A s
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import os
@@ -800,10 +801,13 @@ def _concluir(banco: Banco, copia: CopiaVerificada, guardado: Path | None, ator:
     if pendente:
         migracoes.atualizar(banco.engine)
     semear_basico(banco)
+    # The actor's account belongs to the database just replaced (and was checked there): in the restored
+    # one the same id may be nobody, or somebody else, so the row names the actor without re-reading it.
+    sem_conta = dataclasses.replace(ator, usuario_id=None, sessao=None, entrada_pendente=None)
     with banco.uow() as uow:
         auditoria.registrar(
             uow.session,
-            ator,
+            sem_conta,
             "restaurar_banco",
             "banco",
             (arquivo_sqlite(banco.url) or Path(banco.url)).name,
