@@ -117,6 +117,13 @@ def tratar(
     if issubclass(tipo, KeyboardInterrupt | SystemExit):
         sys.__excepthook__(tipo, valor, rastro)
         return
+    from secretaria.services.base import SessaoEncerrada
+
+    if isinstance(valor, SessaoEncerrada):
+        # Not unexpected: the act was refused because the administrator changed the account, and the main
+        # window (told by the unit of work) is already going back to the login screen with the reason.
+        _log.info("Sessão encerrada: %s", valor.mensagem)
+        return
     _log.error("Erro inesperado%s", f" ({linha})" if linha else "", exc_info=(tipo, valor, rastro))
     aviso = _aviso
     if aviso is None or QApplication.instance() is None:

@@ -7,14 +7,16 @@ someone else (or a broken import there) never stops the window from opening; see
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QDialog,
     QHBoxLayout,
     QLabel,
@@ -26,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from secretaria.services.base import ROTULOS_PAPEIS
+from secretaria.db import Banco
+from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, titulo_janela
 from secretaria.ui.widgets import arquivos, mensagens
@@ -93,14 +96,26 @@ class JanelaPrincipal(QMainWindow):
     """The program's window for one logged-in user (`contexto`). "Trocar usuário" rebuilds the pages for
     the new user in place.
 
+    When any act of the session is refused because the administrator changed the account (`SessaoEncerrada`,
+    announced by the database's units of work wherever the refusal itself was shown), the window closes
+    what is open, hides its pages and asks for a login again, with the reason.
+
         janela = JanelaPrincipal(contexto)
         janela.mostrar_pagina("operadoras")   # what Ctrl+2 does
         janela.pagina_atual()                 # the page widget shown
     """
 
+    sessao_encerrada = Signal(object)
+    """A SessaoEncerrada raised by an act (from any thread); handled queued, after the act's own message."""
+
     def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.contexto = contexto
+        self.dialogo_login: DialogoLogin | None = None
+        self.aviso_encerrada: QLabel | None = None
+        self._saida_registrada = False
+        self.sessao_encerrada.connect(self.encerrar_sessao, Qt.ConnectionType.QueuedConnection)
+        self._bancos_ouvidos: list[Banco] = []
         self.navegacao = QListWidget()
         self.navegacao.setObjectName("navegacao")
         self.navegacao.setAccessibleName("Navegação")
@@ -138,10 +153,13 @@ class JanelaPrincipal(QMainWindow):
     def definir_contexto(self, contexto: Contexto) -> None:
         """Show the window for `contexto`'s user: title, status bar, the entries their roles allow."""
         self.contexto = contexto
-        for pagina in self._paginas.values():
-            self.pilha.removeWidget(pagina)
-            pagina.deleteLater()
-        self._paginas.clear()
+        self._saida_registrada = False
+        self._ouvir(contexto)
+        self._remover_paginas()
+        if self.aviso_encerrada is not None:
+            self.pilha.removeWidget(self.aviso_encerrada)
+            self.aviso_encerrada.deleteLater()
+            self.aviso_encerrada = None
         self.navegacao.blockSignals(True)
         self.navegacao.clear()
         self._definicoes = [d for d in PAGINAS if not d.papeis or contexto.pode(*d.papeis)]
@@ -165,19 +183,110 @@ class JanelaPrincipal(QMainWindow):
         self._navegar(0)
 
     def trocar_usuario(self) -> None:
-        dialogo = DialogoLogin(self.contexto.banco, demo=self.contexto.demo, parent=self)
+        self._pedir_login()
+
+    def encerrar_sessao(self, erro: SessaoEncerrada) -> None:
+        """An act found the account changed under the session: close the windows and messages open over
+        this one, hide the pages, record the exit and show the login with the reason. Giving up closes
+        the program."""
+        ator = self.contexto.ator
+        if erro.usuario_id != ator.usuario_id or self._saida_registrada:
+            return  # an earlier user's late refusal, or the session is already over
+        self._registrar_saida(ator)
+        self._fechar_janelas_abertas()
+        self.navegacao.blockSignals(True)
+        self.navegacao.clear()
+        self.navegacao.blockSignals(False)
+        self._remover_paginas()
+        self.aviso_encerrada = QLabel(
+            f"A sessão de {ator.nome} ({ator.login}) foi encerrada.\n\n{erro.mensagem}"
+        )
+        self.aviso_encerrada.setWordWrap(True)
+        self.aviso_encerrada.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.aviso_encerrada.setStyleSheet("color: #555; font-size: 12pt; padding: 40px;")
+        self.pilha.addWidget(self.aviso_encerrada)
+        self.pilha.setCurrentWidget(self.aviso_encerrada)
+        self.rotulo_usuario.setText("Sessão encerrada")
+        self.rotulo_papeis.clear()
+        self.acao_backup.setEnabled(False)
+        self.setWindowTitle(titulo_janela(self.contexto.banco, demo=self.contexto.demo))
+        self._pedir_login(motivo=erro.mensagem, login=ator.login, ao_desistir=self.close)
+
+    def _pedir_login(
+        self, *, motivo: str | None = None, login: str = "", ao_desistir: Callable[[], object] | None = None
+    ) -> None:
+        dialogo = DialogoLogin(
+            self.contexto.banco, demo=self.contexto.demo, parent=self, motivo=motivo, login=login
+        )
         dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def terminou(resultado: int) -> None:
-            if resultado == QDialog.DialogCode.Accepted and dialogo.ator is not None:
-                self.definir_contexto(Contexto(self.contexto.banco, dialogo.ator, self.contexto.demo))
-                self.statusBar().showMessage(
-                    f"Agora é {dialogo.ator.nome} quem está usando o programa.", 5000
-                )
+            novo = dialogo.ator
+            if resultado == QDialog.DialogCode.Accepted and novo is not None:
+                if not self._saida_registrada:
+                    self._registrar_saida(self.contexto.ator, para=novo)
+                self.definir_contexto(Contexto(self.contexto.banco, novo, self.contexto.demo))
+                self.statusBar().showMessage(f"Agora é {novo.nome} quem está usando o programa.", 5000)
+            elif ao_desistir is not None:
+                ao_desistir()
 
         dialogo.finished.connect(terminou)
         dialogo.open()
         self.dialogo_login = dialogo
+
+    def _registrar_saida(self, ator: Ator, *, para: Ator | None = None) -> None:
+        """The session's exit (or switch) in the audit, once; never holds up the window (short wait)."""
+        from secretaria.services.contas import registrar_saida
+
+        self._saida_registrada = True
+        try:
+            registrar_saida(self.contexto.banco.uow(), ator, para=para)
+        except Exception:  # recording the exit must never keep a user from leaving
+            import logging
+
+            logging.getLogger(__name__).warning("Saída de %s não registrada", ator.login, exc_info=True)
+
+    def _ouvir(self, contexto: Contexto) -> None:
+        """Listen to the acts of `contexto`'s database for a session the administrator ended."""
+        if contexto.banco.ao_encerrar_sessao.count(self._avisar_encerramento) == 0:
+            contexto.banco.ao_encerrar_sessao.append(self._avisar_encerramento)
+            self._bancos_ouvidos.append(contexto.banco)
+
+    def _deixar_de_ouvir(self) -> None:
+        for banco in self._bancos_ouvidos:
+            while self._avisar_encerramento in banco.ao_encerrar_sessao:
+                banco.ao_encerrar_sessao.remove(self._avisar_encerramento)
+        self._bancos_ouvidos.clear()
+
+    def _avisar_encerramento(self, erro: SessaoEncerrada) -> None:
+        with contextlib.suppress(RuntimeError):  # the window is already gone
+            self.sessao_encerrada.emit(erro)
+
+    def _fechar_janelas_abertas(self) -> None:
+        """Every dialog, message box and case window opened over this window (and the program's open
+        message boxes), so nothing of the ended session stays on the screen or can still act."""
+        mensagens.fechar_todas()
+        for janela in QApplication.topLevelWidgets():
+            if janela is self or not janela.isVisible() or not self._e_minha(janela):
+                continue
+            if isinstance(janela, QDialog):
+                janela.reject()
+            elif janela.windowType() in (Qt.WindowType.Window, Qt.WindowType.Dialog):
+                janela.close()
+
+    def _e_minha(self, janela: QWidget) -> bool:
+        pai = janela.parentWidget()
+        while pai is not None:
+            if pai is self:
+                return True
+            pai = pai.parentWidget()
+        return False
+
+    def _remover_paginas(self) -> None:
+        for pagina in self._paginas.values():
+            self.pilha.removeWidget(pagina)
+            pagina.deleteLater()
+        self._paginas.clear()
 
     # -- pages ------------------------------------------------------------------------------------
     @property
@@ -263,6 +372,9 @@ class JanelaPrincipal(QMainWindow):
         )
 
     def closeEvent(self, evento: QCloseEvent) -> None:
+        if not self._saida_registrada:
+            self._registrar_saida(self.contexto.ator)
+        self._deixar_de_ouvir()
         evento.accept()
 
 

@@ -35,11 +35,20 @@ def titulo_janela(banco: Banco, *, demo: bool, ator: Ator | None = None, tela: s
 
 class DialogoLogin(QDialog):
     """User and password; a refusal (wrong password, locked account) appears in red under the password.
-    On the demo database a list shows the demo logins: clicking one fills both fields.
+    On the demo database a list shows the demo logins: clicking one fills both fields. `motivo` (a session
+    the administrator ended) is shown above the fields, and `login` fills the user field.
 
     `ator` holds the authenticated user after `accepted`."""
 
-    def __init__(self, banco: Banco, *, demo: bool, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        banco: Banco,
+        *,
+        demo: bool,
+        parent: QWidget | None = None,
+        motivo: str | None = None,
+        login: str = "",
+    ) -> None:
         super().__init__(parent)
         self.banco = banco
         self.ator: Ator | None = None
@@ -51,6 +60,16 @@ class DialogoLogin(QDialog):
         )
         cabecalho.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(cabecalho)
+        self.rotulo_motivo: QLabel | None = None
+        if motivo:
+            self.rotulo_motivo = QLabel(motivo)
+            self.rotulo_motivo.setObjectName("motivo")
+            self.rotulo_motivo.setTextFormat(Qt.TextFormat.PlainText)
+            self.rotulo_motivo.setWordWrap(True)
+            self.rotulo_motivo.setStyleSheet(
+                "color: #8a1f11; background: #fdecea; border: 1px solid #e6b0aa; padding: 6px;"
+            )
+            layout.addWidget(self.rotulo_motivo)
         banco_rotulo = QLabel(f"Banco de dados: {banco.url_exibicao}")
         banco_rotulo.setWordWrap(True)
         banco_rotulo.setStyleSheet("color: #555;")
@@ -72,7 +91,8 @@ class DialogoLogin(QDialog):
         self.botoes = botoes_salvar_cancelar(self, texto_salvar="Entrar")
         self.botoes.accepted.connect(self.entrar)
         layout.addWidget(self.botoes)
-        self.usuario.setFocus()
+        self.usuario.setText(login)
+        (self.senha if login else self.usuario).setFocus()
         self.setMinimumWidth(460)
 
     def _mostrar_usuarios_demo(self, layout: QVBoxLayout) -> None:

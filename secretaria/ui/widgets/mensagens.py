@@ -107,6 +107,13 @@ def confirmar(
     return caixa
 
 
+def fechar_todas() -> None:
+    """Close every box the program has open (as if answered with Escape): a session the administrator
+    ended leaves nothing of it on the screen."""
+    for caixa in list(_abertas):
+        caixa.reject()
+
+
 def caixa_aberta() -> QMessageBox | None:
     """The message box open now, if any (the newest one): what a test answers."""
     caixas = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
