@@ -153,3 +153,35 @@ def test_trocar_usuario_e_sair_ficam_na_auditoria(qtbot: QtBot, banco_sqlite: Ba
         ("troca_usuario", "fabio"),
         ("saida", "ana"),
     ]
+
+
+def test_recusa_que_escapa_de_um_slot_nao_e_erro_inesperado(
+    qtbot: QtBot, banco_sqlite: Banco, tmp_path: Path
+) -> None:
+    """A slot that does not catch the refusal: the exception hook shows no "Erro inesperado" box; the window
+    still goes back to the login screen with the reason."""
+    from PySide6.QtWidgets import QPushButton
+
+    from secretaria.ui import erros
+
+    banco = banco_sqlite
+    uid = _conta(banco, "fabio", "fiscal")
+    janela = _janela(qtbot, banco, "fabio")
+    contas.definir_ativo(banco.uow(), SISTEMA, uid, ativo=False)
+    erros.instalar(tmp_path / "secretaria.log")
+    try:
+        botao = QPushButton("Trocar senha", janela)
+        botao.clicked.connect(
+            lambda: contas.alterar_propria_senha(
+                banco.uow(), janela.contexto.ator, senha_atual=SENHA, nova_senha="outra12345"
+            )
+        )
+        botao.show()
+        qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: janela.dialogo_login is not None and janela.dialogo_login.isVisible())
+        caixa = mensagens.caixa_aberta()
+        assert caixa is None or caixa.windowTitle() != erros.TITULO
+    finally:
+        erros.desinstalar()
+    registro = tmp_path / "secretaria.log"
+    assert not registro.exists() or "Erro inesperado" not in registro.read_text(encoding="utf-8")
