@@ -87,8 +87,9 @@ def test_voltar_na_confirmacao_nao_altera_nada(
     texto = mensagens.responder(QMessageBox.StandardButton.No)
     assert "gravada em 29/11/2026 às 18:05" in texto
     assert "último registro de auditoria nela: nº 1" in texto
+    # "depois" created, then ana's login (logins are audited too): two rows newer than the copy.
     assert (
-        "Será perdido o que o banco atual registrou depois dela: 1 registro de auditoria (o último, nº 2"
+        "Será perdido o que o banco atual registrou depois dela: 2 registros de auditoria (o último, nº 3"
         in texto
     )
     assert "precisará ser lançado de novo" in texto and "o programa será fechado" in texto
@@ -98,7 +99,7 @@ def test_voltar_na_confirmacao_nao_altera_nada(
     assert arquivo is not None and not list(arquivo.parent.glob("*.substituido-*"))
     assert painel.botao_restaurar.isEnabled()
     with contexto.banco.leitura() as s:  # the window goes on working on its database
-        assert s.scalar(sa.select(sa.func.count()).select_from(Auditoria)) == 2
+        assert s.scalar(sa.select(sa.func.count()).select_from(Auditoria)) == 3
 
 
 def test_restaurar_pela_janela_e_fechar(
