@@ -101,7 +101,8 @@ def test_fiscal_rebaixado_volta_ao_login_com_o_motivo(qtbot: QtBot, banco: Banco
     assert "Entre de novo" in login.rotulo_motivo.text() and login.usuario.text() == "fabio"
     ap.salvar_png(janela, "sessao_encerrada_janela")
     ap.salvar_png(login, "sessao_encerrada_login")
-    assert not dialogo.isVisible() and mensagens.caixa_aberta() is None  # nothing of the session stays open
+    # Nothing of the session stays open (the form was closed, and may already be deleted).
+    assert ap.dialogo_aberto(DialogoRepresentacao) is None and mensagens.caixa_aberta() is None
     assert janela.navegacao.count() == 0 and janela.pagina_atual() is janela.aviso_encerrada
     assert "não tem mais o papel Fiscal" in janela.aviso_encerrada.text()
     assert ap.fabrica.contagens(banco)["representacao"] == 0
