@@ -16,7 +16,7 @@ from secretaria.models import Auditoria, Usuario
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA, AcessoNegado, Ator, SessaoEncerrada
 from secretaria.services.representacoes import receber_representacao
-from tests.services.fabrica import contagens
+from tests.helpers.fabrica import contagens
 
 SENHA = "segredo123"
 

@@ -3,6 +3,7 @@ point 5): the password is checked in a read transaction, the outcome recorded in
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import threading
@@ -145,8 +146,9 @@ class TravaDeEscrita:
         assert self.processo.stdout.readline().strip() == "travado"
 
     def soltar(self) -> None:
-        if self.processo is not None and self.processo.poll() is None:
-            self.processo.communicate("fim\n", timeout=30)
+        if self.processo is not None:
+            with self.processo:  # closes the pipes, waits for the child
+                self.processo.communicate("fim\n", timeout=30)
         self.processo = None
 
 
@@ -185,7 +187,7 @@ def test_login_com_o_banco_travado_por_outro_processo_responde_em_2_segundos(
     # A wrong password is refused, and said busy: it could not be counted, so it never passes uncounted;
     # an unknown login answers the same.
     for login in ("ana", "ninguem"):
-        duracao, erro = _cronometrar(lambda login=login: autenticar(banco.uow(), login, "Errada999"))
+        duracao, erro = _cronometrar(functools.partial(autenticar, banco.uow(), login, "Errada999"))
         assert duracao < 2.5 and isinstance(erro, FalhaLogin) and erro.mensagem == contas.MENSAGEM_OCUPADO
 
     trava.soltar()

@@ -97,6 +97,7 @@ def test_trocar_usuario(qtbot: QtBot, banco_sqlite: Banco) -> None:
     )
     janela.acao_trocar.trigger()
     dialogo = janela.dialogo_login
+    assert dialogo is not None
     qtbot.keyClicks(dialogo.usuario, "ana")
     qtbot.keyClicks(dialogo.senha, "segredo123")
     qtbot.keyClick(dialogo.senha, Qt.Key.Key_Return)

@@ -3,8 +3,6 @@ window goes back to the login screen with the reason (issue 13). Logins, switche
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,22 +23,10 @@ from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.form_representacao import DialogoRepresentacao
 from secretaria.ui.processo.paginas import PaginaRepresentacoes
 from secretaria.ui.widgets import mensagens
+from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 SENHA = "segredo123"
 
 
@@ -104,8 +90,8 @@ def test_fiscal_rebaixado_volta_ao_login_com_o_motivo(qtbot: QtBot, banco: Banco
     # Nothing of the session stays open (the form was closed, and may already be deleted).
     assert ap.dialogo_aberto(DialogoRepresentacao) is None and mensagens.caixa_aberta() is None
     assert janela.navegacao.count() == 0 and janela.pagina_atual() is janela.aviso_encerrada
-    assert "não tem mais o papel Fiscal" in janela.aviso_encerrada.text()
-    assert ap.fabrica.contagens(banco)["representacao"] == 0
+    assert janela.aviso_encerrada is not None and "papel Fiscal" in janela.aviso_encerrada.text()
+    assert fabrica.contagens(banco)["representacao"] == 0
 
     # Fábio enters again: the window now shows what "consulta" may see, and the exit is audited.
     qtbot.keyClicks(login.senha, SENHA)
