@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from secretaria.argumentos import ParserPt
     from secretaria.db import Banco
     from secretaria.services.base import Ator
 
@@ -25,17 +26,26 @@ SAIDA_ERRO = 2
 SAIDA_AUDITORIA_ROMPIDA = 1
 
 
+_AJUDA_DB = "banco de dados (como --db antes do comando)"
+_AJUDA_SAIDA = "arquivo a gravar"
+
+
 class ErroLinhaDeComando(Exception):
     """Bad input on the command line: printed as one message, exit code 2."""
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+def _parser() -> ParserPt:
+    from secretaria.argumentos import ParserPt
+    from secretaria.codigos import Papel
+
+    p = ParserPt(
         prog="secretaria",
         description="Secretaria — fiscalização do transporte coletivo de Pelotas (Lei nº 2.413/1978).",
     )
     p.add_argument(
-        "--db", help="banco de dados: arquivo SQLite ou postgresql+psycopg://usuario@servidor/banco"
+        "--db",
+        metavar="URL",
+        help="banco de dados: arquivo SQLite ou postgresql+psycopg://usuario@servidor/banco",
     )
     p.add_argument(
         "--criar",
@@ -43,11 +53,14 @@ def _parser() -> argparse.ArgumentParser:
         help="cria um banco novo se o arquivo SQLite de --db não existir (ao abrir o programa ou em "
         "usuario criar); sem esta opção, um arquivo que não existe é recusado",
     )
-    sub = p.add_subparsers(dest="comando")
+    sub = p.add_subparsers(dest="comando", metavar="COMANDO")
 
     demo = sub.add_parser("demo", help="cria (se preciso) e abre o banco de demonstração")
     demo.add_argument(
-        "--db", dest="db_sub", help="banco de demonstração (padrão: demo.sqlite na pasta de dados)"
+        "--db",
+        dest="db_sub",
+        metavar="URL",
+        help="banco de demonstração (padrão: demo.sqlite na pasta de dados)",
     )
     demo.add_argument("--abrir", action="store_true", help="abre o programa no banco de demonstração")
     demo.add_argument(
@@ -60,16 +73,18 @@ def _parser() -> argparse.ArgumentParser:
         description="Cópia de segurança consistente do banco (SQLite: mesmo com o programa aberto; "
         "PostgreSQL: pg_dump). Sem DESTINO, grava na pasta backups ao lado do banco.",
     )
-    backup.add_argument("destino", nargs="?", help="arquivo de destino da cópia (não é sobrescrito)")
+    backup.add_argument(
+        "destino", nargs="?", metavar="DESTINO", help="arquivo de destino da cópia (não é sobrescrito)"
+    )
     backup.add_argument(
         "--diaria",
         action="store_true",
         help="faz a cópia diária (se ainda não feita hoje) e apaga as antigas",
     )
     backup.add_argument(
-        "--manter", type=int, metavar="N", help="quantas cópias diárias manter (grava a configuração)"
+        "--manter", type=_inteiro, metavar="N", help="quantas cópias diárias manter (grava a configuração)"
     )
-    backup.add_argument("--db", dest="db_sub")
+    backup.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     restaurar = sub.add_parser(
         "restaurar",
@@ -79,12 +94,12 @@ def _parser() -> argparse.ArgumentParser:
         "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa. Pede o login "
         "e a senha de um administrador do banco atual (se ele tiver um).",
     )
-    restaurar.add_argument("origem", help="arquivo da cópia de segurança")
+    restaurar.add_argument("origem", metavar="ORIGEM", help="arquivo da cópia de segurança")
     restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")
-    restaurar.add_argument("--db", dest="db_sub")
+    restaurar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     aud = sub.add_parser("auditoria", help="registro de auditoria")
-    asub = aud.add_subparsers(dest="acao_auditoria", required=True)
+    asub = aud.add_subparsers(dest="acao_auditoria", metavar="COMANDO", required=True)
     verificar = asub.add_parser(
         "verificar",
         help="confere a cadeia de auditoria e aponta o primeiro elo rompido (saída 1 se rompida)",
@@ -96,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N:HASH",
         help="número e hash de um registro anotados antes (ex.: de um termo assinado); pode repetir",
     )
-    verificar.add_argument("--db", dest="db_sub")
+    verificar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
     termo = asub.add_parser(
         "termo",
         help="verifica a auditoria e grava o termo de verificação (PDF) para assinar e guardar",
@@ -104,11 +119,11 @@ def _parser() -> argparse.ArgumentParser:
         "(data, número de registros, último número e hash, assinaturas do Secretário e de uma testemunha). "
         "Pede o login e a senha de um administrador ou do Secretário.",
     )
-    termo.add_argument("saida", metavar="ARQUIVO.pdf")
-    termo.add_argument("--db", dest="db_sub")
+    termo.add_argument("saida", metavar="ARQUIVO.pdf", help="onde gravar o termo (PDF)")
+    termo.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     servidor = sub.add_parser("servidor", help="preparação de um servidor PostgreSQL")
-    ssub = servidor.add_subparsers(dest="acao_servidor", required=True)
+    ssub = servidor.add_subparsers(dest="acao_servidor", metavar="COMANDO", required=True)
     preparar = ssub.add_parser(
         "preparar",
         help="cria o usuário dono do esquema e o usuário do programa (que não pode alterar a auditoria)",
@@ -117,7 +132,13 @@ def _parser() -> argparse.ArgumentParser:
         "programa (lê e grava os cadastros e processos; na auditoria só inclui). Os endereços completos, com "
         "as senhas, são gravados no ARQUIVO (legível só por você); na tela as senhas aparecem mascaradas.",
     )
-    preparar.add_argument("--db", dest="db_sub", required=True)
+    preparar.add_argument(
+        "--db",
+        dest="db_sub",
+        metavar="URL",
+        required=True,
+        help="endereço de um superusuário: postgresql+psycopg://postgres@servidor/banco",
+    )
     preparar.add_argument(
         "--saida",
         metavar="ARQUIVO",
@@ -126,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     usuario = sub.add_parser("usuario", help="administração de usuários")
-    usub = usuario.add_subparsers(dest="acao_usuario", required=True)
+    usub = usuario.add_subparsers(dest="acao_usuario", metavar="COMANDO", required=True)
     criar = usub.add_parser(
         "criar",
         help="cria um usuário (a senha é pedida no terminal ou lida da entrada)",
@@ -135,10 +156,16 @@ def _parser() -> argparse.ArgumentParser:
         "com o login, outra com a senha, e então a senha do novo usuário). O primeiro administrador de um "
         "banco vazio não precisa de login.",
     )
-    criar.add_argument("login")
-    criar.add_argument("--nome", help="nome completo (padrão: o login)")
-    criar.add_argument("--papel", action="append", required=True, help="papel (pode repetir)")
-    criar.add_argument("--db", dest="db_sub")
+    criar.add_argument("login", metavar="LOGIN", help="login do novo usuário")
+    criar.add_argument("--nome", metavar="NOME", help="nome completo (padrão: o login)")
+    criar.add_argument(
+        "--papel",
+        action="append",
+        required=True,
+        metavar="PAPEL",
+        help=f"papel ({', '.join(Papel)}); pode repetir",
+    )
+    criar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
     criar.add_argument(
         "--criar", dest="criar_sub", action="store_true", help="cria o banco se o arquivo SQLite não existir"
     )
@@ -146,18 +173,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _parser_relatorios(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     """`relatorio mensal` and `documento …` (issue 6): files a scheduled task or a clerk can make."""
     rel = sub.add_parser("relatorio", help="relatórios em planilha (Excel)")
-    rsub = rel.add_subparsers(dest="tipo_relatorio", required=True)
+    rsub = rel.add_subparsers(dest="tipo_relatorio", metavar="COMANDO", required=True)
     mensal = rsub.add_parser(
         "mensal",
         help="planilha do mês: autos, resumo por operadora, penalidades, prazos e pagamentos",
         description="Grava a planilha mensal (.xlsx) do mês AAAA-MM, por exemplo 2026-11.",
     )
-    mensal.add_argument("mes", metavar="AAAA-MM")
-    mensal.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.xlsx")
-    mensal.add_argument("--db", dest="db_sub")
+    mensal.add_argument("mes", metavar="AAAA-MM", help="o mês, por exemplo 2026-11")
+    mensal.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.xlsx", help=_AJUDA_SAIDA)
+    mensal.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     doc = sub.add_parser(
         "documento",
@@ -165,7 +192,7 @@ def _parser_relatorios(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         description="Emite o documento (guardado no banco com o SHA-256: emitir de novo dá os mesmos bytes) "
         "e grava o PDF.",
     )
-    dsub = doc.add_subparsers(dest="tipo_documento", required=True)
+    dsub = doc.add_subparsers(dest="tipo_documento", metavar="COMANDO", required=True)
     for nome, ajuda in (
         ("auto", "auto de infração (1ª e 2ª vias)"),
         ("intimacao", "intimação do auto"),
@@ -175,20 +202,27 @@ def _parser_relatorios(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
         if nome == "intimacao":
             p.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
-        p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
-        p.add_argument("--db", dest="db_sub")
+        p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
+        p.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
     ficha = dsub.add_parser("ficha", help="ficha da operadora (dados e todos os processos)")
-    ficha.add_argument("cnpj", metavar="CNPJ")
-    ficha.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
-    ficha.add_argument("--db", dest="db_sub")
+    ficha.add_argument("cnpj", metavar="CNPJ", help="CNPJ da operadora")
+    ficha.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
+    ficha.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
     lote = dsub.add_parser(
         "intimacoes", help="lote de intimações dos autos lavrados num período, com a relação de entrega"
     )
-    lote.add_argument("inicio", metavar="DD/MM/AAAA")
-    lote.add_argument("fim", metavar="DD/MM/AAAA")
+    lote.add_argument("inicio", metavar="DD/MM/AAAA", help="primeiro dia do período")
+    lote.add_argument("fim", metavar="DD/MM/AAAA", help="último dia do período")
     lote.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
-    lote.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf")
-    lote.add_argument("--db", dest="db_sub")
+    lote.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
+    lote.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
+
+
+def _inteiro(texto: str) -> int:
+    try:
+        return int(texto)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"“{texto}” não é um número inteiro") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -272,9 +306,20 @@ def url_demo() -> str:
     return f"sqlite:///{pasta_dados() / 'demo.sqlite'}"
 
 
+def _conferir_bibliotecas_graficas() -> None:
+    """Before Qt starts (and before any database is opened or created): on Linux without the libraries
+    of Qt's xcb plugin, say which packages to install instead of letting Qt abort."""
+    from secretaria.ui.requisitos import conferir_bibliotecas_graficas
+
+    mensagem = conferir_bibliotecas_graficas()
+    if mensagem is not None:
+        raise ErroLinhaDeComando(mensagem)
+
+
 def _abrir_programa(url: str | None, *, demo: bool) -> int:
     from secretaria.services.semente import abrir_e_semear
 
+    _conferir_bibliotecas_graficas()
     banco = abrir_e_semear(url)
     from secretaria.ui import app
 
@@ -297,6 +342,8 @@ def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     from secretaria.demo.popular import popular_demo
     from secretaria.services.semente import abrir_e_semear
 
+    if abrir:
+        _conferir_bibliotecas_graficas()
     alvo = url or url_demo()
     arquivo = arquivo_sqlite(alvo)
     if arquivo is not None and url is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ from typing import Any
 from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
-from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
 
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import DocumentoInfo
@@ -159,10 +160,32 @@ def pintar_paginas(impressora: QPrinter, conteudo: bytes, *, dpi: int | None = N
 # --- the dialogs (patched in tests) ------------------------------------------------------------------------
 
 
+_PROIBIDOS_EM_NOME = re.compile(r'[\\/:*?"<>|\x00-\x1f]')
+
+
+def nome_de_arquivo(titulo: str, extensao: str = ".pdf") -> str:
+    """A file name suggested from a document's title, valid on Linux and Windows: "Auto de infração nº
+    0732/2026" → "Auto de infração nº 0732-2026.pdf" (a "/" would name a folder, and the dialog refuses it)."""
+    nome = _PROIBIDOS_EM_NOME.sub("-", titulo).strip().rstrip(". ") or "documento"
+    return nome if nome.lower().endswith(extensao.lower()) else f"{nome}{extensao}"
+
+
+# Labels of Qt's own print dialog that qtbase_pt_BR.qm leaves in English (Qt 6.x), by object name.
+_ROTULOS_DO_DIALOGO = {"pageSetLabel": "&Conjunto de páginas:"}
+
+
+def _traduzir_dialogo(dialogo: QPrintDialog) -> None:
+    for rotulo in dialogo.findChildren(QLabel):
+        traducao = _ROTULOS_DO_DIALOGO.get(rotulo.objectName())
+        if traducao is not None:
+            rotulo.setText(traducao)
+
+
 def nova_impressora(titulo: str) -> QPrinter:
     """A printer set up for the documents: A4, the PDF's own margins (the page is painted whole)."""
     impressora = QPrinter(QPrinter.PrinterMode.HighResolution)
-    impressora.setDocName(titulo)
+    # Qt's print dialog proposes "<docName>.pdf" as the output file: no "/" of "nº 0732/2026" in it.
+    impressora.setDocName(nome_de_arquivo(titulo, extensao=""))
     impressora.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
@@ -208,6 +231,7 @@ def dialogo_impressao(parent: QWidget | None, impressora: QPrinter, paginas_tota
         dialogo = QPrintDialog(impressora, parent)
     dialogo.setOption(QAbstractPrintDialog.PrintDialogOption.PrintToFile, False)
     dialogo.setWindowTitle("Imprimir")
+    _traduzir_dialogo(dialogo)
     if paginas_total > 0:
         dialogo.setMinMax(1, paginas_total)
     return dialogo
@@ -259,7 +283,7 @@ def arquivo_temporario(conteudo: bytes, nome_arquivo: str) -> Path:
     """The PDF written to the user's temporary folder (for the PDF reader to open)."""
     pasta = Path(tempfile.gettempdir()) / "secretaria-documentos"
     pasta.mkdir(parents=True, exist_ok=True)
-    caminho = pasta / Path(nome_arquivo).name
+    caminho = pasta / nome_de_arquivo(nome_arquivo)
     caminho.write_bytes(conteudo)
     return caminho
 
@@ -268,7 +292,7 @@ def salvar_pdf(
     parent: QWidget | None, conteudo: bytes, nome_sugerido: str, titulo: str = "Salvar PDF"
 ) -> Path | None:
     """Ask where to save and write the bytes as they are (the issued document, SHA-256 unchanged)."""
-    destino = arquivos.salvar_como(parent, titulo, nome_sugerido, FILTRO_PDF)
+    destino = arquivos.salvar_como(parent, titulo, nome_de_arquivo(nome_sugerido), FILTRO_PDF)
     if destino is None:
         return None
     try:
