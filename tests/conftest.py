@@ -26,6 +26,10 @@ from secretaria.db import Banco
 from secretaria.models import Base
 from secretaria.services.semente import abrir_e_semear
 
+# No test opens a real window: Qt draws offscreen, and the command line's check of the system's xcb libraries
+# (made before the window opens) stays out of tests that patch the window away.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 # The case services' city, script of acts and actors, as fixtures for every test folder.
 pytest_plugins = ["tests.helpers.fixtures"]
 

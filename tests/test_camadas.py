@@ -21,6 +21,7 @@ CAMADAS = {
     "secretaria": "pacote",
     "secretaria.__main__": "cli",
     "secretaria.cli": "cli",
+    "secretaria.argumentos": "cli",  # argparse in Portuguese, for the command line only
     # `secretaria servidor preparar`: sets a PostgreSQL server up (roles, grants) and creates the schema as
     # its owner, seeded like any database the program opens; a piece of the composition root the CLI calls.
     "secretaria.servidor": "servidor",
@@ -60,7 +61,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     # The file dialog's child process is started from the package's own folder (`secretaria.__file__`).
     "ui": frozenset({"codigos", "pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros"}),
     "servidor": frozenset({"db", "services", "erros"}),
-    "cli": frozenset({"db", "services", "demo", "ui", "servidor", "relogio", "erros"}),
+    "cli": frozenset({"codigos", "db", "services", "demo", "ui", "servidor", "relogio", "erros"}),
 }
 
 
