@@ -46,6 +46,7 @@ from secretaria.models.processo import (
     Recurso,
     Representacao,
     RevisaoPrazo,
+    Retificacao,
     Suspensao,
     Testemunha,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "Recurso",
     "Representacao",
     "RevisaoPrazo",
+    "Retificacao",
     "Suspensao",
     "Testemunha",
     "Usuario",

@@ -202,8 +202,46 @@ class Intimacao(Base):
     prazo: so.Mapped[date | None] = so.mapped_column(sa.Date, index=True)  # the monthly running deadlines
     registrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
     registrado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+    retificacao_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("retificacao.id"), index=True)
+    """Set when what was delivered is a termo de retificação of the auto (objeto "auto"), not the auto."""
 
     auto: so.Mapped[AutoInfracao] = so.relationship(back_populates="intimacoes")
+
+
+class Retificacao(Base):
+    """REGRAS § 5: a numbered "termo de retificação" of an issued auto ("TR nº 0001/2026"), never overwriting.
+
+    The auto's columns hold the corrected values; the termo keeps each item changed as it read before and
+    after (display text, as printed) and whether the correction is of substance (the provision, the facts,
+    the day or hour of the infraction: the defence deadline reopens from the termo's intimação) or formal.
+    The program decides that from the fields changed; nobody chooses it. Immutable once drawn up.
+    """
+
+    __tablename__ = "retificacao"
+    __table_args__ = (sa.UniqueConstraint("ano", "numero"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    ano: so.Mapped[int]
+    numero: so.Mapped[int]
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date)
+    substancial: so.Mapped[bool]
+    itens: so.Mapped[str] = so.mapped_column(sa.Text)
+    """JSON list of {"campo", "rotulo", "de", "para"}: the items changed, old → new, as the termo prints them."""
+    motivo: so.Mapped[str] = so.mapped_column(sa.Text)
+    proxima_penalidade: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    """Art. 10, V restated for the corrected provision and day (a correction of substance only)."""
+    prazo_defesa_anterior: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    """The defence deadline that was running when a correction of substance set it aside."""
+    lavrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+    lavrado_por_nome: so.Mapped[str] = so.mapped_column(sa.String(200))
+    lavrado_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
+
+    auto: so.Mapped[AutoInfracao] = so.relationship()
+
+    @property
+    def numero_formatado(self) -> str:
+        return f"{self.numero:04d}/{self.ano}"
 
 
 class Defesa(Versionado, Base):
@@ -447,6 +485,7 @@ __all__ = [
     "Recurso",
     "Representacao",
     "RevisaoPrazo",
+    "Retificacao",
     "Suspensao",
     "Testemunha",
 ]
