@@ -229,6 +229,9 @@ class Retificacao(Base):
     itens: so.Mapped[str] = so.mapped_column(sa.Text)
     """JSON list of {"campo", "rotulo", "de", "para"}: the items changed, old → new, as the termo prints them."""
     motivo: so.Mapped[str] = so.mapped_column(sa.Text)
+    dispositivo_codigo: so.Mapped[str] = so.mapped_column(sa.ForeignKey("dispositivo.codigo"))
+    tipo: so.Mapped[str] = so.mapped_column(sa.String(1))
+    """The provision and tipo the auto cites once corrected by this termo (printed on it)."""
     proxima_penalidade: so.Mapped[str | None] = so.mapped_column(sa.Text)
     """Art. 10, V restated for the corrected provision and day (a correction of substance only)."""
     prazo_defesa_anterior: so.Mapped[date | None] = so.mapped_column(sa.Date)

@@ -39,7 +39,9 @@ __all__ = [
     "DadosLoteIntimacao",
     "DadosMensais",
     "DadosOperadora",
+    "DadosRetificacao",
     "DadosVeiculo",
+    "ItemRetificado",
     "LinhaAutoMensal",
     "LinhaFichaCaso",
     "LinhaFichaCassacao",
@@ -275,6 +277,57 @@ class DadosIntimacao:
                 "O prazo de defesa deve ser posterior à data da intimação (art. 14).",
             )
             _exigir(self.data_intimacao >= self.data_auto, "A intimação não pode ser anterior ao auto.")
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRetificado:
+    """One item of the auto a termo corrects, as it read and as it reads now."""
+
+    rotulo: str
+    de: str
+    para: str
+
+
+@dataclass(frozen=True, slots=True)
+class DadosRetificacao:
+    """The termo de retificação of an auto (REGRAS § 5), which is also its intimação.
+
+    `substancial`: the correction changes the provision, the facts or the day of the infraction, so the
+    defence deadline reopens, counted from the receipt of this termo ("15 dias contados do recebimento
+    desta intimação", never a date), and `proxima_penalidade` restates art. 10, V for the corrected
+    provision and day. A formal one (`substancial` False) reopens nothing. `razao` says which.
+    """
+
+    timbre: Timbre
+    numero: str  # "0001/2026"
+    numero_auto: str
+    data_auto: date
+    data: date
+    operadora: DadosOperadora
+    itens: Sequence[ItemRetificado]
+    motivo: str
+    substancial: bool
+    razao: str
+    dispositivo: str  # as corrected: "Art. 1º, XVI"
+    tipo: str
+    lavrado_por_nome: str
+    representante: str | None = None
+    proxima_penalidade: str | None = None
+    horario_expediente: str = ""
+    destinatario_defesa: str = "Secretário Municipal de Serviços Urbanos"
+    texto_art14: str = TEXTO_ART_14
+
+    def __post_init__(self) -> None:
+        _tupla(self, "itens")
+        _checar_numero(self.numero)
+        _checar_numero(self.numero_auto)
+        _checar_tipo(self.tipo)
+        _exigir(bool(self.itens), "O termo de retificação deve indicar ao menos um item retificado.")
+        _exigir(self.data >= self.data_auto, "O termo de retificação não pode ser anterior ao auto.")
+        _exigir(
+            not self.substancial or bool(self.horario_expediente.strip()),
+            "A retificação de substância reabre a defesa: informe o horário de expediente do protocolo.",
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,10 +107,22 @@ class ResumoAuto:
     versao: int
 
 
-@retentavel
-def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
-    """Draw up an auto: validate everything, compute the next penalty as of its day, number it, audit."""
-    exigir_papel(ator, "fiscal", acao="lavrar autos de infração")
+@dataclass(frozen=True)
+class CamposAuto:
+    """The auto's typed fields as `validar_campos` cleaned them."""
+
+    local: str
+    local_lavratura: str
+    fatos: str
+    circunstancias: str
+    infrator: str
+    data_lavratura: date
+    data_infracao: date
+    testemunhas: tuple[DadosTestemunha, ...]
+
+
+def validar_campos(dados: NovoAuto) -> CamposAuto:
+    """The checks of the auto form that need no database (drawing up, and correcting by a termo)."""
     local = texto_obrigatorio(dados.local, "local", "o local da infração", 300)
     local_lavratura = texto_obrigatorio(dados.local_lavratura, "local_lavratura", "o local da lavratura", 300)
     fatos = texto_obrigatorio(dados.descricao_fatos, "descricao_fatos", "a descrição dos fatos")
@@ -140,25 +152,32 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
         )
     if len(dados.testemunhas) > MAXIMO_TESTEMUNHAS:
         raise ErroDominio(f"Informe no máximo {MAXIMO_TESTEMUNHAS} testemunhas.", "testemunhas")
-    testemunhas = [
-        Testemunha(
+    testemunhas = tuple(
+        DadosTestemunha(
             nome=texto_obrigatorio(t.nome, "testemunhas", f"o nome da {i}ª testemunha", 200),
             documento=texto_opcional(t.documento, "testemunhas", "o documento da testemunha", 60),
             endereco=texto_opcional(t.endereco, "testemunhas", "o endereço da testemunha", 300),
         )
         for i, t in enumerate(dados.testemunhas, start=1)
-    ]
+    )
+    return CamposAuto(
+        local, local_lavratura, fatos, circunstancias, infrator, data_lavratura, data_infracao, testemunhas
+    )
+
+
+@retentavel
+def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
+    """Draw up an auto: validate everything, compute the next penalty as of its day, number it, audit."""
+    exigir_papel(ator, "fiscal", acao="lavrar autos de infração")
+    c = validar_campos(dados)
+    local, local_lavratura, fatos, circunstancias = c.local, c.local_lavratura, c.fatos, c.circunstancias
+    infrator, data_lavratura, data_infracao = c.infrator, c.data_lavratura, c.data_infracao
+    testemunhas = [Testemunha(nome=t.nome, documento=t.documento, endereco=t.endereco) for t in c.testemunhas]
     with uow:
         s = uow.session
         dispositivo = dispositivo_citavel(s, dados.dispositivo_codigo)
         operadora = obter(s, Operadora, dados.operadora_id, "Operadora", "operadora_id")
-        if operadora.cassada_em is not None and operadora.cassada_em < data_infracao:
-            raise ErroDominio(
-                f"A operadora {operadora.razao_social} teve a permissão cassada em "
-                f"{formatar_data(operadora.cassada_em)}, antes do fato: não pode ser autuada por ele.",
-                "operadora_id",
-            )
-        _conferir_vinculos(s, dados, operadora, data_infracao)
+        conferir_fato(s, dados, operadora, data_infracao)
         fiscal = obter(s, Fiscal, dados.fiscal_id, "Fiscal", "fiscal_id")
         if not fiscal.ativo:
             raise ErroDominio(f"O fiscal {fiscal.nome} está inativo e não pode lavrar autos.", "fiscal_id")
@@ -245,6 +264,18 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
             proxima_penalidade=auto.proxima_penalidade,
             versao=auto.versao,
         )
+
+
+def conferir_fato(s: so.Session, dados: NovoAuto, operadora: Operadora, dia: date) -> None:
+    """The operator could be cited for a fact of `dia` (not cassada before it), and the vehicle, line and
+    employee named are its own."""
+    if operadora.cassada_em is not None and operadora.cassada_em < dia:
+        raise ErroDominio(
+            f"A operadora {operadora.razao_social} teve a permissão cassada em "
+            f"{formatar_data(operadora.cassada_em)}, antes do fato: não pode ser autuada por ele.",
+            "operadora_id",
+        )
+    _conferir_vinculos(s, dados, operadora, dia)
 
 
 def _conferir_vinculos(s: so.Session, dados: NovoAuto, operadora: Operadora, dia: date) -> None:

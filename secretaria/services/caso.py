@@ -5,6 +5,7 @@ Plain frozen dataclasses (never live ORM objects), read in a handful of indexed 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -30,6 +31,7 @@ from secretaria.models import (
     Proposta,
     Recurso,
     Representacao,
+    Retificacao,
     Suspensao,
 )
 from secretaria.services.base import Ator
@@ -51,6 +53,8 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "anexar_evidencia": ("fiscal", "protocolo"),
     "cancelar_auto": ("autoridade", "secretario"),
     "conferir_revisao_prazo": ("secretario",),
+    "retificar_auto": ("fiscal",),
+    "registrar_intimacao_retificacao": ("protocolo",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -68,6 +72,8 @@ ROTULOS_ATOS = {
     "anexar_evidencia": "Anexar arquivo",
     "cancelar_auto": "Cancelar auto",
     "conferir_revisao_prazo": "Conferir prazo revisto",
+    "retificar_auto": "Retificar auto",
+    "registrar_intimacao_retificacao": "Registrar intimação do termo de retificação",
 }
 
 
@@ -120,6 +126,33 @@ class IntimacaoCaso:
     observacao: str
     prazo: date | None
     registrado_por: str
+    retificacao_numero: str | None = None
+    """The termo de retificação this delivery carried ("0001/2026"), when it carried one."""
+
+
+@dataclass(frozen=True)
+class ItemRetificacaoCaso:
+    rotulo: str
+    de: str
+    para: str
+
+
+@dataclass(frozen=True)
+class RetificacaoCaso:
+    """A termo de retificação of the auto (REGRAS § 5)."""
+
+    id: int
+    numero_formatado: str
+    data: date
+    substancial: bool
+    itens: tuple[ItemRetificacaoCaso, ...]
+    motivo: str
+    lavrado_por: str
+    lavrado_por_nome: str
+    proxima_penalidade: str | None
+    prazo_defesa_anterior: date | None
+    intimado_em: date | None
+    """The day a successful intimação delivered it (None while it awaits one)."""
 
 
 @dataclass(frozen=True)
@@ -294,6 +327,7 @@ class Caso:
     suspensao: SuspensaoCaso | None
     anexos: tuple[AnexoCaso, ...]
     documentos: tuple[DocumentoCaso, ...]
+    retificacoes: tuple[RetificacaoCaso, ...]
     linha_do_tempo: tuple[EventoCaso, ...]
     prazos: tuple[PrazoCaso, ...]
     final_em: date | None
@@ -315,12 +349,25 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     dispositivo = sessao.get(DispositivoCatalogo, auto.dispositivo_codigo)
     representacao = sessao.get(Representacao, auto.representacao_id) if auto.representacao_id else None
 
+    termos = sessao.scalars(
+        sa.select(Retificacao).where(Retificacao.auto_id == auto.id).order_by(Retificacao.id)
+    ).all()
+    numeros_termos = {t.id: t.numero_formatado for t in termos}
     intimacoes = tuple(
         IntimacaoCaso(
             i.id, i.objeto, i.data, i.meio, i.resultado, i.sucesso, i.recebedor_nome, i.recebedor_documento,
-            i.recibo, i.observacao, i.prazo, i.registrado_por,
+            i.recibo, i.observacao, i.prazo, i.registrado_por, numeros_termos.get(i.retificacao_id or 0),
         )
         for i in sessao.scalars(sa.select(Intimacao).where(Intimacao.auto_id == auto.id).order_by(Intimacao.data, Intimacao.id))
+    )  # fmt: skip
+    retificacoes = tuple(
+        RetificacaoCaso(
+            t.id, t.numero_formatado, t.data, t.substancial,
+            tuple(ItemRetificacaoCaso(i["rotulo"], i["de"], i["para"]) for i in json.loads(t.itens)),
+            t.motivo, t.lavrado_por, t.lavrado_por_nome, t.proxima_penalidade, t.prazo_defesa_anterior,
+            min((i.data for i in intimacoes if i.sucesso and i.retificacao_numero == t.numero_formatado), default=None),
+        )
+        for t in termos
     )  # fmt: skip
     defesas = tuple(
         DefesaCaso(d.id, d.protocolada_em, d.tempestiva, d.requerente, d.texto, d.recibo, d.versao)
@@ -395,13 +442,22 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     revisoes = revisoes_do_auto(sessao, auto.id)
     a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
     operadora = auto.operadora
+    fase_rotulo = ROTULOS_FASE.get(auto.fase, auto.fase)
+    if any(r.substancial and r.intimado_em is None for r in retificacoes) and auto.fase != "cancelado":
+        fase_rotulo = "Retificado — aguardando intimação do termo"
+    # A correction of substance reopened the defence: what was filed before it answered the auto as it read.
+    ultima_com_prazo = max(
+        (i for i in intimacoes if i.objeto == "auto" and i.prazo), key=lambda i: i.id, default=None
+    )
+    reaberto = ultima_com_prazo.data if ultima_com_prazo and ultima_com_prazo.retificacao_numero else None
+    defesas_do_prazo = tuple(d for d in defesas if reaberto is None or d.protocolada_em >= reaberto)
     return Caso(
         id=auto.id,
         ano=auto.ano,
         numero=auto.numero,
         numero_formatado=auto.numero_formatado,
         fase=auto.fase,
-        fase_rotulo=ROTULOS_FASE.get(auto.fase, auto.fase),
+        fase_rotulo=fase_rotulo,
         versao=auto.versao,
         operadora_id=operadora.id,
         operadora_nome=operadora.razao_social,
@@ -457,12 +513,14 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         suspensao=suspensao,
         anexos=anexos,
         documentos=documentos,
+        retificacoes=retificacoes,
         linha_do_tempo=tuple(
             sorted(
                 (
                     *_linha_do_tempo(
                         auto,
                         representacao,
+                        retificacoes,
                         intimacoes,
                         defesas,
                         propostas,
@@ -477,10 +535,10 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
                 key=lambda e: (e.data, _ordem(e)),
             )
         ),
-        prazos=_prazos(auto, defesas, decisao, recurso, dia),
+        prazos=_prazos(auto, defesas_do_prazo, decisao, recurso, dia),
         final_em=definitiva,
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
-        + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva),
+        + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva, retificacoes),
         revisoes_a_conferir=a_conferir,
     )
 
@@ -488,6 +546,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
 def _linha_do_tempo(
     auto: AutoInfracao,
     representacao: Representacao | None,
+    retificacoes: tuple[RetificacaoCaso, ...],
     intimacoes: tuple[IntimacaoCaso, ...],
     defesas: tuple[DefesaCaso, ...],
     propostas: tuple[PropostaCaso, ...],
@@ -516,8 +575,27 @@ def _linha_do_tempo(
             f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {auto.proxima_penalidade}",
         )
     )
+    for r in retificacoes:
+        natureza = "de substância" if r.substancial else "formal"
+        texto = "; ".join(f"{i.rotulo}: “{i.de}” → “{i.para}”" for i in r.itens) + f". Motivo: {r.motivo}"
+        if r.substancial:
+            texto += (
+                ". Reabre o prazo de defesa (15 dias da intimação do termo) e a sanção é avaliada de novo"
+                + (f"; o prazo que vencia em {formatar_data(r.prazo_defesa_anterior)} fica sem efeito"
+                   if r.prazo_defesa_anterior else "")
+            )  # fmt: skip
+        ev.append(
+            EventoCaso(
+                r.data,
+                "retificacao",
+                f"Termo de retificação nº {r.numero_formatado} ({natureza})",
+                f"{texto}. Lavrado por {r.lavrado_por_nome}.",
+            )
+        )
     for i in intimacoes:
         objeto = "do auto" if i.objeto == "auto" else "da decisão"
+        if i.retificacao_numero:
+            objeto = f"do termo de retificação nº {i.retificacao_numero}"
         texto = f"{MEIOS_INTIMACAO.get(i.meio, i.meio).capitalize()}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
         if i.recebedor_nome:
             texto += f", recebida por {i.recebedor_nome}"
@@ -625,13 +703,13 @@ def _linha_do_tempo(
 
 
 _ORDEM_ATOS = {
-    "representacao": 0, "infracao": 1, "lavratura": 2, "intimacao": 3, "defesa": 4, "proposta": 5, "decisao": 6,
+    "representacao": 0, "infracao": 1, "lavratura": 2, "retificacao": 2.5, "intimacao": 3, "defesa": 4, "proposta": 5, "decisao": 6,
     "recurso": 8, "julgamento_recurso": 9, "suspensao": 10, "pagamento": 11, "divida_ativa": 12, "cumprimento": 13,
     "cancelamento": 14,
 }  # fmt: skip
 
 
-def _ordem(e: EventoCaso) -> int:
+def _ordem(e: EventoCaso) -> float:
     """Acts of the same day in the order the procedure has them (the decision's intimação after the decision)."""
     if e.ato == "intimacao" and e.titulo.startswith("Intimação da decisão"):
         return 7
@@ -702,16 +780,21 @@ def _proximos_atos(
     cumprimento: CumprimentoCaso | None,
     suspensao: SuspensaoCaso | None,
     definitiva: date | None,
+    retificacoes: tuple[RetificacaoCaso, ...] = (),
 ) -> tuple[str, ...]:
     if auto.fase == "cancelado":
         return ()
     atos: list[str] = []
+    if any(r.intimado_em is None for r in retificacoes):
+        atos.append("registrar_intimacao_retificacao")
+    substancia_pendente = any(r.substancial and r.intimado_em is None for r in retificacoes)
     if decisao is None:
         if auto.fase == "lavrado":
-            atos.append("registrar_intimacao_auto")
+            if not substancia_pendente:
+                atos.append("registrar_intimacao_auto")
         else:
             atos += ["registrar_defesa", "registrar_proposta"]
-        atos += ["decidir", "cancelar_auto"]
+        atos += ["decidir", "retificar_auto", "cancelar_auto"]
     else:
         if auto.prazo_recurso is None and decisao.resultado == "aplicada":
             atos.append("registrar_intimacao_decisao")

@@ -47,6 +47,7 @@ from secretaria.models import (
     Pagamento,
     Recurso,
     Representacao,
+    Retificacao,
     Suspensao,
     Veiculo,
 )
@@ -102,6 +103,7 @@ TIPOS_DOCUMENTO = {
     "decisao": "Notificação de decisão",
     "ficha": "Ficha da operadora",
     "lote_intimacoes": "Lote de intimações",
+    "retificacao": "Termo de retificação",
 }
 """What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
 
@@ -139,7 +141,7 @@ class DocumentoInfo:
     def descricao(self) -> str:
         """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
         nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
-        if self.tipo in ("auto", "intimacao", "decisao"):
+        if self.tipo in ("auto", "intimacao", "decisao", "retificacao"):
             return f"{nome} nº {self.referencia}"
         if self.tipo == "lote_intimacoes":
             return f"{nome} de {self.referencia}"
@@ -312,7 +314,12 @@ def _primeira_intimacao(sessao: so.Session, auto_id: int, objeto: str) -> Intima
     """
     return sessao.scalar(
         sa.select(Intimacao)
-        .where(Intimacao.auto_id == auto_id, Intimacao.objeto == objeto, Intimacao.prazo.is_not(None))
+        .where(
+            Intimacao.auto_id == auto_id,
+            Intimacao.objeto == objeto,
+            Intimacao.prazo.is_not(None),
+            Intimacao.retificacao_id.is_(None),  # a termo de retificação is its own notice
+        )
         .order_by(Intimacao.id)
         .limit(1)
     )
@@ -329,8 +336,9 @@ def dados_intimacao(
     feita = _primeira_intimacao(sessao, auto.id, "auto")
     dia: date | None = None
     prazo: date | None = None
-    if feita is not None and auto.prazo_defesa is not None:
-        dia, prazo, emissao = feita.data, auto.prazo_defesa, feita.data
+    if feita is not None and feita.prazo is not None:
+        # The deadline this delivery started (a correction of substance may have reopened another since).
+        dia, prazo, emissao = feita.data, feita.prazo, feita.data
     else:
         entrega = data_intimacao or relogio.hoje()
         if entrega < auto.data_lavratura:
@@ -736,6 +744,10 @@ def renderizar(tipo: str, dados: Any) -> bytes:
         from secretaria.reports.decisao import DecisaoPdf
 
         return DecisaoPdf().render(dados)
+    if tipo == "retificacao":
+        from secretaria.reports.retificacao import TermoRetificacaoPdf
+
+        return TermoRetificacaoPdf().render(dados)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
@@ -760,7 +772,16 @@ def _pedido(
     operadora_id: int | None,
     periodo: tuple[date, date] | None,
     data_entrega: date | None,
+    retificacao_id: int | None = None,
 ) -> _Pedido:
+    if tipo == "retificacao":
+        from secretaria.services.retificacoes import dados_retificacao, obter_termo
+
+        termo = obter_termo(sessao, retificacao_id)
+        _auto(sessao, termo.auto_id)  # refused for a cancelled auto, like its other documents
+        dados = dados_retificacao(sessao, termo.id)
+        nome = f"termo-de-retificacao-{dados.numero.replace('/', '-')}.pdf"
+        return _Pedido(tipo, dados.numero, nome, termo.auto_id, None, dados)
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
@@ -825,6 +846,7 @@ def emitir_documento(
     operadora_id: int | None = None,
     periodo: tuple[date, date] | None = None,
     data_entrega: date | None = None,
+    retificacao_id: int | None = None,
 ) -> DocumentoInfo:
     """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
 
@@ -832,10 +854,16 @@ def emitir_documento(
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
     notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
     already stored for the same document returns that document (`novo=False`) and writes nothing.
+    "retificacao" takes `retificacao_id`. An auto corrected by a termo de retificação is never rendered
+    again: its copy issued first is served (the auto as delivered; the termos say what changed).
     """
     exigir_papel(ator, *PAPEIS, acao="emitir documentos")
     with uow:  # read only: released before rendering, so the write lock is never held while ReportLab works
-        pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega)
+        if tipo == "auto" and auto_id is not None:
+            original = _auto_ja_emitido_e_retificado(uow.session, auto_id)
+            if original is not None:
+                return _info(original, novo=False)
+        pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id)
     conteudo = renderizar(pedido.tipo, pedido.dados)
     sha = hashlib.sha256(conteudo).hexdigest()
     with uow:
@@ -870,6 +898,18 @@ def emitir_documento(
         auditoria.registrar(s, ator, "emitir_documento", "documento_emitido", doc.id, None, depois)
         uow.commit()
         return _info(doc, novo=True)
+
+
+def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> DocumentoEmitido | None:
+    """The auto's first issued copy when a termo de retificação has corrected the auto since."""
+    if sessao.scalar(sa.select(Retificacao.id).where(Retificacao.auto_id == auto_id).limit(1)) is None:
+        return None
+    return sessao.scalar(
+        sa.select(DocumentoEmitido)
+        .where(DocumentoEmitido.tipo == "auto", DocumentoEmitido.auto_id == auto_id)
+        .order_by(DocumentoEmitido.id)
+        .limit(1)
+    )
 
 
 def info_documento(sessao: so.Session, documento_id: int) -> DocumentoInfo:

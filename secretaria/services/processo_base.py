@@ -20,7 +20,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.codigos import DESCRICOES_FASE
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.models import AutoInfracao, Base
+from secretaria.models import AutoInfracao, Base, Intimacao, Retificacao
 from secretaria.services.auditoria import instantaneo
 from secretaria.services.base import ErroDominio, NaoEncontrado
 
@@ -175,6 +175,34 @@ def escolha(valor: str | None, opcoes: Mapping[str, str], campo: str, rotulo: st
         return str(valor)
     lista = ", ".join(f"“{r}”" for r in opcoes.values())
     raise ErroDominio(f"Escolha {rotulo}: {lista}.", campo)
+
+
+def termos_sem_intimacao(
+    sessao: so.Session, auto_id: int, *, so_substancia: bool = False
+) -> list[Retificacao]:
+    """The auto's termos de retificação that no successful intimação has delivered yet, oldest first."""
+    entregue = (
+        sa.select(Intimacao.id)
+        .where(Intimacao.retificacao_id == Retificacao.id, Intimacao.sucesso.is_(True))
+        .exists()
+    )
+    consulta = sa.select(Retificacao).where(Retificacao.auto_id == auto_id, ~entregue)
+    if so_substancia:
+        consulta = consulta.where(Retificacao.substancial.is_(True))
+    return list(sessao.scalars(consulta.order_by(Retificacao.id)))
+
+
+def inicio_prazo_retificado(sessao: so.Session, auto_id: int) -> date | None:
+    """The day of the termo's intimação the running defence deadline counts from, when a correction of
+    substance reopened it (None otherwise). A defence or a proposal made before it answered the auto as it
+    read before the correction, so it does not count against the reopened deadline (REGRAS § 5)."""
+    linha = sessao.execute(
+        sa.select(Intimacao.data, Intimacao.retificacao_id)
+        .where(Intimacao.auto_id == auto_id, Intimacao.objeto == "auto", Intimacao.prazo.is_not(None))
+        .order_by(Intimacao.id.desc())
+        .limit(1)
+    ).first()
+    return linha.data if linha is not None and linha.retificacao_id is not None else None
 
 
 def imagem(registro: Any, **extras: Any) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from secretaria.models import (
     Pagamento,
     Proposta,
     Recurso,
+    Retificacao,
     Suspensao,
 )
 from secretaria.services import auditoria, definitividade
@@ -66,7 +67,10 @@ from secretaria.services.processo_base import (
     data_valida,
     dias_validos,
     escolha,
+    id_valido,
     imagem,
+    inicio_prazo_retificado,
+    termos_sem_intimacao,
     urm_valida,
 )
 from secretaria.services.sancao import avaliar_sancao
@@ -180,8 +184,15 @@ def registrar_intimacao(
     recibo: str = "",
     observacao: str = "",
     versao: int | None = None,
+    retificacao_id: int | None = None,
 ) -> ResumoIntimacao:
-    """Record one delivery attempt of the auto or of the decision, successful or not."""
+    """Record one delivery attempt of the auto or of the decision, successful or not.
+
+    With `retificacao_id` (objeto "auto"), what was delivered is that termo de retificação of the auto. While
+    a correction of substance awaits its intimação, the auto's own intimação is refused: the termo is what
+    must be delivered, and its first delivery, once no other termo of substance awaits one, starts the
+    reopened defence deadline (REGRAS § 5). A formal termo's delivery starts and moves no deadline.
+    """
     exigir_papel(ator, "protocolo", acao="registrar intimações")
     objeto = escolha(objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
     meio = escolha(meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
@@ -204,7 +215,37 @@ def registrar_intimacao(
         auto = auto_para_ato(s, auto_id, "registrar intimações")
         verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
         decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-        if objeto == "auto":
+        termo: Retificacao | None = None
+        pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
+        if retificacao_id is not None:
+            termo = s.get(Retificacao, retificacao_id) if id_valido(retificacao_id) else None
+            if termo is None or termo.auto_id != auto.id:
+                raise ErroDominio(
+                    f"Termo de retificação não encontrado no auto nº {auto.numero_formatado}.",
+                    "retificacao_id",
+                )
+            if objeto != "auto":
+                raise ErroDominio(
+                    "O termo de retificação retifica o auto: registre-o como intimação do auto, não da decisão.",
+                    "objeto",
+                )
+        elif objeto == "auto" and pendentes:
+            ultimo = pendentes[-1]
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} foi retificado pelo termo nº {ultimo.numero_formatado}, de "
+                f"{formatar_data(ultimo.data)}, que altera a substância do auto: registre a intimação do termo "
+                "de retificação (o prazo de defesa é contado dela).",
+                "retificacao_id",
+            )
+        if termo is not None:
+            dia = data_valida(
+                data,
+                "data",
+                "a data da intimação",
+                minimo=termo.data,
+                rotulo_minimo=f"o termo de retificação nº {termo.numero_formatado}",
+            )
+        elif objeto == "auto":
             if decisao is not None:
                 raise ErroDominio(
                     f"O auto nº {auto.numero_formatado} já foi decidido: registre a intimação da decisão.",
@@ -239,15 +280,28 @@ def registrar_intimacao(
             observacao=obs,
             registrado_por=ator.login,
             registrado_em=relogio.agora(),
+            retificacao_id=termo.id if termo is not None else None,
         )
         antes = imagem(auto)
         mudou = False
         explicacao = None
-        if sucesso and objeto == "auto" and auto.prazo_defesa is None:
+        outros_pendentes = [t for t in pendentes if termo is None or t.id != termo.id]
+        if sucesso and termo is not None and not termo.substancial:
+            explicacao = (
+                f"Termo de retificação nº {termo.numero_formatado} (formal) intimado: não reabre nem move o "
+                "prazo de defesa."
+            )
+        elif sucesso and termo is not None and outros_pendentes:
+            explicacao = (
+                f"O prazo de defesa só recomeça com a intimação do termo nº {outros_pendentes[-1].numero_formatado}, "
+                "que também altera a substância do auto."
+            )
+        elif sucesso and objeto == "auto" and auto.prazo_defesa is None:
             prazo = calendario(s).prazo(dia, PRAZO_DEFESA_DIAS)
             intimacao.prazo = auto.prazo_defesa = prazo.vencimento
             auto.fase = "intimado"
-            explicacao, mudou = f"Prazo de defesa (art. 14): {prazo.explicacao}", True
+            nome = "Prazo de defesa (art. 14)" if termo is None else "Prazo de defesa reaberto (art. 14)"
+            explicacao, mudou = f"{nome}: {prazo.explicacao}", True
         elif (
             sucesso
             and objeto == "decisao"
@@ -292,7 +346,7 @@ def _prazo_mantido(s: so.Session, auto: AutoInfracao, objeto: str, decisao: Deci
     inicio = s.scalar(
         sa.select(Intimacao.data)
         .where(Intimacao.auto_id == auto.id, Intimacao.objeto == objeto, Intimacao.prazo.is_not(None))
-        .order_by(Intimacao.id)
+        .order_by(Intimacao.id.desc())  # the running one: a termo of substance reopens it (REGRAS § 5)
         .limit(1)
     )
     contado = f", contado da intimação de {formatar_data(inicio)}" if inicio is not None else ""
@@ -413,6 +467,14 @@ def _conferir(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
 
 def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> None:
     """Refuse a penalty before the intimação, or before the defence deadline when no defence is on file."""
+    pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
+    if pendentes:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} foi retificado pelo termo nº {pendentes[-1].numero_formatado}, "
+            f"ainda não intimado: não é possível {acao} antes da intimação do termo e do novo prazo de defesa "
+            "(arts. 11 e 14).",
+            "auto_id",
+        )
     if auto.fase == "lavrado" or auto.prazo_defesa is None:
         raise ErroDominio(
             f"O auto nº {auto.numero_formatado} ainda não foi intimado: não é possível {acao} antes da "
@@ -421,7 +483,11 @@ def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> 
         )
     if dia > auto.prazo_defesa:
         return
-    primeira_defesa = s.scalar(sa.select(sa.func.min(Defesa.protocolada_em)).where(Defesa.auto_id == auto.id))
+    consulta = sa.select(sa.func.min(Defesa.protocolada_em)).where(Defesa.auto_id == auto.id)
+    reaberto = inicio_prazo_retificado(s, auto.id)
+    if reaberto is not None:  # a defence of the auto as it read before the correction answers another text
+        consulta = consulta.where(Defesa.protocolada_em >= reaberto)
+    primeira_defesa = s.scalar(consulta)
     if primeira_defesa is None:
         raise ErroDominio(
             f"O prazo de defesa do auto nº {auto.numero_formatado} vai até {formatar_data(auto.prazo_defesa)} e "
@@ -495,12 +561,13 @@ def _exigir_proposta(s: so.Session, auto: AutoInfracao, dia: date) -> None:
     such proposal counts (a later proposal to dismiss replaces an earlier one to apply). The Secretary is not
     bound to the proposed amount, only to the range. A dismissal needs no proposal (it applies no penalty).
     """
-    ultima = s.execute(
-        sa.select(Proposta.data, Proposta.acao)
-        .where(Proposta.auto_id == auto.id, Proposta.data <= dia)
-        .order_by(Proposta.data.desc(), Proposta.id.desc())
-        .limit(1)
-    ).first()
+    consulta = sa.select(Proposta.data, Proposta.acao).where(
+        Proposta.auto_id == auto.id, Proposta.data <= dia
+    )
+    reaberto = inicio_prazo_retificado(s, auto.id)
+    if reaberto is not None:  # proposed on the auto as it read before a correction of substance
+        consulta = consulta.where(Proposta.data >= reaberto)
+    ultima = s.execute(consulta.order_by(Proposta.data.desc(), Proposta.id.desc()).limit(1)).first()
     if ultima is None:
         raise ErroDominio(
             f"Não há proposta de penalidade da autoridade competente no auto nº {auto.numero_formatado} até "

@@ -31,6 +31,8 @@ def upgrade() -> None:
         sa.Column("substancial", sa.Boolean(), nullable=False),
         sa.Column("itens", sa.Text(), nullable=False),
         sa.Column("motivo", sa.Text(), nullable=False),
+        sa.Column("dispositivo_codigo", sa.String(length=30), nullable=False),
+        sa.Column("tipo", sa.String(length=1), nullable=False),
         sa.Column("proxima_penalidade", sa.Text(), nullable=True),
         sa.Column("prazo_defesa_anterior", sa.Date(), nullable=True),
         sa.Column("lavrado_por", sa.String(length=60), nullable=False),
@@ -38,6 +40,11 @@ def upgrade() -> None:
         sa.Column("lavrado_em", sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["auto_id"], ["auto_infracao.id"], name=op.f("fk_retificacao_auto_id_auto_infracao")
+        ),
+        sa.ForeignKeyConstraint(
+            ["dispositivo_codigo"],
+            ["dispositivo.codigo"],
+            name=op.f("fk_retificacao_dispositivo_codigo_dispositivo"),
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_retificacao")),
         sa.UniqueConstraint("ano", "numero", name=op.f("uq_retificacao_ano_numero")),

@@ -1,0 +1,196 @@
+"""The termo de retificação of an auto (REGRAS § 5), which is also its intimação.
+
+It says which auto it corrects, each item as it read and as it reads now, why, and whether the correction
+reopens the defence: a correction of substance does, for "15 (quinze) dias contados do recebimento desta
+intimação" (never a date: the real delivery is what counts), with where, to whom and in which hours the
+defence is filed, and restates the next penalty (art. 10, V) for the corrected provision and day; a formal
+one says that nothing reopens. The inspector who drew it up signs; the receipt block proves the intimação
+(art. 11).
+"""
+
+from __future__ import annotations
+
+from datetime import date, time
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+
+from secretaria.reports.dados import DadosRetificacao, Timbre
+from secretaria.reports.formato import formatar_data
+from secretaria.reports.intimacao import CONTAGEM, REPRESENTACAO, REVELIA
+from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, DocumentoPdf, texto
+
+__all__ = ["TermoRetificacaoPdf"]
+
+
+class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
+    """One termo; usually one page, the receipt kept whole on the last."""
+
+    TITULO = "Termo de Retificação"
+    #: Columns of the items table: item, as it read, as it reads now.
+    LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
+
+    def timbre_de(self, dados: DadosRetificacao) -> Timbre:
+        return dados.timbre
+
+    def data_de(self, dados: DadosRetificacao) -> tuple[date, time | None]:
+        return dados.data, None
+
+    def identificacao_de(self, dados: DadosRetificacao) -> str:
+        return f"Termo de Retificação nº {dados.numero} – Auto de Infração nº {dados.numero_auto}"
+
+    def historia(self, dados: DadosRetificacao) -> list[Flowable]:
+        operadora = dados.operadora
+        f: list[Flowable] = self.cabecalho(
+            f"TERMO DE RETIFICAÇÃO Nº {dados.numero}",
+            f"Retifica o Auto de Infração nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)} – "
+            "Lei Municipal nº 2.413/1978, arts. 10 e 11",
+        )
+        f.append(self.secao("Autuada"))
+        f.append(
+            self.campos(
+                [
+                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
+                    ("CNPJ", texto(operadora.cnpj)),
+                    ("Endereço", texto(operadora.endereco)),
+                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
+                    ("Processo", f"Auto de Infração nº {dados.numero_auto}"),
+                ]
+            )
+        )
+        f.append(Spacer(1, 3 * mm))
+        f.append(
+            self.p(
+                f"Pelo presente termo, lavrado em {formatar_data(dados.data)}, fica retificado o <b>Auto de "
+                f"Infração nº {dados.numero_auto}</b> nos itens abaixo. O auto não é substituído: vale no que "
+                "não foi retificado, e a sua redação original permanece no processo.",
+                "Justificado",
+            )
+        )
+        f.append(self.secao("Itens retificados"))
+        f.append(self.itens(dados))
+        f.append(self.secao("Motivo da retificação"))
+        f.append(self.p(texto(dados.motivo), "Justificado"))
+        f.append(self.secao("Natureza da retificação e prazo de defesa"))
+        f.append(self.p(texto(dados.razao), "Justificado"))
+        if dados.substancial:
+            f += self.defesa(dados)
+        else:
+            f.append(Spacer(1, 2 * mm))
+            f.append(
+                self.p(
+                    "Fica a autuada cientificada deste termo. O prazo de defesa do auto segue contado da "
+                    "intimação do auto, sem reabertura nem alteração.",
+                    "Justificado",
+                )
+            )
+        f.append(
+            KeepTogether(
+                [
+                    Spacer(1, 4 * mm),
+                    self.local_e_data(dados.timbre, dados.data),
+                    self.assinaturas(
+                        [[f"<b>{texto(dados.lavrado_por_nome)}</b>", "Fiscal – lavrou o termo"]],
+                        altura_espaco=12 * mm,
+                    ),
+                    Spacer(1, 6 * mm),
+                    self.recibo(dados),
+                ]
+            )
+        )
+        return f
+
+    def itens(self, dados: DadosRetificacao) -> Table:
+        """Item | onde se lia | leia-se: the correction, old → new, one row per item."""
+        linhas: list[list[object]] = [
+            [self.p(c, "CelulaCabecalho") for c in ("Item", "Onde se lia", "Leia-se")]
+        ]
+        for item in dados.itens:
+            linhas.append(
+                [
+                    self.p(f"<b>{texto(item.rotulo)}</b>", "Valor"),
+                    self.p(texto(item.de), "Valor"),
+                    self.p(texto(item.para), "Valor"),
+                ]
+            )
+        tabela = Table(linhas, colWidths=list(self.LARGURAS_ITENS), repeatRows=1)
+        tabela.setStyle(
+            TableStyle(
+                [
+                    ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
+                    ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ]
+            )
+        )
+        return tabela
+
+    def defesa(self, dados: DadosRetificacao) -> list[Flowable]:
+        """A correction of substance: the intimação, the reopened deadline boxed, where and how to defend."""
+        timbre = dados.timbre
+        horario = dados.horario_expediente.strip().rstrip(".")
+        local = f"{timbre.endereco} – {timbre.cidade}/{timbre.uf}"
+        f: list[Flowable] = [
+            Spacer(1, 2 * mm),
+            self.p(
+                f"Fica a autuada <b>INTIMADA</b> deste termo, acompanhado de cópia autêntica do auto retificado, "
+                f"para, querendo, apresentar defesa sobre o auto tal como retificado ({texto(dados.dispositivo)}, "
+                f"infração do tipo {dados.tipo}), no prazo abaixo (arts. 11 e 14 da Lei Municipal nº 2.413/1978).",
+                "Justificado",
+            ),
+            Spacer(1, 3 * mm),
+            self.caixa(
+                [
+                    self.p("PRAZO PARA DEFESA, REABERTO", "DestaqueCentro"),
+                    Spacer(1, 1.5 * mm),
+                    self.p("15 (quinze) dias contados do recebimento desta intimação", "DestaqueCentro"),
+                ],
+                fundo=COR_FAIXA,
+                espessura=1.2,
+            ),
+            Spacer(1, 2 * mm),
+            self.p(
+                f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
+                f"{texto(dados.destinatario_defesa)}</b>, no protocolo da {texto(timbre.secretaria)}: "
+                f"{texto(local)}, <b>{texto(horario)}</b>.",
+                "Justificado",
+            ),
+            Spacer(1, 1.5 * mm),
+            self.p(REPRESENTACAO, "Justificado"),
+            Spacer(1, 1.5 * mm),
+            self.p(REVELIA, "Justificado"),
+            Spacer(1, 1.5 * mm),
+            self.p(CONTAGEM, "Nota"),
+        ]
+        if dados.proxima_penalidade:
+            f += [
+                self.secao("Próxima penalidade a ser aplicada (art. 10, V), conforme a retificação"),
+                self.p(texto(dados.proxima_penalidade), "Justificado"),
+            ]
+        return f
+
+    def recibo(self, dados: DadosRetificacao) -> Table:
+        """Art. 11: the termo is notified once delivered against this receipt."""
+        copia = " e a cópia autêntica do auto retificado" if dados.substancial else ""
+        return self.caixa(
+            [
+                self.p("<b>RECIBO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
+                Spacer(1, 2 * mm),
+                self.p(
+                    f"Recebi este Termo de Retificação nº {dados.numero}{copia} em ____/____/________.",
+                    "Valor",
+                ),
+                Spacer(1, 5 * mm),
+                self.p(
+                    "Nome: _______________________________________________ Documento: _________________________",
+                    "Valor",
+                ),
+                Spacer(1, 5 * mm),
+                self.p(
+                    "Cargo/função: ______________________________ Assinatura: _____________________________________",
+                    "Valor",
+                ),
+            ]
+        )
