@@ -234,6 +234,8 @@ class Retificacao(Base):
     """The provision and tipo the auto cites once corrected by this termo (printed on it)."""
     proxima_penalidade: so.Mapped[str | None] = so.mapped_column(sa.Text)
     """Art. 10, V restated for the corrected provision and day (a correction of substance only)."""
+    proxima_penalidade_anterior: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    """Art. 10, V as the auto printed it before this termo (a correction of substance only)."""
     prazo_defesa_anterior: so.Mapped[date | None] = so.mapped_column(sa.Date)
     """The defence deadline that was running when a correction of substance set it aside."""
     lavrado_por: so.Mapped[str] = so.mapped_column(sa.String(60))

@@ -150,6 +150,7 @@ class RetificacaoCaso:
     lavrado_por: str
     lavrado_por_nome: str
     proxima_penalidade: str | None
+    proxima_penalidade_anterior: str | None
     prazo_defesa_anterior: date | None
     intimado_em: date | None
     """The day a successful intimação delivered it (None while it awaits one)."""
@@ -364,7 +365,8 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         RetificacaoCaso(
             t.id, t.numero_formatado, t.data, t.substancial,
             tuple(ItemRetificacaoCaso(i["rotulo"], i["de"], i["para"]) for i in json.loads(t.itens)),
-            t.motivo, t.lavrado_por, t.lavrado_por_nome, t.proxima_penalidade, t.prazo_defesa_anterior,
+            t.motivo, t.lavrado_por, t.lavrado_por_nome, t.proxima_penalidade, t.proxima_penalidade_anterior,
+            t.prazo_defesa_anterior,
             min((i.data for i in intimacoes if i.sucesso and i.retificacao_numero == t.numero_formatado), default=None),
         )
         for t in termos
@@ -444,7 +446,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     operadora = auto.operadora
     fase_rotulo = ROTULOS_FASE.get(auto.fase, auto.fase)
     if any(r.substancial and r.intimado_em is None for r in retificacoes) and auto.fase != "cancelado":
-        fase_rotulo = "Retificado — aguardando intimação do termo"
+        fase_rotulo = "Aguardando intimação do termo"
     # A correction of substance reopened the defence: what was filed before it answered the auto as it read.
     ultima_com_prazo = max(
         (i for i in intimacoes if i.objeto == "auto" and i.prazo), key=lambda i: i.id, default=None
@@ -567,17 +569,25 @@ def _linha_do_tempo(
             )
         )
     ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", f"{auto.local}."))
+    # The auto as drawn up: a later termo of substance restated its next penalty, not this act.
+    proxima = next(
+        (r.proxima_penalidade_anterior for r in retificacoes if r.proxima_penalidade_anterior),
+        auto.proxima_penalidade,
+    )
     ev.append(
         EventoCaso(
             auto.data_lavratura,
             "lavratura",
             f"Auto de infração nº {auto.numero_formatado}",
-            f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {auto.proxima_penalidade}",
+            f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {proxima}",
         )
     )
     for r in retificacoes:
         natureza = "de substância" if r.substancial else "formal"
-        texto = "; ".join(f"{i.rotulo}: “{i.de}” → “{i.para}”" for i in r.itens) + f". Motivo: {r.motivo}"
+        texto = (
+            "; ".join(f"{i.rotulo}: “{i.de}” → “{i.para}”" for i in r.itens)
+            + f". Motivo: {r.motivo.rstrip('.')}"
+        )
         if r.substancial:
             texto += (
                 ". Reabre o prazo de defesa (15 dias da intimação do termo) e a sanção é avaliada de novo"

@@ -779,9 +779,9 @@ def _pedido(
 
         termo = obter_termo(sessao, retificacao_id)
         _auto(sessao, termo.auto_id)  # refused for a cancelled auto, like its other documents
-        dados = dados_retificacao(sessao, termo.id)
-        nome = f"termo-de-retificacao-{dados.numero.replace('/', '-')}.pdf"
-        return _Pedido(tipo, dados.numero, nome, termo.auto_id, None, dados)
+        termo_dados = dados_retificacao(sessao, termo.id)
+        nome = f"termo-de-retificacao-{termo_dados.numero.replace('/', '-')}.pdf"
+        return _Pedido(tipo, termo_dados.numero, nome, termo.auto_id, None, termo_dados)
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")

@@ -291,6 +291,7 @@ def retificar_auto(
             ),
             motivo=motivo_limpo,
             proxima_penalidade=proxima,
+            proxima_penalidade_anterior=auto.proxima_penalidade if substancial else None,
             prazo_defesa_anterior=auto.prazo_defesa if substancial else None,
             dispositivo_codigo=novos["dispositivo_codigo"],
             tipo=tipo,

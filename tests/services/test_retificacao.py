@@ -139,7 +139,7 @@ def test_retificacao_de_substancia_reabre_a_defesa_e_a_faixa_segue_o_dispositivo
         termo = s.get(Retificacao, resumo.id)
         assert termo is not None and termo.proxima_penalidade == auto.proxima_penalidade
         caso = obter_caso(s, auto_id)
-    assert caso.fase_rotulo == "Retificado — aguardando intimação do termo"
+    assert caso.fase_rotulo == "Aguardando intimação do termo"
     assert "registrar_intimacao_retificacao" in caso.proximos_atos
     assert "registrar_intimacao_auto" not in caso.proximos_atos
     assert caso.prazos == ()  # the deadline of 18/11 is set aside until the termo is delivered
@@ -160,6 +160,8 @@ def test_retificacao_de_substancia_reabre_a_defesa_e_a_faixa_segue_o_dispositivo
     assert [(p.nome, p.estado) for p in caso.prazos] == [
         ("Defesa (art. 14)", "aberto")
     ]  # 10/11 answered 1-VI
+    lavratura = next(e for e in caso.linha_do_tempo if e.ato == "lavratura")
+    assert "Art. 1º, VI, tipo A" in lavratura.descricao  # the auto as drawn up
     titulos = [e.titulo for e in caso.linha_do_tempo]
     assert titulos.index("Termo de retificação nº 0001/2026 (de substância)") < titulos.index(
         "Intimação do termo de retificação nº 0001/2026"

@@ -34,6 +34,7 @@ def upgrade() -> None:
         sa.Column("dispositivo_codigo", sa.String(length=30), nullable=False),
         sa.Column("tipo", sa.String(length=1), nullable=False),
         sa.Column("proxima_penalidade", sa.Text(), nullable=True),
+        sa.Column("proxima_penalidade_anterior", sa.Text(), nullable=True),
         sa.Column("prazo_defesa_anterior", sa.Date(), nullable=True),
         sa.Column("lavrado_por", sa.String(length=60), nullable=False),
         sa.Column("lavrado_por_nome", sa.String(length=200), nullable=False),

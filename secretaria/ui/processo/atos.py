@@ -1,5 +1,5 @@
 """One dialog per act of the case (PRODUTO paths 4–8): intimação, defesa, proposta, decisão, recurso and its
-judgement, suspensão, pagamento, cumprimento (art. 8º), cancelamento.
+judgement, suspensão, pagamento, cumprimento (art. 8º), cancelamento, retificação (termo de retificação).
 
 Every dialog works the same way (`DialogoRegistro`, whose flow the cassação dialogs of `cassacao.py` share
 too): Enter records, Escape cancels; what can be computed at once is shown at
@@ -37,11 +37,17 @@ from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempest
 from secretaria.lei.sancoes import NIVEL_SUSPENSAO
 from secretaria.lei.urm import formatar_reais, urm_para_reais
 from secretaria.services.base import ErroDominio
-from secretaria.services.caso import Caso
+from secretaria.services.caso import Caso, RetificacaoCaso
 from secretaria.services.rotulos import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO
 from secretaria.services.sancao import AvaliacaoSancao
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.processo.campos import CampoTexto, rotulo_dica
+from secretaria.ui.processo.campos import (
+    CampoTexto,
+    combo_pesquisavel,
+    preencher_combo,
+    rotulo_dica,
+    selecionar_dado,
+)
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_OK, Adiador
 from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
 
@@ -187,17 +193,51 @@ class DialogoIntimacao(DialogoAto):
     titulo = "Registrar intimação"
 
     def __init__(
-        self, contexto: Contexto, caso: Caso, parent: QWidget | None = None, *, objeto: str = "auto"
+        self,
+        contexto: Contexto,
+        caso: Caso,
+        parent: QWidget | None = None,
+        *,
+        objeto: str = "auto",
+        termo: RetificacaoCaso | None = None,
     ) -> None:
-        super().__init__(contexto, caso, parent, objeto=objeto)
+        super().__init__(contexto, caso, parent, objeto=objeto, termo=termo)
 
     def montar(self) -> None:
         self.objeto = self.opcoes.get("objeto", "auto")
+        self.termo: RetificacaoCaso | None = self.opcoes.get("termo")
         titulo = (
             "Registrar intimação da decisão" if self.objeto == "decisao" else "Registrar intimação do auto"
         )
+        if self.termo is not None:
+            titulo = f"Registrar intimação do termo de retificação nº {self.termo.numero_formatado}"
+            aviso = QLabel(
+                f"Entrega do termo de retificação nº {self.termo.numero_formatado}, de "
+                f"{formatar_data(self.termo.data)} ({'de substância' if self.termo.substancial else 'formal'}), "
+                "com a cópia do auto retificado."
+            )
+            aviso.setWordWrap(True)
+            self.layout_principal.insertWidget(1, aviso)
         self.setWindowTitle(f"{titulo} — AI nº {self.caso.numero_formatado}")
         self._montar_campos()
+
+    def _termo_nao_abre_prazo(self) -> str | None:
+        """Why delivering this termo starts no deadline (formal, or another termo of substance still awaits)."""
+        if self.termo is None:
+            return None
+        if not self.termo.substancial:
+            return "Termo de retificação formal: a entrega não inicia nem reabre o prazo de defesa."
+        outros = [
+            r
+            for r in self.caso.retificacoes
+            if r.substancial and r.intimado_em is None and r.id != self.termo.id
+        ]
+        if outros:
+            return (
+                f"O prazo de defesa só recomeça com a intimação do termo nº {outros[-1].numero_formatado}, que "
+                "também altera a substância do auto."
+            )
+        return None
 
     def _montar_campos(self) -> None:
         self.prazo_previsto: tuple[str, date] | None = None
@@ -248,6 +288,10 @@ class DialogoIntimacao(DialogoAto):
             dia = None
         ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
         self.prazo_previsto = None
+        nao_abre = self._termo_nao_abre_prazo()
+        if sucesso and nao_abre:
+            self.previsao.setText(nao_abre)
+            return
         if not sucesso:
             self.previsao.setText(
                 "Tentativa sem êxito: fica registrada, e nenhum prazo começa a correr. "
@@ -267,6 +311,8 @@ class DialogoIntimacao(DialogoAto):
             if self.objeto == "auto"
             else (PRAZO_RECURSO_DIAS, "Prazo de recurso ao Prefeito (art. 15)")
         )
+        if self.termo is not None:
+            nome = "Prazo de defesa reaberto (art. 14)"
         with self.contexto.banco.leitura() as sessao:
             prazo = calendario(sessao).prazo(dia, dias)
         self.prazo_previsto = (nome, prazo.vencimento)
@@ -285,6 +331,8 @@ class DialogoIntimacao(DialogoAto):
         dia = self.data_obrigatoria(self.data, "data", "a data da intimação")
         quem = self.recebedor_nome.text().strip()
         objeto = "da decisão" if self.objeto == "decisao" else "do auto"
+        if self.termo is not None:
+            objeto = f"do termo de retificação nº {self.termo.numero_formatado}"
         return (
             f"Registrar a intimação {objeto} entregue em {formatar_data(dia)}"
             + (f" a {quem}" if quem else "")
@@ -309,10 +357,11 @@ class DialogoIntimacao(DialogoAto):
             recibo=self.recibo.text(),
             observacao=self.observacao.texto(),
             versao=self.caso.versao,
+            retificacao_id=self.termo.id if self.termo is not None else None,
         )
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
-        if resumo.prazo is not None:
+        if resumo.prazo is not None or self.termo is not None:
             return f"Intimação registrada. {resumo.explicacao_prazo or ''}".strip()
         return "Intimação registrada."
 
@@ -1102,6 +1151,207 @@ class DialogoConferirRevisao(DialogoAto):
         return "Revisão de prazo conferida." if n == 1 else f"{n} revisões de prazo conferidas."
 
 
+# --- retificação (REGRAS § 5) ------------------------------------------------------------------------------
+
+
+class DialogoRetificacao(DialogoAto):
+    """Retificar auto: the fields a termo can correct, pre-filled with the auto as it reads; which changes
+    reopen the defence is said before anything is written, and again in the confirmation. The service
+    classifies the correction and numbers the termo; the dialog then issues the termo's PDF, which the
+    Documentos tab prints and saves like the others."""
+
+    titulo = "Retificar auto de infração"
+    texto_botao = "&Lavrar termo de retificação…"
+    texto_voltar = "&Voltar"
+
+    def montar(self) -> None:
+        from secretaria.ui.processo.form_auto import CampoHora, TabelaTestemunhas
+        from secretaria.ui.processo.opcoes import dispositivos_citaveis
+
+        c = self.caso
+        nota = QLabel(
+            "O auto não é alterado: a retificação lavra um <b>termo de retificação numerado</b>, que fica no "
+            "processo com cada item de → para, e é intimado à operadora como o auto. "
+            "<b>Os itens à esquerda reabrem o prazo de defesa</b> (15 dias contados da intimação do termo) e a "
+            "sanção é avaliada de novo; os da direita são correções formais. A operadora não se retifica: para "
+            "autuar outra, cancele este auto e lavre um novo."
+        )
+        nota.setWordWrap(True)
+        self.layout_principal.insertWidget(1, nota)
+        self.dispositivo = combo_pesquisavel()
+        opcoes = [(o.rotulo, o.id) for o in dispositivos_citaveis(self.contexto)]
+        if not any(codigo == c.dispositivo_codigo for _r, codigo in opcoes):
+            opcoes.insert(0, (f"{c.dispositivo_rotulo} (tipo {c.tipo})", c.dispositivo_codigo))
+        preencher_combo(self.dispositivo, opcoes)
+        selecionar_dado(self.dispositivo, c.dispositivo_codigo)
+        self.data_infracao = CampoData(obrigatoria=True)
+        self.data_infracao.definir_data(c.data_infracao)
+        self.hora_infracao = CampoHora()
+        self.hora_infracao.definir_hora(c.hora_infracao)
+        self.descricao_fatos = CampoTexto(linhas=3)
+        self.descricao_fatos.setPlainText(c.descricao_fatos)
+        self.circunstancias = CampoTexto(linhas=2)
+        self.circunstancias.setPlainText(c.circunstancias)
+        self.infrator_nome = QLineEdit(c.infrator_nome)
+        self.local = QLineEdit(c.local)
+        self.local_lavratura = QLineEdit(c.local_lavratura)
+        self.testemunhas = TabelaTestemunhas()
+        for t in c.testemunhas:
+            self.testemunhas.adicionar(t.nome, t.documento, t.endereco)
+        self.testemunhas.setMinimumHeight(self.testemunhas.minimumSizeHint().height())
+        self.motivo = CampoTexto(linhas=2)
+        self.motivo.setPlaceholderText("Por que o auto é retificado (sai no termo)")
+        f = self.form
+        f.adicionar("motivo", "&Motivo:", self.motivo)
+        # Two columns, as the law splits them: what reopens the defence, and what is only formal.
+        colunas = QHBoxLayout()
+        colunas.addWidget(f.grupo("Reabrem o prazo de defesa (substância)"), 1)
+        hora = QHBoxLayout()
+        hora.addWidget(self.data_infracao)
+        hora.addSpacing(12)
+        rotulo_hora = QLabel("&Hora:")
+        rotulo_hora.setBuddy(self.hora_infracao)
+        hora.addWidget(rotulo_hora)
+        hora.addWidget(self.hora_infracao)
+        hora.addStretch(1)
+        f.adicionar("dispositivo_codigo", "D&ispositivo:", self.dispositivo)
+        f.adicionar("data_infracao", "&Data da infração:", hora, foco=self.data_infracao.editor)
+        f.registrar("hora_infracao", self.hora_infracao, f.rotulo_erro_de("data_infracao"))
+        f.adicionar("descricao_fatos", "&Fatos:", self.descricao_fatos)
+        f.adicionar("circunstancias", "&Circunstâncias:", self.circunstancias)
+        colunas.addWidget(f.grupo("Correções formais (não reabrem o prazo)"), 1)
+        f.adicionar("infrator_nome", "&Nome do infrator:", self.infrator_nome)
+        f.adicionar("local", "L&ocal da infração:", self.local)
+        f.adicionar("local_lavratura", "Local da lav&ratura:", self.local_lavratura)
+        f.adicionar("testemunhas", "&Testemunhas:", self.testemunhas)
+        self.layout_principal.addLayout(colunas)
+        self.natureza = rotulo_dica()
+        self.natureza.setObjectName("natureza_retificacao")
+        self.layout_principal.addWidget(self.natureza)
+        self.dispositivo.currentIndexChanged.connect(lambda _i: self.atualizar_natureza())
+        self.data_infracao.dataAlterada.connect(lambda _d: self.atualizar_natureza())
+        for campo in (self.hora_infracao, self.infrator_nome, self.local, self.local_lavratura):
+            campo.textChanged.connect(lambda _t: self.atualizar_natureza())
+        for texto in (self.descricao_fatos, self.circunstancias):
+            texto.textChanged.connect(self.atualizar_natureza)
+        self.testemunhas.tabela.itemChanged.connect(lambda _i: self.atualizar_natureza())
+        self.testemunhas.tabela.model().rowsRemoved.connect(lambda *_a: self.atualizar_natureza())
+        self.setMinimumWidth(960)
+        self.atualizar_natureza()
+
+    def _alteracoes(self, *, estrito: bool) -> dict[str, Any]:
+        """Every correctable field as typed (the service keeps those that differ from the auto)."""
+        from secretaria.services.autos import DadosTestemunha
+
+        dia: date | None
+        if estrito:
+            dia = self.data_obrigatoria(self.data_infracao, "data_infracao", "a data da infração")
+            hora = self.hora_infracao.hora_ou_erro("hora_infracao", "a hora da infração")
+        else:
+            try:
+                dia, hora = self.data_infracao.data(), self.hora_infracao.hora()
+            except ValueError:
+                dia, hora = self.caso.data_infracao, self.caso.hora_infracao
+        return {
+            "dispositivo_codigo": self.dispositivo.currentData() or self.caso.dispositivo_codigo,
+            "data_infracao": dia,
+            "hora_infracao": hora,
+            "descricao_fatos": self.descricao_fatos.texto(),
+            "circunstancias": self.circunstancias.texto(),
+            "infrator_nome": self.infrator_nome.text(),
+            "local": self.local.text(),
+            "local_lavratura": self.local_lavratura.text(),
+            "testemunhas": [DadosTestemunha(*t) for t in self.testemunhas.valores()],
+        }
+
+    def mudancas(self) -> tuple[list[str], bool]:
+        """(names of the items changed, whether any is of substance): the preview of what the service decides."""
+        from secretaria.services.retificacoes import CAMPOS_RETIFICAVEIS, CAMPOS_SUBSTANCIA
+
+        c = self.caso
+        atuais: dict[str, Any] = {
+            "dispositivo_codigo": c.dispositivo_codigo,
+            "data_infracao": c.data_infracao,
+            "hora_infracao": c.hora_infracao,
+            "descricao_fatos": c.descricao_fatos.strip(),
+            "circunstancias": c.circunstancias.strip(),
+            "infrator_nome": c.infrator_nome.strip(),
+            "local": c.local.strip(),
+            "local_lavratura": c.local_lavratura.strip(),
+            "testemunhas": [(t.nome, t.documento, t.endereco) for t in c.testemunhas],
+        }
+        novos = self._alteracoes(estrito=False)
+        novos["testemunhas"] = [(t.nome, t.documento, t.endereco) for t in novos["testemunhas"]]
+        for chave in ("descricao_fatos", "circunstancias", "infrator_nome", "local", "local_lavratura"):
+            novos[chave] = str(novos[chave]).strip()
+        mudados = [campo for campo in CAMPOS_RETIFICAVEIS if novos[campo] != atuais[campo]]
+        return [CAMPOS_RETIFICAVEIS[m] for m in mudados], any(m in CAMPOS_SUBSTANCIA for m in mudados)
+
+    def atualizar_natureza(self) -> None:
+        from secretaria.services.retificacoes import explicar_natureza
+
+        rotulos, substancial = self.mudancas()
+        if not rotulos:
+            _colorir(
+                self.natureza,
+                "Nenhum item alterado ainda: corrija o que estiver errado no auto.",
+                COR_DESTAQUE,
+            )
+            return
+        cor = COR_ALERTA if substancial else COR_OK
+        _colorir(self.natureza, explicar_natureza(substancial, rotulos), cor, negrito=substancial)
+
+    def validar(self) -> None:
+        self._alteracoes(estrito=True)
+        if not self.mudancas()[0]:
+            raise ErroDominio(
+                "Nenhum item do auto foi alterado: não há o que retificar.", "dispositivo_codigo"
+            )
+        if not self.motivo.texto().strip():
+            raise ErroDominio("Informe o motivo da retificação.", "motivo")
+
+    def confirmacao(self) -> str:
+        rotulos, substancial = self.mudancas()
+        texto = (
+            f"Lavrar o termo de retificação do auto nº {self.caso.numero_formatado}? Ele recebe o próximo "
+            "número do ano e não pode ser desfeito.\n\n"
+        )
+        if substancial:
+            prazo = (
+                f"O prazo de defesa que vence em {formatar_data(self.caso.prazo_defesa)} fica sem efeito; "
+                if self.caso.prazo_defesa
+                else ""
+            )
+            return texto + (
+                f"É uma retificação de substância ({', '.join(r.lower() for r in rotulos)}): {prazo}o caso volta "
+                "a aguardar a intimação do termo, da qual correm 15 dias para a defesa, e a sanção é avaliada "
+                "de novo para o dispositivo e o dia corrigidos."
+            )
+        return texto + (
+            f"É uma retificação formal ({', '.join(r.lower() for r in rotulos)}): o prazo de defesa não é "
+            "reaberto."
+        )
+
+    def executar(self) -> str:
+        from secretaria.services.documentos import emitir_documento
+        from secretaria.services.retificacoes import retificar_auto
+
+        resumo = retificar_auto(
+            self.uow,
+            self.ator,
+            auto_id=self.caso.id,
+            alteracoes=self._alteracoes(estrito=True),
+            motivo=self.motivo.texto(),
+            versao=self.caso.versao,
+        )
+        try:
+            emitir_documento(self.uow, self.ator, tipo="retificacao", retificacao_id=resumo.id)
+            pdf = "O PDF do termo está na aba Documentos, para imprimir e entregar à operadora."
+        except ErroDominio as erro:  # the termo stands; only its paper waits for the missing data
+            pdf = f"O PDF do termo não foi emitido: {erro.mensagem}"
+        return f"Termo de retificação nº {resumo.numero_formatado} lavrado. {resumo.explicacao} {pdf}"
+
+
 DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
     "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
@@ -1115,5 +1365,9 @@ DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_cumprimento": DialogoCumprimento,
     "cancelar_auto": DialogoCancelar,
     "conferir_revisao_prazo": DialogoConferirRevisao,
+    "retificar_auto": DialogoRetificacao,
+    "registrar_intimacao_retificacao": lambda c, caso, p: DialogoIntimacao(
+        c, caso, p, objeto="auto", termo=next(r for r in caso.retificacoes if r.intimado_em is None)
+    ),
 }
 """Case act key (`secretaria.services.caso.PAPEIS_DOS_ATOS`) → factory(contexto, caso, parent) of its dialog."""

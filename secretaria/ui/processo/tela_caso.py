@@ -90,6 +90,7 @@ ROTULOS_EVENTO = {
     "divida_ativa": "Dívida ativa",
     "cumprimento": "Cumprimento",
     "cancelamento": "Cancelamento",
+    "retificacao": "Retificação",
 }
 
 CORES_FASE = {
@@ -546,6 +547,20 @@ class TelaCaso(QDialog):
                 f"REP nº {c.representacao_numero}" if c.representacao_numero else "",
             ),
         ]
+        for termo in c.retificacoes:
+            itens = "".join(f"<br>• {_e(i.rotulo)}: “{_e(i.de)}” → “{_e(i.para)}”" for i in termo.itens)
+            natureza = "de substância: reabriu o prazo de defesa" if termo.substancial else "formal"
+            intimado = (
+                f"intimado em {formatar_data(termo.intimado_em)}"
+                if termo.intimado_em
+                else "<b>aguardando intimação</b>"
+            )
+            linhas.append(
+                linha_html(
+                    f"Termo de retificação nº {termo.numero_formatado}",
+                    f"{formatar_data(termo.data)}, {natureza}; {intimado}. Motivo: {_e(termo.motivo)}{itens}",
+                )
+            )
         for defesa in c.defesas:
             linhas.append(
                 linha(
@@ -743,7 +758,8 @@ def _rotulo_documento(tipo: str, referencia: str) -> str:
     from secretaria.services.documentos import TIPOS_DOCUMENTO
 
     nome = TIPOS_DOCUMENTO.get(tipo, tipo)
-    return f"{nome} nº {referencia}" if tipo in ("auto", "intimacao", "decisao") else f"{nome} {referencia}"
+    numerados = ("auto", "intimacao", "decisao", "retificacao")
+    return f"{nome} nº {referencia}" if tipo in numerados else f"{nome} {referencia}"
 
 
 def _e(texto: str) -> str:
