@@ -9,7 +9,7 @@ from typing import Any
 
 from secretaria.db import Banco
 from secretaria.models import PAPEIS
-from secretaria.services import autos, execucao, representacoes, revisao_prazos, tramitacao
+from secretaria.services import autos, execucao, representacoes, retificacoes, revisao_prazos, tramitacao
 from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, Ator, ErroDominio
 from secretaria.services.caso import PAPEIS_DOS_ATOS
 from tests.helpers.fabrica import contagens
@@ -45,6 +45,11 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
         ("autoridade", "secretario"),
         autos.cancelar_auto,
         {"auto_id": NENHUM, "motivo": "Erro."},
+    ),
+    "retificar_auto": (
+        ("fiscal",),
+        retificacoes.retificar_auto,
+        {"auto_id": NENHUM, "alteracoes": {"local": "x"}, "motivo": "Erro."},
     ),
     "receber_representacao": (
         ("fiscal",),
@@ -177,6 +182,7 @@ def test_a_tela_do_caso_usa_os_mesmos_papeis_que_os_servicos() -> None:
     equivalentes = {
         "registrar_intimacao_auto": "registrar_intimacao",
         "registrar_intimacao_decisao": "registrar_intimacao",
+        "registrar_intimacao_retificacao": "registrar_intimacao",
     }
     for ato_tela, papeis in PAPEIS_DOS_ATOS.items():
         assert set(papeis) == set(MATRIZ[equivalentes.get(ato_tela, ato_tela)][0]), ato_tela
