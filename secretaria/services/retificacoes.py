@@ -197,6 +197,8 @@ def retificar_auto(
                 "um novo.",
                 campo,
             )
+    for campo, valor in alteracoes.items():
+        _conferir_tipo(campo, valor)
     motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo da retificação")
     with uow:
         s = uow.session
@@ -335,6 +337,32 @@ def retificar_auto(
             itens=itens,
             explicacao=explicar_natureza(substancial, [i.rotulo for i in itens]),
             prazo_defesa_anterior=termo.prazo_defesa_anterior,
+        )
+
+
+_TEXTOS = (
+    "dispositivo_codigo",
+    "descricao_fatos",
+    "circunstancias",
+    "infrator_nome",
+    "local",
+    "local_lavratura",
+)
+
+
+def _conferir_tipo(campo: str, valor: Any) -> None:
+    """A value of the wrong kind is refused like a wrong value (dates and hours: by `validar_campos`)."""
+    nome = CAMPOS_RETIFICAVEIS[campo]
+    if campo in _TEXTOS and not isinstance(valor, str):
+        raise ErroDominio(f"{nome}: valor inválido; informe um texto.", campo)
+    if campo == "testemunhas" and (
+        isinstance(valor, str | bytes)
+        or not isinstance(valor, list | tuple)
+        or not all(isinstance(t, DadosTestemunha) for t in valor)
+        or not all(isinstance(x, str) for t in valor for x in (t.nome, t.documento, t.endereco))
+    ):
+        raise ErroDominio(
+            "Testemunhas: valor inválido; informe nome, documento e endereço de cada uma.", campo
         )
 
 

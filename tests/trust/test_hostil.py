@@ -20,6 +20,7 @@ import re
 import shutil
 import types
 import typing
+from collections import abc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -145,6 +146,14 @@ def _estrategia(
         return BYTES
     if dataclasses.is_dataclass(tipo) and isinstance(tipo, type):
         return _formulario(tipo, base, ids)
+    if origem is abc.Mapping and campo == "alteracoes":  # retificar_auto: field → new value, any kind
+        from secretaria.services.autos import DadosTestemunha
+        from secretaria.services.retificacoes import CAMPOS_RETIFICAVEIS
+
+        testemunha = st.builds(DadosTestemunha, TEXTO, TEXTO, TEXTO)
+        valores = st.one_of(TEXTO, DATA, HORA, st.none(), INTEIRO, st.lists(testemunha, max_size=3))
+        chaves = st.sampled_from([*CAMPOS_RETIFICAVEIS, "operadora_id", "veiculo_id", "x"])
+        return st.dictionaries(chaves, valores, max_size=4)
     return None
 
 
@@ -356,6 +365,8 @@ def _sem_eco(mensagem: str, argumentos: dict[str, Any]) -> str:
             textos.extend(x for x in vars(v).values() if isinstance(x, str))
         elif isinstance(v, list):
             textos.extend(x for x in v if isinstance(x, str))
+        elif isinstance(v, dict):
+            textos.extend(x for x in v.values() if isinstance(x, str))
     for t in sorted(textos, key=len, reverse=True):
         for variante in {
             t,
