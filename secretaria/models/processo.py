@@ -489,8 +489,8 @@ __all__ = [
     "Proposta",
     "Recurso",
     "Representacao",
-    "RevisaoPrazo",
     "Retificacao",
+    "RevisaoPrazo",
     "Suspensao",
     "Testemunha",
 ]
