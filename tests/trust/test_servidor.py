@@ -87,12 +87,13 @@ def test_banco_a_atualizar_com_o_papel_do_programa_explica_o_que_fazer(
     banco_preparado: tuple[str, str, str],
 ) -> None:
     _admin, url_dono, url_app = banco_preparado
+    from alembic import command
+
+    from secretaria import migracoes
+
     motor = sa.create_engine(url_dono)
-    with motor.begin() as conn:
-        conn.exec_driver_sql(
-            "UPDATE alembic_version SET version_num = '0004'"
-        )  # the revision before 0005's trigger
-        conn.exec_driver_sql("DROP TRIGGER auditoria_sem_truncate ON auditoria")
+    with motor.begin() as conn:  # back to the revision before 0005's trigger (and what follows it)
+        command.downgrade(migracoes.configuracao(conn), "0004")
     motor.dispose()
     with pytest.raises(ErroBanco, match=r"precisa ser atualizado.*não pode alterar o esquema"):
         abrir_e_semear(url_app)

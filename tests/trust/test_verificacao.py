@@ -248,10 +248,10 @@ def test_gatilhos_removidos_sem_mais_nada_sao_apontados(
             conn.exec_driver_sql("ALTER TABLE auditoria ENABLE TRIGGER auditoria_somente_insercao")
         from secretaria import migracoes
 
-        with banco.engine.begin() as conn:
-            conn.exec_driver_sql(
-                "UPDATE alembic_version SET version_num = '0004'"
-            )  # the revision before 0005's trigger
+        from alembic import command
+
+        with banco.engine.begin() as conn:  # back to the revision before 0005's trigger (and what follows it)
+            command.downgrade(migracoes.configuracao(conn), "0004")
         migracoes.atualizar(banco.engine)
 
 
