@@ -246,9 +246,9 @@ def test_gatilhos_removidos_sem_mais_nada_sao_apontados(
         assert "auditoria_somente_insercao está desativado" in saida
         with banco.engine.begin() as conn:  # the shared test database keeps its protection
             conn.exec_driver_sql("ALTER TABLE auditoria ENABLE TRIGGER auditoria_somente_insercao")
-        from secretaria import migracoes
-
         from alembic import command
+
+        from secretaria import migracoes
 
         with banco.engine.begin() as conn:  # back to the revision before 0005's trigger (and what follows it)
             command.downgrade(migracoes.configuracao(conn), "0004")
