@@ -787,7 +787,14 @@ def _substituir_arquivo(arquivo: Path, origem: Path, guardado: Path | None) -> s
     except BaseException:
         trava.close()
         raise
-    return trava
+    # A connection keeps the name it opened the file with, and SQLite names the WAL after it: the migration
+    # and the restore's audit row written through this one would go to ".restaurando-…-wal", which the
+    # restored file never reads. Take the lock again under the file's own name (anyone opening it in
+    # between makes this refuse as BancoAberto, like any restore of a database in use).
+    trava.close()
+    for sufixo in ("-journal", "-wal", "-shm"):  # empty: that connection wrote nothing
+        Path(f"{parcial}{sufixo}").unlink(missing_ok=True)
+    return _travar(arquivo)
 
 
 def _concluir(banco: Banco, copia: CopiaVerificada, guardado: Path | None, ator: Ator) -> None:
