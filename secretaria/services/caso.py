@@ -545,6 +545,36 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     )
 
 
+def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
+    """The termo on the timeline: each item old → new, the reason, and what a correction of substance reopens."""
+    natureza = "de substância" if r.substancial else "formal"
+    texto = (
+        "; ".join(f"{i.rotulo}: “{i.de}” → “{i.para}”" for i in r.itens) + f". Motivo: {r.motivo.rstrip('.')}"
+    )
+    if r.substancial:
+        texto += ". Reabre o prazo de defesa (15 dias da intimação do termo) e a sanção é avaliada de novo"
+        if r.prazo_defesa_anterior:
+            texto += f"; o prazo que vencia em {formatar_data(r.prazo_defesa_anterior)} fica sem efeito"
+    return EventoCaso(
+        r.data,
+        "retificacao",
+        f"Termo de retificação nº {r.numero_formatado} ({natureza})",
+        f"{texto}. Lavrado por {r.lavrado_por_nome}.",
+    )
+
+
+def _objeto_intimado(i: IntimacaoCaso) -> str:
+    if i.retificacao_numero:
+        return f"do termo de retificação nº {i.retificacao_numero}"
+    return "do auto" if i.objeto == "auto" else "da decisão"
+
+
+def _proxima_como_lavrada(auto: AutoInfracao, retificacoes: tuple[RetificacaoCaso, ...]) -> str:
+    """Art. 10, V as the auto was drawn up: a later termo of substance restated it, not the lavratura."""
+    anteriores = [r.proxima_penalidade_anterior for r in retificacoes if r.proxima_penalidade_anterior]
+    return anteriores[0] if anteriores else auto.proxima_penalidade
+
+
 def _linha_do_tempo(
     auto: AutoInfracao,
     representacao: Representacao | None,
@@ -569,11 +599,7 @@ def _linha_do_tempo(
             )
         )
     ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", f"{auto.local}."))
-    # The auto as drawn up: a later termo of substance restated its next penalty, not this act.
-    proxima = next(
-        (r.proxima_penalidade_anterior for r in retificacoes if r.proxima_penalidade_anterior),
-        auto.proxima_penalidade,
-    )
+    proxima = _proxima_como_lavrada(auto, retificacoes)
     ev.append(
         EventoCaso(
             auto.data_lavratura,
@@ -582,30 +608,9 @@ def _linha_do_tempo(
             f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {proxima}",
         )
     )
-    for r in retificacoes:
-        natureza = "de substância" if r.substancial else "formal"
-        texto = (
-            "; ".join(f"{i.rotulo}: “{i.de}” → “{i.para}”" for i in r.itens)
-            + f". Motivo: {r.motivo.rstrip('.')}"
-        )
-        if r.substancial:
-            texto += (
-                ". Reabre o prazo de defesa (15 dias da intimação do termo) e a sanção é avaliada de novo"
-                + (f"; o prazo que vencia em {formatar_data(r.prazo_defesa_anterior)} fica sem efeito"
-                   if r.prazo_defesa_anterior else "")
-            )  # fmt: skip
-        ev.append(
-            EventoCaso(
-                r.data,
-                "retificacao",
-                f"Termo de retificação nº {r.numero_formatado} ({natureza})",
-                f"{texto}. Lavrado por {r.lavrado_por_nome}.",
-            )
-        )
+    ev += [_evento_retificacao(r) for r in retificacoes]
     for i in intimacoes:
-        objeto = "do auto" if i.objeto == "auto" else "da decisão"
-        if i.retificacao_numero:
-            objeto = f"do termo de retificação nº {i.retificacao_numero}"
+        objeto = _objeto_intimado(i)
         texto = f"{MEIOS_INTIMACAO.get(i.meio, i.meio).capitalize()}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
         if i.recebedor_nome:
             texto += f", recebida por {i.recebedor_nome}"

@@ -215,28 +215,8 @@ def registrar_intimacao(
         auto = auto_para_ato(s, auto_id, "registrar intimações")
         verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
         decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-        termo: Retificacao | None = None
         pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
-        if retificacao_id is not None:
-            termo = s.get(Retificacao, retificacao_id) if id_valido(retificacao_id) else None
-            if termo is None or termo.auto_id != auto.id:
-                raise ErroDominio(
-                    f"Termo de retificação não encontrado no auto nº {auto.numero_formatado}.",
-                    "retificacao_id",
-                )
-            if objeto != "auto":
-                raise ErroDominio(
-                    "O termo de retificação retifica o auto: registre-o como intimação do auto, não da decisão.",
-                    "objeto",
-                )
-        elif objeto == "auto" and pendentes:
-            ultimo = pendentes[-1]
-            raise ErroDominio(
-                f"O auto nº {auto.numero_formatado} foi retificado pelo termo nº {ultimo.numero_formatado}, de "
-                f"{formatar_data(ultimo.data)}, que altera a substância do auto: registre a intimação do termo "
-                "de retificação (o prazo de defesa é contado dela).",
-                "retificacao_id",
-            )
+        termo = _termo_intimado(s, auto, objeto, retificacao_id, pendentes)
         if termo is not None:
             dia = data_valida(
                 data,
@@ -285,17 +265,9 @@ def registrar_intimacao(
         antes = imagem(auto)
         mudou = False
         explicacao = None
-        outros_pendentes = [t for t in pendentes if termo is None or t.id != termo.id]
-        if sucesso and termo is not None and not termo.substancial:
-            explicacao = (
-                f"Termo de retificação nº {termo.numero_formatado} (formal) intimado: não reabre nem move o "
-                "prazo de defesa."
-            )
-        elif sucesso and termo is not None and outros_pendentes:
-            explicacao = (
-                f"O prazo de defesa só recomeça com a intimação do termo nº {outros_pendentes[-1].numero_formatado}, "
-                "que também altera a substância do auto."
-            )
+        sem_prazo = _termo_sem_prazo(termo, pendentes) if sucesso else None
+        if sem_prazo is not None:
+            explicacao = sem_prazo
         elif sucesso and objeto == "auto" and auto.prazo_defesa is None:
             prazo = calendario(s).prazo(dia, PRAZO_DEFESA_DIAS)
             intimacao.prazo = auto.prazo_defesa = prazo.vencimento
@@ -326,6 +298,52 @@ def registrar_intimacao(
             auditoria.registrar(s, ator, "registrar_intimacao", "auto_infracao", auto.id, antes, imagem(auto))
         uow.commit()
         return ResumoIntimacao(intimacao.id, sucesso, intimacao.prazo, explicacao)
+
+
+def _termo_intimado(
+    s: so.Session, auto: AutoInfracao, objeto: str, retificacao_id: int | None, pendentes: list[Retificacao]
+) -> Retificacao | None:
+    """The termo de retificação this delivery carries; refused when it is not the auto's, and the auto's own
+    intimação refused while a termo of substance awaits its own (the deadline counts from that one)."""
+    if retificacao_id is None:
+        if objeto == "auto" and pendentes:
+            ultimo = pendentes[-1]
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} foi retificado pelo termo nº {ultimo.numero_formatado}, de "
+                f"{formatar_data(ultimo.data)}, que altera a substância do auto: registre a intimação do termo "
+                "de retificação (o prazo de defesa é contado dela).",
+                "retificacao_id",
+            )
+        return None
+    termo = s.get(Retificacao, retificacao_id) if id_valido(retificacao_id) else None
+    if termo is None or termo.auto_id != auto.id:
+        raise ErroDominio(
+            f"Termo de retificação não encontrado no auto nº {auto.numero_formatado}.", "retificacao_id"
+        )
+    if objeto != "auto":
+        raise ErroDominio(
+            "O termo de retificação retifica o auto: registre-o como intimação do auto, não da decisão.",
+            "objeto",
+        )
+    return termo
+
+
+def _termo_sem_prazo(termo: Retificacao | None, pendentes: list[Retificacao]) -> str | None:
+    """Why a delivered termo starts no deadline: it is formal, or another termo of substance still awaits."""
+    if termo is None:
+        return None
+    if not termo.substancial:
+        return (
+            f"Termo de retificação nº {termo.numero_formatado} (formal) intimado: não reabre nem move o prazo "
+            "de defesa."
+        )
+    outros = [t for t in pendentes if t.id != termo.id]
+    if outros:
+        return (
+            f"O prazo de defesa só recomeça com a intimação do termo nº {outros[-1].numero_formatado}, que "
+            "também altera a substância do auto."
+        )
+    return None
 
 
 def _prazo_mantido(s: so.Session, auto: AutoInfracao, objeto: str, decisao: Decisao | None) -> str | None:

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from pypdf import PdfReader
 
 from secretaria.db import Banco
-from secretaria.models import AutoInfracao, Intimacao, Retificacao
+from secretaria.models import Auditoria, AutoInfracao, Intimacao, Retificacao
 from secretaria.services import auditoria
 from secretaria.services.autos import DadosTestemunha, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
@@ -23,8 +23,8 @@ from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import emitir_documento, obter_documento
 from secretaria.services.retificacoes import retificar_auto
 from secretaria.services.tramitacao import registrar_defesa, registrar_intimacao
-from tests.services.cenario_documentos import preencher_orgao
-from tests.services.fabrica import ATORES, contagens, ultima_auditoria
+from tests.helpers.cenario_documentos import preencher_orgao
+from tests.helpers.fabrica import ATORES, contagens, ultima_auditoria
 
 MOTIVO = "Erro de digitação no auto, verificado pelo fiscal autuante."
 
@@ -89,9 +89,9 @@ def test_retificacao_formal_numera_o_termo_audita_e_nao_reabre_o_prazo(banco: Ba
         termo = s.get(Retificacao, resumo.id)
         assert termo is not None and termo.lavrado_por == "fiscal" and termo.motivo == MOTIVO
         imagem_termo = s.scalar(
-            sa.select(auditoria.Auditoria.depois).where(
-                auditoria.Auditoria.entidade == "retificacao",
-                auditoria.Auditoria.entidade_id == str(termo.id),
+            sa.select(Auditoria.depois).where(
+                Auditoria.entidade == "retificacao",
+                Auditoria.entidade_id == str(termo.id),
             )
         )
         assert json.loads(imagem_termo or "{}") == auditoria.instantaneo(termo)

@@ -4,14 +4,12 @@ then the termo's intimação reopening the deadline."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from dataclasses import replace
 from datetime import date
-from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
@@ -21,23 +19,10 @@ from secretaria.services.autos import DadosTestemunha
 from secretaria.ui.processo import atos
 from secretaria.ui.processo.campos import selecionar_dado
 from secretaria.ui.processo.tela_caso import TelaCaso
+from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 
-
-def _carregar_apoio() -> Any:
-    nome = "tests.ui.apoio_processo"
-    if nome not in sys.modules:
-        spec = importlib.util.spec_from_file_location(nome, Path(__file__).with_name("apoio_processo.py"))
-        assert spec is not None and spec.loader is not None
-        modulo = importlib.util.module_from_spec(spec)
-        sys.modules[nome] = modulo
-        spec.loader.exec_module(modulo)
-    return sys.modules[nome]
-
-
-ap = _carregar_apoio()
-cidade = ap.cidade
-roteiro = ap.roteiro
-sem_caixas_abertas = ap.sem_caixas_abertas
+pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
 SIM = QMessageBox.StandardButton.Yes
 NAO = QMessageBox.StandardButton.No
 OK = QMessageBox.StandardButton.Ok
@@ -54,7 +39,7 @@ def _preencher_timbre(banco: Banco) -> None:
         endereco="Praça Coronel Pedro Osório, 101",
         horario_expediente="de segunda a sexta-feira, das 8h às 14h",
     )
-    admin.salvar_dados_orgao(banco.uow(), ap.fabrica.ATORES["administrador"], dados, versao=atual.versao)
+    admin.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
 
 
 def _tela(qtbot: QtBot, banco: Banco, auto_id: int, *papeis: str) -> TelaCaso:
@@ -96,7 +81,7 @@ def test_retificar_auto_pela_tela_do_caso(qtbot: QtBot, banco: Banco, roteiro: A
     ap.salvar_png(dialogo, "retificacao_dialogo_vazio")
 
     # Refusals beside the field, nothing written.
-    antes = ap.fabrica.contagens(banco)
+    antes = fabrica.contagens(banco)
     _registrar(qtbot, dialogo)
     assert "não há o que retificar" in dialogo.form.mensagem("dispositivo_codigo")
     selecionar_dado(dialogo.dispositivo, "1-V")  # tipo A → tipo B: substance
@@ -108,7 +93,7 @@ def test_retificar_auto_pela_tela_do_caso(qtbot: QtBot, banco: Banco, roteiro: A
     _registrar(qtbot, dialogo)
     assert ap.responder_caixa(qtbot, SIM).startswith("Lavrar o termo de retificação do auto nº 0001/2026?")
     assert "posterior à da lavratura" in dialogo.form.mensagem("data_infracao")
-    assert ap.fabrica.contagens(banco) == antes
+    assert fabrica.contagens(banco) == antes
     dialogo.data_infracao.editor.setText("02112026")
 
     # The confirmation names the effect; "Voltar" writes nothing.
@@ -117,7 +102,7 @@ def test_retificar_auto_pela_tela_do_caso(qtbot: QtBot, banco: Banco, roteiro: A
     assert "retificação de substância (dispositivo infringido)" in pergunta
     assert "O prazo de defesa que vence em 18/11/2026 fica sem efeito" in pergunta
     assert "15 dias para a defesa" in pergunta
-    assert ap.fabrica.contagens(banco) == antes
+    assert fabrica.contagens(banco) == antes
     ap.salvar_png(dialogo, "retificacao_dialogo_substancia")
     _registrar(qtbot, dialogo)
     ap.responder_caixa(qtbot, SIM)
