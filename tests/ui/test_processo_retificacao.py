@@ -29,17 +29,17 @@ OK = QMessageBox.StandardButton.Ok
 
 
 def _preencher_timbre(banco: Banco) -> None:
-    from secretaria.services import admin
+    from secretaria.services import orgao
 
     with banco.leitura() as s:
-        atual = admin.obter_dados_orgao(s)
+        atual = orgao.obter_dados_orgao(s)
     dados = replace(
         atual.dados,
         secretario_nome="Sérgio Secretário",
         endereco="Praça Coronel Pedro Osório, 101",
         horario_expediente="de segunda a sexta-feira, das 8h às 14h",
     )
-    admin.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
+    orgao.salvar_dados_orgao(banco.uow(), fabrica.ATORES["administrador"], dados, versao=atual.versao)
 
 
 def _tela(qtbot: QtBot, banco: Banco, auto_id: int, *papeis: str) -> TelaCaso:
