@@ -11,6 +11,7 @@ is art. 11's proof that the intimação was made.
 from __future__ import annotations
 
 from datetime import date, time
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table, TableStyle
@@ -42,6 +43,26 @@ REVELIA = (
     "Não apresentada a defesa no prazo, o processo prosseguirá e será decidido independentemente dela "
     "(Lei federal nº 9.784/1999, art. 26, § 1º, V)."
 )
+
+
+def onde_e_como_defender(
+    doc: DocumentoPdf[Any], *, destinatario: str, secretaria: str, local: str, horario: str
+) -> list[Flowable]:
+    """Art. 14 and Lei 9.784/1999 art. 26 § 1º IV–V, as every notice that opens a defence deadline says
+    them: a petition against a receipt, to whom, where and in which hours; through a representative; and
+    that the case goes on without a defence."""
+    return [
+        doc.p(
+            f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
+            f"{texto(destinatario)}</b>, no protocolo da {texto(secretaria)}: "
+            f"{texto(local)}, <b>{texto(horario)}</b>.",
+            "Justificado",
+        ),
+        Spacer(1, 1.5 * mm),
+        doc.p(REPRESENTACAO, "Justificado"),
+        Spacer(1, 1.5 * mm),
+        doc.p(REVELIA, "Justificado"),
+    ]
 
 
 class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
@@ -141,16 +162,13 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
         def conteudo() -> list[Flowable]:
             return [
                 self.secao("Onde e a quem apresentar a defesa (art. 14)"),
-                self.p(
-                    f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
-                    f"{texto(dados.destinatario_defesa)}</b>, no protocolo da {texto(timbre.secretaria)}: "
-                    f"{texto(local)}, <b>{texto(horario)}</b>.",
-                    "Justificado",
+                *onde_e_como_defender(
+                    self,
+                    destinatario=dados.destinatario_defesa,
+                    secretaria=timbre.secretaria,
+                    local=local,
+                    horario=horario,
                 ),
-                Spacer(1, 1.5 * mm),
-                self.p(REPRESENTACAO, "Justificado"),
-                Spacer(1, 1.5 * mm),
-                self.p(REVELIA, "Justificado"),
                 Spacer(1, 2 * mm),
                 self.p(f"Art. 14 da Lei Municipal nº 2.413/1978: “{texto(dados.texto_art14)}”", "Citacao"),
                 Spacer(1, 2 * mm),

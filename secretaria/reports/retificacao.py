@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import DadosRetificacao, Timbre
 from secretaria.reports.formato import formatar_data
-from secretaria.reports.intimacao import CONTAGEM, REPRESENTACAO, REVELIA
+from secretaria.reports.intimacao import CONTAGEM, onde_e_como_defender
 from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, DocumentoPdf, texto
 
 __all__ = ["TermoRetificacaoPdf"]
@@ -151,16 +151,13 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
                 espessura=1.2,
             ),
             Spacer(1, 2 * mm),
-            self.p(
-                f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
-                f"{texto(dados.destinatario_defesa)}</b>, no protocolo da {texto(timbre.secretaria)}: "
-                f"{texto(local)}, <b>{texto(horario)}</b>.",
-                "Justificado",
+            *onde_e_como_defender(
+                self,
+                destinatario=dados.destinatario_defesa,
+                secretaria=timbre.secretaria,
+                local=local,
+                horario=horario,
             ),
-            Spacer(1, 1.5 * mm),
-            self.p(REPRESENTACAO, "Justificado"),
-            Spacer(1, 1.5 * mm),
-            self.p(REVELIA, "Justificado"),
             Spacer(1, 1.5 * mm),
             self.p(CONTAGEM, "Nota"),
         ]
