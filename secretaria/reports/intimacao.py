@@ -267,7 +267,7 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         f: list[Flowable] = self.cabecalho(
             "RELAÇÃO DE ENTREGA DE INTIMAÇÕES",
             f"Período de {formatar_data(dados.periodo_inicio)} a {formatar_data(dados.periodo_fim)} – "
-            f"{len(dados.intimacoes)} intimação(ões) – art. 11 da Lei Municipal nº 2.413/1978",
+            f"{len(dados.intimacoes)} {'intimação' if len(dados.intimacoes) == 1 else 'intimações'} – art. 11 da Lei Municipal nº 2.413/1978",
         )
         cabecalho = ["Nº", "Auto", "Operadora", "Endereço", "Recebido por", "Data", "Assinatura"]
         linhas: list[list[object]] = [[self.p(c, "CelulaCabecalho") for c in cabecalho]]

@@ -37,7 +37,7 @@ import sqlalchemy.orm as so
 
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Anexo, Auditoria
-from secretaria.services.base import ErroDominio, NaoEncontrado
+from secretaria.services.base import ErroDominio, NaoEncontrado, mensagem_nao_encontrado
 
 LIMITE_BYTES = 20 * 1024 * 1024
 EXTENSOES = {"application/pdf": ".pdf", "image/jpeg": ".jpg", "image/png": ".png"}
@@ -269,7 +269,7 @@ def _conferir(sessao: so.Session, anexo: Anexo, conteudo: bytes) -> VerificacaoA
 def verificar_anexo(sessao: so.Session, anexo_id: int) -> VerificacaoAnexo:
     anexo = sessao.get(Anexo, anexo_id)
     if anexo is None:
-        raise NaoEncontrado(f"Anexo nº {anexo_id} não encontrado.")
+        raise NaoEncontrado(mensagem_nao_encontrado("Anexo", anexo_id))
     return _conferir(sessao, anexo, bytes(anexo.conteudo or b""))
 
 
@@ -287,7 +287,7 @@ def abrir_anexo_conferido(sessao: so.Session, anexo_id: int) -> AnexoConferido:
     """The file's bytes, only if they are still the ones attached; else AnexoAlterado saying so."""
     anexo = sessao.get(Anexo, anexo_id)
     if anexo is None:
-        raise NaoEncontrado(f"Anexo nº {anexo_id} não encontrado.")
+        raise NaoEncontrado(mensagem_nao_encontrado("Anexo", anexo_id))
     conteudo = bytes(anexo.conteudo or b"")
     resultado = _conferir(sessao, anexo, conteudo)
     if not resultado.integro:

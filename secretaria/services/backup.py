@@ -210,7 +210,8 @@ class ResultadoDiaria:
     def mensagem(self) -> str:
         if self.copia is None:
             return "A cópia diária de hoje já existia."
-        extra = f" ({len(self.removidas)} cópia(s) antiga(s) removida(s))" if self.removidas else ""
+        n = len(self.removidas)
+        extra = (" (1 cópia antiga removida)" if n == 1 else f" ({n} cópias antigas removidas)") if n else ""
         return f"Cópia diária gravada em {self.copia}{extra}."
 
 

@@ -101,11 +101,29 @@ def data_obrigatoria(valor: date | None, campo: str, rotulo: str) -> date:
     return valor
 
 
+# The first words of the feminine things a refusal may name ("Linha não encontrada").
+_FEMININOS = frozenset(
+    {"operadora", "linha", "representação", "revisão", "intimação", "decisão", "multa", "cópia"}
+)
+
+
+def feminino(descricao: str) -> bool:
+    """Whether `descricao` ("Linha", "Revisão de prazo", "Veículo") is a feminine noun."""
+    primeira = descricao.strip().split(" ", 1)[0].lower()
+    return primeira in _FEMININOS
+
+
+def mensagem_nao_encontrado(descricao: str, ident: object = None) -> str:
+    """ "Linha não encontrada (nº 7). Talvez tenha sido removida." — no "nº None" when there is no number."""
+    fem = feminino(descricao)
+    numero = f" (nº {ident})" if isinstance(ident, int) and not isinstance(ident, bool) and ident > 0 else ""
+    final = "a" if fem else "o"
+    return f"{descricao} não encontrad{final}{numero}. Talvez tenha sido removid{final} por outro usuário."
+
+
 def obter_registro(s: so.Session, modelo: Any, ident: int, descricao: str) -> Any:
     """The record `ident` of `modelo`, or the refusal saying another user may have deleted it."""
     registro = s.get(modelo, ident)
     if registro is None:
-        raise NaoEncontrado(
-            f"{descricao} não encontrado (nº {ident}); talvez outro usuário o tenha excluído."
-        )
+        raise NaoEncontrado(mensagem_nao_encontrado(descricao, ident))
     return registro

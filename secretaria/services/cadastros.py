@@ -53,6 +53,7 @@ from secretaria.services.base import (
     ErroDominio,
     NaoEncontrado,
     exigir_papel,
+    mensagem_nao_encontrado,
     texto_obrigatorio,
     texto_opcional,
     verificar_versao,
@@ -63,6 +64,7 @@ from secretaria.services.rotulos import (
     formatar_cnpj,
     formatar_cpf,
     formatar_placa,
+    invalido,
 )
 from secretaria.services.rotulos import SITUACOES_VEICULO as ROTULOS_SITUACAO_VEICULO
 
@@ -849,9 +851,9 @@ def _data_opcional(valor: date | None, campo: str, rotulo: str) -> date | None:
     if valor is None:
         return None
     if isinstance(valor, datetime) or not isinstance(valor, date):
-        raise ErroDominio(f"{rotulo} é inválida: use dd/mm/aaaa.", campo)
+        raise ErroDominio(f"{rotulo} é {invalido(rotulo)}: use dd/mm/aaaa.", campo)
     if valor.year < 1900:
-        raise ErroDominio(f"{rotulo} ({formatar_data(valor)}) é inválida.", campo)
+        raise ErroDominio(f"{rotulo} ({formatar_data(valor)}) é {invalido(rotulo)}.", campo)
     return valor
 
 
@@ -883,7 +885,7 @@ def _operadora_existe(s: so.Session, operadora_id: int) -> Operadora:
 def _obter(sessao: so.Session, modelo: type[M], ident: int, descricao: str) -> M:
     registro = sessao.get(modelo, ident)
     if registro is None:
-        raise NaoEncontrado(f"{descricao} não encontrado(a) (nº {ident}). Talvez tenha sido removido(a).")
+        raise NaoEncontrado(mensagem_nao_encontrado(descricao, ident))
     return registro
 
 
@@ -891,7 +893,7 @@ def _para_editar(s: so.Session, modelo: type[M], ident: int, descricao: str) -> 
     """The row, locked until commit on PostgreSQL (SQLite writers are already serialized)."""
     registro = s.scalar(sa.select(modelo).where(modelo.id == ident).with_for_update())  # type: ignore[attr-defined]
     if registro is None:
-        raise NaoEncontrado(f"{descricao} não encontrado(a) (nº {ident}). Talvez tenha sido removido(a).")
+        raise NaoEncontrado(mensagem_nao_encontrado(descricao, ident))
     return registro
 
 

@@ -611,9 +611,11 @@ def _linha_do_tempo(
     ev += [_evento_retificacao(r) for r in retificacoes]
     for i in intimacoes:
         objeto = _objeto_intimado(i)
-        texto = f"{MEIOS_INTIMACAO.get(i.meio, i.meio).capitalize()}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
+        meio = MEIOS_INTIMACAO.get(i.meio, i.meio)
+        texto = f"{meio[:1].upper()}{meio[1:]}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
         if i.recebedor_nome:
-            texto += f", recebida por {i.recebedor_nome}"
+            quem = "recusada por" if i.resultado == "recusada" else "recebida por"
+            texto += f", {quem} {i.recebedor_nome}"
         if i.prazo is not None:
             texto += f"; prazo até {formatar_data(i.prazo)}"
         ev.append(

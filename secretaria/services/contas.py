@@ -34,6 +34,7 @@ from secretaria.services.base import (
     NaoEncontrado,
     exigir_papel,
     limpar_texto,
+    mensagem_nao_encontrado,
     papeis_validos,
     texto_obrigatorio,
     verificar_versao,
@@ -474,7 +475,7 @@ def _usuario(s: so.Session, usuario_id: int, *, travar: bool = False) -> Usuario
     consulta = sa.select(Usuario).where(Usuario.id == usuario_id)
     usuario = s.scalar(consulta.with_for_update() if travar else consulta)
     if usuario is None:
-        raise NaoEncontrado(f"Usuário não encontrado (nº {usuario_id}).")
+        raise NaoEncontrado(mensagem_nao_encontrado("Usuário", usuario_id))
     return usuario
 
 

@@ -70,7 +70,7 @@ from secretaria.reports.dados import (
     Timbre,
 )
 from secretaria.services import auditoria
-from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel
+from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
 from secretaria.services.processo_base import auto_com_relacoes
@@ -915,7 +915,7 @@ def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> Documento
 def info_documento(sessao: so.Session, documento_id: int) -> DocumentoInfo:
     doc = sessao.get(DocumentoEmitido, documento_id)
     if doc is None:
-        raise NaoEncontrado(f"Documento emitido não encontrado (nº {documento_id}).", "documento_id")
+        raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
     return _info(doc, novo=False)
 
 
@@ -927,7 +927,7 @@ def obter_documento(sessao: so.Session, documento_id: int) -> bytes:
         )
     ).first()
     if linha is None:
-        raise NaoEncontrado(f"Documento emitido não encontrado (nº {documento_id}).", "documento_id")
+        raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
     conteudo = bytes(linha.conteudo)
     if hashlib.sha256(conteudo).hexdigest() != linha.sha256:
         raise DocumentoAlterado(

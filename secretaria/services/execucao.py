@@ -34,6 +34,7 @@ from secretaria.services.base import (
     ErroDominio,
     NaoEncontrado,
     exigir_papel,
+    mensagem_nao_encontrado,
     texto_obrigatorio,
     texto_opcional,
     verificar_versao,
@@ -658,7 +659,7 @@ def obter_cassacoes(sessao: so.Session, operadora_id: int) -> list[CassacaoDetal
     """Every cassação procedure of an operator (newest first), each with its acts and outcome."""
     nome = sessao.scalar(sa.select(Operadora.razao_social).where(Operadora.id == operadora_id))
     if nome is None:
-        raise NaoEncontrado(f"Operadora: registro nº {operadora_id} não encontrado.", "operadora_id")
+        raise NaoEncontrado(mensagem_nao_encontrado("Operadora", operadora_id), "operadora_id")
     cassacoes = list(
         sessao.scalars(
             sa.select(Cassacao)

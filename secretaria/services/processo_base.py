@@ -22,7 +22,8 @@ from secretaria.codigos import DESCRICOES_FASE
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import AutoInfracao, Base, Intimacao, Retificacao
 from secretaria.services.auditoria import instantaneo
-from secretaria.services.base import ErroDominio, NaoEncontrado
+from secretaria.services.base import ErroDominio, NaoEncontrado, mensagem_nao_encontrado
+from secretaria.services.rotulos import invalido
 
 INICIO_LEI = date(1978, 5, 19)
 """Lei nº 2.413 was signed on 19/05/1978: no act of its procedure is dated before it."""
@@ -43,7 +44,7 @@ def obter(
     """The row `ident` of `modelo`, or a NaoEncontrado naming what was looked for."""
     registro = sessao.get(modelo, ident) if id_valido(ident) else None
     if registro is None:
-        raise NaoEncontrado(f"{descricao}: registro nº {ident} não encontrado.", campo)
+        raise NaoEncontrado(mensagem_nao_encontrado(descricao, ident), campo)
     return registro
 
 
@@ -135,7 +136,9 @@ def urm_valida(valor: Decimal | int | str | None, campo: str, rotulo: str) -> De
         if not numero.is_finite():
             raise InvalidOperation
     except (InvalidOperation, ValueError):
-        raise ErroDominio(f"{_maiuscula(rotulo)} é inválida: use um número como 0,50.", campo) from None
+        raise ErroDominio(
+            f"{_maiuscula(rotulo)} é {invalido(rotulo)}: use um número como 0,50.", campo
+        ) from None
     if numero < 0 or numero >= 1000:
         raise ErroDominio(f"{_maiuscula(rotulo)} está fora dos limites ({formatar_decimal(numero)}).", campo)
     if numero != numero.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP):

@@ -29,6 +29,7 @@ from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_rea
 
 __all__ = [
     "DELEGACOES",
+    "ENTIDADES",
     "FASES",
     "FUNCOES",
     "MEIOS_INTIMACAO",
@@ -41,6 +42,7 @@ __all__ = [
     "SITUACOES_PAGAMENTO",
     "SITUACOES_REPRESENTACAO",
     "SITUACOES_VEICULO",
+    "com_preposicao",
     "formatar_cnpj",
     "formatar_cpf",
     "formatar_data",
@@ -50,8 +52,10 @@ __all__ = [
     "formatar_placa",
     "formatar_reais",
     "formatar_valor",
+    "invalido",
     "rotulo",
     "rotulo_acao",
+    "rotulo_entidade",
 ]
 
 # The tables under their old names: the screens, lists and spreadsheets import them from here.
@@ -69,6 +73,80 @@ SITUACOES_CUMPRIMENTO = ROTULOS_CUMPRIMENTO
 ORIGENS_DISPOSITIVO = ROTULOS_ORIGEM
 
 
+# The audited tables as words, for the audit screen and its list ("documento_emitido" → "Documento emitido").
+ENTIDADES: dict[str, str] = {
+    "auto_infracao": "Auto de infração",
+    "intimacao": "Intimação",
+    "defesa": "Defesa",
+    "proposta": "Proposta",
+    "decisao": "Decisão",
+    "recurso": "Recurso",
+    "pagamento": "Pagamento",
+    "cumprimento": "Cumprimento",
+    "suspensao": "Suspensão",
+    "cassacao": "Cassação",
+    "cassacao_ato": "Ato da cassação",
+    "testemunha": "Testemunha",
+    "anexo": "Anexo",
+    "documento": "Documento emitido",
+    "numeracao": "Numeração",
+    "veiculo_historico": "Histórico do veículo",
+    "operadora": "Operadora",
+    "linha": "Linha",
+    "veiculo": "Veículo",
+    "empregado": "Empregado",
+    "fiscal": "Fiscal",
+    "usuario": "Usuário",
+    "auto": "Auto de infração",
+    "representacao": "Representação",
+    "valor_urm": "Valor da URM",
+    "dia_nao_util": "Dia sem expediente",
+    "dispositivo": "Dispositivo",
+    "dados_orgao": "Dados do órgão",
+    "configuracao": "Configuração",
+    "termo_auditoria": "Termo de verificação da auditoria",
+    "documento_emitido": "Documento emitido",
+}
+
+# The words of the audit action codes that are written without their accents.
+_PALAVRAS_ACAO = {
+    "usuario": "usuário",
+    "usuarios": "usuários",
+    "nao": "não",
+    "util": "útil",
+    "uteis": "úteis",
+    "intimacao": "intimação",
+    "representacao": "representação",
+    "cassacao": "cassação",
+    "suspensao": "suspensão",
+    "retificacao": "retificação",
+    "decisao": "decisão",
+    "revisao": "revisão",
+    "configuracao": "configuração",
+    "configuracoes": "configurações",
+    "orgao": "órgão",
+    "veiculo": "veículo",
+    "urm": "URM",
+    "infracao": "infração",
+    "sancao": "sanção",
+    "numeracao": "numeração",
+    "senha": "senha",
+    "auditoria": "auditoria",
+    "verificacao": "verificação",
+}
+
+# Actions better said in other words than their code's.
+_ACOES = {
+    "adicionar_dia_nao_util": "Cadastrar dia sem expediente",
+    "remover_dia_nao_util": "Remover dia sem expediente",
+    "decidir": "Decidir o auto",
+    "termo_verificacao": "Emitir termo de verificação",
+    "troca_usuario": "Trocar de usuário",
+    "editar_dados_orgao": "Editar os dados do órgão",
+    "alterar_configuracoes": "Alterar as configurações",
+}
+
+
 def rotulo(tabela: Mapping[str, str], codigo: str | None) -> str:
     """The label of `codigo` in `tabela`; an unknown code is shown as it is rather than hidden."""
     if codigo is None:
@@ -77,9 +155,52 @@ def rotulo(tabela: Mapping[str, str], codigo: str | None) -> str:
 
 
 def rotulo_acao(acao: str) -> str:
-    """An audit action code as words: "editar_operadora" → "Editar operadora"."""
-    texto = acao.replace("_", " ").strip()
+    """An audit action code as words, with their accents: "criar_usuario" → "Criar usuário"."""
+    if acao in _ACOES:
+        return _ACOES[acao]
+    palavras = [_PALAVRAS_ACAO.get(p, p) for p in acao.strip().split("_") if p]
+    texto = " ".join(palavras)
     return texto[:1].upper() + texto[1:]
+
+
+def rotulo_entidade(entidade: str | None) -> str:
+    """An audited table as words: "documento_emitido" → "Documento emitido"; an unknown one without "_"."""
+    if not entidade:
+        return ""
+    if entidade in ENTIDADES:
+        return ENTIDADES[entidade]
+    texto = rotulo_acao(entidade)
+    return texto
+
+
+def com_preposicao(preposicao: str, frase: str) -> str:
+    """The preposition joined to the phrase's article as Portuguese writes it: ("em", "a validade") → "na validade".
+
+    Contracts em/de/a/por + o/a/os/as/um/uma; any other phrase is simply preceded by the preposition.
+    """
+    primeira, _, resto = frase.strip().partition(" ")
+    artigo = primeira.lower()
+    contracoes = _CONTRACOES.get(preposicao, {})
+    if artigo in contracoes and resto:
+        contraida = contracoes[artigo]
+        if primeira[:1].isupper():
+            contraida = contraida[:1].upper() + contraida[1:]
+        return f"{contraida} {resto}"
+    return f"{preposicao} {frase.strip()}"
+
+
+def invalido(frase: str) -> str:
+    """ "inválido" or "inválida", agreeing with the article the phrase starts with ("O início do contrato")."""
+    artigo = frase.strip().split(" ", 1)[0].lower()
+    return "inválido" if artigo in ("o", "os", "um") else "inválida"
+
+
+_CONTRACOES: dict[str, dict[str, str]] = {
+    "em": {"o": "no", "a": "na", "os": "nos", "as": "nas", "um": "num", "uma": "numa"},
+    "de": {"o": "do", "a": "da", "os": "dos", "as": "das", "um": "dum", "uma": "duma"},
+    "a": {"o": "ao", "a": "à", "os": "aos", "as": "às"},
+    "por": {"o": "pelo", "a": "pela", "os": "pelos", "as": "pelas"},
+}
 
 
 def formatar_data_hora(momento: datetime) -> str:

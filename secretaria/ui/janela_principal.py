@@ -394,11 +394,25 @@ def fazer_copia_de_seguranca(parent: QWidget, contexto: Contexto) -> None:
             f"Execute (o comando também pode ser copiado daqui):\n\n{comando}",
         )
         return
-    destino = arquivos.salvar_como(
-        parent, "Cópia de segurança", f"{nome}.sqlite", "Banco de dados SQLite (*.sqlite)"
-    )
-    if destino is None:
-        return
+    while True:
+        destino = arquivos.salvar_como(
+            parent,
+            "Cópia de segurança",
+            f"{nome}.sqlite",
+            "Banco de dados SQLite (*.sqlite)",
+            substituir=False,
+        )
+        if destino is None:
+            return
+        if not destino.exists():
+            break
+        mensagens.avisar_erro(
+            parent,
+            "Cópia de segurança",
+            f"Já existe um arquivo {destino.name} nessa pasta, e uma cópia de segurança nunca substitui outro "
+            "arquivo. Escolha outro nome.",
+        )
+        nome = destino.stem + "-2"
     from secretaria.db import ErroBanco
     from secretaria.services.backup import fazer_backup
 

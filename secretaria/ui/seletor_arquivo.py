@@ -47,6 +47,7 @@ class Pedido:
     modo: str
     salvar: bool = False
     centro: tuple[int, int] | None = None
+    substituir: bool = True
 
     def para_json(self) -> str:
         dados: dict[str, Any] = {
@@ -56,6 +57,7 @@ class Pedido:
             "modo": self.modo,
             "salvar": self.salvar,
             "centro": list(self.centro) if self.centro is not None else None,
+            "substituir": self.substituir,
         }
         # ASCII only: the command line and the pipe then carry any path whatever their encodings.
         return json.dumps(dados, ensure_ascii=True)
@@ -71,6 +73,7 @@ class Pedido:
             modo=str(dados["modo"]),
             salvar=bool(dados.get("salvar")),
             centro=(int(centro[0]), int(centro[1])) if centro else None,
+            substituir=bool(dados.get("substituir", True)),
         )
 
 
@@ -150,6 +153,7 @@ def dialogo_arquivo(
     filtro: str,
     modo: QFileDialog.FileMode,
     salvar: bool = False,
+    substituir: bool = True,
 ) -> QFileDialog:
     """The file dialog, labelled in Portuguese (the functions below run it)."""
     dialogo = QFileDialog(parent, titulo, inicial, filtro)
@@ -158,6 +162,8 @@ def dialogo_arquivo(
         dialogo.setOption(QFileDialog.Option.ShowDirsOnly, True)
     if salvar:
         dialogo.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        # Where an existing file is refused, do not ask "Deseja substituí-lo?" first: the caller says it exists.
+        dialogo.setOption(QFileDialog.Option.DontConfirmOverwrite, not substituir)
     for rotulo, texto in _ROTULOS.items():
         dialogo.setLabelText(rotulo, texto)
     dialogo.setLabelText(QFileDialog.DialogLabel.Accept, "Salvar" if salvar else "Abrir")
@@ -166,7 +172,13 @@ def dialogo_arquivo(
 
 def criar_dialogo(pedido: Pedido) -> QFileDialog:
     return dialogo_arquivo(
-        None, pedido.titulo, pedido.inicial, pedido.filtro, modo_de_arquivo(pedido.modo), pedido.salvar
+        None,
+        pedido.titulo,
+        pedido.inicial,
+        pedido.filtro,
+        modo_de_arquivo(pedido.modo),
+        pedido.salvar,
+        pedido.substituir,
     )
 
 

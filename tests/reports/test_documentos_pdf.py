@@ -243,7 +243,7 @@ def test_lote_uma_intimacao_por_pagina_e_relacao_de_entrega_a_assinar() -> None:
         assert "Página 1 de 1" in pagina  # each notice leaves the building on its own
     assert len(relacao) == 2
     assert "RELAÇÃO DE ENTREGA DE INTIMAÇÕES" in relacao[0]
-    assert "Período de 01/11/2026 a 30/11/2026 – 20 intimação(ões)" in relacao[0]
+    assert "Período de 01/11/2026 a 30/11/2026 – 20 intimações" in relacao[0]
     for cabecalho in ("Nº", "Auto", "Operadora", "Endereço", "Recebido por", "Data", "Assinatura"):
         assert cabecalho in relacao[0] and cabecalho in relacao[1]
     juntas = " ".join(relacao)
@@ -283,7 +283,7 @@ def test_lote_recusa_intimacao_de_outro_timbre() -> None:
 def test_lote_vazio_ainda_da_a_relacao() -> None:
     dados = replace(lote(0), intimacoes=())
     texto = paginas(LoteIntimacoesPdf().render(dados))
-    assert len(texto) == 1 and "0 intimação(ões)" in texto[0]
+    assert len(texto) == 1 and "0 intimações" in texto[0]
 
 
 # --------------------------------------------------------------------------------------------------------

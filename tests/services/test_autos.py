@@ -285,8 +285,8 @@ def test_dados_do_auto_sao_conferidos_antes_de_qualquer_gravacao(roteiro: Roteir
         ("descricao_fatos", "", "descrição dos fatos"),
         ("local_lavratura", "\x00\x01", "local da lavratura"),
         ("testemunhas", (DadosTestemunha(""),), "1ª testemunha"),
-        ("fiscal_id", 999, "Fiscal: registro nº 999 não encontrado"),
-        ("operadora_id", 2**40, "Operadora: registro nº"),
+        ("fiscal_id", 999, r"Fiscal não encontrado \(nº 999\)"),
+        ("operadora_id", 2**40, "Operadora não encontrada"),
         ("data_infracao", date(1900, 1, 1), "anterior à Lei nº 2.413"),
     ]
     for campo, valor, trecho in invalidos:

@@ -164,7 +164,7 @@ def test_intimacao_e_lote_dizem_ate_quando_onde_e_a_quem(banco: Banco, cenario: 
     # intimated, cancelled or decided autos are not notified again
     for outro in (cenario.em_defesa, cenario.cancelado, cenario.multado):
         assert f"Auto de Infração nº {cenario.numeros[outro]}" not in texto
-    assert "2 intimação(ões)" in texto and "Transportes Laranjal Ltda." in texto
+    assert "2 intimações" in texto and "Transportes Laranjal Ltda." in texto
     assert "defesa até" not in texto and texto.count("contados do recebimento desta intimação") == 2
     assert info.referencia == "01/11/2026 a 30/11/2026"
     with pytest.raises(ErroDominio, match="Nenhum auto lavrado de 01/01/2026 a 31/01/2026 aguarda"):

@@ -165,7 +165,7 @@ def test_caminho_11_administracao_pela_janela(
     log.recarregar()
     log.combo_usuario.setCurrentIndex(log.combo_usuario.findData("ana"))
     acoes = _textos(log.lista.modelo, 3)
-    assert acoes[0] == "Editar dados orgao" and "Definir tipo dispositivo" in acoes
+    assert acoes[0] == "Editar os dados do órgão" and "Definir tipo dispositivo" in acoes
     assert log.lista.modelo.data(log.lista.modelo.index(0, 4)) == "Dados do órgão"
     log.lista.selecionar_linha(0)
     detalhe = log.detalhe.toPlainText()
@@ -284,7 +284,7 @@ def test_detalhe_da_auditoria_com_datas_brasileiras() -> None:
     )
     texto = descrever(registro)
     assert texto.splitlines()[:2] == [
-        "Editar valor urm — Valor da URM nº 3",
+        "Editar valor URM — Valor da URM nº 3",
         "Por ana em 30/11/2026 às 09:15:02 (registro nº 7)",
     ]
     assert "vigencia: 01/01/2026 → 01/01/2027" in texto

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from secretaria.models import Auditoria
 from secretaria.services.listas.nucleo import Coluna, DefinicaoLista, Filtro, _Chave, _Consulta, _Contexto
-from secretaria.services.rotulos import rotulo_acao
+from secretaria.services.rotulos import rotulo_acao, rotulo_entidade
 
 DEFINICAO = DefinicaoLista(
     "auditoria",
@@ -33,7 +33,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
 
     def montar(r: Sequence[Any]) -> tuple[Any, ...]:
         id_, momento, usuario, acao, entidade, entidade_id = r
-        return (id_, momento, usuario or "", rotulo_acao(acao), entidade, entidade_id or "")
+        return (id_, momento, usuario or "", rotulo_acao(acao), rotulo_entidade(entidade), entidade_id or "")
 
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
         return [

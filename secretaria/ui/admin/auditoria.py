@@ -13,47 +13,12 @@ from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter
 from secretaria import relogio
 from secretaria.services import consulta_auditoria, contas, verificacao
 from secretaria.services.base import ErroDominio
-from secretaria.services.rotulos import rotulo_acao
+from secretaria.services.rotulos import rotulo_acao, rotulo_entidade
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.modelo_tabela import formatar_celula
 from secretaria.ui.widgets import arquivos
 from secretaria.ui.widgets.mensagens import avisar_erro, informar
-
-ENTIDADES = {
-    "auto_infracao": "Auto de infração",
-    "intimacao": "Intimação",
-    "defesa": "Defesa",
-    "proposta": "Proposta",
-    "decisao": "Decisão",
-    "recurso": "Recurso",
-    "pagamento": "Pagamento",
-    "cumprimento": "Cumprimento",
-    "suspensao": "Suspensão",
-    "cassacao": "Cassação",
-    "cassacao_ato": "Ato da cassação",
-    "testemunha": "Testemunha",
-    "anexo": "Anexo",
-    "documento": "Documento emitido",
-    "numeracao": "Numeração",
-    "veiculo_historico": "Histórico do veículo",
-    "operadora": "Operadora",
-    "linha": "Linha",
-    "veiculo": "Veículo",
-    "empregado": "Empregado",
-    "fiscal": "Fiscal",
-    "usuario": "Usuário",
-    "auto": "Auto de infração",
-    "representacao": "Representação",
-    "valor_urm": "Valor da URM",
-    "dia_nao_util": "Dia sem expediente",
-    "dispositivo": "Dispositivo",
-    "dados_orgao": "Dados do órgão",
-    "configuracao": "Configuração",
-    "termo_auditoria": "Termo de verificação da auditoria",
-    "documento_emitido": "Documento emitido",
-}
-
 
 _DATA_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?$")
 
@@ -72,7 +37,7 @@ def _valor(v: Any) -> str:
 def descrever(registro: consulta_auditoria.RegistroAuditoria) -> str:
     """The entry as a person reads it: header, then one line per field that changed."""
     quem = registro.usuario or "sistema"
-    entidade = ENTIDADES.get(registro.entidade, registro.entidade)
+    entidade = rotulo_entidade(registro.entidade)
     linhas = [
         f"{rotulo_acao(registro.acao)} — {entidade}"
         + (f" nº {registro.entidade_id}" if registro.entidade_id else ""),
@@ -104,7 +69,7 @@ class PaginaAuditoria(QWidget):
             texto_busca="Texto em qualquer campo",
             singular="registro",
             plural="registros",
-            formatos={"entidade": lambda v: ENTIDADES.get(str(v), str(v or ""))},
+            formatos={"entidade": lambda v: rotulo_entidade(str(v or ""))},
         )
         self.lista.botao_abrir.setVisible(False)
         self.botao_termo = self.lista.adicionar_botao(
@@ -157,7 +122,7 @@ class PaginaAuditoria(QWidget):
                 self.combo_usuario,
                 [(f"{u.login} — {u.nome}", u.login) for u in usuarios] + [("sistema", "sistema")],
             ),
-            (self.combo_entidade, [(ENTIDADES.get(e, e), e) for e in entidades]),
+            (self.combo_entidade, [(rotulo_entidade(e), e) for e in entidades]),
         ):
             atual = combo.currentData()
             combo.blockSignals(True)

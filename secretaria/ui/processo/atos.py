@@ -753,7 +753,9 @@ class DialogoDecisao(_DialogoPenalidade):
             texto = f"Penalidade aplicada: multa de {formatar_decimal(r.multa_ur)} URM = {formatar_reais(r.multa_reais)}"
             if r.suspensao_dias:
                 texto += f" e suspensão de {_dias(r.suspensao_dias)}"
-            return texto + ". Registre agora a intimação da decisão (ela abre o prazo de recurso)."
+            if self.contexto.pode("protocolo"):
+                return texto + ". Registre agora a intimação da decisão (ela abre o prazo de recurso)."
+            return texto + ". O Protocolo registra a intimação da decisão, que abre o prazo de recurso."
         decidir(
             self.uow,
             self.ator,

@@ -42,6 +42,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.autos import DadosTestemunha, NovoAuto, anexar_evidencia, lavrar_auto
 from secretaria.services.base import ErroDominio
+from secretaria.services.rotulos import com_preposicao
 from secretaria.services.sancao import avaliar_sancao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.processo.campos import (
@@ -116,7 +117,9 @@ class CampoHora(CampoMascarado):
         try:
             valor = self.hora()
         except ValueError:
-            raise ErroDominio(f"Hora inválida em {rotulo}: use hh:mm (por exemplo, 14:30).", campo) from None
+            raise ErroDominio(
+                f"Hora inválida {com_preposicao('em', rotulo)}: use hh:mm (por exemplo, 14:30).", campo
+            ) from None
         if valor is None and obrigatoria:
             raise ErroDominio(f"Informe {rotulo}.", campo)
         return valor

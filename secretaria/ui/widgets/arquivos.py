@@ -143,11 +143,12 @@ def _escolher(
     filtro: str,
     modo: QFileDialog.FileMode,
     salvar: bool = False,
+    substituir: bool = True,
 ) -> list[str]:
     """Run the dialog in the child process and wait for its answer without freezing the windows.
 
     (No database code is imported at this module's top: it is the UI's, the child needs none of it.)"""
-    pedido = Pedido(titulo, inicial, filtro, modo.name, salvar, _centro(parent))
+    pedido = Pedido(titulo, inicial, filtro, modo.name, salvar, _centro(parent), substituir)
     programa, argumentos, ambiente = _comando_do_seletor(pedido.para_json())
     processo = QProcess()
     processo.setProcessEnvironment(ambiente)
@@ -212,8 +213,12 @@ def texto_falha_gravacao(destino: Path, exc: OSError, dica: str = "") -> str:
     return f"Não foi possível gravar {destino}: {exc.strerror or exc}.{chr(10) + dica if dica else ''}"
 
 
-def salvar_como(parent: QWidget | None, titulo: str, nome_sugerido: str, filtro: str) -> Path | None:
-    """Ask where to save; None if the user cancelled. `filtro` like "Planilhas do Excel (*.xlsx)"."""
+def salvar_como(
+    parent: QWidget | None, titulo: str, nome_sugerido: str, filtro: str, substituir: bool = True
+) -> Path | None:
+    """Ask where to save; None if the user cancelled. `filtro` like "Planilhas do Excel (*.xlsx)".
+
+    With `substituir=False` the dialog does not offer to replace an existing file (the caller refuses it)."""
     nomes = _escolher(
         parent,
         titulo,
@@ -221,6 +226,7 @@ def salvar_como(parent: QWidget | None, titulo: str, nome_sugerido: str, filtro:
         filtro,
         QFileDialog.FileMode.AnyFile,
         salvar=True,
+        substituir=substituir,
     )
     if not nomes:
         return None

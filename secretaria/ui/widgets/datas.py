@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from secretaria.lei.formato import formatar_data
 from secretaria.services.base import ErroDominio
+from secretaria.services.rotulos import com_preposicao
 from secretaria.ui.widgets.documentos import CampoMascarado
 
 _MASCARA = "00/00/0000;_"
@@ -95,7 +96,8 @@ class CampoData(QWidget):
             valor = self.data()
         except ValueError:
             raise ErroDominio(
-                f"Data inválida em {rotulo}: use dd/mm/aaaa (por exemplo, 05/12/2026).", campo
+                f"Data inválida {com_preposicao('em', rotulo)}: use dd/mm/aaaa (por exemplo, 05/12/2026).",
+                campo,
             ) from None
         if valor is None and self._obrigatoria:
             raise ErroDominio(f"Informe {rotulo}.", campo)
