@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -46,10 +47,10 @@ def relogio_dos_testes() -> Iterator[None]:
 
     Session-wide, so that session fixtures (the demo city, the migrated models) see the same day as the tests.
     """
-    inicio = datetime.now()
+    inicio = time.monotonic()  # elapsed time only: the real date is never read
 
     def agora() -> datetime:
-        return (DIA_DOS_TESTES + (datetime.now() - inicio)).replace(microsecond=0)
+        return (DIA_DOS_TESTES + timedelta(seconds=time.monotonic() - inicio)).replace(microsecond=0)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(relogio, "agora", agora)
