@@ -42,6 +42,15 @@ class NaoEncontrado(ErroDominio):
     pass
 
 
+class Cancelado(ErroDominio):
+    """The user pressed Cancelar during a long task: the work stopped and its transaction rolled back, so
+    nothing of it was written. A long service raises it from its `progresso` callback (see
+    `ui.widgets.tarefas.Tarefa`), never half-way through a write it cannot undo."""
+
+    def __init__(self, mensagem: str = "Cancelado pelo usuário; nada foi gravado.") -> None:
+        super().__init__(mensagem)
+
+
 class DiscoCheio(ErroDominio):
     """No room left on the disk (the computer's, or the database server's): nothing was written."""
 

@@ -15,6 +15,7 @@ from secretaria.codigos import ROTULOS_PAPEIS as ROTULOS_PAPEIS
 # The domain's refusals and the version check live below the database layer; services keep importing
 # them from here, beside the acting user and the role checks.
 from secretaria.erros import AcessoNegado as AcessoNegado
+from secretaria.erros import Cancelado as Cancelado
 from secretaria.erros import ConflitoEdicao as ConflitoEdicao
 from secretaria.erros import DiscoCheio as DiscoCheio
 from secretaria.erros import ErroDominio as ErroDominio

@@ -325,9 +325,13 @@ class PainelSistema(QWidget):
         tarefa = Tarefa(funcao, self)
         tarefa.concluida.connect(ao_concluir)
         tarefa.falhou.connect(self._recusado)
-        tarefa.finished.connect(lambda: self.botao_restaurar.setEnabled(True))
+        # A method, not a lambda: Qt drops the connection once the panel is gone.
+        tarefa.finished.connect(self._reabilitar)
         self.tarefa = tarefa
         tarefa.iniciar(dialogo_progresso(self, TITULO_RESTAURAR, texto))
+
+    def _reabilitar(self) -> None:
+        self.botao_restaurar.setEnabled(True)
 
     def _recusado(self, mensagem: str) -> None:
         mensagens.avisar_erro(self, TITULO_RESTAURAR, mensagem)

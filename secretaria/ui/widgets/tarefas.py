@@ -5,29 +5,42 @@
     tarefa.concluida.connect(self.quando_pronto)   # the function's result, in the GUI thread
     tarefa.falhou.connect(self.quando_recusado)    # the refusal's Portuguese message
     tarefa.iniciar(dialogo_progresso(self, "Título", "Preparando…"))
+
+With `dialogo_progresso(..., cancelavel=True)` the dialog has a "Cancelar": pressing it makes the next
+`progresso(...)` call raise `Cancelado` inside the worker, so the service's unit of work rolls back (nothing
+written) and `cancelada` is emitted instead of `falhou`. A service that can be cancelled therefore calls
+`progresso` between steps and writes everything in one transaction.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
+import threading
+import warnings
 from collections.abc import Callable
+from typing import ClassVar
 
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from secretaria.db import ErroBanco
-from secretaria.services.base import ErroDominio
+from secretaria.services.base import Cancelado, ErroDominio
 
 _log = logging.getLogger(__name__)
 
 Progresso = Callable[[int, int, str], None]
 
 
-def dialogo_progresso(parent: QWidget, titulo: str, texto: str) -> QProgressDialog:
-    """A window-modal progress dialog without "Cancelar" (for work that cannot stop half-way)."""
-    dialogo = QProgressDialog(texto, "", 0, 0, parent)
-    dialogo.setCancelButton(None)  # Qt's documented way to have none
+def dialogo_progresso(
+    parent: QWidget, titulo: str, texto: str, *, cancelavel: bool = False
+) -> QProgressDialog:
+    """A window-modal progress dialog; without "Cancelar" unless the work can stop with nothing written."""
+    dialogo = QProgressDialog(texto, "Cancelar" if cancelavel else "", 0, 0, parent)
+    if not cancelavel:
+        dialogo.setCancelButton(None)  # Qt's documented way to have none
+    dialogo.setProperty("cancelavel", cancelavel)
     dialogo.setWindowTitle(titulo)
     dialogo.setWindowModality(Qt.WindowModality.WindowModal)
     dialogo.setMinimumDuration(300)
@@ -44,29 +57,71 @@ class Tarefa(QThread):
     progresso = Signal(int, int, str)
     concluida = Signal(object)
     falhou = Signal(str)
+    cancelada = Signal(str)
 
-    def __init__(self, funcao: Callable[[Progresso], object], parent: QWidget) -> None:
-        super().__init__(parent)
+    # A running thread must outlive the window that started it (Qt aborts the process when a QThread is
+    # destroyed while running): each task keeps itself here, without a Qt parent, until it has finished.
+    _em_andamento: ClassVar[set[Tarefa]] = set()
+
+    def __init__(self, funcao: Callable[[Progresso], object], parent: QWidget | None = None) -> None:
+        super().__init__()
         self._funcao = funcao
+        if parent is not None:
+            parent.destroyed.connect(self._sem_janela)
         self.dialogo: QProgressDialog | None = None
+        self._cancelar = threading.Event()
 
     def iniciar(self, dialogo: QProgressDialog | None = None) -> None:
         self.dialogo = dialogo
         if dialogo is not None:
             self.progresso.connect(self._mostrar)
             self.finished.connect(dialogo.close)
+            if dialogo.property("cancelavel"):
+                dialogo.canceled.connect(self.cancelar)
             dialogo.show()
+        Tarefa._em_andamento.add(self)
+        self.finished.connect(self._terminou)
         self.start()
 
-    def _mostrar(self, feitas: int, total: int, etapa: str) -> None:
+    def _sem_janela(self) -> None:
+        """The window that started the task is gone: the work goes on (a restore cannot stop half-way), but
+        nothing may reach the widgets that are no longer there."""
+        for sinal in (self.progresso, self.concluida, self.falhou, self.cancelada, self.finished):
+            with warnings.catch_warnings():  # PySide warns (and raises) when a signal has no receivers
+                warnings.simplefilter("ignore", RuntimeWarning)
+                with contextlib.suppress(RuntimeError, SystemError):
+                    sinal.disconnect()
+        self.dialogo = None
+        self.finished.connect(self._terminou)
+
+    def _terminou(self) -> None:
+        # Let go of it once this signal's delivery is over, not inside it: the last reference then frees it.
+        QTimer.singleShot(0, lambda: Tarefa._em_andamento.discard(self))
+
+    def cancelar(self) -> None:
+        """Ask the work to stop at its next `progresso` call (thread-safe; the GUI thread calls it)."""
+        if self.isFinished():  # the dialog closing after the end emits `canceled` too
+            return
+        self._cancelar.set()
         if self.dialogo is not None:
+            self.dialogo.setLabelText("Cancelando… (nada será gravado)")
+
+    def _relatar(self, feitas: int, total: int, etapa: str) -> None:
+        if self._cancelar.is_set():
+            raise Cancelado()
+        self.progresso.emit(feitas, total, etapa)
+
+    def _mostrar(self, feitas: int, total: int, etapa: str) -> None:
+        if self.dialogo is not None and not self._cancelar.is_set():
             self.dialogo.setMaximum(total)
             self.dialogo.setValue(feitas)
             self.dialogo.setLabelText(etapa)
 
     def run(self) -> None:
         try:
-            resultado = self._funcao(self.progresso.emit)
+            resultado = self._funcao(self._relatar)
+        except Cancelado as exc:
+            self.cancelada.emit(str(exc))
         except (ErroDominio, ErroBanco) as exc:
             self.falhou.emit(str(exc))
         except (OSError, sqlite3.Error) as exc:

@@ -1,0 +1,110 @@
+"""The background task: its result, its refusal and its Cancelar reach the GUI thread, in that order."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtWidgets import QPushButton, QWidget
+from pytestqt.qtbot import QtBot
+
+from secretaria.services.base import ErroDominio
+from secretaria.ui.widgets.tarefas import Progresso, Tarefa, dialogo_progresso
+
+
+def _janela(qtbot: QtBot) -> QWidget:
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    return janela
+
+
+def test_resultado_chega_depois_de_cada_progresso(qtbot: QtBot) -> None:
+    vistos: list[tuple[int, int, str]] = []
+
+    def contar(progresso: Progresso) -> int:
+        for i in range(3):
+            progresso(i + 1, 3, f"Passo {i + 1} de 3…")
+        return 42
+
+    janela = _janela(qtbot)
+    tarefa = Tarefa(contar, janela)
+    tarefa.progresso.connect(lambda a, b, c: vistos.append((a, b, c)))
+    with qtbot.waitSignal(tarefa.concluida, timeout=5000) as sinal:
+        tarefa.iniciar()
+    assert sinal.args == [42]
+    assert vistos == [(1, 3, "Passo 1 de 3…"), (2, 3, "Passo 2 de 3…"), (3, 3, "Passo 3 de 3…")]
+
+
+def test_recusa_do_servico_chega_como_mensagem(qtbot: QtBot) -> None:
+    def recusar(progresso: Progresso) -> None:
+        raise ErroDominio("A competência 13/2026 não existe.")
+
+    janela = _janela(qtbot)
+    tarefa = Tarefa(recusar, janela)
+    with qtbot.waitSignal(tarefa.falhou, timeout=5000) as sinal:
+        tarefa.iniciar()
+    assert sinal.args == ["A competência 13/2026 não existe."]
+
+
+def test_cancelar_no_dialogo_para_o_trabalho_no_proximo_progresso(qtbot: QtBot) -> None:
+    """Cancelar in the dialog: the work stops at its next step, `cancelada` (not `concluida`) arrives, and
+    the steps after the cancel never ran (a service's unit of work would roll back there)."""
+    primeiro_passo = threading.Event()
+    pode_seguir = threading.Event()
+    feitos: list[int] = []
+
+    def longo(progresso: Progresso) -> str:
+        for i in range(100):
+            progresso(i, 100, f"Gerando a página {i + 1} de 100…")
+            feitos.append(i)
+            if i == 0:
+                primeiro_passo.set()
+                pode_seguir.wait(5)
+        return "terminou"
+
+    janela = _janela(qtbot)
+    tarefa = Tarefa(longo, janela)
+    dialogo = dialogo_progresso(janela, "Ficha", "Preparando…", cancelavel=True)
+    concluidas: list[object] = []
+    tarefa.concluida.connect(concluidas.append)
+    with qtbot.waitSignal(tarefa.cancelada, timeout=5000) as sinal:
+        tarefa.iniciar(dialogo)
+        assert primeiro_passo.wait(5)
+        qtbot.waitUntil(dialogo.isVisible)
+        (botao,) = dialogo.findChildren(QPushButton)
+        botao.click()
+        pode_seguir.set()
+    assert "nada foi gravado" in sinal.args[0]
+    assert feitos == [0]
+    qtbot.waitUntil(tarefa.isFinished)
+    assert concluidas == []
+
+
+def test_dialogo_sem_cancelar_nao_tem_botao(qtbot: QtBot) -> None:
+    janela = _janela(qtbot)
+    sem = dialogo_progresso(janela, "Restaurar", "Restaurando…")
+    com = dialogo_progresso(janela, "Ficha", "Gerando…", cancelavel=True)
+    assert [b.text() for b in sem.findChildren(QPushButton)] == []
+    assert [b.text() for b in com.findChildren(QPushButton)] == ["Cancelar"]
+
+
+def test_janela_fechada_no_meio_nao_derruba_o_programa(qtbot: QtBot) -> None:
+    """The window that started a task is closed and destroyed while it runs: the work ends on its own and
+    nothing is delivered to the widgets that are gone (before, Qt aborted the process)."""
+    pode_seguir = threading.Event()
+    entregues: list[object] = []
+
+    def longo(progresso: Progresso) -> str:
+        pode_seguir.wait(5)
+        progresso(1, 1, "Quase…")
+        return "feito"
+
+    janela = QWidget()
+    tarefa = Tarefa(longo, janela)
+    tarefa.concluida.connect(entregues.append)
+    tarefa.iniciar(dialogo_progresso(janela, "Restaurar", "Restaurando…"))
+    janela.deleteLater()
+    qtbot.waitUntil(lambda: tarefa.dialogo is None)
+    pode_seguir.set()
+    qtbot.waitUntil(tarefa.isFinished)
+    qtbot.wait(50)
+    assert entregues == []
