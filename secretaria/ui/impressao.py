@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -32,6 +31,7 @@ from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import DocumentoInfo
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.arquivos import nome_de_arquivo as nome_de_arquivo
 
 FILTRO_PDF = "Documentos PDF (*.pdf)"
 DPI_MAXIMO = 300
@@ -158,16 +158,6 @@ def pintar_paginas(impressora: QPrinter, conteudo: bytes, *, dpi: int | None = N
 
 
 # --- the dialogs (patched in tests) ------------------------------------------------------------------------
-
-
-_PROIBIDOS_EM_NOME = re.compile(r'[\\/:*?"<>|\x00-\x1f]')
-
-
-def nome_de_arquivo(titulo: str, extensao: str = ".pdf") -> str:
-    """A file name suggested from a document's title, valid on Linux and Windows: "Auto de infração nº
-    0732/2026" → "Auto de infração nº 0732-2026.pdf" (a "/" would name a folder, and the dialog refuses it)."""
-    nome = _PROIBIDOS_EM_NOME.sub("-", titulo).strip().rstrip(". ") or "documento"
-    return nome if nome.lower().endswith(extensao.lower()) else f"{nome}{extensao}"
 
 
 # Labels of Qt's own print dialog that qtbase_pt_BR.qm leaves in English (Qt 6.x), by object name.

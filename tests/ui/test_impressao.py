@@ -32,6 +32,21 @@ def test_nome_de_arquivo_sem_barra(titulo: str, nome: str) -> None:
     assert "/" not in nome and "\\" not in nome
 
 
+def test_nome_sugerido_da_exportacao_sem_barra() -> None:
+    """The spreadsheet export's suggested name follows the same rule as the PDFs': "/" → "-"."""
+    from secretaria import relogio
+    from secretaria.ui.widgets import exportar
+
+    dia = f"{relogio.hoje():%Y-%m-%d}"
+    assert (
+        exportar.nome_arquivo("Autos do processo nº 0732/2026")
+        == f"Autos do processo nº 0732-2026 {dia}.xlsx"
+    )
+    assert exportar.nome_arquivo("Veículos") == f"Veículos {dia}.xlsx"
+    assert exportar.nome_arquivo("  ") == f"Lista {dia}.xlsx"
+    assert impressao.nome_de_arquivo is arquivos.nome_de_arquivo  # one rule, not two copies
+
+
 def test_nome_proposto_pelo_dialogo_de_impressao(qtbot: QtBot) -> None:
     configurar_aplicacao()
     impressora = impressao.nova_impressora("Auto de infração nº 0732/2026")

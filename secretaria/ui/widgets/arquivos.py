@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -30,10 +31,22 @@ __all__ = [
     "abrir_arquivos",
     "dialogo_arquivo",
     "escolher_pasta",
+    "nome_de_arquivo",
     "pasta_inicial",
     "salvar_como",
     "texto_falha_gravacao",
 ]
+
+_PROIBIDOS_EM_NOME = re.compile(r'[\\/:*?"<>|\x00-\x1f]')
+
+
+def nome_de_arquivo(titulo: str, extensao: str = ".pdf") -> str:
+    """A file name suggested from a document's title, valid on Linux and Windows: "Auto de infração nº
+    0732/2026" → "Auto de infração nº 0732-2026.pdf" (a "/" would name a folder, and the dialog refuses it).
+    The one rule for every suggested name: PDFs, printouts and spreadsheet exports."""
+    nome = _PROIBIDOS_EM_NOME.sub("-", titulo).strip().rstrip(". ") or "documento"
+    return nome if nome.lower().endswith(extensao.lower()) else f"{nome}{extensao}"
+
 
 _log = logging.getLogger(__name__)
 _ultima_pasta: Path | None = None

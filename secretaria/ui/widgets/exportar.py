@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,11 @@ _LIMITE_SEM_PROGRESSO = 2_000
 
 
 def nome_arquivo(titulo: str) -> str:
-    """ "Autos de infração" → "Autos de infração 2026-11-30.xlsx" (today's date keeps exports apart)."""
+    """ "Autos de infração" → "Autos de infração 2026-11-30.xlsx" (today's date keeps exports apart); a "/"
+    of the title ("nº 0732/2026") becomes "-", as in every suggested name (`arquivos.nome_de_arquivo`)."""
     from secretaria import relogio
 
-    limpo = re.sub(r'[\\/:*?"<>|]+', " ", titulo).strip() or "Lista"
-    return f"{limpo} {relogio.hoje():%Y-%m-%d}.xlsx"
+    return arquivos.nome_de_arquivo(f"{titulo.strip() or 'Lista'} {relogio.hoje():%Y-%m-%d}", ".xlsx")
 
 
 def exportar_para_excel(
