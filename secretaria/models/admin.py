@@ -25,6 +25,8 @@ class Usuario(Versionado, Base):
     falhas_login: so.Mapped[int] = so.mapped_column(default=0)
     bloqueado_ate: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
     ultimo_acesso: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
+    trocar_senha: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    """Set when the administrator reset the password as temporary; cleared by the user's own change."""
 
     papeis: so.Mapped[list[UsuarioPapel]] = so.relationship(
         back_populates="usuario", cascade="all, delete-orphan", lazy="selectin"

@@ -359,6 +359,8 @@ class UsuarioResumo:
     versao: int
     alterado_em: datetime
     alterado_por: str | None
+    trocar_senha: bool = False
+    """The password is temporary: the user must change it at the next login."""
 
     def bloqueado(self, agora: datetime | None = None) -> bool:
         return self.bloqueado_ate is not None and self.bloqueado_ate > (agora or relogio.agora())
@@ -394,8 +396,12 @@ def editar_usuario(
         uow.commit()
 
 
-def redefinir_senha(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nova_senha: str) -> None:
-    """The administrator sets a new password for a user (who forgot it); this also lifts a lockout."""
+def redefinir_senha(
+    uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nova_senha: str, temporaria: bool = False
+) -> None:
+    """The administrator sets a new password for a user (who forgot it); this also lifts a lockout.
+    `temporaria`: the user must change it at the next login (`precisa_trocar_senha`) — the administrator
+    then knows no password the user keeps."""
     exigir_papel(ator, "administrador", acao="redefinir senhas")
     _senha_nova_valida(nova_senha)
     with uow:
@@ -406,6 +412,7 @@ def redefinir_senha(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, nova
         usuario.senha_hash = hash_senha(nova_senha)
         usuario.falhas_login = 0
         usuario.bloqueado_ate = None
+        usuario.trocar_senha = bool(temporaria)
         _registrar_alteracao(s, ator, usuario, "redefinir_senha", antes)
         uow.commit()
 
@@ -460,8 +467,17 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
             raise ErroDominio("A senha atual não confere.", "senha_atual")
         antes = _imagem(usuario)
         usuario.senha_hash = hash_senha(nova_senha)
+        usuario.trocar_senha = False
         _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
         uow.commit()
+
+
+def precisa_trocar_senha(sessao: so.Session, ator: Ator) -> bool:
+    """Whether the logged-in user's password is a temporary one the administrator set (the login then
+    asks for a new one before anything else)."""
+    if ator.usuario_id is None:
+        return False
+    return bool(sessao.scalar(sa.select(Usuario.trocar_senha).where(Usuario.id == ator.usuario_id)))
 
 
 def _senha_nova_valida(senha: str) -> None:
@@ -504,6 +520,7 @@ def _imagem(usuario: Usuario) -> dict[str, object]:
         "nome": usuario.nome,
         "ativo": usuario.ativo,
         "bloqueado_ate": usuario.bloqueado_ate.isoformat() if usuario.bloqueado_ate else None,
+        "trocar_senha": bool(usuario.trocar_senha),
         **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_hash),
     }
 
@@ -529,4 +546,5 @@ def _resumo(u: Usuario) -> UsuarioResumo:
         versao=u.versao,
         alterado_em=u.alterado_em,
         alterado_por=u.alterado_por,
+        trocar_senha=bool(u.trocar_senha),
     )

@@ -52,6 +52,7 @@ class DialogoLogin(QDialog):
         super().__init__(parent)
         self.banco = banco
         self.ator: Ator | None = None
+        self.dialogo_senha: DialogoMinhaSenha | None = None
         self.setWindowTitle(titulo_janela(banco, demo=demo, tela="Entrar"))
         self.setModal(True)
         layout = QVBoxLayout(self)
@@ -136,8 +137,127 @@ class DialogoLogin(QDialog):
         if ator is None:
             self.senha.selectAll()
             return
+        if self._senha_provisoria(ator):
+            self._exigir_troca(ator)
+            return
         self.ator = ator
         self.accept()
+
+    def _senha_provisoria(self, ator: Ator) -> bool:
+        from secretaria.services.contas import precisa_trocar_senha
+
+        with self.banco.leitura() as sessao:
+            return precisa_trocar_senha(sessao, ator)
+
+    def _exigir_troca(self, ator: Ator) -> None:
+        """A temporary password (set by the administrator) lets in only as far as choosing one's own:
+        saving enters, Cancelar ends the session just opened (its exit is recorded) and the login stays."""
+        dialogo = DialogoMinhaSenha(
+            self.banco, ator, obrigatoria=True, senha_atual=self.senha.text(), parent=self
+        )
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def terminou(resultado: int) -> None:
+            self.dialogo_senha = None
+            if resultado == QDialog.DialogCode.Accepted:
+                self.ator = ator
+                self.accept()
+                return
+            from secretaria.services.contas import registrar_saida
+
+            registrar_saida(self.banco.uow(), ator)
+            self.senha.clear()
+            self.form.limpar_erros()
+            self.form.mostrar_erro(
+                ErroDominio("Para entrar com a senha provisória é preciso escolher uma senha sua.", "senha")
+            )
+
+        dialogo.finished.connect(terminou)
+        dialogo.open()
+        self.dialogo_senha = dialogo
+
+
+class DialogoMinhaSenha(QDialog):
+    """ "Alterar minha senha": the current password, the new one twice; the service's rules and refusals
+    beside the fields. Enter saves, Escape cancels. `obrigatoria` (a temporary password at login) says why
+    it is asked and that Cancelar ends the session."""
+
+    def __init__(
+        self,
+        banco: Banco,
+        ator: Ator,
+        *,
+        obrigatoria: bool = False,
+        senha_atual: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.banco = banco
+        self.ator = ator
+        self.setWindowTitle(f"Alterar a senha de {ator.login}")
+        self.setModal(True)
+        layout = QVBoxLayout(self)
+        if obrigatoria:
+            aviso = QLabel(
+                f"<b>{ator.nome}</b>, o administrador definiu uma senha provisória para você. Escolha agora "
+                "uma senha sua para entrar; <b>Cancelar</b> encerra a sessão."
+            )
+            aviso.setObjectName("aviso_provisoria")
+            aviso.setTextFormat(Qt.TextFormat.RichText)
+            aviso.setWordWrap(True)
+            aviso.setStyleSheet(
+                "color: #7c2d12; background: #fff7ed; border: 1px solid #fdba74; padding: 6px;"
+            )
+            layout.addWidget(aviso)
+        self.senha_atual = QLineEdit(senha_atual)
+        self.nova_senha = QLineEdit()
+        self.repetir = QLineEdit()
+        for campo, nome in (
+            (self.senha_atual, "Senha atual"),
+            (self.nova_senha, "Nova senha"),
+            (self.repetir, "Repita a nova senha"),
+        ):
+            campo.setEchoMode(QLineEdit.EchoMode.Password)
+            campo.setAccessibleName(nome)
+        self.form = Formulario(layout, self)
+        self.form.adicionar("senha_atual", "Senha &atual:", self.senha_atual)
+        self.form.adicionar("nova_senha", "&Nova senha:", self.nova_senha)
+        self.form.adicionar("repetir", "&Repita a nova senha:", self.repetir)
+        self.form.alinhar_rotulos()
+        from secretaria.services.contas import SENHA_MINIMA
+
+        dica = QLabel(
+            f"A nova senha deve ter pelo menos {SENHA_MINIMA} caracteres, com letras e números, e ser diferente "
+            "da atual."
+        )
+        dica.setWordWrap(True)
+        dica.setStyleSheet("color: #555;")
+        layout.addWidget(dica)
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar="Alterar senha")
+        self.botoes.accepted.connect(self.salvar)
+        layout.addWidget(self.botoes)
+        (self.nova_senha if senha_atual else self.senha_atual).setFocus()
+        self.setMinimumWidth(480)
+
+    def salvar(self) -> None:
+        from secretaria.services.contas import alterar_propria_senha
+
+        def executar() -> bool:
+            if self.nova_senha.text() != self.repetir.text():
+                raise ErroDominio("As senhas não conferem: digite a mesma nova senha duas vezes.", "repetir")
+            alterar_propria_senha(
+                self.banco.uow(),
+                self.ator,
+                senha_atual=self.senha_atual.text(),
+                nova_senha=self.nova_senha.text(),
+            )
+            return True
+
+        if self.form.tentar(executar):
+            self.accept()
+
+    def erro(self, campo: str) -> str:
+        return self.form.mensagem(campo)
 
 
 class DialogoPrimeiroAcesso(QDialog):

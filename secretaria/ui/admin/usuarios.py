@@ -120,6 +120,8 @@ class DialogoUsuario(DialogoSimples):
             texto, cor = "Ativo", "#1b6e20"
         if u.ultimo_acesso is not None:
             texto += f" — último acesso em {u.ultimo_acesso:%d/%m/%Y às %H:%M}"
+        if u.trocar_senha and u.ativo:
+            texto += " — senha provisória: troca exigida no próximo acesso"
         self.situacao.setText(texto)
         self.situacao.setStyleSheet(f"color: {cor};")
         if self.botao_desbloquear is not None and self.botao_ativo is not None:
@@ -214,14 +216,26 @@ class DialogoNovaSenha(DialogoSimples):
         self.form.adicionar("nova_senha", "&Nova senha:", self.senha)
         self.form.apelido("senha", "nova_senha")
         self.form.adicionar("repetir", "&Repita a senha:", self.repetir)
-        self.layout_principal.addWidget(rotulo_ajuda("Informe a nova senha ao usuário pessoalmente."))
+        self.temporaria = QCheckBox("&Exigir troca no próximo acesso")
+        self.temporaria.setChecked(True)
+        self.form.adicionar("temporaria", "", self.temporaria)
+        self.layout_principal.addWidget(
+            rotulo_ajuda(
+                "Informe a nova senha ao usuário pessoalmente. Com a troca exigida, ao entrar ele escolhe uma "
+                "senha sua antes de qualquer outra coisa, e a senha que você definiu deixa de valer."
+            )
+        )
         self.finalizar()
 
     def gravar(self) -> Any:
         if self.senha.text() != self.repetir.text():
             raise ErroDominio("As senhas não conferem.", "repetir")
         contas.redefinir_senha(
-            self.contexto.banco.uow(), self.contexto.ator, self.usuario_id, nova_senha=self.senha.text()
+            self.contexto.banco.uow(),
+            self.contexto.ator,
+            self.usuario_id,
+            nova_senha=self.senha.text(),
+            temporaria=self.temporaria.isChecked(),
         )
         return self.usuario_id
 
