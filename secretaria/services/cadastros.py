@@ -586,6 +586,10 @@ def _validar_veiculo(d: DadosVeiculo) -> dict[str, Any]:
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= LUGARES_MAXIMO:
             raise ErroDominio(f"{rotulo}: informe um número inteiro de 0 a {LUGARES_MAXIMO}.", campo)
         v[campo] = n
+    if v["lugares_sentados"] == 0 and d.situacao != "baixado":
+        # A bus in service (or in reserve) with no seat is a typing slip, not a fact (PRODUTO § 1: the
+        # registry holds the seated capacity); only a withdrawn vehicle may be kept without it.
+        raise ErroDominio("Informe o número de lugares sentados (maior que zero).", "lugares_sentados")
     v["vistoria_validade"] = _data_opcional(
         d.vistoria_validade, "vistoria_validade", "A validade da vistoria"
     )
@@ -786,6 +790,27 @@ def _conferir_fiscal(s: so.Session, v: dict[str, Any], proprio_id: int | None) -
 
 
 # -- choices for the forms' combo boxes -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VinculosOperadora:
+    """How many rows each list shows when filtered by the operator (the record's links say so)."""
+
+    veiculos: int
+    linhas: int
+    empregados: int
+    autos: int
+
+
+def vinculos_operadora(sessao: so.Session, operadora_id: int) -> VinculosOperadora:
+    """The operator's vehicles, lines, employees and autos, counted by the very lists its links open
+    (`listas.contar` with the operator filter: one COUNT each)."""
+    from secretaria.services import listas
+
+    def contar(lista: str) -> int:
+        return listas.contar(sessao, lista, listas.Filtro(operadora_id=operadora_id))
+
+    return VinculosOperadora(contar("veiculos"), contar("linhas"), contar("empregados"), contar("autos"))
 
 
 def opcoes_operadoras(sessao: so.Session) -> list[Opcao]:

@@ -1,8 +1,9 @@
 """The home screen's work queues: what needs doing today, each row opening its case.
 
 Each queue is ONE query, filtered on an indexed column (`auto_infracao.fase` + deadline, `pagamento.situacao`,
-`recurso.resultado`, `veiculo` validity dates, `suspensao` period, `representacao.situacao`), returning the
-total (a window count) and the first `limite` rows, oldest deadline first.
+`recurso.resultado`, `veiculo` validity dates, `suspensao` period, `representacao.situacao`; contracts on the
+small `operadora` table), returning the total (a window count) and the first `limite` rows, oldest deadline
+first. Validity dates expiring within `vencimentos.DIAS_AVISO` days (30) have queues of their own.
 
 "Overdue decision": an intimated auto with no decision whose defence deadline passed more than X days ago;
 X is the setting `dias_para_decidir` (Configuracao), 30 by default.
@@ -19,6 +20,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import Delegacao
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import formatar_reais
 from secretaria.models import (
@@ -34,6 +36,7 @@ from secretaria.models import (
     Suspensao,
     Veiculo,
 )
+from secretaria.services import vencimentos
 from secretaria.services.tramitacao import condicao_final
 
 CHAVE_DIAS_DECISAO = "dias_para_decidir"
@@ -291,7 +294,8 @@ def multas_definitivas_em_aberto(
 
 
 def veiculos_vencidos(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
-    """Vehicles in service with inspection (vistoria) or licence expired."""
+    """Vehicles in service with inspection (vistoria) or licence expired, or without its date (the office
+    may register a bus before it has them, and then it is a problem to chase)."""
     dia = hoje or relogio.hoje()
     v = Veiculo
     consulta = (
@@ -305,16 +309,26 @@ def veiculos_vencidos(sessao: so.Session, hoje: date | None = None, limite: int 
             v.licenca_validade,
         )
         .join(Operadora, Operadora.id == v.operadora_id)
-        .where(sa.or_(v.vistoria_validade < dia, v.licenca_validade < dia), v.situacao != "baixado")
+        .where(
+            sa.or_(
+                v.vistoria_validade < dia,
+                v.vistoria_validade.is_(None),
+                v.licenca_validade < dia,
+                v.licenca_validade.is_(None),
+            ),
+            v.situacao != "baixado",
+        )
         .order_by(Operadora.razao_social, v.prefixo, v.id)
     )
 
     def linha(r: Any) -> LinhaFila:
-        vencidos = []
-        if r.vistoria_validade is not None and r.vistoria_validade < dia:
-            vencidos.append(f"vistoria vencida em {formatar_data(r.vistoria_validade)}")
-        if r.licenca_validade is not None and r.licenca_validade < dia:
-            vencidos.append(f"licença vencida em {formatar_data(r.licenca_validade)}")
+        problemas = []
+        for validade, texto in (
+            (r.vistoria_validade, vencimentos.texto_vistoria),
+            (r.licenca_validade, vencimentos.texto_licenca),
+        ):
+            if vencimentos.estado(validade, dia) in ("vencida", "sem_data"):
+                problemas.append(texto(validade, dia))
         datas = [d for d in (r.vistoria_validade, r.licenca_validade) if d is not None and d < dia]
         return LinhaFila(
             "veiculo",
@@ -324,12 +338,127 @@ def veiculos_vencidos(sessao: so.Session, hoje: date | None = None, limite: int 
             r.razao_social,
             None,
             min(datas) if datas else None,
-            "; ".join(vencidos).capitalize(),
+            _maiuscula("; ".join(problemas)),
         )
 
     return _executar(
-        sessao, consulta, limite, "veiculos_vencidos", "Veículos com vistoria ou licença vencida", linha
+        sessao,
+        consulta,
+        limite,
+        "veiculos_vencidos",
+        "Veículos com vistoria ou licença vencida ou sem data",
+        linha,
     )
+
+
+def veiculos_a_vencer(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Vehicles in service whose inspection or licence expires within `vencimentos.DIAS_AVISO` days (today
+    included), the soonest first: renewing takes time, the expired queue comes too late."""
+    dia = hoje or relogio.hoje()
+    fim = vencimentos.janela(dia)
+    v = Veiculo
+    vistoria_perto = v.vistoria_validade.between(dia, fim)
+    licenca_perto = v.licenca_validade.between(dia, fim)
+    primeira = sa.case(
+        (
+            sa.and_(
+                vistoria_perto,
+                sa.or_(
+                    ~licenca_perto, v.licenca_validade.is_(None), v.vistoria_validade <= v.licenca_validade
+                ),
+            ),
+            v.vistoria_validade,
+        ),
+        else_=v.licenca_validade,
+    )
+    consulta = (
+        sa.select(
+            v.id,
+            v.prefixo,
+            v.placa,
+            v.operadora_id,
+            Operadora.razao_social,
+            v.vistoria_validade,
+            v.licenca_validade,
+            primeira.label("primeira"),
+        )
+        .join(Operadora, Operadora.id == v.operadora_id)
+        .where(sa.or_(vistoria_perto, licenca_perto), v.situacao != "baixado")
+        .order_by(primeira, v.prefixo, v.id)
+    )
+
+    def linha(r: Any) -> LinhaFila:
+        avisos = [
+            texto(validade, dia)
+            for validade, texto in (
+                (r.vistoria_validade, vencimentos.texto_vistoria),
+                (r.licenca_validade, vencimentos.texto_licenca),
+            )
+            if vencimentos.estado(validade, dia) == "a_vencer"
+        ]
+        return LinhaFila(
+            "veiculo",
+            r.id,
+            f"{r.prefixo} — placa {r.placa}",
+            r.operadora_id,
+            r.razao_social,
+            None,
+            r.primeira,
+            _maiuscula("; ".join(avisos)),
+        )
+
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "veiculos_a_vencer",
+        f"Vistorias e licenças que vencem nos próximos {vencimentos.DIAS_AVISO} dias",
+        linha,
+    )
+
+
+def contratos_a_vencer(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Operators (not cassadas) whose contract or permission ended, or ends within `vencimentos.DIAS_AVISO`
+    days, the earliest first. An ended contract is no status of the law: the operator stays "ativa", and
+    this queue (and the list's highlight) is what tells the office."""
+    dia = hoje or relogio.hoje()
+    o = Operadora
+    consulta = (
+        sa.select(o.id, o.razao_social, o.delegacao, o.contrato_numero, o.contrato_fim)
+        .where(
+            o.contrato_fim <= vencimentos.janela(dia),
+            sa.or_(o.cassada_em.is_(None), o.cassada_em > dia),
+        )
+        .order_by(o.contrato_fim, o.id)
+    )
+
+    def linha(r: Any) -> LinhaFila:
+        documento = "Permissão" if r.delegacao == Delegacao.PERMISSAO else "Contrato"
+        numero = f" nº {r.contrato_numero}" if r.contrato_numero else ""
+        texto = vencimentos.texto_contrato(r.delegacao, r.contrato_fim, dia)
+        return LinhaFila(
+            "operadora",
+            r.id,
+            f"{documento}{numero}",
+            r.id,
+            r.razao_social,
+            None,
+            r.contrato_fim,
+            _maiuscula(texto),
+        )
+
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "contratos_a_vencer",
+        f"Contratos e permissões vencidos ou que vencem nos próximos {vencimentos.DIAS_AVISO} dias",
+        linha,
+    )
+
+
+def _maiuscula(texto: str) -> str:
+    return texto[:1].upper() + texto[1:]
 
 
 def operadoras_suspensas(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
@@ -476,6 +605,8 @@ def painel(
         recursos_aguardando_julgamento(sessao, dia, limite),
         multas_definitivas_em_aberto(sessao, dia, limite),
         veiculos_vencidos(sessao, dia, limite),
+        veiculos_a_vencer(sessao, dia, limite),
+        contratos_a_vencer(sessao, dia, limite),
         revisoes_de_prazo_a_conferir(sessao, dia, limite),
         suspensoes_a_iniciar(sessao, dia, limite),
         operadoras_suspensas(sessao, dia, limite),

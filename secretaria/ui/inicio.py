@@ -51,6 +51,8 @@ TITULOS_PRAZO = {
     "recursos_em_prazo": "Recurso até",
     "multas_em_aberto": "Recurso venceu em",
     "veiculos_vencidos": "Venceu em",
+    "veiculos_a_vencer": "Vence em",
+    "contratos_a_vencer": "Vigente até",
     "suspensoes_a_iniciar": "Definitiva desde",
     "revisoes_de_prazo": "Novo prazo",
 }

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.login import DialogoLogin, titulo_janela
+from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
@@ -112,6 +112,7 @@ class JanelaPrincipal(QMainWindow):
         super().__init__(parent)
         self.contexto = contexto
         self.dialogo_login: DialogoLogin | None = None
+        self.dialogo_senha: DialogoMinhaSenha | None = None
         self.aviso_encerrada: QLabel | None = None
         self._saida_registrada = False
         self.sessao_encerrada.connect(self.encerrar_sessao, Qt.ConnectionType.QueuedConnection)
@@ -179,6 +180,7 @@ class JanelaPrincipal(QMainWindow):
         papeis = ", ".join(ROTULOS_PAPEIS.get(p, p) for p in sorted(ator.papeis))
         self.rotulo_papeis.setText(f"Papéis: {papeis}")
         self.acao_backup.setEnabled(contexto.pode("administrador"))
+        self.acao_minha_senha.setEnabled(contexto.ator.usuario_id is not None)
         self.navegacao.setCurrentRow(0)
         self._navegar(0)
 
@@ -209,6 +211,7 @@ class JanelaPrincipal(QMainWindow):
         self.rotulo_usuario.setText("Sessão encerrada")
         self.rotulo_papeis.clear()
         self.acao_backup.setEnabled(False)
+        self.acao_minha_senha.setEnabled(False)
         self.setWindowTitle(titulo_janela(self.contexto.banco, demo=self.contexto.demo))
         self._pedir_login(motivo=erro.mensagem, login=ator.login, ao_desistir=self.close)
 
@@ -299,6 +302,26 @@ class JanelaPrincipal(QMainWindow):
         self.navegacao.setCurrentRow(self.chaves_visiveis.index(chave))
         return self.pagina_atual()
 
+    def mostrar_da_operadora(self, lista: str, operadora_id: int) -> QWidget | None:
+        """Switch to the list `lista` ("veiculos", "linhas", "empregados", "autos") showing only the rows of
+        one operator (the links of an operator's record); None when this user has no such page."""
+        chave = "operadoras" if lista == "linhas" else lista
+        pagina = self.mostrar_pagina(chave)
+        if pagina is None:
+            return None
+        if lista == "linhas":
+            abas = getattr(pagina, "abas", None)
+            pagina = getattr(pagina, "linhas", None)
+            if abas is None or pagina is None:
+                return None
+            abas.setCurrentWidget(pagina)
+        mostrar: Callable[[int], object] | None = getattr(pagina, "mostrar_somente_operadora", None)
+        if not callable(mostrar):
+            return None
+        mostrar(operadora_id)
+        pagina.setFocus(Qt.FocusReason.OtherFocusReason)
+        return pagina
+
     def pagina_atual(self) -> QWidget | None:
         return self.pilha.currentWidget()
 
@@ -339,6 +362,9 @@ class JanelaPrincipal(QMainWindow):
         self.acao_trocar.setShortcut(QKeySequence("Ctrl+Shift+U"))
         self.acao_trocar.triggered.connect(self.trocar_usuario)
         arquivo.addAction(self.acao_trocar)
+        self.acao_minha_senha = QAction("&Alterar minha senha…", self)
+        self.acao_minha_senha.triggered.connect(self.alterar_minha_senha)
+        arquivo.addAction(self.acao_minha_senha)
         self.acao_backup = QAction("&Cópia de segurança…", self)
         self.acao_backup.triggered.connect(self.copia_de_seguranca)
         arquivo.addAction(self.acao_backup)
@@ -351,6 +377,15 @@ class JanelaPrincipal(QMainWindow):
         self.acao_sobre = QAction("&Sobre a Secretaria…", self)
         self.acao_sobre.triggered.connect(self.sobre)
         ajuda.addAction(self.acao_sobre)
+
+    def alterar_minha_senha(self) -> DialogoMinhaSenha:
+        """The logged-in user changes their own password (any role)."""
+        dialogo = DialogoMinhaSenha(self.contexto.banco, self.contexto.ator, parent=self)
+        dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialogo.accepted.connect(lambda: self.statusBar().showMessage("Sua senha foi alterada.", 5000))
+        dialogo.open()
+        self.dialogo_senha = dialogo
+        return dialogo
 
     def copia_de_seguranca(self) -> None:
         fazer_copia_de_seguranca(self, self.contexto)

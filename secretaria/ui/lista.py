@@ -709,3 +709,31 @@ class PaginaListaServico(PaginaLista):
         if self.combo_operadora is not None:
             self._preencher_operadoras()
         super().recarregar(selecionar)
+
+    def mostrar_somente_operadora(self, operadora_id: int) -> None:
+        """Every row of one operator and only those: the search, the status filters and the period cleared,
+        the operator chosen; one query (what an operator record's "Veículos (12)" link opens)."""
+        if self.combo_operadora is None:
+            return
+        combos = [self.combo_situacao, *self.combos_grupo.values()]
+        campos: list[QWidget] = [self.busca, *combos, self.combo_operadora]
+        campos += [c for c in (self.desde, self.ate) if c is not None]
+        for campo in campos:
+            campo.blockSignals(True)
+        try:
+            self.busca.clear()
+            for combo in combos:
+                combo.setCurrentIndex(0)
+            for campo_data in (self.desde, self.ate):
+                if campo_data is not None:
+                    campo_data.limpar()
+            if self.combo_operadora.findData(operadora_id) < 0:
+                self._preencher_operadoras()
+            self.combo_operadora.setCurrentIndex(max(0, self.combo_operadora.findData(operadora_id)))
+        finally:
+            for campo in campos:
+                campo.blockSignals(False)
+        for chave in [k for k in self._extra if k.startswith(PREFIXO_GRUPO) or k in ("desde", "ate")]:
+            del self._extra[chave]
+        self._extra["operadora_id"] = operadora_id
+        self.aplicar_filtro()

@@ -97,7 +97,12 @@ def montar(banco: Banco) -> CidadeAuditada:
         u(),
         ADMIN,
         cadastros.DadosVeiculo(
-            prefixo="101", placa="IAB1C23", renavam="00123456789", operadora_id=op, linha_id=linha
+            prefixo="101",
+            placa="IAB1C23",
+            renavam="00123456789",
+            operadora_id=op,
+            linha_id=linha,
+            lugares_sentados=40,
         ),
     )
     empregado = cadastros.criar_empregado(

@@ -407,7 +407,7 @@ def _ordem_esperada(lista: str, chave: str) -> Callable[[Any], Any]:
         ("veiculos", "linha"): lambda v: (len(v), v),
         ("linhas", "codigo"): lambda v: (len(v), v),
         ("fiscais", "matricula"): lambda v: (len(v), v),
-        ("veiculos", "situacao"): lambda v: ["Ativo", "Reserva", "Baixado"].index(v),
+        ("veiculos", "situacao"): lambda v: ["Ativo", "Reserva", "Baixado"].index(v.split(" — ")[0]),
         ("operadoras", "situacao"): lambda v: ["Ativa", "Suspensa", "Cassada"].index(v.split()[0]),
         ("usuarios", "situacao"): lambda v: ["Ativo", "Bloqueado", "Inativo"].index(v.split()[0]),
         ("linhas", "situacao"): lambda v: ["Ativa", "Inativa"].index(v),
@@ -574,11 +574,14 @@ def test_destaque_das_linhas(banco: Banco) -> None:
         assert situacoes == {1: None, 2: "alerta", 3: None, 4: "alerta"}
         for r in _todas(s, "veiculos"):
             d = listas.definicao("veiculos")
-            vencido = any(
-                x is not None and x < HOJE
-                for x in (r[d.indice("vistoria_validade")], r[d.indice("licenca_validade")])
+            datas = (r[d.indice("vistoria_validade")], r[d.indice("licenca_validade")])
+            vencido = any(x is None or x < HOJE for x in datas)  # expired or missing: a problem (red)
+            perto = any(x is not None and x <= HOJE + timedelta(days=30) for x in datas)  # amber
+            esperado = (
+                "apagado"
+                if r[d.indice("situacao")] == "Baixado"
+                else ("alerta" if vencido else ("aviso" if perto else None))
             )
-            esperado = "apagado" if r[d.indice("situacao")] == "Baixado" else ("alerta" if vencido else None)
             assert listas.destaque("veiculos", r) == esperado
         assert {r[0] for r in _todas(s, "autos") if listas.destaque("autos", r) == "apagado"} == {
             i + 1 for i in range(N) if list(FASES)[i % 6] == "cancelado"

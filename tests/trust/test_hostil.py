@@ -283,7 +283,11 @@ def _formularios(mundo: Mundo) -> dict[str, Any]:
         ),
         "DadosLinha": DadosLinha(codigo="L99", nome="Linha de teste", operadora_id=i["operadora"]),
         "DadosVeiculo": DadosVeiculo(
-            prefixo="999", placa="ABC1D23", renavam="00000000019", operadora_id=i["operadora"]
+            prefixo="999",
+            placa="ABC1D23",
+            renavam="00000000019",
+            operadora_id=i["operadora"],
+            lugares_sentados=40,
         ),
         "DadosEmpregado": DadosEmpregado(
             nome="Pedro Cobrador", cpf="52998224725", operadora_id=i["operadora"]

@@ -200,7 +200,11 @@ def test_editar_veiculo_troca_de_operadora_fica_no_historico(qtbot: QtBot, banco
         banco_sqlite.uow(),
         ator,
         cadastros.DadosVeiculo(
-            prefixo="10", placa="ABC1234", renavam=renavam("1234567890"), operadora_id=op[0]
+            prefixo="10",
+            placa="ABC1234",
+            renavam=renavam("1234567890"),
+            operadora_id=op[0],
+            lugares_sentados=40,
         ),
         em_servico_desde=date(2025, 1, 1),
     )

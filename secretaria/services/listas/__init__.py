@@ -40,6 +40,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.services import vencimentos
 from secretaria.services.base import ErroDominio
 from secretaria.services.listas import (
     auditoria,
@@ -146,7 +147,8 @@ def exportar_linhas(
 
 
 def destaque(lista: str, linha: Sequence[Any], hoje: date | None = None) -> str | None:
-    """How a row should stand out: "alerta" (red: expired, suspended, cassada), "apagado" (grey: inactive,
+    """How a row should stand out: "alerta" (red: expired or missing validity, suspended, cassada), "aviso"
+    (amber: a validity or contract ending within `vencimentos.DIAS_AVISO` days), "apagado" (grey: inactive,
     cancelled, filed), or None. Read from the row's own values, so it costs no query."""
     d = definicao(lista)
     dia = hoje or relogio.hoje()
@@ -156,12 +158,15 @@ def destaque(lista: str, linha: Sequence[Any], hoje: date | None = None) -> str 
 
     if lista == "operadoras":
         situacao = str(valor("situacao"))
-        return "alerta" if situacao.startswith(("Suspensa", "Cassada")) else None
+        if situacao.startswith(("Suspensa", "Cassada")):
+            return "alerta"
+        fim = valor("contrato_fim")
+        return None if fim is None else vencimentos.DESTAQUES[vencimentos.estado(fim, dia)]
     if lista == "veiculos":
         if valor("situacao") == SITUACOES_VEICULO["baixado"]:
             return "apagado"
-        vencidas = [v for v in (valor("vistoria_validade"), valor("licenca_validade")) if v is not None]
-        return "alerta" if any(v < dia for v in vencidas) else None
+        estados = (vencimentos.estado(valor(c), dia) for c in ("vistoria_validade", "licenca_validade"))
+        return vencimentos.DESTAQUES[vencimentos.pior(*estados)]
     if lista == "empregados":
         demissao = valor("demissao")
         return "apagado" if demissao is not None and demissao <= dia else None

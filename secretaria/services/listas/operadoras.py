@@ -9,6 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from secretaria.models import Operadora, Suspensao, Veiculo
+from secretaria.services import vencimentos
 from secretaria.services.listas.nucleo import (
     Coluna,
     DefinicaoLista,
@@ -81,6 +82,9 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         texto_sit = rotulo(SITUACOES_OPERADORA, sit)
         if sit == "suspensa" and ate is not None:
             texto_sit = f"Suspensa até {formatar_data(ate)}"
+        contrato_texto = vencimentos.texto_contrato(delegacao, fim, ctx.hoje) if sit != "cassada" else ""
+        if contrato_texto:  # an ended contract is no status of the law: said beside it, never a plain "Ativa"
+            texto_sit = f"{texto_sit} — {contrato_texto}"
         return (
             razao,
             fantasia,

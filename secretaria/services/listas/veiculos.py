@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 import sqlalchemy as sa
 
 from secretaria.lei.documentos import DocumentoInvalido, chave_placa
 from secretaria.models import Linha, Operadora, Veiculo
+from secretaria.services import vencimentos
 from secretaria.services.listas.nucleo import (
     Coluna,
     DefinicaoLista,
@@ -65,7 +67,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             lot,
             vistoria,
             licenca,
-            rotulo(SITUACOES_VEICULO, situacao),
+            _situacao(situacao, vistoria, licenca, ctx.hoje),
         )
 
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
@@ -125,3 +127,15 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         operadora=v.operadora_id,
         unicas=frozenset({"placa"}),
     )
+
+
+def _situacao(situacao: str, vistoria: date | None, licenca: date | None, hoje: date) -> str:
+    """ "Ativo", or "Ativo — vistoria vencida em 31/10/2026; licença vence em 12 dias (12/12/2026)" (a withdrawn
+    vehicle's dates no longer matter)."""
+    texto = rotulo(SITUACOES_VEICULO, situacao)
+    if situacao == "baixado":
+        return texto
+    problemas = [
+        t for t in (vencimentos.texto_vistoria(vistoria, hoje), vencimentos.texto_licenca(licenca, hoje)) if t
+    ]
+    return f"{texto} — {'; '.join(problemas)}" if problemas else texto

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -11,13 +12,15 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services import cadastros
+from secretaria.services import cadastros, vencimentos
 from secretaria.services.rotulos import DELEGACOES
 from secretaria.ui.cadastros.base import (
     DialogoCadastro,
@@ -36,6 +39,13 @@ if TYPE_CHECKING:
 
 SITUACAO_COR = {"ativa": "#1b6e20", "suspensa": "#b3261e", "cassada": "#b3261e"}
 COR_ALERTA = "#9a3412"
+VINCULOS = {
+    "veiculos": ("&Veículos", "A lista de veículos, só os desta operadora"),
+    "linhas": ("L&inhas", "A lista de linhas, só as desta operadora"),
+    "empregados": ("&Empregados", "A lista de empregados e agentes, só os desta operadora"),
+    "autos": ("&Autos", "A lista de autos de infração, só os desta operadora"),
+}
+"""The operator's records one click away: list name → (button text, tip); the button adds the count."""
 
 
 class DialogoOperadora(DialogoCadastro):
@@ -61,6 +71,7 @@ class DialogoOperadora(DialogoCadastro):
         self.situacao.setWordWrap(True)
         self.situacao.setTextFormat(Qt.TextFormat.RichText)
         self.situacao.setVisible(False)
+        self._contrato: tuple[str, date | None] = ("concessao", None)
         self.logradouro = QLineEdit()
         self.numero_endereco = QLineEdit()
         self.numero_endereco.setMaximumWidth(90)
@@ -110,6 +121,9 @@ class DialogoOperadora(DialogoCadastro):
         colunas.addLayout(esquerda, 1)
         colunas.addLayout(direita, 1)
         self.layout_principal.addWidget(self.situacao)
+        self.vinculos: dict[str, QPushButton] = {}
+        if registro_id is not None and self._janela() is not None:
+            self.layout_principal.addLayout(self._criar_vinculos())
         self.cassacao: PainelCassacao | None = None
         if registro_id is None:
             self.layout_principal.addLayout(colunas)
@@ -151,8 +165,50 @@ class DialogoOperadora(DialogoCadastro):
         self.contrato_numero.setText(d.contrato_numero)
         self.contrato_inicio.definir_data(d.contrato_inicio)
         self.contrato_fim.definir_data(d.contrato_fim)
+        self._contrato = (d.delegacao, d.contrato_fim)
         self._mostrar_situacao(detalhe.situacao)
+        self._mostrar_vinculos(sessao)
         return detalhe.versao, texto_alteracao(detalhe.alterado_por, detalhe.alterado_em)
+
+    def _criar_vinculos(self) -> QHBoxLayout:
+        """One button per list of this operator's records; a click closes the dialog and shows that list
+        filtered by the operator (the counts are what the list will show)."""
+        linha = QHBoxLayout()
+        linha.addWidget(QLabel("Desta operadora:"))
+        for lista in VINCULOS:
+            botao = QPushButton()
+            botao.setObjectName(f"vinculo_{lista}")
+            botao.setAutoDefault(False)
+            botao.clicked.connect(lambda _c=False, lista=lista: self.abrir_lista(lista))
+            linha.addWidget(botao)
+            self.vinculos[lista] = botao
+        linha.addStretch(1)
+        return linha
+
+    def _janela(self) -> Any:
+        """The main window this dialog was opened from (it switches pages), or None."""
+        pai = self.parentWidget()
+        while pai is not None and not hasattr(pai, "mostrar_da_operadora"):
+            pai = pai.parentWidget()
+        return pai
+
+    def abrir_lista(self, lista: str) -> QWidget | None:
+        janela = self._janela()
+        if janela is None or self.registro_id is None:
+            return None
+        operadora_id = self.registro_id
+        self.reject()
+        pagina: QWidget | None = janela.mostrar_da_operadora(lista, operadora_id)
+        return pagina
+
+    def _mostrar_vinculos(self, sessao: Any) -> None:
+        if not self.vinculos:
+            return
+        contagens = cadastros.vinculos_operadora(sessao, self.registro_id or 0)
+        for lista, (rotulo, dica) in VINCULOS.items():
+            n = getattr(contagens, lista)
+            self.vinculos[lista].setText(f"{rotulo} ({n})")
+            self.vinculos[lista].setToolTip(dica)
 
     def _mostrar_situacao(self, situacao: str) -> None:
         """The derived status, in large type above the tabs: ATIVA / SUSPENSA até … / CASSADA em …, and an
@@ -164,6 +220,12 @@ class DialogoOperadora(DialogoCadastro):
             decidida = next((c.decidida_em for c in cassacoes if c.resultado == "cassada"), None)
             resto = f"— permissão cassada em {formatar_data(decidida)}" if decidida else "— permissão cassada"
         texto = f"<span style='font-size:13pt; color:{cor}'>Situação: <b>{palavra.upper()}</b> {resto}</span>"
+        delegacao, fim = self._contrato
+        contrato = vencimentos.texto_contrato(delegacao, fim, relogio.hoje()) if palavra != "cassada" else ""
+        if contrato:  # an ended contract is no status of the law, but never left unsaid beside "ATIVA"
+            estado = vencimentos.estado(fim, relogio.hoje())
+            cor_contrato = SITUACAO_COR["suspensa"] if estado == "vencida" else COR_ALERTA
+            texto += f" <span style='font-size:13pt; color:{cor_contrato}'>— {contrato}</span>"
         aberta = next((c for c in cassacoes if c.em_andamento), None)
         if aberta is not None:
             texto += (

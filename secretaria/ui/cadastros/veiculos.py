@@ -25,6 +25,8 @@ from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabel
 from secretaria.ui.widgets import CampoData, CampoPlaca
 
 LUGARES_MAXIMO = 300
+ESTILO_AVISO = "color: #8a5a00;"
+"""Amber, like the lists' "vence em" rows: something to do, not a refusal."""
 
 COLUNAS_HISTORICO = (
     ColunaTabela("inicio", "Desde", largura=12),
@@ -102,6 +104,11 @@ class DialogoVeiculo(DialogoCadastro):
         f.registrar("lugares_em_pe", self.lugares_em_pe, f.rotulo_erro_de("lugares_sentados"))
         f.adicionar("vistoria_validade", "&Vistoria válida até:", self.vistoria_validade)
         f.adicionar("licenca_validade", "Licença válida até:", self.licenca_validade)
+        self.aviso_datas = QLabel()
+        self.aviso_datas.setObjectName("aviso_datas")
+        self.aviso_datas.setWordWrap(True)
+        self.aviso_datas.setStyleSheet(ESTILO_AVISO)
+        direita.addWidget(self.aviso_datas)
         direita.addStretch(1)
         colunas = QHBoxLayout()
         colunas.addLayout(esquerda, 1)
@@ -123,9 +130,32 @@ class DialogoVeiculo(DialogoCadastro):
         self._original: tuple[Any, Any] | None = None
         self.operadora_id.currentIndexChanged.connect(self._operadora_mudou)
         self.linha_id.currentIndexChanged.connect(lambda _i: self._atualizar_data_mudanca())
+        for campo in (self.vistoria_validade, self.licenca_validade):
+            campo.dataAlterada.connect(lambda _d: self._atualizar_aviso_datas())
+        self.situacao.currentIndexChanged.connect(lambda _i: self._atualizar_aviso_datas())
         self.setMinimumWidth(900)
         self.finalizar()
         self._atualizar_data_mudanca()
+        self._atualizar_aviso_datas()
+
+    def _atualizar_aviso_datas(self) -> None:
+        """A warning, not an error: the office may register a bus before it has its inspection or licence
+        date, and it may save so; the home screen then lists the vehicle until the dates are filled."""
+        faltam = [
+            nome
+            for nome, campo in (("vistoria", self.vistoria_validade), ("licença", self.licenca_validade))
+            if campo.valida() and campo.data() is None
+        ]
+        if not faltam or self.situacao.currentData() == "baixado":
+            self.aviso_datas.clear()
+            self.aviso_datas.setVisible(False)
+            return
+        texto = " e de ".join(faltam)
+        self.aviso_datas.setText(
+            f"Sem data de {texto}: o veículo pode ser salvo assim, mas aparecerá na tela Início entre os "
+            "veículos com pendência até que a data seja informada."
+        )
+        self.aviso_datas.setVisible(True)
 
     def showEvent(self, evento: QShowEvent) -> None:
         super().showEvent(evento)
