@@ -51,34 +51,44 @@ def quando_vence(validade: date, hoje: date) -> str:
 
 
 def texto(
-    documento: str, validade: date | None, hoje: date, *, feminino: bool = True, sem_data: str = ""
+    documento: str,
+    validade: date | None,
+    hoje: date,
+    *,
+    feminino: bool = True,
+    sem_data: str = "",
+    com_data: bool = True,
 ) -> str:
     """How one validity reads beside its record, "" when in order: "vistoria vencida em 31/10/2026",
-    "licença vence em 12 dias (12/12/2026)", "contrato vencido em 03/10/2026", or `sem_data` when missing."""
+    "licença vence em 12 dias (12/12/2026)", "contrato vencido em 03/10/2026", or `sem_data` when missing.
+    Without `com_data` ("vistoria vencida", "licença vence em 12 dias"): for a list whose own column shows
+    the date beside it."""
     situacao = estado(validade, hoje)
     if situacao == "sem_data":
         return sem_data
     if situacao == "em_dia" or validade is None:
         return ""
     if situacao == "vencida":
-        return f"{documento} {'vencida' if feminino else 'vencido'} em {formatar_data(validade)}"
-    return f"{documento} {quando_vence(validade, hoje)}"
+        vencida = "vencida" if feminino else "vencido"
+        return f"{documento} {vencida} em {formatar_data(validade)}" if com_data else f"{documento} {vencida}"
+    quando = quando_vence(validade, hoje)
+    return f"{documento} {quando if com_data else quando.split(' (')[0]}"
 
 
-def texto_vistoria(validade: date | None, hoje: date) -> str:
-    return texto("vistoria", validade, hoje, sem_data="sem data de vistoria")
+def texto_vistoria(validade: date | None, hoje: date, *, com_data: bool = True) -> str:
+    return texto("vistoria", validade, hoje, sem_data="sem data de vistoria", com_data=com_data)
 
 
-def texto_licenca(validade: date | None, hoje: date) -> str:
-    return texto("licença", validade, hoje, sem_data="sem licença")
+def texto_licenca(validade: date | None, hoje: date, *, com_data: bool = True) -> str:
+    return texto("licença", validade, hoje, sem_data="sem licença", com_data=com_data)
 
 
-def texto_contrato(delegacao: str, validade: date | None, hoje: date) -> str:
+def texto_contrato(delegacao: str, validade: date | None, hoje: date, *, com_data: bool = True) -> str:
     """An operator's contract (concessão) or permission (permissão); no end date says nothing (a contract
     may run without a fixed term)."""
     if delegacao == Delegacao.PERMISSAO:
-        return texto("permissão", validade, hoje)
-    return texto("contrato", validade, hoje, feminino=False)
+        return texto("permissão", validade, hoje, com_data=com_data)
+    return texto("contrato", validade, hoje, feminino=False, com_data=com_data)
 
 
 def pior(*estados: Estado) -> Estado:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, SISTEMA, Ator, ErroDominio
 from secretaria.ui.widgets.formulario import Formulario, botoes_salvar_cancelar
+from secretaria.ui.widgets.janelas import crescer_para_caber
 
 TITULO_PROGRAMA = "Secretaria"
 
@@ -255,6 +256,8 @@ class DialogoMinhaSenha(QDialog):
 
         if self.form.tentar(executar):
             self.accept()
+        else:
+            crescer_para_caber(self)
 
     def erro(self, campo: str) -> str:
         return self.form.mensagem(campo)

@@ -82,8 +82,10 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         texto_sit = rotulo(SITUACOES_OPERADORA, sit)
         if sit == "suspensa" and ate is not None:
             texto_sit = f"Suspensa até {formatar_data(ate)}"
-        contrato_texto = vencimentos.texto_contrato(delegacao, fim, ctx.hoje) if sit != "cassada" else ""
-        if contrato_texto:  # an ended contract is no status of the law: said beside it, never a plain "Ativa"
+        contrato_texto = (
+            vencimentos.texto_contrato(delegacao, fim, ctx.hoje, com_data=False) if sit != "cassada" else ""
+        )
+        if contrato_texto:  # no status of the law, but never a plain "Ativa" (the date: "Vigente até")
             texto_sit = f"{texto_sit} — {contrato_texto}"
         return (
             razao,

@@ -130,12 +130,17 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
 
 
 def _situacao(situacao: str, vistoria: date | None, licenca: date | None, hoje: date) -> str:
-    """ "Ativo", or "Ativo — vistoria vencida em 31/10/2026; licença vence em 12 dias (12/12/2026)" (a withdrawn
-    vehicle's dates no longer matter)."""
+    """ "Ativo", or "Ativo — vistoria vencida; licença vence em 12 dias" (the dates are the columns beside it;
+    a withdrawn vehicle's dates no longer matter)."""
     texto = rotulo(SITUACOES_VEICULO, situacao)
     if situacao == "baixado":
         return texto
     problemas = [
-        t for t in (vencimentos.texto_vistoria(vistoria, hoje), vencimentos.texto_licenca(licenca, hoje)) if t
+        t
+        for t in (
+            vencimentos.texto_vistoria(vistoria, hoje, com_data=False),
+            vencimentos.texto_licenca(licenca, hoje, com_data=False),
+        )
+        if t
     ]
     return f"{texto} — {'; '.join(problemas)}" if problemas else texto

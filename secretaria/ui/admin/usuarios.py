@@ -225,6 +225,7 @@ class DialogoNovaSenha(DialogoSimples):
                 "senha sua antes de qualquer outra coisa, e a senha que você definiu deixa de valer."
             )
         )
+        self.setMinimumWidth(480)
         self.finalizar()
 
     def gravar(self) -> Any:

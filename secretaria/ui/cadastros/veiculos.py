@@ -23,6 +23,7 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import TabelaLista
 from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.widgets import CampoData, CampoPlaca
+from secretaria.ui.widgets.janelas import crescer_para_caber
 
 LUGARES_MAXIMO = 300
 ESTILO_AVISO = "color: #8a5a00;"
@@ -156,6 +157,12 @@ class DialogoVeiculo(DialogoCadastro):
             "veículos com pendência até que a data seja informada."
         )
         self.aviso_datas.setVisible(True)
+        crescer_para_caber(self)
+
+    def salvar(self) -> None:
+        super().salvar()
+        if self.isVisible():  # refused: the message line under its field needs room
+            crescer_para_caber(self)
 
     def showEvent(self, evento: QShowEvent) -> None:
         super().showEvent(evento)

@@ -19,3 +19,15 @@ def tamanho_na_tela(janela: QWidget, largura: int, altura: int) -> None:
         largura = min(largura, int(area.width() * MARGEM_LARGURA))
         altura = min(altura, int(area.height() * MARGEM_ALTURA))
     janela.resize(largura, altura)
+
+
+def crescer_para_caber(janela: QWidget) -> None:
+    """Grow a shown window to the height its layout needs at its current width.
+
+    A top-level layout's minimum size ignores the height word-wrapped labels need (a message line that
+    wraps under a field appears after the window was sized), which squashed the rows around it; call this
+    after showing such a line."""
+    layout = janela.layout()
+    altura = layout.totalHeightForWidth(janela.width()) if layout is not None else -1
+    if altura > janela.height():
+        janela.resize(janela.width(), altura)
