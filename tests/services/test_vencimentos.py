@@ -75,6 +75,11 @@ def test_veiculo_sem_datas_e_gravado_e_aparece_como_pendencia(banco: Banco) -> N
     assert linhas[sem_nada][situacao] == "Ativo — sem data de vistoria; sem licença"
     assert listas.destaque("veiculos", linhas[sem_nada], HOJE) == "alerta"
     assert (linhas[em_dia][situacao], listas.destaque("veiculos", linhas[em_dia], HOJE)) == ("Ativo", None)
+    with banco.leitura() as s:  # the list's "Documentos" filter finds them (with the withdrawn one)
+        sem_data = {r[0] for r in listas.pagina(s, "veiculos", Filtro(situacoes=frozenset({"sem_data"})))}
+        ativos = Filtro(situacoes=frozenset({"sem_data", "ativo"}))
+        assert {r[0] for r in listas.pagina(s, "veiculos", ativos)} == {sem_nada, sem_licenca}
+    assert {sem_nada, sem_licenca} < sem_data and em_dia not in sem_data
 
 
 def test_vistorias_e_licencas_a_vencer_em_30_dias(banco: Banco) -> None:
@@ -105,6 +110,9 @@ def test_vistorias_e_licencas_a_vencer_em_30_dias(banco: Banco) -> None:
     assert detalhes[as_duas] == f"Vistoria vence em 30 dias ({formatar_data(em[30])}); licença vence hoje"
     assert fila.titulo == f"Vistorias e licenças que vencem nos próximos {vencimentos.DIAS_AVISO} dias"
     assert fora not in detalhes and vencido not in detalhes
+    with banco.leitura() as s:
+        a_vencer = listas.pagina(s, "veiculos", Filtro(situacoes=frozenset({"a_vencer"})))
+    assert {r[0] for r in a_vencer} == set(detalhes)
 
     situacao = listas.definicao("veiculos").indice("situacao")
     assert linhas[vistoria_12][situacao] == "Ativo — vistoria vence em 12 dias"

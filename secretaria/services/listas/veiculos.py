@@ -44,7 +44,12 @@ DEFINICAO = DefinicaoLista(
     _f("situacao", SITUACOES_VEICULO)
     + _f(
         "documentos",
-        {"vistoria_vencida": "Vistoria vencida", "licenca_vencida": "Licença vencida"},
+        {
+            "vistoria_vencida": "Vistoria vencida",
+            "licenca_vencida": "Licença vencida",
+            "sem_data": "Sem data de vistoria ou licença",
+            "a_vencer": f"Vencendo em {vencimentos.DIAS_AVISO} dias",
+        },
     ),
     ("prefixo", True),
     por_operadora=True,
@@ -123,6 +128,11 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             **{k: v.situacao == k for k in SITUACOES_VEICULO},
             "vistoria_vencida": v.vistoria_validade < ctx.hoje,
             "licenca_vencida": v.licenca_validade < ctx.hoje,
+            "sem_data": sa.or_(v.vistoria_validade.is_(None), v.licenca_validade.is_(None)),
+            "a_vencer": sa.or_(
+                v.vistoria_validade.between(ctx.hoje, vencimentos.janela(ctx.hoje)),
+                v.licenca_validade.between(ctx.hoje, vencimentos.janela(ctx.hoje)),
+            ),
         },
         operadora=v.operadora_id,
         unicas=frozenset({"placa"}),
