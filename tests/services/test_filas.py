@@ -114,6 +114,8 @@ def test_cada_fila_e_uma_consulta(banco: Banco, roteiro: Roteiro) -> None:
         filas.recursos_aguardando_julgamento,
         filas.multas_definitivas_em_aberto,
         filas.veiculos_vencidos,
+        filas.veiculos_a_vencer,
+        filas.contratos_a_vencer,
         filas.operadoras_suspensas,
         filas.representacoes_pendentes,
         filas.suspensoes_a_iniciar,
@@ -339,6 +341,10 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
         ),
         "veiculos_vencidos": (
             lambda s: filas.veiculos_vencidos(s, HOJE), "veiculo", ("ix_veiculo_vistoria", "ix_veiculo_licenca"),
+            "validade",
+        ),
+        "veiculos_a_vencer": (
+            lambda s: filas.veiculos_a_vencer(s, HOJE), "veiculo", ("ix_veiculo_vistoria", "ix_veiculo_licenca"),
             "validade",
         ),
         "operadoras_suspensas": (
