@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from secretaria import relogio
@@ -59,6 +60,13 @@ def _janela(qtbot: QtBot, contexto: Contexto) -> JanelaPrincipal:
     with qtbot.waitActive(janela):
         janela.show()
     return janela
+
+
+def _visivel(dialogo: DialogoOperadora) -> bool:
+    try:
+        return dialogo.isVisible()
+    except RuntimeError:  # closed and already deleted (WA_DeleteOnClose)
+        return False
 
 
 def _cor(pagina: PaginaListaServico, linha: int, coluna: str) -> QColor | None:
@@ -232,8 +240,12 @@ def test_da_operadora_um_clique_para_seus_registros(
     assert botao.text().endswith(f"({len(esperados)})")
     if lista == "veiculos":
         ap.salvar_png(dialogo, "operadora-vinculos")
-    qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not dialogo.isVisible())
+    if lista == "autos":  # by keyboard: the button's mnemonic (Alt+A)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is dialogo)
+        qtbot.keyClick(dialogo, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
+    else:
+        qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not _visivel(dialogo))
 
     pagina = area.linhas if lista == "linhas" else janela.pagina_atual()
     assert isinstance(pagina, PaginaListaServico)

@@ -198,6 +198,8 @@ class DialogoOperadora(DialogoCadastro):
             return None
         operadora_id = self.registro_id
         self.reject()
+        if self.isVisible():  # closing was held up (unsaved changes to confirm): stay on the record
+            return None
         pagina: QWidget | None = janela.mostrar_da_operadora(lista, operadora_id)
         return pagina
 
