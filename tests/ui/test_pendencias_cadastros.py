@@ -174,6 +174,27 @@ def test_inicio_mostra_vencidos_sem_data_e_a_vencer(qtbot: QtBot, banco_sqlite: 
     ap.salvar_png(aberto, "operadora-contrato-vencido-dialogo")
     aberto.reject()
 
+    # The vehicles list: amber for an expiry within 30 days, red for missing dates, the reason in Situação.
+    qtbot.keyClick(janela, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+    veiculos = janela.pagina_atual()
+    assert isinstance(veiculos, PaginaVeiculos)
+    qtbot.waitUntil(lambda: veiculos.modelo.rowCount() == 3)
+    coluna = veiculos.fonte.definicao.indice("situacao") - 1
+    por_prefixo = {
+        veiculos.modelo.data(veiculos.modelo.index(r, 0)): (
+            veiculos.modelo.data(veiculos.modelo.index(r, coluna)),
+            _cor(veiculos, r, "situacao"),
+        )
+        for r in range(3)
+    }
+    assert por_prefixo == {
+        "100": ("Ativo — vistoria vence em 12 dias", COR_AVISO),
+        "101": ("Ativo — sem data de vistoria; sem licença", COR_ALERTA),
+        "102": ("Ativo — licença vence em 3 dias", COR_AVISO),
+    }
+    qtbot.wait(100)
+    ap.salvar_png(janela, "veiculos-vencimentos")
+
 
 def test_lista_de_operadoras_destaca_contrato_vencido_e_a_vencer(qtbot: QtBot, banco_sqlite: Banco) -> None:
     _operadora(banco_sqlite, contrato_numero="12/2016", contrato_fim=date(2026, 10, 3))
