@@ -8,13 +8,16 @@ file that is not a Secretaria database or whose schema is newer than this progra
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import random
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -526,6 +529,80 @@ def eh_arquivo_de_banco_aberto(caminho: Path) -> bool:
     return False
 
 
+CANAL_MUDANCAS = "secretaria"
+"""The PostgreSQL channel every committed act notifies (`services.mudancas` listens on it)."""
+_MAX_ENTIDADES_AVISO = 40
+"""Entities named in one notification at most; beyond that it says only "see the audit" (a payload is
+limited to 8,000 bytes, and the listener reads the audit rows then)."""
+_CHAVE_AUDITADOS = "secretaria_auditados"
+
+
+@dataclass
+class Origem:
+    """Who this Banco is among the program's windows: an id sent with its notifications, and the audit rows
+    its own units of work committed (recent ones), so a window can tell its own acts from another PC's."""
+
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    proprios: deque[int] = field(default_factory=lambda: deque(maxlen=5000))
+
+    def eh_proprio(self, auditoria_id: int) -> bool:
+        return auditoria_id in self.proprios
+
+
+def _ouvir_confirmacoes(fabrica: so.sessionmaker[so.Session], origem: Origem) -> None:
+    """Every write session notes the audit rows it inserts; just before COMMIT a PostgreSQL session sends
+    `pg_notify(CANAL_MUDANCAS, …)` inside the transaction (delivered only if it commits), naming the
+    entities, the acting login and `origem.id`; after COMMIT the rows become `origem.proprios`."""
+    from secretaria.models import Auditoria
+
+    def depois_do_flush(sessao: so.Session, _contexto: Any) -> None:
+        novos = [obj for obj in sessao.new if isinstance(obj, Auditoria)]
+        if novos:
+            sessao.info.setdefault(_CHAVE_AUDITADOS, []).extend(
+                (a.id, a.entidade, a.entidade_id, a.usuario_login) for a in novos
+            )
+
+    def antes_do_commit(sessao: so.Session) -> None:
+        if sessao.get_bind().dialect.name != "postgresql":
+            return
+        sessao.flush()
+        auditados = sessao.info.get(_CHAVE_AUDITADOS)
+        if auditados:
+            sessao.execute(
+                sa.select(sa.func.pg_notify(CANAL_MUDANCAS, aviso_de_mudanca(origem.id, auditados)))
+            )
+
+    def depois_do_commit(sessao: so.Session) -> None:
+        for auditado in sessao.info.pop(_CHAVE_AUDITADOS, ()):
+            origem.proprios.append(auditado[0])
+
+    def depois_do_rollback(sessao: so.Session) -> None:
+        sessao.info.pop(_CHAVE_AUDITADOS, None)
+
+    event.listen(fabrica, "after_flush", depois_do_flush)
+    event.listen(fabrica, "before_commit", antes_do_commit)
+    event.listen(fabrica, "after_commit", depois_do_commit)
+    event.listen(fabrica, "after_soft_rollback", lambda sessao, _t: depois_do_rollback(sessao))
+
+
+def aviso_de_mudanca(origem: str, auditados: Sequence[tuple[int, str, str | None, str | None]]) -> str:
+    """The notification's payload (small JSON): origin `o`, audit ids `a` [first, last], moment `m`, and `e` =
+    [[entidade, id, login], …], or null when there were too many (the listener reads the audit then)."""
+    ids = [a[0] for a in auditados]
+    entidades = sorted({(a[1], a[2], a[3]) for a in auditados}, key=lambda e: (e[0], e[1] or "", e[2] or ""))
+    dados: dict[str, Any] = {
+        "o": origem,
+        "a": [min(ids), max(ids)],
+        "m": relogio.agora().isoformat(timespec="seconds"),
+        "e": [list(e) for e in entidades] if len(entidades) <= _MAX_ENTIDADES_AVISO else None,
+    }
+    texto = json.dumps(dados, ensure_ascii=False, separators=(",", ":"))
+    if len(texto.encode("utf-8")) > 7000:  # long logins or ids: still below the server's 8,000 bytes
+        dados["e"] = None
+        texto = json.dumps(dados, ensure_ascii=False, separators=(",", ":"))
+    return texto
+
+
 @dataclass
 class Banco:
     """An opened, migrated database: engine plus the session factories for writing and for reading."""
@@ -540,6 +617,10 @@ class Banco:
     )
     """Called with each `SessaoEncerrada` an act of this database's units of work raised (the main window
     registers here to go back to the login screen)."""
+    origem: Origem = field(default_factory=Origem)
+    """This Banco's id in change notifications and the audit rows it committed (`Origem`)."""
+    ao_fechar: list[Callable[[], None]] = field(default_factory=list, init=False, repr=False)
+    """Called once by `fechar()` before the engine goes (a change watcher's own connection closes there)."""
 
     @property
     def url_exibicao(self) -> str:
@@ -573,6 +654,11 @@ class Banco:
                 sessao.rollback()
 
     def fechar(self) -> None:
+        while self.ao_fechar:
+            try:
+                self.ao_fechar.pop()()
+            except Exception:  # closing a watcher must not keep the database open
+                _log.warning("Falha ao fechar um observador do banco", exc_info=True)
         self.engine.dispose()
         arquivo = arquivo_sqlite(self.url)
         if arquivo is not None and not self._fechado:
@@ -580,11 +666,15 @@ class Banco:
         self._fechado = True
 
 
-def _fabricas(engine: sa.Engine) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
+def _fabricas(
+    engine: sa.Engine,
+) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session], Origem]:
     escrita = so.sessionmaker(bind=engine, expire_on_commit=False)
     event.listen(escrita, "before_flush", _anotar_versoes)
+    origem = Origem()
+    _ouvir_confirmacoes(escrita, origem)
     leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
-    return escrita, leitura
+    return escrita, leitura, origem
 
 
 def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
@@ -594,8 +684,8 @@ def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
     Closing the Banco closes `conexao`."""
     engine = sa.create_engine("sqlite://", creator=lambda: conexao, poolclass=sa.pool.StaticPool)
     _configurar_sqlite(engine)
-    escrita, leitura = _fabricas(engine)
-    return Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
+    escrita, leitura, origem = _fabricas(engine)
+    return Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura, origem=origem)
 
 
 def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: bool = True) -> Banco:
@@ -649,8 +739,8 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
                 arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{relogio.carimbo()}.sqlite")
             )
         migracoes.atualizar(engine)
-    escrita, leitura = _fabricas(engine)
-    banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura)
+    escrita, leitura, origem = _fabricas(engine)
+    banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura, origem=origem)
     if arquivo is not None:
         _registrar_arquivo(arquivo, +1)
     return banco

@@ -31,7 +31,13 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.filas import Fila, LinhaFila
 from secretaria.ui.contexto import Contexto
-from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
+from secretaria.ui.modelo_tabela import (
+    ColunaTabela,
+    FonteEmMemoria,
+    LinhaTabela,
+    ModeloTabela,
+    mantendo_posicao,
+)
 
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
@@ -228,7 +234,10 @@ class PaginaInicio(QWidget):
         self.lembrete.setText(lembrete or "")
         self.lembrete.setVisible(lembrete is not None)
         self.subtitulo.setText(f"O que precisa ser feito hoje, {formatar_data(hoje)}")
-        atual = self.lista_filas.currentRow()
+        # What the user was looking at stays: the queue (by key), its chosen row (by record) and both scrolls.
+        anterior = self.lista_filas.currentItem()
+        chave_atual = anterior.data(Qt.ItemDataRole.UserRole) if anterior is not None else None
+        rolagem_filas = self.lista_filas.verticalScrollBar().value()
         self.lista_filas.blockSignals(True)
         self.lista_filas.clear()
         for fila in self.filas:
@@ -243,11 +252,32 @@ class PaginaInicio(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, fila.chave)
             item.setToolTip(fila.titulo)
             self.lista_filas.addItem(item)
-        self.lista_filas.blockSignals(False)
+        atual = next((i for i, f in enumerate(self.filas) if f.chave == chave_atual), -1)
         if atual < 0:
             atual = next((i for i, f in enumerate(self.filas) if f.total), 0)
         self.lista_filas.setCurrentRow(min(atual, len(self.filas) - 1))
-        self._mostrar_fila(self.lista_filas.currentRow())
+        self.lista_filas.verticalScrollBar().setValue(rolagem_filas)
+        self.lista_filas.blockSignals(False)
+        if (
+            chave_atual is not None
+            and (mostrada := self.fila_atual()) is not None
+            and mostrada.chave == chave_atual
+        ):
+            with mantendo_posicao(self.tabela, self.modelo):
+                self._mostrar_fila(self.lista_filas.currentRow())
+        else:
+            self._mostrar_fila(self.lista_filas.currentRow())
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Another user's acts (the main window forwards them while this page is on screen): the counts and
+        the rows are read again, keeping the queue, the chosen row and the scroll. At most one reload per
+        burst (`ui.vigia` coalesces them)."""
+        if mudancas:
+            self.recarregar()
+
+    def fila_atual(self) -> Fila | None:
+        indice = self.lista_filas.currentRow()
+        return self.filas[indice] if 0 <= indice < len(self.filas) else None
 
     def _mostrar_fila(self, indice: int) -> None:
         if not 0 <= indice < len(self.filas):

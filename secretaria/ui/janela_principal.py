@@ -12,6 +12,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
@@ -32,6 +33,7 @@ from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
+from secretaria.ui.vigia import VigiaMudancas, vigiar
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
@@ -117,6 +119,8 @@ class JanelaPrincipal(QMainWindow):
         self._saida_registrada = False
         self.sessao_encerrada.connect(self.encerrar_sessao, Qt.ConnectionType.QueuedConnection)
         self._bancos_ouvidos: list[Banco] = []
+        self.vigia: VigiaMudancas | None = None
+        """Other PCs' acts, forwarded to the page on screen and the windows open over this one."""
         self.navegacao = QListWidget()
         self.navegacao.setObjectName("navegacao")
         self.navegacao.setAccessibleName("Navegação")
@@ -156,6 +160,7 @@ class JanelaPrincipal(QMainWindow):
         self.contexto = contexto
         self._saida_registrada = False
         self._ouvir(contexto)
+        self._vigiar(contexto.banco)
         self._remover_paginas()
         if self.aviso_encerrada is not None:
             self.pilha.removeWidget(self.aviso_encerrada)
@@ -254,6 +259,39 @@ class JanelaPrincipal(QMainWindow):
         if contexto.banco.ao_encerrar_sessao.count(self._avisar_encerramento) == 0:
             contexto.banco.ao_encerrar_sessao.append(self._avisar_encerramento)
             self._bancos_ouvidos.append(contexto.banco)
+
+    def _vigiar(self, banco: Banco) -> None:
+        """Watch `banco` for other users' acts (before the pages load, so none is missed in between)."""
+        if self.vigia is not None and self.vigia.banco is banco:
+            return
+        if self.vigia is not None:
+            self.vigia.fechar()
+        self.vigia = vigiar(banco, self)
+        if self.vigia is not None:
+            self.vigia.mudou.connect(self.repassar_mudancas)
+
+    def repassar_mudancas(self, mudancas: frozenset[Any]) -> None:
+        """Another user's acts: the page on screen refreshes itself keeping what the user was doing (pages
+        not on screen refresh when shown, see `_navegar`); so do the case windows open over this one. A
+        form open on a changed record is never overwritten: it is told who changed it and when."""
+        if self._saida_registrada:
+            return
+        for alvo in [self.pagina_atual(), *self._janelas_abertas()]:
+            ao_mudar: Callable[[frozenset[Any]], object] | None = getattr(alvo, "ao_mudar", None)
+            if callable(ao_mudar):
+                ao_mudar(mudancas)
+            avisar: Callable[[str], object] | None = getattr(alvo, "avisar_alteracao_externa", None)
+            if callable(avisar):
+                aviso = aviso_de_alteracao(alvo, mudancas)
+                if aviso is not None:
+                    avisar(aviso)
+
+    def _janelas_abertas(self) -> list[QWidget]:
+        return [
+            janela
+            for janela in QApplication.topLevelWidgets()
+            if janela is not self and janela.isVisible() and self._e_minha(janela)
+        ]
 
     def _deixar_de_ouvir(self) -> None:
         for banco in self._bancos_ouvidos:
@@ -410,7 +448,27 @@ class JanelaPrincipal(QMainWindow):
         if not self._saida_registrada:
             self._registrar_saida(self.contexto.ator)
         self._deixar_de_ouvir()
+        if self.vigia is not None:
+            self.vigia.fechar()
+            self.vigia = None
         evento.accept()
+
+
+def aviso_de_alteracao(janela: object, mudancas: frozenset[Any]) -> str | None:
+    """What a form open on a record says when another user changed that record ("Este registro foi
+    alterado por maria às 10:42."), or None when none of `mudancas` is its record. The form names its
+    record with `entidade` (the audit's entity) and `registro_id`."""
+    entidade = getattr(janela, "entidade", None)
+    registro_id = getattr(janela, "registro_id", None)
+    if not entidade or registro_id is None:
+        return None
+    minhas = [m for m in mudancas if m.entidade == entidade and m.entidade_id == str(registro_id)]
+    if not minhas:
+        return None
+    ultima = max(minhas, key=lambda m: (m.momento is not None, m.momento))
+    quem = f" por {ultima.login}" if ultima.login else " por outro usuário"
+    quando = f" às {ultima.momento:%H:%M}" if ultima.momento is not None else ""
+    return f"Este registro foi alterado{quem}{quando}."
 
 
 def fazer_copia_de_seguranca(parent: QWidget, contexto: Contexto) -> None:

@@ -32,6 +32,7 @@ from secretaria.ui.modelo_tabela import (
     ModeloTabela,
     Ordem,
     formatar_contagem,
+    mantendo_posicao,
 )
 from secretaria.ui.widgets.datas import CampoData
 
@@ -455,6 +456,18 @@ class PaginaLista(QWidget):
         if linha is not None:
             self.selecionar_linha(linha)
 
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Another user's acts (forwarded by the main window while this page is on screen): the rows are
+        read again where the user is — the same search, filters and order, the same record chosen (found by
+        its id, wherever it moved) and the same scroll. The search being typed is left alone."""
+        if mudancas:
+            self.recarregar_mantendo()
+
+    def recarregar_mantendo(self) -> None:
+        """Re-query keeping the chosen record (by id) and the record at the top of the view."""
+        with mantendo_posicao(self.tabela, self.modelo):
+            self.modelo.recarregar()
+
     def selecionar_linha(self, linha: int) -> None:
         indice = self.modelo.index(linha, 0)
         self.tabela.selectionModel().setCurrentIndex(
@@ -737,3 +750,8 @@ class PaginaListaServico(PaginaLista):
             del self._extra[chave]
         self._extra["operadora_id"] = operadora_id
         self.aplicar_filtro()
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        if self.combo_operadora is not None and any(m.entidade == "operadora" for m in mudancas):
+            self._preencher_operadoras()  # a new or renamed operator in the filter combo
+        super().ao_mudar(mudancas)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -26,12 +27,14 @@ from typing import Any, Literal, Protocol
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
     Signal,
 )
 from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from secretaria.lei.formato import formatar_data, formatar_decimal
 
@@ -227,11 +230,21 @@ class ModeloTabela(QAbstractTableModel):
         return None if linha is None else linha.id
 
     def linha_do_id(self, id_: Any) -> int | None:
-        """The row of a record already in the cache (to reselect it after a reload), else None."""
+        """The row of a record already in the cache, else None (after a reload: `procurar_id`)."""
         for numero, bloco in self._cache.items():
             for posicao, linha in enumerate(bloco):
                 if linha.id == id_:
                     return numero * self._bloco + posicao
+        return None
+
+    def procurar_id(self, id_: Any, perto: int = 0) -> int | None:
+        """The row of record `id_` after a reload: its old neighbourhood (`perto`) and the top are read
+        (one block each at most), then searched. None when it is no longer in either (filtered out, gone)."""
+        for linha in (perto, 0):
+            self.linha(min(max(linha, 0), self._total - 1))
+            achada = self.linha_do_id(id_)
+            if achada is not None:
+                return achada
         return None
 
     def iterar_visiveis(self, lote: int = 1000) -> Iterator[tuple[Any, ...]]:
@@ -334,6 +347,31 @@ class ModeloTabela(QAbstractTableModel):
         if valor is None or (isinstance(valor, int | float | Decimal | date) and not isinstance(valor, bool)):
             return valor
         return coluna.formatar(valor) if coluna.formatar else formatar_celula(valor)
+
+
+@contextmanager
+def mantendo_posicao(tabela: QTableView, modelo: ModeloTabela) -> Iterator[None]:
+    """Around a reload of `modelo` shown in `tabela` (another user's act): what the user sees stays put —
+    the chosen record stays chosen (found by its id, wherever it moved) and the record at the top of the
+    view stays at the top, so rows appearing above do not push the page; the horizontal scroll is kept."""
+    atual = tabela.currentIndex()
+    id_atual = modelo.id_da_linha(atual.row()) if atual.isValid() else None
+    topo = tabela.rowAt(0)
+    id_topo = modelo.id_da_linha(topo) if topo >= 0 else None
+    vertical, horizontal = tabela.verticalScrollBar().value(), tabela.horizontalScrollBar().value()
+    yield
+    linha = modelo.procurar_id(id_atual, atual.row()) if id_atual is not None else None
+    if linha is not None:
+        tabela.selectionModel().setCurrentIndex(
+            modelo.index(linha, max(0, atual.column())),
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+        )
+    linha_topo = modelo.procurar_id(id_topo, topo) if id_topo is not None else None
+    if linha_topo is not None:
+        tabela.scrollTo(modelo.index(linha_topo, 0), QAbstractItemView.ScrollHint.PositionAtTop)
+    else:
+        tabela.verticalScrollBar().setValue(vertical)
+    tabela.horizontalScrollBar().setValue(horizontal)
 
 
 _PAPEIS_USADOS = frozenset(

@@ -101,6 +101,9 @@ class DialogoCadastro(QDialog):
     salvo = Signal(int)
     titulo_novo = "Novo registro"
     titulo_edicao = "Registro"
+    entidade: str | None = None
+    """The audit's name of the record shown ("operadora"): with `registro_id`, how the main window knows that
+    another user changed this very record (`janela_principal.aviso_de_alteracao`)."""
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None

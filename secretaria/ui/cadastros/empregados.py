@@ -25,6 +25,7 @@ class DialogoEmpregado(DialogoCadastro):
 
     titulo_novo = "Novo empregado ou agente"
     titulo_edicao = "Empregado ou agente"
+    entidade = "empregado"
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None

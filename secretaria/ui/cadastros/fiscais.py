@@ -23,6 +23,7 @@ class DialogoFiscal(DialogoCadastro):
 
     titulo_novo = "Novo fiscal da SMSU"
     titulo_edicao = "Fiscal da SMSU"
+    entidade = "fiscal"
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None

@@ -54,6 +54,7 @@ class DialogoOperadora(DialogoCadastro):
 
     titulo_novo = "Nova operadora"
     titulo_edicao = "Operadora"
+    entidade = "operadora"
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None
@@ -285,6 +286,7 @@ class DialogoLinha(DialogoCadastro):
 
     titulo_novo = "Nova linha"
     titulo_edicao = "Linha"
+    entidade = "linha"
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None

@@ -44,6 +44,7 @@ class DialogoVeiculo(DialogoCadastro):
 
     titulo_novo = "Novo veículo"
     titulo_edicao = "Veículo"
+    entidade = "veiculo"
 
     def __init__(
         self, contexto: Contexto, registro_id: int | None = None, parent: QWidget | None = None

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -374,6 +375,36 @@ class TelaCaso(QDialog):
             self.resumo.setText(erro.mensagem)
             return
         self._mostrar(self.caso)
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Another user's acts (forwarded by the main window): the case is read again and, when it changed,
+        shown again where the user was — the same tab, the same timeline row and scroll, the focus on the
+        same act's button. An act's dialog open over the case is left alone."""
+        from secretaria.services.filas import dias_para_decidir
+
+        if not mudancas:
+            return
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                caso = obter_caso(sessao, self.auto_id, relogio.hoje())
+                self.dias_para_decidir = dias_para_decidir(sessao)
+        except ErroDominio:
+            self.recarregar()  # gone: says so
+            return
+        if caso == self.caso:
+            return
+        self.caso = caso
+        aba = self.abas.currentIndex()
+        linha = self.linha_do_tempo.currentIndex()
+        rolagem = self.linha_do_tempo.verticalScrollBar().value()
+        foco = next((ato for ato, b in self.botoes_atos.items() if b.hasFocus()), None)
+        self._mostrar(caso)
+        self.abas.setCurrentIndex(aba)
+        if linha.isValid() and linha.row() < self.modelo.rowCount():
+            self.linha_do_tempo.setCurrentIndex(self.modelo.index(linha.row(), linha.column()))
+        self.linha_do_tempo.verticalScrollBar().setValue(rolagem)
+        if foco is not None and foco in self.botoes_atos:
+            self.botoes_atos[foco].setFocus()
 
     def _mostrar(self, c: Caso) -> None:
         self.setWindowTitle(f"Auto de infração nº {c.numero_formatado} — {c.operadora_nome}")

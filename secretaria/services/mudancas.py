@@ -1,0 +1,237 @@
+"""What other PCs changed: the database-level watcher behind the live refresh of the screens.
+
+Every act writes an audit row naming the entity and id it touched (`auditoria.registrar`), so "what changed
+since X" is one indexed read of the audit after the last row seen. How a window learns that there is
+something to read depends on the database:
+
+- PostgreSQL: every unit of work that commits an audited act sends `pg_notify('secretaria', payload)` inside
+  its transaction (`db._ouvir_confirmacoes`); the watcher keeps one autocommit connection of its own that
+  `LISTEN`s, whose socket (`descritor()`) the window watches, and `ler()` drains the notifications without
+  blocking. When the server drops that connection the watcher reconnects quietly and reads the audit for
+  whatever it missed.
+- SQLite: nothing is sent. `ler()` asks `PRAGMA data_version` on a connection of its own (SQLite's own
+  connection to the file, never another open of it): the number changes when another connection committed,
+  and only then is the audit read.
+
+Each change says who acted and whether it came from this very Banco (`proprio`), so a window that already
+refreshed after its own act can leave it alone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.db import CANAL_MUDANCAS, Banco, arquivo_sqlite
+from secretaria.services.auditoria import ENTIDADE_ACESSO
+
+_log = logging.getLogger(__name__)
+LIMITE_LEITURA = 500
+"""Audit rows read at most in one `ler()`: beyond that the screens refresh everything anyway."""
+
+
+@dataclass(frozen=True)
+class Mudanca:
+    """One record another act changed: `entidade` and `entidade_id` as the audit names them ("auto_infracao",
+    "12"), the acting `login`, the moment (when read from the audit), and whether this Banco did it."""
+
+    entidade: str
+    entidade_id: str | None
+    login: str | None
+    momento: datetime | None = None
+    proprio: bool = False
+
+
+class Vigia:
+    """The watcher of one Banco (one per window). `ler()` is non-blocking and returns the changes committed
+    since the previous call (the first call: since the watcher was made); `descritor()` is the socket to
+    wait on (PostgreSQL) or None (SQLite: poll `ler()` every half second). `fechar()` also runs when the
+    Banco closes.
+
+        vigia = Vigia(banco)
+        ...
+        for m in vigia.ler():
+            print(m.entidade, m.entidade_id, m.login)
+    """
+
+    def __init__(self, banco: Banco) -> None:
+        self.banco = banco
+        self.eh_sqlite = banco.eh_sqlite
+        self._conexao: Any = None
+        self._versao: int | None = None
+        self._ultimo = 0
+        self.reconexoes = 0
+        self._fechado = False
+        self._conectar()
+        self._ultimo = self._maior_id()
+        banco.ao_fechar.append(self.fechar)
+
+    # -- what the window uses ---------------------------------------------------------------------
+    def descritor(self) -> int | None:
+        """The listening connection's socket (PostgreSQL), to watch for reading; None on SQLite or while
+        disconnected."""
+        if self.eh_sqlite or self._conexao is None:
+            return None
+        try:
+            return int(self._conexao.fileno())
+        except Exception:  # a closed connection has no socket
+            return None
+
+    @property
+    def conectado(self) -> bool:
+        return self._conexao is not None
+
+    def ler(self) -> list[Mudanca]:
+        """The changes committed since the last call, without waiting; [] when nothing changed. A dropped
+        PostgreSQL connection is reopened here (the missed changes are read from the audit)."""
+        if self._fechado:
+            return []
+        if self._conexao is None and not self._reconectar():
+            return []
+        try:
+            return self._ler_sqlite() if self.eh_sqlite else self._ler_pg()
+        except Exception:
+            _log.info("Observador de mudanças perdeu a conexão; reconectando", exc_info=True)
+            self._descartar()
+            if self._reconectar():
+                return self._ler_auditoria()
+            return []
+
+    def fechar(self) -> None:
+        self._fechado = True
+        self._descartar()
+        while self.fechar in self.banco.ao_fechar:
+            self.banco.ao_fechar.remove(self.fechar)
+
+    # -- SQLite -----------------------------------------------------------------------------------
+    def _ler_sqlite(self) -> list[Mudanca]:
+        versao = int(self._conexao.execute("PRAGMA data_version").fetchone()[0])
+        if versao == self._versao:
+            return []
+        self._versao = versao
+        return self._ler_auditoria()
+
+    # -- PostgreSQL -------------------------------------------------------------------------------
+    def _ler_pg(self) -> list[Mudanca]:
+        # timeout=0: what already arrived (and what psycopg kept while the audit was being read), no wait;
+        # raises when the server closed the connection.
+        mudancas: list[Mudanca] = []
+        incompleto = False
+        for aviso in self._conexao.notifies(timeout=0):
+            if aviso.channel != CANAL_MUDANCAS:
+                continue
+            lidas = self._do_aviso(aviso.payload)
+            if lidas is None:
+                incompleto = True
+            else:
+                mudancas.extend(lidas)
+        if self._conexao.closed or self._conexao.broken:
+            raise ConnectionError("conexão de escuta encerrada")
+        if incompleto:
+            return self._ler_auditoria()
+        return mudancas
+
+    def _do_aviso(self, texto: str) -> list[Mudanca] | None:
+        """The changes a notification names, or None when it names none (too many: read the audit)."""
+        try:
+            dados = json.loads(texto)
+            primeiro, ultimo = (int(v) for v in dados["a"])
+        except (ValueError, KeyError, TypeError):
+            return None
+        if primeiro > self._ultimo + 1 or dados.get("e") is None:
+            return None  # a gap (a notification lost while reconnecting) or too many to name
+        self._ultimo = max(self._ultimo, ultimo)
+        proprio = dados.get("o") == self.banco.origem.id
+        momento = _momento(dados.get("m"))
+        return [
+            Mudanca(str(e[0]), None if e[1] is None else str(e[1]), e[2], momento, proprio)
+            for e in dados["e"]
+            if e[0] != ENTIDADE_ACESSO
+        ]
+
+    # -- both -------------------------------------------------------------------------------------
+    def _ler_auditoria(self) -> list[Mudanca]:
+        """The audit rows after the last one seen (one read by primary key)."""
+        marca = "?" if self.eh_sqlite else "%s"
+        linhas = self._conexao.execute(
+            "SELECT id, entidade, entidade_id, usuario_login, momento FROM auditoria "
+            f"WHERE id > {marca} ORDER BY id LIMIT {LIMITE_LEITURA}",
+            (self._ultimo,),
+        ).fetchall()
+        if not linhas:
+            return []
+        self._ultimo = int(linhas[-1][0])
+        origem = self.banco.origem
+        return [
+            Mudanca(str(entidade), entidade_id, login, _momento(momento), origem.eh_proprio(int(id_)))
+            for id_, entidade, entidade_id, login, momento in linhas
+            if entidade != ENTIDADE_ACESSO
+        ]
+
+    def _maior_id(self) -> int:
+        if self._conexao is None:
+            return 0
+        linha = self._conexao.execute("SELECT max(id) FROM auditoria").fetchone()
+        return int(linha[0] or 0)
+
+    def _conectar(self) -> None:
+        if self.eh_sqlite:
+            arquivo = arquivo_sqlite(self.banco.url)
+            if arquivo is None:
+                raise ValueError("O observador de mudanças precisa de um banco SQLite em arquivo.")
+            # SQLite's own connection (isolation_level=None: each statement its own read, nothing held).
+            conexao = sqlite3.connect(str(arquivo), isolation_level=None, check_same_thread=False)
+            conexao.execute("PRAGMA query_only = ON")
+            self._versao = int(conexao.execute("PRAGMA data_version").fetchone()[0])
+            self._conexao = conexao
+            return
+        conexao = _conexao_pg(self.banco.engine)
+        conexao.execute(f"LISTEN {CANAL_MUDANCAS}")
+        self._conexao = conexao
+
+    def _reconectar(self) -> bool:
+        try:
+            self._conectar()
+        except Exception:
+            _log.info("Observador de mudanças ainda sem conexão", exc_info=True)
+            self._descartar()
+            return False
+        self.reconexoes += 1
+        return True
+
+    def _descartar(self) -> None:
+        conexao, self._conexao = self._conexao, None
+        if conexao is not None:
+            try:
+                conexao.close()
+            except Exception:  # already broken: nothing left to close
+                _log.debug("Conexão do observador já estava fechada", exc_info=True)
+
+
+def _conexao_pg(engine: sa.Engine) -> Any:
+    """A psycopg connection of its own (not from the pool), made as the engine makes its connections,
+    in autocommit (LISTEN takes effect at once and no transaction stays open)."""
+    cargs, cparams = engine.dialect.create_connect_args(engine.url)
+    conexao = engine.dialect.loaded_dbapi.connect(*cargs, **cparams)
+    conexao.autocommit = True
+    return conexao
+
+
+def _momento(valor: Any) -> datetime | None:
+    if isinstance(valor, datetime):
+        return valor
+    if isinstance(valor, str):
+        try:
+            return datetime.fromisoformat(valor)
+        except ValueError:
+            return None
+    return None
+
+
+__all__ = ["LIMITE_LEITURA", "Mudanca", "Vigia"]
