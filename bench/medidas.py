@@ -23,6 +23,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
+from datetime import time as dt_time
 from pathlib import Path
 from typing import Any
 
@@ -644,6 +645,155 @@ def medir_inicio(banco: Banco, nome_banco: str, vezes: int = 5) -> list[Resultad
                 nota="inclui a cópia de segurança diária do arquivo (backup.copia_diaria)",
             )
         )
+    return resultados
+
+
+# --------------------------------------------------------------------------------------------------------
+# 7. Another PC's act on the screen (live refresh): two Banco instances on one database are two PCs
+# --------------------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _copia_descartavel(banco: Banco) -> Iterator[str]:
+    """A throwaway copy of the city to write acts into (the cached city stays as generated): SQLite's backup
+    API into a file beside it; on PostgreSQL a database made from it as TEMPLATE (which needs nobody
+    connected to it: our own pool is emptied first), dropped afterwards."""
+    from secretaria.db import arquivo_sqlite, copiar_sqlite
+
+    arquivo = arquivo_sqlite(banco.url)
+    if arquivo is not None:
+        destino = arquivo.with_name(f"{arquivo.stem}-ao-vivo-descartavel.sqlite")
+        copiar_sqlite(arquivo, destino)
+        try:
+            yield f"sqlite:///{destino}"
+        finally:
+            for sufixo in ("", "-wal", "-shm", "-journal"):
+                Path(f"{destino}{sufixo}").unlink(missing_ok=True)
+        return
+    url = sa.make_url(banco.url)
+    nome = f"{url.database}_ao_vivo_{os.getpid()}"
+    banco.engine.dispose()
+    admin = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{nome}" TEMPLATE "{url.database}"')
+        try:
+            yield url.set(database=nome).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
+def _esperar_na_tela(app: Any, condicao: Callable[[], bool], limite: float = 15.0) -> float:
+    """Seconds until `condicao` holds while the window's event loop runs (its timers, its socket), plus
+    the paint that follows."""
+    inicio = time.perf_counter()
+    while not condicao():
+        app.processEvents()
+        if time.perf_counter() - inicio > limite:
+            raise TimeoutError(f"o ato não apareceu em {limite:.0f} s")
+        time.sleep(0.002)
+    app.processEvents()
+    return time.perf_counter() - inicio
+
+
+def medir_ao_vivo(banco: Banco, nome_banco: str, hoje: date, vezes: int = 5) -> list[Resultado]:
+    """The time until another window shows an act: the main window of one PC open on the home queues (then
+    on the autos list), an auto lavrado on the other PC, the seconds from its COMMIT until the first PC's
+    page shows it. The plain way has no figure: without the live refresh it shows only after a click."""
+    medidas = ("Outro PC: ato visível nas filas do início", "Outro PC: ato visível na lista de autos")
+    meta = 2.0
+    try:
+        from secretaria.db import abrir_banco
+        from secretaria.models import DispositivoCatalogo, Fiscal, Operadora
+        from secretaria.services.autos import NovoAuto, lavrar_auto
+        from secretaria.services.base import Ator
+        from secretaria.ui.contexto import Contexto
+        from secretaria.ui.janela_principal import JanelaPrincipal
+    except ImportError as exc:
+        return [falha(m, nome_banco, exc, meta) for m in medidas]
+    app = _aplicacao()
+    resultados: list[Resultado] = []
+    with _copia_descartavel(banco) as url:
+        este, outro = abrir_banco(url), abrir_banco(url)  # two PCs on the same database
+        janela: Any = None
+        try:
+            with outro.leitura() as s:
+                operadora_id = s.scalar(sa.select(Operadora.id).order_by(Operadora.id).limit(1))
+                fiscal_id = s.scalar(sa.select(Fiscal.id).where(Fiscal.ativo).limit(1))
+                dispositivo = s.scalar(
+                    sa.select(DispositivoCatalogo.codigo).where(DispositivoCatalogo.codigo == "1-VI")
+                )
+            fiscal = Ator("fiscal_do_outro_pc", "Fiscal do outro PC", frozenset({"fiscal"}))
+
+            def lavrar() -> None:
+                lavrar_auto(
+                    outro.uow(),
+                    fiscal,
+                    NovoAuto(
+                        operadora_id=int(operadora_id or 0),
+                        dispositivo_codigo=str(dispositivo or "1-VI"),
+                        data_infracao=hoje,
+                        local="Praça Coronel Pedro Osório",
+                        data_lavratura=hoje,
+                        hora_lavratura=dt_time(9, 0),
+                        local_lavratura="Terminal central",
+                        descricao_fatos="Veículo em circulação sem condições de higiene.",
+                        fiscal_id=int(fiscal_id or 0),
+                    ),
+                )
+
+            papeis = frozenset({"fiscal", "protocolo", "autoridade", "secretario", "administrador"})
+            janela = JanelaPrincipal(Contexto(este, Ator("bench", "Benchmark", papeis), demo=False))
+            janela.resize(1366, 768)
+            janela.show()
+            _esperar_na_tela(app, lambda: janela.vigia is not None)
+            inicio = janela.pagina_atual()
+            lista: Any = None
+
+            def na_fila() -> int:
+                return int(inicio.fila("aguardando_intimacao").total)
+
+            def na_lista() -> int:
+                return int(lista.modelo.total)
+
+            tempos: list[list[float]] = [[], []]
+            for i, contar in enumerate((na_fila, na_lista)):
+                if i == 1:
+                    lista = janela.mostrar_pagina("autos")
+                    app.processEvents()
+                for _ in range(vezes):
+                    antes = contar()
+                    lavrar()
+                    tempos[i].append(_esperar_na_tela(app, lambda c=contar, a=antes: c() > a))  # type: ignore[misc]
+                    fim = time.perf_counter() + 0.6  # acts a little apart: each one its own refresh
+                    while time.perf_counter() < fim:
+                        app.processEvents()
+                        time.sleep(0.01)
+            modo = (
+                "SQLite: PRAGMA data_version a cada 0,5 s" if este.eh_sqlite else "PostgreSQL: LISTEN/NOTIFY"
+            )
+            for medida, valores in zip(medidas, tempos, strict=True):
+                resultados.append(
+                    Resultado(
+                        medida,
+                        nome_banco,
+                        statistics.median(valores),
+                        None,
+                        "sem atualização automática: só ao clicar",
+                        meta,
+                        nota=f"mediana de {vezes} (máx. {max(valores):.2f} s); {modo}",
+                    )
+                )
+        finally:
+            if janela is not None:
+                janela.close()
+                janela.deleteLater()
+                app.processEvents()
+            outro.fechar()
+            este.fechar()
     return resultados
 
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -537,6 +537,16 @@ limited to 8,000 bytes, and the listener reads the audit rows then)."""
 _CHAVE_AUDITADOS = "secretaria_auditados"
 
 
+class Observador(Protocol):
+    """A watcher with a connection of its own to the database (not from the engine's pool)."""
+
+    def pausar(self) -> None: ...
+
+    def retomar(self) -> None: ...
+
+    def fechar(self) -> None: ...
+
+
 @dataclass
 class Origem:
     """Who this Banco is among the program's windows: an id sent with its notifications, and the audit rows
@@ -619,8 +629,9 @@ class Banco:
     registers here to go back to the login screen)."""
     origem: Origem = field(default_factory=Origem)
     """This Banco's id in change notifications and the audit rows it committed (`Origem`)."""
-    ao_fechar: list[Callable[[], None]] = field(default_factory=list, init=False, repr=False)
-    """Called once by `fechar()` before the engine goes (a change watcher's own connection closes there)."""
+    observadores: list[Observador] = field(default_factory=list, init=False, repr=False)
+    """What watches this database on a connection of its own (`services.mudancas.Vigia`): closed by
+    `fechar()`, paused while a restore needs every connection of this process closed."""
 
     @property
     def url_exibicao(self) -> str:
@@ -653,12 +664,23 @@ class Banco:
             finally:
                 sessao.rollback()
 
+    def pausar_observadores(self) -> None:
+        """Close the watchers' own connections until `retomar_observadores()` (a restore takes the file's
+        exclusive lock, which no connection of this process may hold)."""
+        for observador in list(self.observadores):
+            observador.pausar()
+
+    def retomar_observadores(self) -> None:
+        for observador in list(self.observadores):
+            observador.retomar()
+
     def fechar(self) -> None:
-        while self.ao_fechar:
+        for observador in list(reversed(self.observadores)):
             try:
-                self.ao_fechar.pop()()
+                observador.fechar()
             except Exception:  # closing a watcher must not keep the database open
                 _log.warning("Falha ao fechar um observador do banco", exc_info=True)
+        self.observadores.clear()
         self.engine.dispose()
         arquivo = arquivo_sqlite(self.url)
         if arquivo is not None and not self._fechado:

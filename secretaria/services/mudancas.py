@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -54,7 +55,7 @@ class Vigia:
     wait on (PostgreSQL) or None (SQLite: poll `ler()` every half second). `fechar()` also runs when the
     Banco closes.
 
-        vigia = Vigia(banco)
+        vigia = Vigia(banco)    # banco.fechar() closes it; banco.pausar_observadores() pauses it
         ...
         for m in vigia.ler():
             print(m.entidade, m.entidade_id, m.login)
@@ -68,9 +69,12 @@ class Vigia:
         self._ultimo = 0
         self.reconexoes = 0
         self._fechado = False
+        self._pausado = False
+        self.antes_de_soltar: Callable[[], None] | None = None
+        """Called just before the watcher's connection closes (the window stops watching its socket)."""
         self._conectar()
         self._ultimo = self._maior_id()
-        banco.ao_fechar.append(self.fechar)
+        banco.observadores.append(self)
 
     # -- what the window uses ---------------------------------------------------------------------
     def descritor(self) -> int | None:
@@ -90,10 +94,11 @@ class Vigia:
     def ler(self) -> list[Mudanca]:
         """The changes committed since the last call, without waiting; [] when nothing changed. A dropped
         PostgreSQL connection is reopened here (the missed changes are read from the audit)."""
-        if self._fechado:
+        if self._fechado or self._pausado:
             return []
-        if self._conexao is None and not self._reconectar():
-            return []
+        if self._conexao is None:
+            # Reopened (after a pause or a failed reconnect): whatever was committed meanwhile is in the audit.
+            return self._ler_auditoria() if self._reconectar() else []
         try:
             return self._ler_sqlite() if self.eh_sqlite else self._ler_pg()
         except Exception:
@@ -103,11 +108,19 @@ class Vigia:
                 return self._ler_auditoria()
             return []
 
+    def pausar(self) -> None:
+        """Close the connection until `retomar()`; nothing is missed (the audit is read on resuming)."""
+        self._pausado = True
+        self._descartar()
+
+    def retomar(self) -> None:
+        self._pausado = False
+
     def fechar(self) -> None:
         self._fechado = True
         self._descartar()
-        while self.fechar in self.banco.ao_fechar:
-            self.banco.ao_fechar.remove(self.fechar)
+        if self in self.banco.observadores:
+            self.banco.observadores.remove(self)
 
     # -- SQLite -----------------------------------------------------------------------------------
     def _ler_sqlite(self) -> list[Mudanca]:
@@ -208,6 +221,8 @@ class Vigia:
     def _descartar(self) -> None:
         conexao, self._conexao = self._conexao, None
         if conexao is not None:
+            if self.antes_de_soltar is not None:
+                self.antes_de_soltar()
             try:
                 conexao.close()
             except Exception:  # already broken: nothing left to close

@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
@@ -33,9 +33,11 @@ from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
-from secretaria.ui.vigia import VigiaMudancas, vigiar
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.janelas import tamanho_na_tela
+
+if TYPE_CHECKING:  # imported when the first user has logged in: the login window opens without the models
+    from secretaria.ui.vigia import VigiaMudancas
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,8 @@ class JanelaPrincipal(QMainWindow):
 
     def _vigiar(self, banco: Banco) -> None:
         """Watch `banco` for other users' acts (before the pages load, so none is missed in between)."""
+        from secretaria.ui.vigia import vigiar
+
         if self.vigia is not None and self.vigia.banco is banco:
             return
         if self.vigia is not None:

@@ -11,6 +11,7 @@ meanwhile. The window's own acts (this Banco's) are left out: the screen that di
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 
@@ -52,6 +53,9 @@ class VigiaMudancas(QObject):
         self._relogio.timeout.connect(self.verificar)
         self._relogio.start()
         self._vigiar_socket()
+        # Whoever closes the watcher's connection (the Banco closing, a pause, a drop): Qt lets go of its
+        # socket first, so it never polls a closed descriptor.
+        self.vigia.antes_de_soltar = self._soltar_socket
 
     def verificar(self) -> None:
         """Read what changed (non-blocking) and schedule `mudou` for other users' acts."""
@@ -72,6 +76,7 @@ class VigiaMudancas(QObject):
         self._relogio.stop()
         self._emitir.stop()
         self._soltar_socket()
+        self.vigia.antes_de_soltar = None
         self.vigia.fechar()
 
     # -- inside -----------------------------------------------------------------------------------
@@ -93,6 +98,10 @@ class VigiaMudancas(QObject):
             self._notificador.activated.connect(self.verificar)
 
     def _soltar_socket(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the notifier's C++ side already went with the window
+            self._soltar()
+
+    def _soltar(self) -> None:
         if self._notificador is not None:
             self._notificador.setEnabled(False)
             self._notificador.deleteLater()

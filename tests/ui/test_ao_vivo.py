@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -256,3 +257,65 @@ def test_ouvinte_do_postgresql_volta_depois_de_derrubado(
         terceiro = outro_roteiro.lavrar()
     assert [m.entidade_id for m in sinal.args[0]] == [str(terceiro.id)]
     vigia.fechar()
+
+
+def test_restaurar_com_a_atualizacao_ao_vivo_ligada(
+    qtbot: QtBot, banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watcher's own SQLite connection would make the restore see the file "open in another program":
+    it is paused for the checks and the restore, and after "Voltar" it resumes without missing an act."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from secretaria.services import backup, contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.admin.sistema import PainelSistema
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.widgets import arquivos, mensagens
+
+    contas.criar_usuario(
+        banco_sqlite.uow(), SISTEMA, login="ana", nome="Ana", senha="segredo123", papeis=("administrador",)
+    )
+    copia = tmp_path / "copia.sqlite"
+    backup.fazer_backup(banco_sqlite.url, copia)
+    contexto = Contexto(banco_sqlite, contas.autenticar(banco_sqlite.uow(), "ana", "segredo123"))
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    vigia = VigiaMudancas(banco_sqlite, janela)
+    painel = PainelSistema(contexto, janela)
+    janela.show()
+    monkeypatch.setattr(arquivos, "abrir_arquivo", lambda *a, **k: copia)
+
+    def conferida() -> None:
+        assert painel.tarefa is not None
+        tarefa = painel.tarefa
+        qtbot.waitUntil(
+            lambda: (
+                tarefa.isFinished()
+                and painel.botao_restaurar.isEnabled()
+                and mensagens.caixa_aberta() is not None
+            ),
+            timeout=60_000,
+        )
+
+    painel.botao_restaurar.click()
+    conferida()
+    texto = mensagens.responder(QMessageBox.StandardButton.No)  # Voltar: the check passed with the watcher on
+    assert "Será perdido" in texto
+    outro_pc = abrir_e_semear(banco_sqlite.url)
+    try:
+        with qtbot.waitSignal(vigia.mudou, timeout=PRAZO_MS) as sinal:
+            contas.criar_usuario(
+                outro_pc.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
+            )
+    finally:
+        outro_pc.fechar()
+    assert {m.entidade for m in sinal.args[0]} >= {"usuario"}
+
+    painel.botao_restaurar.click()
+    conferida()
+    with qtbot.waitSignal(painel.restaurado, timeout=60_000) as restaurado:
+        mensagens.responder(QMessageBox.StandardButton.Yes)
+    assert "restaurado" in str(restaurado.args[0])
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None)
+    mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert not vigia.vigia.conectado

@@ -277,6 +277,8 @@ class PainelSistema(QWidget):
             return
         ator, url = self.contexto.ator, banco.url
 
+        banco.pausar_observadores()  # the live refresh's own connection too (`_reabilitar` resumes it)
+
         def preparar(progresso: Progresso) -> backup.Preparacao:
             banco.engine.dispose()  # this window's idle connections would count as "open elsewhere"
             return backup.preparar_restauracao(origem, url, ator=ator, progresso=progresso)
@@ -298,6 +300,8 @@ class PainelSistema(QWidget):
     def _restaurar(self, preparacao: backup.Preparacao) -> None:
         banco, ator = self.contexto.banco, self.contexto.ator
         origem = preparacao.copia.arquivo
+
+        banco.pausar_observadores()
 
         def restaurar(progresso: Progresso) -> str:
             banco.engine.dispose()
@@ -332,6 +336,7 @@ class PainelSistema(QWidget):
 
     def _reabilitar(self) -> None:
         self.botao_restaurar.setEnabled(True)
+        self.contexto.banco.retomar_observadores()  # nothing if the Banco was closed by a restore
 
     def _recusado(self, mensagem: str) -> None:
         mensagens.avisar_erro(self, TITULO_RESTAURAR, mensagem)
