@@ -319,3 +319,22 @@ def test_restaurar_com_a_atualizacao_ao_vivo_ligada(
     qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None)
     mensagens.responder(QMessageBox.StandardButton.Ok)
     assert not vigia.vigia.conectado
+
+
+def test_aba_de_usuarios_da_administracao_mostra_a_conta_criada_em_outro_pc(
+    qtbot: QtBot, banco: Banco, outro: Banco
+) -> None:
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.admin import PaginaAdministracao
+
+    janela = _janela(qtbot, banco)
+    admin = janela.mostrar_pagina("administracao")
+    assert isinstance(admin, PaginaAdministracao)
+    usuarios = admin.aba("usuarios")
+    assert isinstance(usuarios, PaginaLista)
+    antes = usuarios.modelo.total
+    contas.criar_usuario(
+        outro.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
+    )
+    _esperar(qtbot, lambda: usuarios.modelo.total == antes + 1)

@@ -3,6 +3,8 @@ of provisions, letterhead data, backups and settings, audit log. Every act is ch
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from secretaria.ui.contexto import Contexto
@@ -73,3 +75,11 @@ class PaginaAdministracao(QWidget):
         recarregar = getattr(pagina, "recarregar", None)
         if callable(recarregar):
             recarregar()
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Other users' acts (forwarded by the main window): the tab on screen refreshes if it knows how (the
+        users' list keeps its selection and search)."""
+        pagina = self._paginas.get(self.ABAS[self.abas.currentIndex()][0])
+        ao_mudar = getattr(pagina, "ao_mudar", None)
+        if callable(ao_mudar):
+            ao_mudar(mudancas)
