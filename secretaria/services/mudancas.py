@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,7 +35,11 @@ from secretaria.services.auditoria import ENTIDADE_ACESSO
 
 _log = logging.getLogger(__name__)
 LIMITE_LEITURA = 500
-"""Audit rows read at most in one `ler()`: beyond that the screens refresh everything anyway."""
+"""Audit rows read at most in one `ler()`; the rest comes at the next call."""
+ESPERA_INICIAL, ESPERA_MAXIMA = 1.0, 60.0
+"""Seconds between reconnection attempts while the server is away (doubling from the first to the last)."""
+TEMPO_CONEXAO = 3
+"""Seconds a PostgreSQL reconnection may take before giving up (it runs on the window's thread)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,9 @@ class Vigia:
         self.reconexoes = 0
         self._fechado = False
         self._pausado = False
+        self._ha_mais = False
+        self._espera = ESPERA_INICIAL
+        self._proxima_tentativa = 0.0
         self.antes_de_soltar: Callable[[], None] | None = None
         """Called just before the watcher's connection closes (the window stops watching its socket)."""
         self._conectar()
@@ -96,16 +104,18 @@ class Vigia:
         PostgreSQL connection is reopened here (the missed changes are read from the audit)."""
         if self._fechado or self._pausado:
             return []
-        if self._conexao is None:
-            # Reopened (after a pause or a failed reconnect): whatever was committed meanwhile is in the audit.
-            return self._ler_auditoria() if self._reconectar() else []
         try:
-            return self._ler_sqlite() if self.eh_sqlite else self._ler_pg()
+            if self._conexao is None:
+                # Reopened (after a pause or a failed reconnect): what was committed meanwhile is in the audit.
+                return self._ler_auditoria() if self._reconectar() else []
+            mudancas = self._ler_sqlite() if self.eh_sqlite else self._ler_pg()
+            if self._ha_mais:  # a long burst: the next batch of the audit, one per call
+                mudancas += self._ler_auditoria()
+            return mudancas
         except Exception:
+            # A watcher never bothers the user: the connection is dropped and reopened at the next call.
             _log.info("Observador de mudanças perdeu a conexão; reconectando", exc_info=True)
             self._descartar()
-            if self._reconectar():
-                return self._ler_auditoria()
             return []
 
     def pausar(self) -> None:
@@ -177,6 +187,7 @@ class Vigia:
             f"WHERE id > {marca} ORDER BY id LIMIT {LIMITE_LEITURA}",
             (self._ultimo,),
         ).fetchall()
+        self._ha_mais = len(linhas) == LIMITE_LEITURA
         if not linhas:
             return []
         self._ultimo = int(linhas[-1][0])
@@ -209,12 +220,21 @@ class Vigia:
         self._conexao = conexao
 
     def _reconectar(self) -> bool:
+        """Reconnect, at most once per `_espera` seconds, doubling while the server stays away (a try
+        blocks the window for up to the connect timeout)."""
+        agora = time.monotonic()
+        if agora < self._proxima_tentativa:
+            return False
         try:
             self._conectar()
         except Exception:
             _log.info("Observador de mudanças ainda sem conexão", exc_info=True)
             self._descartar()
+            self._espera = min(ESPERA_MAXIMA, self._espera * 2)
+            self._proxima_tentativa = agora + self._espera
             return False
+        self._espera = ESPERA_INICIAL
+        self._proxima_tentativa = 0.0
         self.reconexoes += 1
         return True
 
@@ -233,6 +253,7 @@ def _conexao_pg(engine: sa.Engine) -> Any:
     """A psycopg connection of its own (not from the pool), made as the engine makes its connections,
     in autocommit (LISTEN takes effect at once and no transaction stays open)."""
     cargs, cparams = engine.dialect.create_connect_args(engine.url)
+    cparams.setdefault("connect_timeout", TEMPO_CONEXAO)
     conexao = engine.dialect.loaded_dbapi.connect(*cargs, **cparams)
     conexao.autocommit = True
     return conexao

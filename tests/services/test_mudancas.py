@@ -158,3 +158,38 @@ def test_muitos_avisos_no_postgresql_leem_a_auditoria(
     lidas = esperar(vigia, lambda lidas: len(lidas) >= 3)
     assert sorted(m.entidade_id or "" for m in lidas) == ["1", "2", "3"]
     vigia.fechar()
+
+
+def test_rajada_longa_chega_em_lotes_e_servidor_ausente_espera_para_tentar_de_novo(
+    banco: Banco, outro: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secretaria.services import auditoria, mudancas
+
+    monkeypatch.setattr(mudancas, "LIMITE_LEITURA", 2)
+    vigia = Vigia(banco)
+    with outro.uow() as uow:
+        for n in range(1, 6):
+            auditoria.registrar(uow.session, fabrica.ATORES["administrador"], "teste", "veiculo", n)
+        uow.commit()
+    lidas = esperar(vigia, lambda lidas: len(lidas) >= 5)
+    assert [m.entidade_id for m in lidas] == ["1", "2", "3", "4", "5"]  # in batches of 2, nothing lost
+
+    # The connection breaks and the server stays away: one try, then none until the pause has passed.
+    tentativas: list[float] = []
+
+    def recusar() -> None:
+        tentativas.append(time.monotonic())
+        raise ConnectionError("servidor fora do ar")
+
+    conectar = vigia._conectar
+    monkeypatch.setattr(vigia, "_conectar", recusar)
+    vigia._descartar()
+    assert vigia.ler() == [] and vigia.ler() == []
+    assert len(tentativas) == 1
+    monkeypatch.setattr(vigia, "_conectar", conectar)
+    monkeypatch.setattr(vigia, "_proxima_tentativa", 0.0)  # the pause is over
+    with outro.uow() as uow:
+        auditoria.registrar(uow.session, fabrica.ATORES["administrador"], "teste", "veiculo", 6)
+        uow.commit()
+    assert [m.entidade_id for m in esperar(vigia, bool)] == ["6"]  # what came meanwhile, from the audit
+    vigia.fechar()
