@@ -170,6 +170,7 @@ def _parser() -> ParserPt:
         "--criar", dest="criar_sub", action="store_true", help="cria o banco se o arquivo SQLite não existir"
     )
     _parser_relatorios(sub)
+    _parser_importar(sub)
     return p
 
 
@@ -218,6 +219,44 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     lote.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
 
+_TIPOS_IMPORTACAO = ("operadoras", "linhas", "veiculos", "empregados", "fiscais")
+SAIDA_LINHAS_RECUSADAS = 1
+
+
+def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
+    """`importar TIPO ARQUIVO` (issue 17): the office's spreadsheets brought in, or the template written."""
+    imp = sub.add_parser(
+        "importar",
+        help="importa cadastros de uma planilha (.xlsx ou .csv) ou grava o modelo",
+        description="Confere todas as linhas e importa numa só transação. Saída 0: todas as linhas "
+        "importadas (com --simular: seriam); 1: linhas recusadas, cada uma mostrada como “linha N: motivo” "
+        "e nada gravado (salvo com --so-validas); 2: arquivo ou argumentos inutilizáveis. Importar de novo "
+        "o mesmo arquivo não muda nada; um arquivo corrigido atualiza os registros pela chave (CNPJ, placa "
+        "ou RENAVAM, CPF, código da linha, matrícula).",
+    )
+    imp.add_argument(
+        "tipo", choices=_TIPOS_IMPORTACAO, metavar="TIPO", help=f"{', '.join(_TIPOS_IMPORTACAO)}"
+    )
+    imp.add_argument("arquivo", nargs="?", metavar="ARQUIVO", help="planilha .xlsx ou .csv a importar")
+    imp.add_argument("--modelo", metavar="ARQUIVO.xlsx", help="grava o modelo de planilha do TIPO e sai")
+    imp.add_argument("--aba", metavar="NOME", help="aba da planilha .xlsx (padrão: a primeira)")
+    imp.add_argument("--simular", action="store_true", help="só confere e mostra o que faria; nada é gravado")
+    imp.add_argument(
+        "--so-validas", action="store_true", help="importa as linhas válidas mesmo havendo linhas recusadas"
+    )
+    imp.add_argument(
+        "--recusadas", metavar="ARQUIVO.xlsx", help="grava as linhas recusadas, com o motivo, para corrigir"
+    )
+    imp.add_argument(
+        "--coluna",
+        action="append",
+        default=[],
+        metavar="TÍTULO=CAMPO",
+        help="indica o campo de uma coluna de título não reconhecido (CAMPO vazio: ignorar); pode repetir",
+    )
+    imp.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
+
+
 def _inteiro(texto: str) -> int:
     try:
         return int(texto)
@@ -253,6 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _relatorio_mensal(url, args.mes, Path(args.saida))
         if args.comando == "documento":
             return _documento(url, args)
+        if args.comando == "importar":
+            return _importar(url, args)
     except (ErroBanco, ErroDominio, ErroLinhaDeComando) as exc:
         print(f"secretaria: {exc}", file=sys.stderr)
         return SAIDA_ERRO
@@ -276,7 +317,7 @@ def _conferir_banco_existe(url: str | None, args: argparse.Namespace) -> None:
         raise ErroLinhaDeComando(
             "--criar só vale ao abrir o programa ou em “usuario criar”; nada foi criado."
         )
-    if args.comando in _NAO_CONFEREM:
+    if args.comando in _NAO_CONFEREM or (args.comando == "importar" and args.modelo):
         return
     arquivo = arquivo_inexistente(url)
     if arquivo is None or criar:
@@ -733,3 +774,88 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         f"{info.descricao} ({situacao}, documento nº {info.id}) gravado em {saida}.\nSHA-256: {info.sha256}"
     )
     return 0
+
+
+# --- importar (issue 17) ----------------------------------------------------------------------------------
+
+
+def _importar(url: str | None, args: argparse.Namespace) -> int:
+    from secretaria.services.base import SISTEMA
+    from secretaria.services.contas import existe_administrador_ativo, registrar_saida
+    from secretaria.services.importacao import arquivos
+    from secretaria.services.importacao.cadastros import importar_cadastro, previa_cadastro
+    from secretaria.services.importacao.leitura import ler_arquivo
+    from secretaria.services.semente import abrir_e_semear
+
+    if args.modelo:
+        if args.arquivo or args.simular or args.so_validas:
+            raise ErroLinhaDeComando("Com --modelo, informe só o arquivo do modelo a gravar.")
+        saida = Path(args.modelo)
+        _conferir_saida(saida)
+        _gravar_arquivo(saida, arquivos.modelo(args.tipo))
+        print(f"Modelo de planilha de {args.tipo} gravado em {saida}.")
+        return 0
+    if not args.arquivo:
+        raise ErroLinhaDeComando("Informe o ARQUIVO a importar (ou --modelo ARQUIVO.xlsx para o modelo).")
+    mapeamento = dict(_ler_coluna(c) for c in args.coluna)
+    recusadas_em = Path(args.recusadas) if args.recusadas else None
+    if recusadas_em is not None:
+        _conferir_saida(recusadas_em)
+    planilha = ler_arquivo(Path(args.arquivo), args.aba)  # refused (exit 2) before opening the database
+    banco = abrir_e_semear(url)
+    try:
+        with banco.leitura() as sessao:
+            previa = previa_cadastro(
+                sessao, args.tipo, planilha, mapeamento=mapeamento, progresso=_progresso_importacao()
+            )
+        for aviso in previa.avisos:
+            print(f"Aviso: {aviso}")
+        for linha in previa.recusadas:
+            print(f"linha {linha.numero}: {' '.join(linha.problemas)}")
+        if recusadas_em is not None and previa.recusadas:
+            _gravar_arquivo(recusadas_em, arquivos.recusadas(previa.cabecalhos, previa.recusadas))
+            print(f"Linhas recusadas gravadas em {recusadas_em}, com o motivo na última coluna.")
+        saida_codigo = SAIDA_LINHAS_RECUSADAS if previa.recusadas else 0
+        if args.simular:
+            print(f"Simulação ({planilha.nome_arquivo}): {previa.resumo}. Nada foi gravado.")
+            return saida_codigo
+        if previa.recusadas and not args.so_validas:
+            print(
+                f"{planilha.nome_arquivo}: {previa.resumo}. Nada foi gravado: corrija as linhas recusadas ou "
+                "use --so-validas para importar só as válidas."
+            )
+            return saida_codigo
+        ator = SISTEMA
+        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
+            ator = _autenticar_no_terminal(banco, "administrador", acao="importar cadastros")
+        try:
+            resultado = importar_cadastro(
+                banco.uow(),
+                ator,
+                args.tipo,
+                planilha,
+                somente_validas=args.so_validas,
+                mapeamento=mapeamento,
+                progresso=_progresso_importacao(),
+            )
+        finally:
+            registrar_saida(banco.uow(), ator)
+    finally:
+        banco.fechar()
+    print(resultado.mensagem)
+    return SAIDA_LINHAS_RECUSADAS if resultado.recusadas else 0
+
+
+def _ler_coluna(texto: str) -> tuple[str, str]:
+    titulo, sep, campo = texto.partition("=")
+    if not sep or not titulo.strip():
+        raise ErroLinhaDeComando(f"--coluna “{texto}”: use TÍTULO=CAMPO, por exemplo “Nº frota=prefixo”.")
+    return titulo.strip(), campo.strip()
+
+
+def _progresso_importacao() -> Callable[[int, int, str], None]:
+    def mostrar(feitas: int, total: int, etapa: str) -> None:
+        if total >= 2_000 and sys.stderr.isatty():
+            print(f"\r{etapa}: {feitas}/{total}", end="", file=sys.stderr, flush=True)
+
+    return mostrar

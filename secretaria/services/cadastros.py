@@ -983,3 +983,12 @@ def _gravar(s: so.Session, descricao: str) -> None:
             if f"{tabela}.{coluna}" in texto:
                 raise ErroDominio(mensagem + " Nada foi gravado.", campo) from None
         raise ErroDominio(f"{descricao} não pôde ser gravado: {texto.splitlines()[0]}") from None
+
+
+# The forms' own checks, called row by row by the spreadsheet import (`services.importacao`): a row is
+# refused with exactly the message the form would show.
+validar_operadora = _validar_operadora
+validar_linha = _validar_linha
+validar_veiculo = _validar_veiculo
+validar_empregado = _validar_empregado
+validar_fiscal = _validar_fiscal
