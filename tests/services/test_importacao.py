@@ -98,7 +98,12 @@ def test_planilha_baguncada_previa_recusa_parcial_recusadas_correcao_reimportaca
 
     # Only the valid rows.
     resultado = importar_cadastro(banco.uow(), ADMIN, "empregados", planilha, somente_validas=True)
-    assert (resultado.novas, resultado.atualizadas, resultado.iguais, len(resultado.recusadas)) == (2, 0, 0, 4)
+    assert (resultado.novas, resultado.atualizadas, resultado.iguais, len(resultado.recusadas)) == (
+        2,
+        0,
+        0,
+        4,
+    )
     with banco.leitura() as s:
         ana = s.scalar(sa.select(Empregado).where(Empregado.cpf == validar_cpf("153.509.460-56")))
         assert ana is not None
