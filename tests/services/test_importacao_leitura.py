@@ -121,7 +121,9 @@ def test_limites_de_tamanho_e_de_linhas(monkeypatch: pytest.MonkeyPatch, tmp_pat
     with pytest.raises(ArquivoInvalido, match="mais de 100 linhas"):
         ler_conteudo(b"Nome;CPF\n" + b"x;1\n" * 101, "f.csv")
     with pytest.raises(ArquivoInvalido, match="mais de 100 linhas"):
-        linhas: list[list[object]] = [["Nome"]] + [["x"]] * 101
+        linhas: list[list[object]] = [["Nome"]]
+        for _ in range(101):
+            linhas.append(["x"])
         ler_conteudo(_bytes(_livro(("A", linhas))), "f.xlsx")
 
 
