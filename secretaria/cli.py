@@ -219,7 +219,7 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     lote.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
 
-_TIPOS_IMPORTACAO = ("operadoras", "linhas", "veiculos", "empregados", "fiscais")
+_TIPOS_IMPORTACAO = ("operadoras", "linhas", "veiculos", "empregados", "fiscais", "autos")
 SAIDA_LINHAS_RECUSADAS = 1
 
 
@@ -783,8 +783,8 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
     from secretaria.services.base import SISTEMA
     from secretaria.services.contas import existe_administrador_ativo, registrar_saida
     from secretaria.services.importacao import arquivos
-    from secretaria.services.importacao.cadastros import importar_cadastro, previa_cadastro
     from secretaria.services.importacao.leitura import ler_arquivo
+    from secretaria.services.importacao.servico import importar, previa
     from secretaria.services.semente import abrir_e_semear
 
     if args.modelo:
@@ -805,31 +805,31 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
     banco = abrir_e_semear(url)
     try:
         with banco.leitura() as sessao:
-            previa = previa_cadastro(
+            avaliacao = previa(
                 sessao, args.tipo, planilha, mapeamento=mapeamento, progresso=_progresso_importacao()
             )
-        for aviso in previa.avisos:
+        for aviso in avaliacao.avisos:
             print(f"Aviso: {aviso}")
-        for linha in previa.recusadas:
+        for linha in avaliacao.recusadas:
             print(f"linha {linha.numero}: {' '.join(linha.problemas)}")
-        if recusadas_em is not None and previa.recusadas:
-            _gravar_arquivo(recusadas_em, arquivos.recusadas(previa.cabecalhos, previa.recusadas))
+        if recusadas_em is not None and avaliacao.recusadas:
+            _gravar_arquivo(recusadas_em, arquivos.recusadas(avaliacao.cabecalhos, avaliacao.recusadas))
             print(f"Linhas recusadas gravadas em {recusadas_em}, com o motivo na última coluna.")
-        saida_codigo = SAIDA_LINHAS_RECUSADAS if previa.recusadas else 0
+        saida_codigo = SAIDA_LINHAS_RECUSADAS if avaliacao.recusadas else 0
         if args.simular:
-            print(f"Simulação ({planilha.nome_arquivo}): {previa.resumo}. Nada foi gravado.")
+            print(f"Simulação ({planilha.nome_arquivo}): {avaliacao.resumo}. Nada foi gravado.")
             return saida_codigo
-        if previa.recusadas and not args.so_validas:
+        if avaliacao.recusadas and not args.so_validas:
             print(
-                f"{planilha.nome_arquivo}: {previa.resumo}. Nada foi gravado: corrija as linhas recusadas ou "
+                f"{planilha.nome_arquivo}: {avaliacao.resumo}. Nada foi gravado: corrija as linhas recusadas ou "
                 "use --so-validas para importar só as válidas."
             )
             return saida_codigo
         ator = SISTEMA
         if existe_administrador_ativo(banco.uow(somente_leitura=True)):
-            ator = _autenticar_no_terminal(banco, "administrador", acao="importar cadastros")
+            ator = _autenticar_no_terminal(banco, "administrador", acao="importar planilhas")
         try:
-            resultado = importar_cadastro(
+            resultado = importar(
                 banco.uow(),
                 ator,
                 args.tipo,

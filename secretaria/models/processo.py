@@ -133,6 +133,10 @@ class AutoInfracao(Versionado, Base):
     cancelado_em: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)
     cancelado_por: so.Mapped[str | None] = so.mapped_column(sa.String(60))
     motivo_cancelamento: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    # A case of the office's past brought in from a spreadsheet (services.importacao.autos): the file's
+    # name and SHA-256. None for an auto drawn up in the program.
+    importado_de: so.Mapped[str | None] = so.mapped_column(sa.String(255))
+    importado_sha256: so.Mapped[str | None] = so.mapped_column(sa.String(64))
 
     operadora: so.Mapped[Operadora] = so.relationship()
     veiculo: so.Mapped[Veiculo | None] = so.relationship()

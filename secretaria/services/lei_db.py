@@ -126,6 +126,8 @@ class AntecedenteAuto:
     prazo_recurso: date | None = None
     recurso_pendente: bool = False
     """A timely appeal awaits the Prefeito (phase "em_recurso")."""
+    importado_de: str | None = None
+    """The spreadsheet an auto of the office's past came from (None: drawn up in the program)."""
 
 
 def _consulta_antecedentes(
@@ -145,6 +147,7 @@ def _consulta_antecedentes(
         a.suspensao_dias,
         a.penalidade_anulada,
         a.fase,
+        a.importado_de,
     ).where(a.operadora_id == operadora_id, a.dispositivo_codigo == dispositivo_codigo, a.fase != "cancelado")
     if excluir_auto_id is not None:
         consulta = consulta.where(a.id != excluir_auto_id)
@@ -169,6 +172,7 @@ def _registro(r: Any) -> AntecedenteAuto:
         data_decisao=r.data_decisao,
         prazo_recurso=r.prazo_recurso,
         recurso_pendente=r.fase == "em_recurso",
+        importado_de=r.importado_de,
     )
 
 

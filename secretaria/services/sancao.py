@@ -180,7 +180,7 @@ def avaliar_sancao(
                 anulada=r.antecedente.anulada,
                 contado=c.contado,
                 situacao=situacao,
-                motivo=f"AI nº {r.numero} — {motivo}",
+                motivo=f"AI nº {r.numero}{_origem(r.importado_de)} — {motivo}",
                 definitiva_em=r.antecedente.data_decisao,
             )
         )
@@ -211,6 +211,11 @@ def avaliar_sancao(
         ),
         omitidos=alcance.omitidos,
     )
+
+
+def _origem(importado_de: str | None) -> str:
+    """ " (importado de livros-2025.xlsx)" for an auto of the office's past, else nothing."""
+    return f" (importado de {importado_de})" if importado_de else ""
 
 
 def _milhar(n: int) -> str:

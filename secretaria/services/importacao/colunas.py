@@ -8,18 +8,19 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from secretaria.codigos import ROTULOS_DELEGACAO, ROTULOS_FUNCAO, ROTULOS_VEICULO
+from secretaria.codigos import ROTULOS_DELEGACAO, ROTULOS_FUNCAO, ROTULOS_RECURSO, ROTULOS_VEICULO
 from secretaria.erros import ErroDominio
 
 __all__ = ["COLUNAS", "ROTULOS_TIPOS", "TIPOS", "Coluna", "Mapeamento", "mapear", "normalizar"]
 
-TIPOS = ("operadoras", "linhas", "veiculos", "empregados", "fiscais")
+TIPOS = ("operadoras", "linhas", "veiculos", "empregados", "fiscais", "autos")
 ROTULOS_TIPOS = {
     "operadoras": "Operadoras",
     "linhas": "Linhas",
     "veiculos": "Veículos",
     "empregados": "Empregados e agentes",
     "fiscais": "Fiscais da SMSU",
+    "autos": "Histórico de autos de infração",
 }
 
 _PALAVRAS_VAZIAS = frozenset({"do", "da", "de", "dos", "das", "n", "no", "na", "nº", "o", "a", "e"})
@@ -145,6 +146,45 @@ COLUNAS: dict[str, tuple[Coluna, ...]] = {
                exemplo="SMSU-001"),
         Coluna("ativo", "Ativo", "booleano", sinonimos=("situacao",), exemplo="Sim",
                nota="Sim ou Não (em branco: Sim)."),
+    ),
+    "autos": (
+        Coluna("numero", "Número do auto", obrigatoria=True, sinonimos=("numero", "auto", "ai", "numero ai",
+               "auto infracao", "n auto"), exemplo="0012/2024",
+               nota="Como no livro: 12 ou 0012/2024 (com o ano, a coluna Ano pode ficar em branco)."),
+        Coluna("ano", "Ano", "inteiro", sinonimos=("ano auto",), exemplo="2024"),
+        _CNPJ_OPERADORA,
+        Coluna("dispositivo", "Dispositivo", obrigatoria=True, sinonimos=("dispositivo infringido", "artigo",
+               "infracao", "enquadramento"), exemplo="Art. 1º, XVI", nota="Como “1-XVI” ou “Art. 1º, XVI”."),
+        Coluna("data_infracao", "Data da infração", "data", True, ("data fato", "dia infracao", "data"),
+               exemplo="10/02/2024"),
+        Coluna("data_lavratura", "Data da lavratura", "data", sinonimos=("lavratura", "lavrado em"),
+               exemplo="10/02/2024", nota="Em branco: o dia da infração."),
+        Coluna("local", "Local", sinonimos=("local infracao", "endereco"), exemplo="Praça Coronel Pedro Osório"),
+        Coluna("descricao_fatos", "Fatos", sinonimos=("descricao", "historico", "descricao fatos"),
+               exemplo="Ônibus circulando com a porta aberta."),
+        Coluna("fiscal_matricula", "Matrícula do fiscal", obrigatoria=True, sinonimos=("fiscal",
+               "matricula fiscal", "matricula"), exemplo="SMSU-001",
+               nota="Fiscal já cadastrado (os que já saíram, importe como inativos)."),
+        Coluna("resultado", "Decisão", "opcao", sinonimos=("resultado", "decisao secretario"),
+               opcoes={"aplicada": "Penalidade aplicada", "arquivado": "Arquivado"}, exemplo="Penalidade aplicada",
+               nota="Em branco: pelo que houver — com data da decisão e multa ou suspensão, penalidade aplicada; "
+               "sem decisão, auto ainda sem decisão."),
+        Coluna("data_decisao", "Data da decisão", "data", sinonimos=("decidido em", "decisao em"),
+               exemplo="20/03/2024"),
+        Coluna("multa_ur", "Multa (URM)", sinonimos=("multa", "multa urm", "valor multa urm"), exemplo="0,30"),
+        Coluna("suspensao_dias", "Suspensão (dias)", "inteiro", sinonimos=("suspensao", "dias suspensao"),
+               exemplo="0"),
+        Coluna("data_definitiva", "Definitiva em", "data", sinonimos=("data definitiva", "transito julgado",
+               "definitiva"), exemplo="08/04/2024",
+               nota="O dia em que a penalidade se tornou definitiva (sem recurso no prazo, ou recurso julgado). "
+               "Em branco: ainda não definitiva — e não conta para a reincidência."),
+        Coluna("recurso", "Recurso", "opcao", sinonimos=("resultado recurso",), opcoes=ROTULOS_RECURSO,
+               nota="Em branco: sem recurso. Provido anula a penalidade; provido parcialmente: informe a multa "
+               "e a suspensão já reduzidas."),
+        Coluna("recurso_julgado_em", "Recurso julgado em", "data", sinonimos=("julgamento recurso",
+               "data julgamento")),
+        Coluna("pago_em", "Pago em", "data", sinonimos=("data pagamento", "pagamento")),
+        Coluna("valor_pago", "Valor pago (R$)", sinonimos=("valor pago",)),
     ),
 }  # fmt: skip
 

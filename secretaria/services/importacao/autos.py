@@ -1,0 +1,547 @@
+"""The history of autos: the paper books brought in, so recidivism is right from the first day.
+
+An imported auto is an `AutoInfracao` like any other — same number and year as in the book, the operator,
+the provision, the day of the infraction — with what happened written where the program's own acts write
+it: the decision (`Decisao`, and on the auto the decision day, fine, suspension), the day the penalty
+became final (`data_definitiva`), the appeal (`Recurso`; granted in full annuls the penalty), the payment
+(`Pagamento`). The sanction panel reads those same columns, so it answers for an imported history exactly
+as for one drawn up in the program; its reasons add "importado de ARQUIVO" (`importado_de`).
+
+Numbers are kept; the year's sequence moves past the highest imported number, so a new auto never reuses
+one. A number drawn up in the program is never overwritten; an imported one is updated by a corrected file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, time
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from sqlalchemy.dialects import postgresql, sqlite
+
+from secretaria import relogio
+from secretaria.db import UnidadeDeTrabalho
+from secretaria.lei.documentos import DocumentoInvalido, formatar_cnpj, validar_cnpj
+from secretaria.lei.formato import formatar_data
+from secretaria.lei.urm import urm_para_reais
+from secretaria.models import AutoInfracao, Decisao, Fiscal, Numeracao, Operadora, Pagamento, Recurso
+from secretaria.services import auditoria
+from secretaria.services.base import Ator, ErroDominio, exigir_papel
+from secretaria.services.importacao.cadastros import (
+    Previa,
+    Progresso,
+    ResultadoImportacao,
+    _Avaliada,
+    _avisos,
+    _com_coluna,
+    _converter,
+    _publica,
+    _Recusa,
+    _texto,
+)
+from secretaria.services.importacao.colunas import COLUNAS, mapear
+from secretaria.services.importacao.leitura import Planilha
+from secretaria.services.lei_db import dispositivo_citavel, valor_urm_em
+from secretaria.services.processo_base import dias_validos, urm_valida
+
+__all__ = ["importar_autos", "previa_autos"]
+
+_LOTE = 500
+_NUMERO = re.compile(r"(?:AI\s*)?(?:N[º°O.]?\s*)?0*(\d{1,6})(?:\s*/\s*(\d{4}))?", re.IGNORECASE)
+_DISPOSITIVO = re.compile(
+    r"(?:art(?:igo)?\.?\s*)?(\d{1,2})\s*[º°o]?\s*[,;\-–]?\s*(?:inc(?:iso)?\.?\s*)?([IVXLC]+)", re.IGNORECASE
+)
+
+
+@dataclass
+class _Historico:
+    """A row read: the auto's columns and what happened after it."""
+
+    ano: int
+    numero: int
+    auto: dict[str, Any]
+    decisao: dict[str, Any] | None
+    recurso: dict[str, Any] | None
+    pagamento: dict[str, Any] | None
+
+
+def _numero(brutos: dict[str, Any]) -> tuple[int, int]:
+    texto = str(brutos.get("numero") or "").strip()
+    m = _NUMERO.fullmatch(texto)
+    if not texto or m is None:
+        raise ErroDominio(f"Número do auto “{texto}” inválido: use o número do livro, como 12 ou 0012/2024.")
+    ano_texto = m.group(2) or str(brutos.get("ano") or "").strip()
+    if not ano_texto.isdigit() or not 1978 <= int(ano_texto) <= relogio.hoje().year:
+        raise ErroDominio(
+            f"Informe o ano do auto nº {texto} (de 1978 a {relogio.hoje().year}), na coluna Ano ou como "
+            "0012/2024."
+        )
+    numero = int(m.group(1))
+    if numero < 1:
+        raise ErroDominio("O número do auto deve ser maior que zero.")
+    return int(ano_texto), numero
+
+
+def _codigo_dispositivo(texto: str) -> str:
+    m = _DISPOSITIVO.fullmatch(texto.strip())
+    if m is not None:
+        return f"{int(m.group(1))}-{m.group(2).upper()}"
+    return texto.strip().upper()
+
+
+def _ordem(antes: date | None, depois: date | None, rotulo_antes: str, rotulo_depois: str) -> None:
+    if antes is not None and depois is not None and depois < antes:
+        raise ErroDominio(
+            f"{rotulo_depois} ({formatar_data(depois)}) não pode ser anterior a {rotulo_antes} "
+            f"({formatar_data(antes)})."
+        )
+
+
+def _operadora_do_auto(brutos: dict[str, Any], operadoras: Mapping[str, tuple[int, str]]) -> tuple[int, str]:
+    try:
+        cnpj = validar_cnpj(str(brutos.get("operadora_cnpj") or ""))
+    except DocumentoInvalido as exc:
+        raise ErroDominio(str(exc), "operadora_cnpj") from None
+    if cnpj not in operadoras:
+        raise ErroDominio(
+            f"Operadora de CNPJ {formatar_cnpj(cnpj)} não cadastrada: importe (ou cadastre) a operadora antes.",
+            "operadora_cnpj",
+        )
+    return operadoras[cnpj]
+
+
+def _fiscal(brutos: dict[str, Any], fiscais: Mapping[str, int]) -> int:
+    matricula = str(brutos.get("fiscal_matricula") or "").strip().upper()
+    if matricula not in fiscais:
+        raise ErroDominio(
+            f"Fiscal de matrícula “{matricula}” não cadastrado: importe os fiscais antes (os que já saíram, "
+            "como inativos)."
+            if matricula
+            else "Informe a matrícula do fiscal que lavrou o auto.",
+            "fiscal_matricula",
+        )
+    return fiscais[matricula]
+
+
+@dataclass(frozen=True)
+class _Desfecho:
+    """What happened after the auto, as the book records it, checked for consistency."""
+
+    resultado: str | None
+    decisao_em: date | None
+    multa: Decimal
+    dias: int
+    definitiva: date | None
+    recurso: str | None
+    julgado: date | None
+    pago_em: date | None
+
+    @property
+    def fase(self) -> str:
+        if self.resultado is None:
+            return "lavrado"
+        if self.resultado == "arquivado":
+            return "encerrado"
+        if self.recurso == "pendente":
+            return "em_recurso"
+        return "encerrado" if self.definitiva or self.recurso == "provido" else "decidido"
+
+
+def _desfecho(brutos: dict[str, Any], infracao: date, lavratura: date) -> _Desfecho:
+    d = _Desfecho(
+        resultado=brutos.get("resultado"),
+        decisao_em=brutos.get("data_decisao"),
+        multa=urm_valida(brutos.get("multa_ur") or "0", "multa_ur", "a multa (URM)"),
+        dias=dias_validos(brutos.get("suspensao_dias"), "suspensao_dias", "a suspensão"),
+        definitiva=brutos.get("data_definitiva"),
+        recurso=brutos.get("recurso"),
+        julgado=brutos.get("recurso_julgado_em"),
+        pago_em=brutos.get("pago_em"),
+    )
+    hoje = relogio.hoje()
+    for dia, rotulo in ((infracao, "A infração"), (d.decisao_em, "A decisão"), (d.definitiva, "A data definitiva"),
+                        (d.julgado, "O julgamento do recurso"), (d.pago_em, "O pagamento")):  # fmt: skip
+        if dia is not None and dia > hoje:
+            raise ErroDominio(f"{rotulo} ({formatar_data(dia)}) está no futuro.")
+    penalidade = bool(d.multa or d.dias)
+    depois = bool(penalidade or d.definitiva or d.recurso or d.pago_em)
+    if d.resultado is None and d.decisao_em is not None:
+        d = replace(d, resultado="aplicada" if penalidade else "arquivado")
+    if d.resultado is None and depois:
+        raise ErroDominio("Informe a decisão e sua data: há penalidade, recurso ou pagamento sem decisão.")
+    if d.resultado is not None and d.decisao_em is None:
+        raise ErroDominio("Informe a data da decisão.", "data_decisao")
+    _ordem(lavratura, d.decisao_em, "a lavratura", "A decisão")
+    if d.resultado == "arquivado" and depois:
+        raise ErroDominio(
+            "Um auto arquivado não tem multa, suspensão, recurso, pagamento nem data definitiva."
+        )
+    if d.resultado == "aplicada" and not penalidade:
+        raise ErroDominio("Penalidade aplicada sem multa nem suspensão: informe a multa (URM) ou os dias.")
+    _ordem(d.decisao_em, d.definitiva, "a decisão", "A data definitiva")
+    _ordem(d.decisao_em, d.julgado, "a decisão", "O julgamento do recurso")
+    _conferir_recurso(d)
+    return d
+
+
+def _conferir_recurso(d: _Desfecho) -> None:
+    if d.recurso == "pendente" and (d.definitiva or d.julgado):
+        raise ErroDominio(
+            "Com o recurso pendente, a penalidade não é definitiva: deixe em branco a data definitiva e o "
+            "julgamento."
+        )
+    if d.recurso in ("negado", "provido_parcialmente") and d.julgado is None:
+        raise ErroDominio("Informe o dia em que o recurso foi julgado.", "recurso_julgado_em")
+    if d.recurso == "provido" and d.definitiva is not None:
+        raise ErroDominio("Recurso provido anula a penalidade: deixe em branco a data definitiva.")
+    if d.pago_em is not None and not d.multa:
+        raise ErroDominio("Pagamento informado sem multa.", "pago_em")
+
+
+def _ler(
+    s: so.Session,
+    brutos: dict[str, Any],
+    operadoras: Mapping[str, tuple[int, str]],
+    fiscais: Mapping[str, int],
+) -> _Historico:
+    ano, numero = _numero(brutos)
+    operadora_id, razao = _operadora_do_auto(brutos, operadoras)
+    dispositivo = dispositivo_citavel(
+        s, _codigo_dispositivo(str(brutos.get("dispositivo") or "")), "dispositivo"
+    )
+    infracao = brutos.get("data_infracao")
+    if infracao is None:
+        raise ErroDominio("Informe a data da infração.", "data_infracao")
+    lavratura = brutos.get("data_lavratura") or infracao
+    _ordem(infracao, lavratura, "a infração", "A lavratura")
+    fiscal_id = _fiscal(brutos, fiscais)
+    d = _desfecho(brutos, infracao, lavratura)
+    resultado, decisao_em, multa, dias = d.resultado, d.decisao_em, d.multa, d.dias
+    definitiva, recurso, pago_em = d.definitiva, d.recurso, d.pago_em
+    fase = d.fase
+    valor_urm = None
+    reais = Decimal(0)
+    if resultado == "aplicada" and decisao_em is not None and multa:
+        try:
+            valor_urm = valor_urm_em(s, decisao_em)
+            reais = urm_para_reais(multa, valor_urm)
+        except ErroDominio:
+            valor_urm = None  # an old year without a URM value in the table: the R$ amount stays unknown
+    auto = {
+        "ano": ano,
+        "numero": numero,
+        "operadora_id": operadora_id,
+        "dispositivo_codigo": dispositivo.codigo,
+        "tipo": dispositivo.tipo,
+        "data_infracao": infracao,
+        "hora_infracao": None,
+        "local": str(brutos.get("local") or "") or "Não informado no registro original",
+        "data_lavratura": lavratura,
+        "hora_lavratura": time(0, 0),
+        "local_lavratura": str(brutos.get("local") or "") or "Não informado no registro original",
+        "descricao_fatos": str(brutos.get("descricao_fatos") or "")
+        or "Registro do livro de autos (importado).",
+        "infrator_nome": razao,
+        "fiscal_id": fiscal_id,
+        "fase": fase,
+        "data_decisao": decisao_em if resultado == "aplicada" else None,
+        "data_definitiva": definitiva if resultado == "aplicada" and recurso != "provido" else None,
+        "multa_ur": multa,
+        "suspensao_dias": dias,
+        "penalidade_anulada": recurso == "provido",
+    }
+    decisao = None
+    if resultado is not None:
+        decisao = {
+            "data": decisao_em,
+            "resultado": resultado,
+            "multa_ur": multa,
+            "valor_urm": valor_urm,
+            "multa_reais": reais,
+            "suspensao_dias": dias,
+        }
+    recurso_reg = None
+    if recurso is not None:
+        recurso_reg = {
+            "protocolado_em": decisao_em,
+            "tempestivo": True,
+            "resultado": recurso,
+            "julgado_em": d.julgado,
+            "multa_ur_nova": multa if recurso == "provido_parcialmente" else None,
+            "suspensao_dias_nova": dias if recurso == "provido_parcialmente" else None,
+        }
+    pagamento = None
+    if resultado == "aplicada" and multa:
+        valor_pago = brutos.get("valor_pago")
+        pago = None
+        if valor_pago:
+            try:
+                pago = Decimal(str(valor_pago).replace("R$", "").replace(".", "").replace(",", ".").strip())
+            except ArithmeticError:
+                raise ErroDominio(
+                    f"Valor pago “{valor_pago}” inválido: use um valor como 82,37.", "valor_pago"
+                ) from None
+        situacao = "pago" if pago_em else ("cancelado" if recurso == "provido" else "aberto")
+        pagamento = {"situacao": situacao, "valor": reais, "pago_em": pago_em, "valor_pago": pago}
+    return _Historico(ano, numero, auto, decisao, recurso_reg, pagamento)
+
+
+def _avaliar(
+    s: so.Session, planilha: Planilha, mapeamento: Mapping[str, str] | None, progresso: Progresso | None
+) -> tuple[Any, list[tuple[_Avaliada, _Historico | None, AutoInfracao | None]]]:
+    mapa = mapear("autos", planilha.cabecalhos, mapeamento)
+    if mapa.faltando:
+        raise ErroDominio(
+            f"A planilha {planilha.nome_arquivo} não tem as colunas obrigatórias: {', '.join(mapa.faltando)}. "
+            "Indique quais colunas as contêm ou acrescente-as.",
+            "colunas",
+        )
+    operadoras = {
+        c: (i, r) for i, c, r in s.execute(sa.select(Operadora.id, Operadora.cnpj, Operadora.razao_social))
+    }
+    fiscais = {m: i for i, m in s.execute(sa.select(Fiscal.id, Fiscal.matricula))}
+    existentes = {(a.ano, a.numero): a for a in s.scalars(sa.select(AutoInfracao))}
+    colunas = {c.campo: c for c in COLUNAS["autos"]}
+    vistos: dict[tuple[int, int], int] = {}
+    saida = []
+    total = len(planilha.linhas)
+    for k, (numero, celulas) in enumerate(planilha.linhas):
+        if progresso is not None and k % _LOTE == 0:
+            progresso(k, total, "Conferindo as linhas")
+        av = _Avaliada(numero, tuple(_texto(v) for v in celulas), [])
+        brutos: dict[str, Any] = {}
+        for campo, indice in mapa.colunas.items():
+            try:
+                brutos[campo] = _converter(colunas[campo], celulas[indice], planilha.cabecalhos[indice])
+            except _Recusa as exc:
+                av.problemas.append(str(exc))
+        historico = None
+        existente = None
+        try:
+            historico = _ler(s, brutos, operadoras, fiscais)
+            chave = (historico.ano, historico.numero)
+            rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
+            if chave in vistos:
+                raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz o {rotulo}.")
+            existente = existentes.get(chave)
+            if existente is not None and existente.importado_de is None:
+                raise ErroDominio(
+                    f"O {rotulo} foi lavrado no programa: um auto do programa não é substituído."
+                )
+            if not av.problemas:
+                vistos[chave] = numero
+        except ErroDominio as exc:
+            av.problemas.append(_com_coluna(exc, colunas))
+        if not av.problemas and historico is not None:
+            if existente is None:
+                av.acao = "nova"
+            elif all(getattr(existente, c) == v for c, v in historico.auto.items()) and _filhos_iguais(
+                s, existente, historico
+            ):
+                av.acao = "igual"
+            else:
+                av.acao = "atualizada"
+        saida.append((av, historico, existente))
+    return mapa, saida
+
+
+def _filhos_iguais(s: so.Session, auto: AutoInfracao, h: _Historico) -> bool:
+    decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if (decisao is None) != (h.decisao is None):
+        return False
+    if decisao is None or h.decisao is None:
+        return True
+    if any(getattr(decisao, c) != v for c, v in h.decisao.items()):
+        return False
+    for modelo, valores in ((Recurso, h.recurso), (Pagamento, h.pagamento)):
+        registro = s.scalar(sa.select(modelo).where(modelo.decisao_id == decisao.id))
+        if (registro is None) != (valores is None):
+            return False
+        if (
+            registro is not None
+            and valores is not None
+            and any(getattr(registro, c) != v for c, v in valores.items())
+        ):
+            return False
+    return True
+
+
+def previa_autos(
+    sessao: so.Session,
+    planilha: Planilha,
+    *,
+    mapeamento: Mapping[str, str] | None = None,
+    progresso: Progresso | None = None,
+) -> Previa:
+    mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso)
+    return Previa("autos", planilha.nome_arquivo, planilha.sha256, planilha.cabecalhos, mapa,
+                  tuple(_publica(a) for a, _h, _e in avaliadas), _avisos(planilha, mapa))  # fmt: skip
+
+
+def importar_autos(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    planilha: Planilha,
+    *,
+    somente_validas: bool = False,
+    mapeamento: Mapping[str, str] | None = None,
+    progresso: Progresso | None = None,
+) -> ResultadoImportacao:
+    """Import the history in one transaction (refused whole on an invalid row unless `somente_validas`)."""
+    exigir_papel(ator, "administrador", acao="importar o histórico de autos")
+    with uow:
+        s = uow.session
+        _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso)
+        recusadas = tuple(_publica(a) for a, _h, _e in avaliadas if a.problemas)
+        if recusadas and not somente_validas:
+            n = len(recusadas)
+            raise ErroDominio(
+                f"{n} {'linha recusada' if n == 1 else 'linhas recusadas'} em {planilha.nome_arquivo}; "
+                "nada foi gravado. Corrija-as ou importe somente as linhas válidas.",
+                "linhas",
+            )
+        validas = [(a, h, e) for a, h, e in avaliadas if not a.problemas and h is not None]
+        _gravar(s, ator, planilha, validas, progresso)
+        uow.commit()
+    return ResultadoImportacao(
+        novas=sum(1 for a, _h, _e in validas if a.acao == "nova"),
+        atualizadas=sum(1 for a, _h, _e in validas if a.acao == "atualizada"),
+        iguais=sum(1 for a, _h, _e in validas if a.acao == "igual"),
+        recusadas=recusadas,
+        arquivo=planilha.nome_arquivo,
+        sha256=planilha.sha256,
+    )
+
+
+def _gravar(
+    s: so.Session,
+    ator: Ator,
+    planilha: Planilha,
+    validas: Sequence[tuple[_Avaliada, _Historico, AutoInfracao | None]],
+    progresso: Progresso | None,
+) -> None:
+    origem = {"arquivo": planilha.nome_arquivo, "sha256": planilha.sha256}
+    marca = {"importado_de": planilha.nome_arquivo, "importado_sha256": planilha.sha256}
+    pendentes: list[tuple[_Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
+    total = len(validas)
+    for k, (av, h, existente) in enumerate(validas):
+        if progresso is not None and k % _LOTE == 0:
+            progresso(k, total, "Gravando")
+        if h is None or av.acao == "igual":
+            continue
+        if existente is None:
+            auto = AutoInfracao(
+                **h.auto, **marca, proxima_penalidade="", lavrado_por=ator.login, alterado_por=ator.login
+            )
+            s.add(auto)
+            pendentes.append((av, h, auto, None))
+        else:
+            antes = auditoria.instantaneo(existente)
+            for chave, valor in {**h.auto, **marca}.items():
+                setattr(existente, chave, valor)
+            existente.alterado_por = ator.login
+            pendentes.append((av, h, existente, antes))
+    s.flush()
+    atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
+    for av, h, auto, imagem_anterior in pendentes:
+        filhos = _filhos(s, ator, auto, h)
+        s.flush()
+        extra = {"_importacao": {**origem, "linha": av.numero}}
+        imagem = {**auditoria.instantaneo(auto), "testemunhas": [], **extra}
+        atos.append(("importar_auto", "auto_infracao", auto.id, imagem_anterior, imagem))
+        for registro, anterior in filhos:
+            atos.append(
+                (
+                    "importar_auto",
+                    registro.__tablename__,
+                    registro.id,
+                    anterior,
+                    {**auditoria.instantaneo(registro), **extra},
+                )
+            )
+    _numeracao(s, [(h.ano, h.numero) for _a, h, _e in validas])
+    if progresso is not None:
+        progresso(total, total, "Registrando na auditoria")
+    auditoria.registrar_lote(s, ator, atos)
+
+
+def _filhos(
+    s: so.Session, ator: Ator, auto: AutoInfracao, h: _Historico
+) -> list[tuple[Any, dict[str, Any] | None]]:
+    """The decision, appeal and payment rows of the auto, created or brought in line with the file."""
+    escritos: list[tuple[Any, dict[str, Any] | None]] = []
+    decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if h.decisao is None:
+        return escritos
+    valores = {
+        **h.decisao,
+        "reincidencia": 0,
+        "fundamentacao": f"Decisão registrada no livro de autos; importada de {auto.importado_de}.",
+        "secretario": ator.login,
+    }
+    decisao = _aplicar(s, ator, Decisao, decisao, {"auto_id": auto.id}, valores, escritos)
+    s.flush()
+    if h.recurso is not None:
+        recurso = s.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
+        _aplicar(
+            s,
+            ator,
+            Recurso,
+            recurso,
+            {"decisao_id": decisao.id},
+            {**h.recurso, "registrado_por": ator.login},
+            escritos,
+        )
+    if h.pagamento is not None:
+        pagamento = s.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id))
+        _aplicar(s, ator, Pagamento, pagamento, {"decisao_id": decisao.id}, h.pagamento, escritos)
+    return escritos
+
+
+def _aplicar(
+    s: so.Session,
+    ator: Ator,
+    modelo: Any,
+    registro: Any,
+    chave: dict[str, Any],
+    valores: dict[str, Any],
+    escritos: list[tuple[Any, dict[str, Any] | None]],
+) -> Any:
+    if registro is None:
+        registro = modelo(**chave, **valores, alterado_por=ator.login)
+        s.add(registro)
+        escritos.append((registro, None))
+        return registro
+    if all(getattr(registro, c) == v for c, v in valores.items()):
+        return registro
+    antes = auditoria.instantaneo(registro)
+    for c, v in valores.items():
+        setattr(registro, c, v)
+    registro.alterado_por = ator.login
+    escritos.append((registro, antes))
+    return registro
+
+
+def _numeracao(s: so.Session, numeros: list[tuple[int, int]]) -> None:
+    """Each year's sequence moves past its highest imported number (never back)."""
+    maiores: dict[int, int] = {}
+    for ano, numero in numeros:
+        maiores[ano] = max(maiores.get(ano, 0), numero)
+    dialeto = s.get_bind().dialect.name
+    for ano, maior in maiores.items():
+        valores = {"serie": "AI", "ano": ano, "ultimo": 0}
+        insercao = (postgresql.insert if dialeto == "postgresql" else sqlite.insert)(Numeracao).values(
+            **valores
+        )
+        s.execute(insercao.on_conflict_do_nothing())
+        s.execute(
+            sa.update(Numeracao)
+            .where(Numeracao.serie == "AI", Numeracao.ano == ano, Numeracao.ultimo < maior)
+            .values(ultimo=maior)
+            .execution_options(synchronize_session=False)
+        )

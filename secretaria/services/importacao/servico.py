@@ -1,0 +1,55 @@
+"""One entry for every kind of spreadsheet: the registries and the history of autos."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sqlalchemy.orm as so
+
+from secretaria.db import UnidadeDeTrabalho
+from secretaria.services.base import Ator
+from secretaria.services.importacao.autos import importar_autos, previa_autos
+from secretaria.services.importacao.cadastros import (
+    Previa,
+    Progresso,
+    ResultadoImportacao,
+    importar_cadastro,
+    previa_cadastro,
+)
+from secretaria.services.importacao.leitura import Planilha
+
+__all__ = ["importar", "previa"]
+
+
+def previa(
+    sessao: so.Session,
+    tipo: str,
+    planilha: Planilha,
+    *,
+    mapeamento: Mapping[str, str] | None = None,
+    progresso: Progresso | None = None,
+) -> Previa:
+    """Every row with its problems and what importing it would do; writes nothing."""
+    if tipo == "autos":
+        return previa_autos(sessao, planilha, mapeamento=mapeamento, progresso=progresso)
+    return previa_cadastro(sessao, tipo, planilha, mapeamento=mapeamento, progresso=progresso)
+
+
+def importar(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    tipo: str,
+    planilha: Planilha,
+    *,
+    somente_validas: bool = False,
+    mapeamento: Mapping[str, str] | None = None,
+    progresso: Progresso | None = None,
+) -> ResultadoImportacao:
+    """Import in one transaction; refused whole on an invalid row unless `somente_validas`."""
+    if tipo == "autos":
+        return importar_autos(
+            uow, ator, planilha, somente_validas=somente_validas, mapeamento=mapeamento, progresso=progresso
+        )
+    return importar_cadastro(
+        uow, ator, tipo, planilha, somente_validas=somente_validas, mapeamento=mapeamento, progresso=progresso
+    )
