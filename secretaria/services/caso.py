@@ -337,6 +337,9 @@ class Caso:
     """Keys of PAPEIS_DOS_ATOS that the case's phase allows now (whatever the user's roles)."""
     revisoes_a_conferir: tuple[RevisaoResumo, ...]
     """Deadlines moved after the decision that changed a petition's class, not yet reviewed (REGRAS § 4)."""
+    importado_de: str | None = None
+    """The spreadsheet an auto of the office's past was imported from (None: drawn up in the program)."""
+    importado_em: date | None = None
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -497,6 +500,8 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         representacao_id=auto.representacao_id,
         representacao_numero=representacao.numero_formatado if representacao else None,
         lavrado_por=auto.lavrado_por,
+        importado_de=auto.importado_de,
+        importado_em=auto.criado_em.date() if auto.importado_de else None,
         cancelado_em=auto.cancelado_em,
         cancelado_por=auto.cancelado_por,
         motivo_cancelamento=auto.motivo_cancelamento,

@@ -240,10 +240,10 @@ def _ler(
         "tipo": dispositivo.tipo,
         "data_infracao": infracao,
         "hora_infracao": None,
-        "local": str(brutos.get("local") or "") or "Não informado no registro original",
+        "local": str(brutos.get("local") or "") or "local não registrado no livro",
         "data_lavratura": lavratura,
         "hora_lavratura": time(0, 0),
-        "local_lavratura": str(brutos.get("local") or "") or "Não informado no registro original",
+        "local_lavratura": str(brutos.get("local") or "") or "local não registrado no livro",
         "descricao_fatos": str(brutos.get("descricao_fatos") or "")
         or "Registro do livro de autos (importado).",
         "infrator_nome": razao,
@@ -428,6 +428,7 @@ def _gravar(
     origem = {"arquivo": planilha.nome_arquivo, "sha256": planilha.sha256}
     marca = {"importado_de": planilha.nome_arquivo, "importado_sha256": planilha.sha256}
     pendentes: list[tuple[_Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
+    sem_proxima = f"Não registrada no livro de autos (auto importado de {planilha.nome_arquivo})."
     total = len(validas)
     for k, (av, h, existente) in enumerate(validas):
         if progresso is not None and k % _LOTE == 0:
@@ -436,7 +437,11 @@ def _gravar(
             continue
         if existente is None:
             auto = AutoInfracao(
-                **h.auto, **marca, proxima_penalidade="", lavrado_por=ator.login, alterado_por=ator.login
+                **h.auto,
+                **marca,
+                proxima_penalidade=sem_proxima,
+                lavrado_por=ator.login,
+                alterado_por=ator.login,
             )
             s.add(auto)
             pendentes.append((av, h, auto, None))

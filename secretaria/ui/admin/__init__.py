@@ -20,6 +20,7 @@ class PaginaAdministracao(QWidget):
         ("catalogo", "&Catálogo"),
         ("orgao", "Dados do ór&gão"),
         ("sistema", "Cópias e c&onfigurações"),
+        ("importacao", "Im&portação"),
         ("auditoria", "Aud&itoria"),
     )
 
@@ -57,7 +58,7 @@ class PaginaAdministracao(QWidget):
         layout.addWidget(pagina)
 
     def _criar(self, chave: str) -> QWidget:
-        from secretaria.ui.admin import auditoria, catalogo, sistema, tabelas, usuarios
+        from secretaria.ui.admin import auditoria, catalogo, importacao, sistema, tabelas, usuarios
 
         fabricas = {
             "usuarios": usuarios.PaginaUsuarios,
@@ -66,6 +67,7 @@ class PaginaAdministracao(QWidget):
             "catalogo": catalogo.PainelCatalogo,
             "orgao": sistema.PainelOrgao,
             "sistema": sistema.PainelSistema,
+            "importacao": importacao.PainelImportacao,
             "auditoria": auditoria.PaginaAuditoria,
         }
         return fabricas[chave](self.contexto)

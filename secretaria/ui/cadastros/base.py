@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -24,6 +25,8 @@ from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar
 
 PAPEL_CADASTROS = "administrador"
+TIPOS_IMPORTAVEIS = frozenset({"operadoras", "linhas", "veiculos", "empregados", "fiscais"})
+"""Registry lists whose page offers “Importar planilha…” (the kinds of `services.importacao`)."""
 
 
 class TextoLongo(QPlainTextEdit):
@@ -207,9 +210,23 @@ class PaginaCadastro(PaginaListaServico):
             parent=parent,
         )
         self._fabrica = dialogo
+        self.lista = lista
         self.dialogo: DialogoCadastro | None = None
         self.abrirRegistro.connect(self.abrir)
         self.novoRegistro.connect(lambda: self.abrir(None))
+        self.botao_importar: QPushButton | None = None
+        if lista in TIPOS_IMPORTAVEIS and contexto.pode(PAPEL_CADASTROS):
+            self.botao_importar = self.adicionar_botao(
+                "Importar planil&ha…",
+                self.importar_planilha,
+                dica=f"Traz {plural} de uma planilha .xlsx ou .csv, com prévia antes de gravar.",
+            )
+
+    def importar_planilha(self) -> QDialog:
+        """The import dialog for this registry (issue 17); the list reloads after an import."""
+        from secretaria.ui.importacao import abrir_importacao
+
+        return abrir_importacao(self.contexto, self.lista, self, ao_importar=lambda _r: self.recarregar())
 
     def abrir(self, registro_id: int | None) -> DialogoCadastro:
         """Open the edit dialog (non-blocking); after a save the list reloads and selects the record."""

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -430,8 +431,16 @@ class TelaCaso(QDialog):
         self._mostrar_sancao(c)
         self._mostrar_arquivos(c)
 
+    @classmethod
+    def _texto_penalidade(cls, c: Caso) -> str:
+        texto = cls._texto_da_penalidade(c)
+        if c.importado_de is None:
+            return texto
+        quando = formatar_data(c.importado_em) if c.importado_em else ""
+        return f"<i>Importado de {escape(c.importado_de)} em {quando} (histórico anterior ao programa).</i><br>{texto}"
+
     @staticmethod
-    def _texto_penalidade(c: Caso) -> str:
+    def _texto_da_penalidade(c: Caso) -> str:
         if c.fase == "cancelado":
             quando = formatar_data(c.cancelado_em.date()) if c.cancelado_em else ""
             return (

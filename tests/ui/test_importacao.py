@@ -1,0 +1,259 @@
+"""The import dialog (issue 17), driven with keyboard and mouse: choose a file, map an unrecognised column,
+see the preview with the problems in red, import only the valid rows, save the rejected rows; Cancelar
+writes nothing; the registry pages and Administração open it."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QProgressDialog
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.services.importacao import cadastros as servico_cadastros
+from secretaria.ui import importacao
+from secretaria.ui.importacao import DialogoImportacao
+from secretaria.ui.modelo_tabela import FiltroTabela
+from secretaria.ui.widgets import arquivos, mensagens
+from tests.helpers.apoio_processo import contexto
+from tests.helpers.fabrica import contagens, popular
+from tests.ui.test_teclado import alt_repetidos
+
+RENDER = os.environ.get("SECRETARIA_RENDER_DIR")
+
+
+def _xlsx(caminho: Path, linhas: list[list[Any]]) -> Path:
+    livro = openpyxl.Workbook()
+    ws = livro.active
+    assert ws is not None
+    for linha in linhas:
+        ws.append(linha)
+    livro.save(caminho)
+    return caminho
+
+
+def _arquivo_fiscais(tmp_path: Path) -> Path:
+    return _xlsx(
+        tmp_path / "fiscais.xlsx",
+        [
+            ["Servidor", "Matrícula", "Situação"],
+            ["Rui Barbosa", "SMSU-010", "Sim"],
+            ["Sem Matrícula", "", "Sim"],
+            ["Ana Nery", "SMSU-011", "talvez"],
+            ["Rui Repetido", "smsu-010", "Não"],
+            ["Clara Nunes", "SMSU-012", "Não"],
+        ],
+    )
+
+
+def _guardar(dialogo: DialogoImportacao, nome: str) -> None:
+    if RENDER:
+        dialogo.resize(1366, 768)
+        dialogo.grab().save(str(Path(RENDER) / f"h17-{nome}.png"))
+
+
+def _ativar(qtbot: QtBot, dialogo: DialogoImportacao) -> None:
+    with qtbot.waitActive(dialogo):
+        dialogo.show()
+        dialogo.activateWindow()
+
+
+def _sem_progresso() -> bool:
+    return not any(isinstance(w, QProgressDialog) and w.isVisible() for w in QApplication.topLevelWidgets())
+
+
+def _esperar_previa(qtbot: QtBot, dialogo: DialogoImportacao) -> None:
+    qtbot.waitUntil(
+        lambda: dialogo.previa is not None or mensagens.caixa_aberta() is not None, timeout=30_000
+    )
+    qtbot.waitUntil(_sem_progresso)
+
+
+@pytest.fixture
+def base(banco: Banco) -> Banco:
+    popular(banco)
+    return banco
+
+
+def test_mapear_previa_importar_validas_e_salvar_recusadas(
+    base: Banco, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    arquivo = _arquivo_fiscais(tmp_path)
+    monkeypatch.setattr(arquivos, "abrir_arquivo", lambda *a, **k: arquivo)
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "fiscais")
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    qtbot.mouseClick(dialogo.botao_arquivo, Qt.MouseButton.LeftButton)
+    # "Servidor" is not a known header and "Nome" is required: the file is refused until it is mapped.
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
+    assert "não tem a coluna obrigatória: Nome" in mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert dialogo.grupo_mapa.isVisible()
+    combo = dialogo._combos_mapa["Servidor"]
+    _guardar(dialogo, "mapeamento")
+    combo.setFocus()
+    combo.setCurrentIndex(combo.findData("nome"))
+    combo.activated.emit(combo.currentIndex())
+    _esperar_previa(qtbot, dialogo)
+    p = dialogo.previa
+    assert p is not None
+    assert [linha.acao for linha in p.linhas] == ["nova", "recusada", "recusada", "recusada", "nova"]
+    assert "2 novas, 0 atualizadas, 0 sem alteração, 3 recusadas" in dialogo.resumo.text()
+    assert dialogo.modelo is not None and dialogo.modelo.rowCount() == 5
+    indice = dialogo.modelo.index(1, 2)
+    assert "Informe a matrícula." in dialogo.modelo.data(indice)
+    assert dialogo.modelo.data(indice, Qt.ItemDataRole.ForegroundRole) is not None  # red
+    _guardar(dialogo, "previa")
+    # Refused rows: "Importar" waits for "somente as linhas válidas".
+    assert not dialogo.botao_importar.isEnabled()
+    assert alt_repetidos(dialogo) == {}
+    _ativar(qtbot, dialogo)
+    dialogo.tabela.setFocus()
+    qtbot.keyClick(dialogo.tabela, Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(dialogo.so_validas.isChecked)  # a mnemonic clicks with Qt's animateClick
+    assert dialogo.botao_importar.isEnabled()
+
+    antes = contagens(base)
+    qtbot.mouseClick(dialogo.botao_importar, Qt.MouseButton.LeftButton)
+    assert "2 novas" in mensagens.responder(QMessageBox.StandardButton.No)  # confirmation: "Cancelar"
+    assert contagens(base) == antes
+    qtbot.mouseClick(dialogo.botao_importar, Qt.MouseButton.LeftButton)
+    mensagens.responder(QMessageBox.StandardButton.Yes)
+    qtbot.waitUntil(lambda: dialogo.resultado is not None, timeout=30_000)
+    assert dialogo.resultado is not None and dialogo.resultado.novas == 2
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None)
+    _guardar(dialogo, "resumo")
+    destino = tmp_path / "recusadas.xlsx"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
+    assert "3 recusadas" in mensagens.responder(QMessageBox.StandardButton.Yes)
+    qtbot.waitUntil(lambda: destino.exists())
+    linhas = list(openpyxl.load_workbook(destino).worksheets[0].iter_rows(values_only=True))
+    assert linhas[0][-1] == "Motivo da recusa"
+    assert [r[0] for r in linhas[1:]] == ["Sem Matrícula", "Ana Nery", "Rui Repetido"]
+    assert "Linha repetida" in str(linhas[3][-1])
+    mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert not dialogo.botao_importar.isEnabled()  # imported: once
+
+
+def test_cancelar_nao_grava_nada(
+    base: Banco, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    linhas: list[list[Any]] = [["Nome", "Matrícula"]]
+    linhas += [[f"Fiscal {i}", f"M-{i}"] for i in range(1500)]
+    arquivo = _xlsx(tmp_path / "muitos.xlsx", linhas)
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "fiscais")
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    dialogo.abrir(arquivo)
+    _esperar_previa(qtbot, dialogo)
+    antes = contagens(base)
+    original = servico_cadastros._gravar
+
+    def devagar(*args: Any, **kwargs: Any) -> None:
+        progresso = args[-1]
+        progresso(0, 1, "Gravando")
+        dialogo.tarefa.cancelar()  # type: ignore[union-attr]  # the user presses Cancelar
+        original(*args, **kwargs)
+
+    monkeypatch.setattr(servico_cadastros, "_gravar", devagar)
+    dialogo.importar_agora()
+    qtbot.waitUntil(lambda: "nada" in dialogo.resumo.text().lower(), timeout=30_000)
+    assert dialogo.resultado is None
+    assert contagens(base) == antes
+
+
+def test_baixar_modelo(base: Banco, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    destino = tmp_path / "modelo.xlsx"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "veiculos")
+    qtbot.addWidget(dialogo)
+    _ativar(qtbot, dialogo)
+    qtbot.keyClick(dialogo.tipo, Qt.Key.Key_M, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None)
+    assert "gravado" in mensagens.responder(QMessageBox.StandardButton.Ok)
+    livro = openpyxl.load_workbook(io.BytesIO(destino.read_bytes()))
+    assert livro.sheetnames == ["Dados", "Notas"]
+    assert livro["Dados"]["B1"].value == "Placa"
+
+
+def test_paginas_de_cadastro_e_administracao_abrem_a_importacao(base: Banco, qtbot: QtBot) -> None:
+    from secretaria.ui.admin import PaginaAdministracao
+    from secretaria.ui.cadastros.veiculos import PaginaVeiculos
+
+    ctx = contexto(base, "administrador")
+    pagina = PaginaVeiculos(ctx)
+    qtbot.addWidget(pagina)
+    assert pagina.botao_importar is not None
+    qtbot.mouseClick(pagina.botao_importar, Qt.MouseButton.LeftButton)
+    dialogo = pagina.findChild(DialogoImportacao)
+    assert dialogo is not None and dialogo.tipo_atual == "veiculos"
+    dialogo.close()
+
+    consulta = PaginaVeiculos(contexto(base, "consulta"))
+    qtbot.addWidget(consulta)
+    assert consulta.botao_importar is None
+
+    admin = PaginaAdministracao(ctx)
+    qtbot.addWidget(admin)
+    painel = admin.aba("importacao")
+    assert isinstance(painel, importacao_admin().PainelImportacao)
+    qtbot.mouseClick(painel.botoes["autos"], Qt.MouseButton.LeftButton)
+    assert painel.dialogo is not None and painel.dialogo.tipo_atual == "autos"
+    combos = painel.dialogo.findChildren(QComboBox)
+    assert combos
+    painel.dialogo.close()
+
+
+def importacao_admin() -> Any:
+    from secretaria.ui.admin import importacao as modulo
+
+    return modulo
+
+
+def test_modelo_da_previa_passa_no_qtmodeltester(
+    base: Banco, qtbot: QtBot, qtmodeltester: Any, tmp_path: Path
+) -> None:
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "fiscais")
+    qtbot.addWidget(dialogo)
+    dialogo.abrir(_xlsx(tmp_path / "f.xlsx", [["Nome", "Matrícula"], ["A", "1"], ["B", ""]]))
+    _esperar_previa(qtbot, dialogo)
+    assert dialogo.modelo is not None
+    qtmodeltester.check(dialogo.modelo)
+    assert dialogo.previa is not None
+    assert importacao.FontePrevia(dialogo.previa).contar(FiltroTabela(situacao="recusada")) == 1
+
+
+def test_tela_do_caso_diz_que_o_auto_foi_importado(base: Banco, qtbot: QtBot) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao
+    from secretaria.services.base import Ator
+    from secretaria.services.importacao.leitura import ler_conteudo
+    from secretaria.services.importacao.servico import importar
+    from secretaria.ui.processo.tela_caso import TelaCaso
+    from tests.helpers import apoio_processo as ap
+
+    livro = openpyxl.Workbook()
+    ws = livro.active
+    assert ws is not None
+    ws.append(["Número do auto", "CNPJ da operadora", "Dispositivo", "Data da infração", "Matrícula do fiscal"])
+    ws.append(["0031/2025", "11222333000181", "Art. 1º, VI", "10/02/2025", "SMSU-001"])
+    conteudo = io.BytesIO()
+    livro.save(conteudo)
+    planilha = ler_conteudo(conteudo.getvalue(), "livro-2025.xlsx")
+    importar(base.uow(), Ator("ana", "Ana", frozenset({"administrador"})), "autos", planilha)
+    with base.leitura() as s:
+        auto_id = s.scalar(sa.select(AutoInfracao.id).where(AutoInfracao.numero == 31))
+    assert auto_id is not None
+    tela = ap.manter(TelaCaso(ap.contexto(base), auto_id))
+    qtbot.addWidget(tela)
+    tela.show()
+    assert "Importado de livro-2025.xlsx em 30/11/2026" in tela.penalidade.text()
+    if RENDER:
+        tela.resize(1366, 768)
+        tela.grab().save(str(Path(RENDER) / "h17-caso-importado.png"))
