@@ -27,8 +27,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.documentos import DocumentoInvalido, formatar_cnpj, validar_cnpj
+from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
-from secretaria.lei.urm import urm_para_reais
+from secretaria.lei.urm import urm_para_reais, vigente_em
 from secretaria.models import AutoInfracao, Decisao, Fiscal, Numeracao, Operadora, Pagamento, Recurso
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
@@ -46,7 +47,7 @@ from secretaria.services.importacao.cadastros import (
 )
 from secretaria.services.importacao.colunas import COLUNAS, mapear
 from secretaria.services.importacao.leitura import Planilha
-from secretaria.services.lei_db import dispositivo_citavel, valor_urm_em
+from secretaria.services.lei_db import DispositivoCitavel, dispositivo_citavel, tabela_urm
 from secretaria.services.processo_base import dias_validos, urm_valida
 
 __all__ = ["importar_autos", "previa_autos"]
@@ -203,6 +204,33 @@ def _conferir_recurso(d: _Desfecho) -> None:
         raise ErroDominio("Pagamento informado sem multa.", "pago_em")
 
 
+def _valor_urm(s: so.Session, dia: date) -> Decimal | None:
+    """The URM value of `dia` from the table read once per import (the law's own `vigente_em`); None for
+    an old year the table does not reach (the R$ amount then stays unknown, as the book may not say it)."""
+    tabela = s.info.get("importacao_tabela_urm")
+    if tabela is None:
+        tabela = s.info["importacao_tabela_urm"] = tabela_urm(s)
+    try:
+        return vigente_em(tabela, dia).valor
+    except ErroLei:
+        return None
+
+
+def _dispositivo(s: so.Session, texto: str) -> DispositivoCitavel:
+    """`dispositivo_citavel` once per provision of the file (the catalogue does not change meanwhile)."""
+    cache: dict[str, DispositivoCitavel | ErroDominio] = s.info.setdefault("importacao_dispositivos", {})
+    codigo = _codigo_dispositivo(texto)
+    if codigo not in cache:
+        try:
+            cache[codigo] = dispositivo_citavel(s, codigo, "dispositivo")
+        except ErroDominio as exc:
+            cache[codigo] = exc
+    achado = cache[codigo]
+    if isinstance(achado, ErroDominio):
+        raise ErroDominio(achado.mensagem, "dispositivo")
+    return achado
+
+
 def _ler(
     s: so.Session,
     brutos: dict[str, Any],
@@ -211,9 +239,7 @@ def _ler(
 ) -> _Historico:
     ano, numero = _numero(brutos)
     operadora_id, razao = _operadora_do_auto(brutos, operadoras)
-    dispositivo = dispositivo_citavel(
-        s, _codigo_dispositivo(str(brutos.get("dispositivo") or "")), "dispositivo"
-    )
+    dispositivo = _dispositivo(s, str(brutos.get("dispositivo") or ""))
     infracao = brutos.get("data_infracao")
     if infracao is None:
         raise ErroDominio("Informe a data da infração.", "data_infracao")
@@ -227,11 +253,9 @@ def _ler(
     valor_urm = None
     reais = Decimal(0)
     if resultado == "aplicada" and decisao_em is not None and multa:
-        try:
-            valor_urm = valor_urm_em(s, decisao_em)
+        valor_urm = _valor_urm(s, decisao_em)
+        if valor_urm is not None:
             reais = urm_para_reais(multa, valor_urm)
-        except ErroDominio:
-            valor_urm = None  # an old year without a URM value in the table: the R$ amount stays unknown
     auto = {
         "ano": ano,
         "numero": numero,
@@ -452,27 +476,54 @@ def _gravar(
             existente.alterado_por = ator.login
             pendentes.append((av, h, existente, antes))
     s.flush()
-    atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
+    escritos = []
     for av, h, auto, imagem_anterior in pendentes:
-        filhos = _filhos(s, ator, auto, h)
-        s.flush()
+        novo = imagem_anterior is None
+        filhos = _filhos_novos(s, ator, auto, h) if novo else _filhos(s, ator, auto, h)
+        escritos.append((av, auto, imagem_anterior, filhos))
+    s.flush()
+    atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
+    for av, auto, imagem_anterior, filhos in escritos:
         extra = {"_importacao": {**origem, "linha": av.numero}}
         imagem = {**auditoria.instantaneo(auto), "testemunhas": [], **extra}
         atos.append(("importar_auto", "auto_infracao", auto.id, imagem_anterior, imagem))
         for registro, anterior in filhos:
             atos.append(
-                (
-                    "importar_auto",
-                    registro.__tablename__,
-                    registro.id,
-                    anterior,
-                    {**auditoria.instantaneo(registro), **extra},
-                )
-            )
+                ("importar_auto", registro.__tablename__, registro.id, anterior,
+                 {**auditoria.instantaneo(registro), **extra})
+            )  # fmt: skip
     _numeracao(s, [(h.ano, h.numero) for _a, h, _e in validas])
     if progresso is not None:
         progresso(total, total, "Registrando na auditoria")
     auditoria.registrar_lote(s, ator, atos)
+
+
+def _valores_decisao(ator: Ator, auto: AutoInfracao, h: _Historico) -> dict[str, Any]:
+    assert h.decisao is not None
+    return {
+        **h.decisao,
+        "reincidencia": 0,
+        "fundamentacao": f"Decisão registrada no livro de autos; importada de {auto.importado_de}.",
+        "secretario": ator.login,
+    }
+
+
+def _filhos_novos(
+    s: so.Session, ator: Ator, auto: AutoInfracao, h: _Historico
+) -> list[tuple[Any, dict[str, Any] | None]]:
+    """A new auto's decision, appeal and payment: no query, linked by relationship, flushed with the rest."""
+    if h.decisao is None:
+        return []
+    decisao = Decisao(auto=auto, **_valores_decisao(ator, auto, h), alterado_por=ator.login)
+    novos: list[Any] = [decisao]
+    if h.recurso is not None:
+        novos.append(
+            Recurso(decisao=decisao, **h.recurso, registrado_por=ator.login, alterado_por=ator.login)
+        )
+    if h.pagamento is not None:
+        novos.append(Pagamento(decisao=decisao, **h.pagamento, alterado_por=ator.login))
+    s.add_all(novos)
+    return [(registro, None) for registro in novos]
 
 
 def _filhos(
@@ -483,12 +534,7 @@ def _filhos(
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     if h.decisao is None:
         return escritos
-    valores = {
-        **h.decisao,
-        "reincidencia": 0,
-        "fundamentacao": f"Decisão registrada no livro de autos; importada de {auto.importado_de}.",
-        "secretario": ator.login,
-    }
+    valores = _valores_decisao(ator, auto, h)
     decisao = _aplicar(s, ator, Decisao, decisao, {"auto_id": auto.id}, valores, escritos)
     s.flush()
     if h.recurso is not None:
