@@ -135,3 +135,20 @@ def test_modelo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert codigo == 0 and str(destino) in out
     livro = openpyxl.load_workbook(io.BytesIO(destino.read_bytes()))
     assert [c.value for c in livro["Dados"][1]][:3] == ["Nome", "CPF", "CNPJ da operadora"]
+
+
+def test_historico_de_autos_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arquivo = tmp_path / "livro.csv"
+    arquivo.write_text(
+        "Nº do auto;CNPJ da operadora;Dispositivo;Data da infração;Matrícula do fiscal\n"
+        "0005/2025;11.222.333/0001-81;Art. 1º, VI;10/02/2025;SMSU-001\n"
+        "0006/2025;11.222.333/0001-81;Art. 1º, VI;10/02/2025;SMSU-404\n",
+        encoding="utf-8",
+    )
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(arquivo), "--so-validas", "--db", banco_url)
+    assert codigo == 1
+    assert "linha 3: Fiscal de matrícula “SMSU-404” não cadastrado" in out
+    assert "1 nova" in out
+    banco.fechar()

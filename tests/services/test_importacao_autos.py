@@ -238,3 +238,37 @@ def test_modelo_do_historico_de_autos_tem_listas_de_decisao_e_recurso() -> None:
     assert "Definitiva em" in titulos
     notas = " ".join(str(c) for linha in livro["Notas"].iter_rows(values_only=True) for c in linha if c)
     assert "não conta para a reincidência" in notas
+
+
+def test_autos_importados_saem_na_ficha_e_na_planilha_mensal(
+    banco: Banco, cidade: Cidade, roteiro: Roteiro
+) -> None:
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from secretaria.services.documentos import emitir_documento, obter_documento
+    from secretaria.services.relatorios import gerar_relatorio_mensal
+
+    linhas: list[list[Any]] = [
+        ["0042/2026", "", CNPJ_2, "1-VI", "03/11/2026", "SMSU-001", "", "20/11/2026", "0,30", 0, None, "", None,
+         None],
+        ["0043/2026", "", CNPJ_2, "1-VI", "05/11/2026", "SMSU-001", "Arquivado", "21/11/2026", "", 0, None, "",
+         None, None],
+    ]  # fmt: skip
+    importar(banco.uow(), ADMIN, "autos", ler_conteudo(_xlsx(linhas), "livro-nov.xlsx"))
+    info = emitir_documento(banco.uow(), ADMIN, tipo="ficha", operadora_id=cidade.operadora2_id)
+    with banco.leitura() as s:
+        pdf = obter_documento(s, info.id)
+    with tempfile.TemporaryDirectory() as pasta:
+        arquivo = Path(pasta) / "ficha.pdf"
+        arquivo.write_bytes(pdf)
+        texto = subprocess.run(
+            ["pdftotext", str(arquivo), "-"], capture_output=True, text=True, check=True
+        ).stdout
+    assert "0042/2026" in texto and "0043/2026" in texto
+    saida = io.BytesIO()
+    gerar_relatorio_mensal(banco, 2026, 11, saida)
+    livro = openpyxl.load_workbook(io.BytesIO(saida.getvalue()))
+    celulas = {str(c) for ws in livro.worksheets for linha in ws.iter_rows(values_only=True) for c in linha}
+    assert {"0042/2026", "0043/2026"} <= celulas

@@ -340,7 +340,7 @@ def _com_coluna(exc: ErroDominio, colunas: Mapping[str, Coluna]) -> str:
     campo = getattr(exc, "campo", None)
     coluna = colunas.get(campo or "")
     texto = str(exc)
-    if coluna is None or normalizar(coluna.titulo) in normalizar(texto):
+    if coluna is None or set(normalizar(coluna.titulo).split()) <= set(normalizar(texto).split()):
         return texto
     return f"{coluna.titulo}: {texto}"
 
