@@ -241,7 +241,9 @@ def test_tela_do_caso_diz_que_o_auto_foi_importado(base: Banco, qtbot: QtBot) ->
     livro = openpyxl.Workbook()
     ws = livro.active
     assert ws is not None
-    ws.append(["Número do auto", "CNPJ da operadora", "Dispositivo", "Data da infração", "Matrícula do fiscal"])
+    ws.append(
+        ["Número do auto", "CNPJ da operadora", "Dispositivo", "Data da infração", "Matrícula do fiscal"]
+    )
     ws.append(["0031/2025", "11222333000181", "Art. 1º, VI", "10/02/2025", "SMSU-001"])
     conteudo = io.BytesIO()
     livro.save(conteudo)
