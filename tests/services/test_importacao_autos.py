@@ -23,6 +23,7 @@ from secretaria.services.importacao import arquivos
 from secretaria.services.importacao.leitura import ler_conteudo
 from secretaria.services.importacao.servico import importar, previa
 from secretaria.services.sancao import AvaliacaoSancao, avaliar_sancao
+from secretaria.services.verificacao import verificar_tudo
 from tests.helpers.fabrica import Cidade, Roteiro, contagens
 
 ADMIN = Ator("ana", "Ana Administradora", frozenset({"administrador"}))
@@ -226,6 +227,11 @@ def test_correcao_atualiza_o_auto_importado_e_nunca_um_do_programa(
         decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
         assert decisao is not None and str(decisao.multa_ur) == "0.40"
         assert s.scalar(sa.select(sa.func.count(AutoInfracao.id)).where(AutoInfracao.ano == 2025)) == 1
+        # The imported autos and their decisions match their audit images (the city itself was inserted
+        # without audit by tests.helpers.fabrica: those are the only findings).
+        relatorio = verificar_tudo(s, [])
+        assert set(relatorio.contagem_achados) == {"registro sem auditoria"}, relatorio.achados
+        assert not [a for a in relatorio.achados if "auto" in a.lower() or "decis" in a.lower()]
 
 
 def test_modelo_do_historico_de_autos_tem_listas_de_decisao_e_recurso() -> None:
