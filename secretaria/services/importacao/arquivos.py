@@ -33,7 +33,7 @@ def modelo(tipo: str) -> bytes:
         "(sem acento, em maiúsculas, com sinônimos) também são reconhecidos.",
         "CPF, CNPJ, placa e RENAVAM podem ter ou não pontos e traços; datas no formato dd/mm/aaaa.",
         "Importar de novo o mesmo arquivo não duplica nada: um registro já cadastrado (pelo CNPJ, pela "
-        "placa ou RENAVAM, pelo CPF na operadora, pelo código da linha ou pela matrícula) é atualizado.",
+        "placa ou RENAVAM, pelo CPF na operadora, pelo código da linha, pela matrícula ou pelo número e ano do auto) é atualizado.",
         "Fórmulas são lidas pelo valor que o Excel calculou ao salvar; nada é calculado pelo programa.",
         f"Limites: {limite} linhas e {LIMITE_BYTES // (1024 * 1024)} MB por arquivo. Também aceita CSV "
         "(separado por ponto e vírgula ou vírgula, UTF-8 ou o formato do Excel em português).",

@@ -179,7 +179,7 @@ COLUNAS: dict[str, tuple[Coluna, ...]] = {
                nota="O dia em que a penalidade se tornou definitiva (sem recurso no prazo, ou recurso julgado). "
                "Em branco: ainda não definitiva — e não conta para a reincidência."),
         Coluna("recurso", "Recurso", "opcao", sinonimos=("resultado recurso",), opcoes=ROTULOS_RECURSO,
-               nota="Em branco: sem recurso. Provido anula a penalidade; provido parcialmente: informe a multa "
+               nota="Em branco: sem recurso. Provido anula a penalidade; provido em parte: informe a multa "
                "e a suspensão já reduzidas."),
         Coluna("recurso_julgado_em", "Recurso julgado em", "data", sinonimos=("julgamento recurso",
                "data julgamento")),
