@@ -153,6 +153,17 @@ def gerar_planilhas(pasta: Path, hoje: date) -> dict[str, Path]:
     return arquivos
 
 
+def _apagar_pg(*urls: str) -> None:
+    """The bench's own PostgreSQL databases go away afterwards (the SQLite files go with the temp folder)."""
+    import sqlalchemy as sa
+
+    admin = sa.create_engine(sa.make_url(urls[0]).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        for url in urls:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{sa.make_url(url).database}" WITH (FORCE)')
+    admin.dispose()
+
+
 def _banco_novo(url: str) -> Banco:
     gerador.esvaziar(url)
     return abrir_e_semear(url)
@@ -256,9 +267,8 @@ def medir_importacao(nome_banco: str, hoje: date) -> list[Resultado]:
             simples_autos = _simples_autos(simples, historico["autos"], amostra_autos) * AUTOS / amostra_autos
         finally:
             simples.fechar()
-        for u in (url, url_simples):
-            if nome_banco != "SQLite":
-                gerador.esvaziar(u)
+        if nome_banco != "SQLite":
+            _apagar_pg(url, url_simples)
     resultados.append(
         Resultado(
             "Importar 1.500 veículos + 6.000 empregados (ler, conferir, prévia, gravar)",
