@@ -3,8 +3,8 @@
 - auto_infracao.importado_de, importado_sha256: the file's name and SHA-256 (None for an auto drawn up in
   the program), so the case screen and the sanction panel say where an antecedent came from.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
