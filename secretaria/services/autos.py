@@ -37,7 +37,7 @@ from secretaria.services.base import (
     verificar_versao,
 )
 from secretaria.services.caso import Caso, obter_caso
-from secretaria.services.lei_db import dispositivo_citavel
+from secretaria.services.lei_db import DispositivoCitavel, dispositivo_citavel
 from secretaria.services.numeracao import proximo_numero
 from secretaria.services.processo_base import auto_para_ato, data_valida, imagem, obter
 from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
@@ -165,44 +165,70 @@ def validar_campos(dados: NovoAuto) -> CamposAuto:
     )
 
 
-@retentavel
-def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
-    """Draw up an auto: validate everything, compute the next penalty as of its day, number it, audit."""
+@dataclass(frozen=True)
+class _LavraturaConferida:
+    campos: CamposAuto
+    dispositivo: DispositivoCitavel
+    operadora: Operadora
+    fiscal: Fiscal
+    representacao: Representacao | None
+
+
+def _conferir_lavratura(s: so.Session, ator: Ator, dados: NovoAuto, *, travar: bool) -> _LavraturaConferida:
+    """Every check of `lavrar_auto`, in its order, writing nothing."""
     exigir_papel(ator, "fiscal", acao="lavrar autos de infração")
     c = validar_campos(dados)
-    local, local_lavratura, fatos, circunstancias = c.local, c.local_lavratura, c.fatos, c.circunstancias
-    infrator, data_lavratura, data_infracao = c.infrator, c.data_lavratura, c.data_infracao
-    testemunhas = [Testemunha(nome=t.nome, documento=t.documento, endereco=t.endereco) for t in c.testemunhas]
+    dispositivo = dispositivo_citavel(s, dados.dispositivo_codigo)
+    operadora = obter(s, Operadora, dados.operadora_id, "Operadora", "operadora_id")
+    conferir_fato(s, dados, operadora, c.data_infracao)
+    fiscal = obter(s, Fiscal, dados.fiscal_id, "Fiscal", "fiscal_id")
+    if not fiscal.ativo:
+        raise ErroDominio(f"O fiscal {fiscal.nome} está inativo e não pode lavrar autos.", "fiscal_id")
+    representacao = None
+    if dados.representacao_id is not None:
+        consulta = sa.select(Representacao).where(Representacao.id == dados.representacao_id)
+        representacao = s.scalar(consulta.with_for_update() if travar else consulta)
+        if representacao is None:
+            raise NaoEncontrado("Representação não encontrada.", "representacao_id")
+        if representacao.situacao != "recebida":
+            raise ErroDominio(
+                f"A representação nº {representacao.numero_formatado} já foi "
+                f"{'autuada' if representacao.situacao == 'autuada' else 'arquivada'}.",
+                "representacao_id",
+            )
+        if c.data_lavratura < representacao.recebida_em:
+            raise ErroDominio(
+                f"A data da lavratura ({formatar_data(c.data_lavratura)}) não pode ser anterior ao recebimento "
+                f"da representação nº {representacao.numero_formatado} "
+                f"({formatar_data(representacao.recebida_em)}).",
+                "data_lavratura",
+            )
+    return _LavraturaConferida(c, dispositivo, operadora, fiscal, representacao)
+
+
+def verificar_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None:
+    """The refusals `lavrar_auto` would raise for `dados` (a future infraction date, an operator cassada
+    before the fact, an inactive inspector, …), from a read session and writing nothing: what the form
+    runs before asking to confirm, since an auto once numbered cannot be taken back."""
+    _conferir_lavratura(sessao, ator, dados, travar=False)
+
+
+@retentavel
+def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
+    """Draw up an auto: validate everything (`verificar_lavratura`'s checks, inside this unit of work),
+    compute the next penalty as of its day, number it, audit."""
     with uow:
         s = uow.session
-        dispositivo = dispositivo_citavel(s, dados.dispositivo_codigo)
-        operadora = obter(s, Operadora, dados.operadora_id, "Operadora", "operadora_id")
-        conferir_fato(s, dados, operadora, data_infracao)
-        fiscal = obter(s, Fiscal, dados.fiscal_id, "Fiscal", "fiscal_id")
-        if not fiscal.ativo:
-            raise ErroDominio(f"O fiscal {fiscal.nome} está inativo e não pode lavrar autos.", "fiscal_id")
-        representacao = None
-        antes_rep: dict[str, object] | None = None
-        if dados.representacao_id is not None:
-            representacao = s.scalar(
-                sa.select(Representacao).where(Representacao.id == dados.representacao_id).with_for_update()
-            )
-            if representacao is None:
-                raise NaoEncontrado("Representação não encontrada.", "representacao_id")
-            if representacao.situacao != "recebida":
-                raise ErroDominio(
-                    f"A representação nº {representacao.numero_formatado} já foi "
-                    f"{'autuada' if representacao.situacao == 'autuada' else 'arquivada'}.",
-                    "representacao_id",
-                )
-            if data_lavratura < representacao.recebida_em:
-                raise ErroDominio(
-                    f"A data da lavratura ({formatar_data(data_lavratura)}) não pode ser anterior ao recebimento "
-                    f"da representação nº {representacao.numero_formatado} "
-                    f"({formatar_data(representacao.recebida_em)}).",
-                    "data_lavratura",
-                )
-            antes_rep = imagem(representacao)
+        conferida = _conferir_lavratura(s, ator, dados, travar=True)
+        c = conferida.campos
+        local, local_lavratura, fatos, circunstancias = c.local, c.local_lavratura, c.fatos, c.circunstancias
+        infrator, data_lavratura, data_infracao = c.infrator, c.data_lavratura, c.data_infracao
+        testemunhas = [
+            Testemunha(nome=t.nome, documento=t.documento, endereco=t.endereco) for t in c.testemunhas
+        ]
+        dispositivo, operadora, fiscal = conferida.dispositivo, conferida.operadora, conferida.fiscal
+        representacao = conferida.representacao
+        antes_rep = imagem(representacao) if representacao is not None else None
         avaliacao = avaliar_sancao(
             s,
             operadora_id=operadora.id,

@@ -53,11 +53,13 @@ def id_valido(ident: object) -> bool:
     return isinstance(ident, int) and not isinstance(ident, bool) and 0 < ident <= MAIOR_ID
 
 
-def auto_para_ato(sessao: so.Session, auto_id: int, acao: str) -> AutoInfracao:
-    """The auto, locked for this act; refused when it does not exist or was cancelled."""
+def auto_para_ato(sessao: so.Session, auto_id: int, acao: str, *, travar: bool = True) -> AutoInfracao:
+    """The auto, locked for this act (`travar=False`: a check before asking, in a read session); refused
+    when it does not exist or was cancelled."""
     auto = None
     if id_valido(auto_id):
-        auto = sessao.scalar(sa.select(AutoInfracao).where(AutoInfracao.id == auto_id).with_for_update())
+        consulta = sa.select(AutoInfracao).where(AutoInfracao.id == auto_id)
+        auto = sessao.scalar(consulta.with_for_update() if travar else consulta)
     if auto is None:
         raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
     if auto.fase == "cancelado":

@@ -169,6 +169,101 @@ class ResumoIntimacao:
     explicacao_prazo: str | None
 
 
+@dataclass(frozen=True)
+class _IntimacaoConferida:
+    auto: AutoInfracao
+    decisao: Decisao | None
+    pendentes: list[Retificacao]
+    termo: Retificacao | None
+    dia: date
+    objeto: str
+    meio: str
+    resultado: str
+    nome: str
+    documento: str
+    recibo: str
+    observacao: str
+
+
+def _conferir_intimacao(
+    s: so.Session,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    meio: str,
+    resultado: str,
+    objeto: str = "auto",
+    recebedor_nome: str = "",
+    recebedor_documento: str = "",
+    recibo: str = "",
+    observacao: str = "",
+    versao: int | None = None,
+    retificacao_id: int | None = None,
+    travar: bool = True,
+) -> _IntimacaoConferida:
+    """Every check of `registrar_intimacao`, in its order, writing nothing."""
+    exigir_papel(ator, "protocolo", acao="registrar intimações")
+    objeto = escolha(objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
+    meio = escolha(meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
+    resultado = escolha(resultado, RESULTADOS_INTIMACAO, "resultado", "o resultado da intimação")
+    sucesso = resultado == "entregue"
+    nome = texto_opcional(recebedor_nome, "recebedor_nome", "o nome de quem recebeu", 200)
+    if sucesso and not nome:
+        raise ErroDominio("Informe quem recebeu a intimação (art. 11).", "recebedor_nome")
+    documento = texto_opcional(recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60)
+    recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
+    if sucesso and meio != "pessoal" and not recibo_limpo:
+        raise ErroDominio(
+            "Informe o recibo (ou o número do AR): a cópia do auto entregue no endereço da empresa só intima "
+            "mediante recibo (art. 11).",
+            "recibo",
+        )
+    obs = texto_opcional(observacao, "observacao", "a observação")
+    auto = auto_para_ato(s, auto_id, "registrar intimações", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
+    termo = _termo_intimado(s, auto, objeto, retificacao_id, pendentes)
+    if termo is not None:
+        dia = data_valida(
+            data,
+            "data",
+            "a data da intimação",
+            minimo=termo.data,
+            rotulo_minimo=f"o termo de retificação nº {termo.numero_formatado}",
+        )
+    elif objeto == "auto":
+        if decisao is not None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} já foi decidido: registre a intimação da decisão.",
+                "objeto",
+            )
+        dia = data_valida(
+            data,
+            "data",
+            "a data da intimação",
+            minimo=auto.data_lavratura,
+            rotulo_minimo="a lavratura do auto",
+        )
+    else:
+        if decisao is None:
+            raise ErroDominio(
+                f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a intimar.",
+                "objeto",
+            )
+        dia = data_valida(data, "data", "a data da intimação", minimo=decisao.data, rotulo_minimo="a decisão")
+    return _IntimacaoConferida(
+        auto, decisao, pendentes, termo, dia, objeto, meio, resultado, nome, documento, recibo_limpo, obs
+    )
+
+
+def verificar_intimacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `registrar_intimacao` would raise for the same arguments, from a read session and
+    writing nothing: what the screen runs before asking to confirm a delivered intimação."""
+    _conferir_intimacao(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def registrar_intimacao(
     uow: UnidadeDeTrabalho,
@@ -192,72 +287,39 @@ def registrar_intimacao(
     a correction of substance awaits its intimação, the auto's own intimação is refused: the termo is what
     must be delivered, and its first delivery, once no other termo of substance awaits one, starts the
     reopened defence deadline (REGRAS § 5). A formal termo's delivery starts and moves no deadline.
+    The checks are `verificar_intimacao`'s, run again inside this unit of work.
     """
-    exigir_papel(ator, "protocolo", acao="registrar intimações")
-    objeto = escolha(objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
-    meio = escolha(meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
-    resultado = escolha(resultado, RESULTADOS_INTIMACAO, "resultado", "o resultado da intimação")
-    sucesso = resultado == "entregue"
-    nome = texto_opcional(recebedor_nome, "recebedor_nome", "o nome de quem recebeu", 200)
-    if sucesso and not nome:
-        raise ErroDominio("Informe quem recebeu a intimação (art. 11).", "recebedor_nome")
-    documento = texto_opcional(recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60)
-    recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
-    if sucesso and meio != "pessoal" and not recibo_limpo:
-        raise ErroDominio(
-            "Informe o recibo (ou o número do AR): a cópia do auto entregue no endereço da empresa só intima "
-            "mediante recibo (art. 11).",
-            "recibo",
-        )
-    obs = texto_opcional(observacao, "observacao", "a observação")
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "registrar intimações")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-        pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
-        termo = _termo_intimado(s, auto, objeto, retificacao_id, pendentes)
-        if termo is not None:
-            dia = data_valida(
-                data,
-                "data",
-                "a data da intimação",
-                minimo=termo.data,
-                rotulo_minimo=f"o termo de retificação nº {termo.numero_formatado}",
-            )
-        elif objeto == "auto":
-            if decisao is not None:
-                raise ErroDominio(
-                    f"O auto nº {auto.numero_formatado} já foi decidido: registre a intimação da decisão.",
-                    "objeto",
-                )
-            dia = data_valida(
-                data,
-                "data",
-                "a data da intimação",
-                minimo=auto.data_lavratura,
-                rotulo_minimo="a lavratura do auto",
-            )
-        else:
-            if decisao is None:
-                raise ErroDominio(
-                    f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a intimar.",
-                    "objeto",
-                )
-            dia = data_valida(
-                data, "data", "a data da intimação", minimo=decisao.data, rotulo_minimo="a decisão"
-            )
+        c = _conferir_intimacao(
+            s,
+            ator,
+            auto_id=auto_id,
+            data=data,
+            meio=meio,
+            resultado=resultado,
+            objeto=objeto,
+            recebedor_nome=recebedor_nome,
+            recebedor_documento=recebedor_documento,
+            recibo=recibo,
+            observacao=observacao,
+            versao=versao,
+            retificacao_id=retificacao_id,
+        )
+        auto, decisao, pendentes, termo, dia = c.auto, c.decisao, c.pendentes, c.termo, c.dia
+        objeto, resultado, nome = c.objeto, c.resultado, c.nome
+        sucesso = resultado == "entregue"
         intimacao = Intimacao(
             auto_id=auto.id,
             objeto=objeto,
             data=dia,
-            meio=meio,
+            meio=c.meio,
             resultado=resultado,
             sucesso=sucesso,
             recebedor_nome=nome,
-            recebedor_documento=documento,
-            recibo=recibo_limpo,
-            observacao=obs,
+            recebedor_documento=c.documento,
+            recibo=c.recibo,
+            observacao=c.observacao,
             registrado_por=ator.login,
             registrado_em=relogio.agora(),
             retificacao_id=termo.id if termo is not None else None,
@@ -625,6 +687,73 @@ class ResumoDecisao:
     faixa_max_ur: Decimal | None
 
 
+@dataclass(frozen=True)
+class _DecisaoConferida:
+    auto: AutoInfracao
+    dia: date
+    resultado: str
+    fundamentos: str
+    multa: Decimal
+    dias: int
+    sancao: Sancao | None
+    valor_urm: Decimal | None
+    reais: Decimal
+
+
+def _conferir_decisao(
+    s: so.Session,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str,
+    multa_ur: Decimal | None = None,
+    suspensao_dias: int = 0,
+    versao: int | None = None,
+    travar: bool = True,
+) -> _DecisaoConferida:
+    """Every check of `decidir`, in its order, writing nothing: the decision day (not before the
+    intimação, not in the future), the defence window, the proposal, the fine's range and the suspension."""
+    exigir_papel(ator, "secretario", acao="decidir autos de infração")
+    resultado = escolha(resultado, RESULTADOS_DECISAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    if resultado == "aplicada":
+        multa = urm_valida(multa_ur, "multa_ur", "a multa (URM)")
+        dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão")
+    else:
+        multa, dias = Decimal(0), 0
+    auto = auto_para_ato(s, auto_id, "decidi-lo", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    _recusar_decidido(s, auto)
+    intimado_em = _primeira_intimacao(s, auto.id, "auto")
+    dia = data_valida(
+        data,
+        "data",
+        "a data da decisão",
+        minimo=intimado_em or auto.data_lavratura,
+        rotulo_minimo="a intimação do auto" if intimado_em else "a lavratura do auto",
+    )
+    sancao = None
+    valor_urm = None
+    reais = Decimal(0)
+    if resultado == "aplicada":
+        _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
+        _exigir_proposta(s, auto, dia)
+        sancao = sancao_do_auto(s, auto, dia)
+        _conferir(sancao, multa, dias)
+        valor_urm = valor_urm_em(s, dia, "data")
+        reais = urm_para_reais(multa, valor_urm)
+    return _DecisaoConferida(auto, dia, resultado, fundamentos, multa, dias, sancao, valor_urm, reais)
+
+
+def verificar_decisao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `decidir` would raise for the same arguments (a fine outside the range, a suspension
+    the provision does not allow, a decision before the defence window ends, …), from a read session and
+    writing nothing: what the screen runs before asking to confirm the irreversible decision."""
+    _conferir_decisao(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def decidir(
     uow: UnidadeDeTrabalho,
@@ -638,39 +767,24 @@ def decidir(
     suspensao_dias: int = 0,
     versao: int | None = None,
 ) -> ResumoDecisao:
-    """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed)."""
-    exigir_papel(ator, "secretario", acao="decidir autos de infração")
-    resultado = escolha(resultado, RESULTADOS_DECISAO, "resultado", "a decisão")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
-    if resultado == "aplicada":
-        multa = urm_valida(multa_ur, "multa_ur", "a multa (URM)")
-        dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão")
-    else:
-        multa, dias = Decimal(0), 0
+    """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed).
+    The checks are `verificar_decisao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "decidi-lo")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        _recusar_decidido(s, auto)
-        intimado_em = _primeira_intimacao(s, auto.id, "auto")
-        dia = data_valida(
-            data,
-            "data",
-            "a data da decisão",
-            minimo=intimado_em or auto.data_lavratura,
-            rotulo_minimo="a intimação do auto" if intimado_em else "a lavratura do auto",
+        c = _conferir_decisao(
+            s,
+            ator,
+            auto_id=auto_id,
+            data=data,
+            resultado=resultado,
+            fundamentacao=fundamentacao,
+            multa_ur=multa_ur,
+            suspensao_dias=suspensao_dias,
+            versao=versao,
         )
+        auto, dia, resultado, fundamentos = c.auto, c.dia, c.resultado, c.fundamentos
+        multa, dias, sancao, valor_urm, reais = c.multa, c.dias, c.sancao, c.valor_urm, c.reais
         defesas = s.execute(sa.select(Defesa.tempestiva).where(Defesa.auto_id == auto.id)).scalars().all()
-        sancao = None
-        valor_urm = None
-        reais = Decimal(0)
-        if resultado == "aplicada":
-            _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
-            _exigir_proposta(s, auto, dia)
-            sancao = sancao_do_auto(s, auto, dia)
-            _conferir(sancao, multa, dias)
-            valor_urm = valor_urm_em(s, dia, "data")
-            reais = urm_para_reais(multa, valor_urm)
         antes = imagem(auto)
         orgao = s.get(DadosOrgao, 1)
         decisao = Decisao(

@@ -34,6 +34,7 @@ from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 if TYPE_CHECKING:  # imported when the first user has logged in: the login window opens without the models
@@ -317,7 +318,9 @@ class JanelaPrincipal(QMainWindow):
         for janela in QApplication.topLevelWidgets():
             if janela is self or not janela.isVisible() or not self._e_minha(janela):
                 continue
-            if isinstance(janela, QDialog):
+            if isinstance(janela, DialogoFormulario):
+                janela.descartar()  # the session is over: nothing typed can be saved, so nothing to ask
+            elif isinstance(janela, QDialog):
                 janela.reject()
             elif janela.windowType() in (Qt.WindowType.Window, Qt.WindowType.Dialog):
                 janela.close()

@@ -92,6 +92,7 @@ class DialogoLogin(QDialog):
 
         self.botoes = botoes_salvar_cancelar(self, texto_salvar="Entrar")
         self.botoes.accepted.connect(self.entrar)
+        layout.addStretch(1)  # spare height goes here: a message growing moves nothing above it
         layout.addWidget(self.botoes)
         self.usuario.setText(login)
         (self.senha if login else self.usuario).setFocus()

@@ -250,7 +250,8 @@ def test_edicao_concorrente_e_recusada(qtbot: QtBot, banco_sqlite: Banco) -> Non
     primeiro.salvar()
     segundo.bairro.setText("Fragata")
     segundo.salvar()
-    assert "foi alterado por ana" in segundo.form.mensagem("")
+    assert segundo.faixa is not None and segundo.faixa.botao.isVisibleTo(segundo)  # "Recarregar"
+    assert "foi alterado por ana" in segundo.faixa.texto.text()
     with banco_sqlite.leitura() as s:
         assert cadastros.obter_operadora(s, oid).dados.bairro == "Centro"
 

@@ -277,7 +277,7 @@ def test_recusa_do_servico_aparece_ao_lado_do_campo(qtbot: QtBot, banco: Banco, 
     dialogo.local_lavratura.setText("Terminal")
     dialogo.data_lavratura.editor.setText("26112026")  # before the infraction
     dialogo.lavrar()
-    ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+    assert mensagens.caixa_aberta() is None  # refused before "Lavrar auto?", never after it
     assert "não pode ser posterior à da lavratura" in dialogo.form.mensagem("data_infracao")
     assert dialogo.isVisible()
     assert fabrica.contagens(banco)["auto_infracao"] == 0

@@ -216,7 +216,7 @@ def test_caminho_5_defesa_proposta_decisao(qtbot: QtBot, banco: Banco, roteiro: 
     assert "fora da faixa" in dialogo.penalidade.reais.text()
     qtbot.keyClicks(dialogo.fundamentacao, "Infracao comprovada; defesa nao afasta o fato.")
     _registrar(qtbot, dialogo)
-    ap.responder_caixa(qtbot, SIM)
+    assert ap.dialogo_aberto(QMessageBox) is None  # refused before "Confirmar?", never after it
     assert "fora da faixa cabível" in dialogo.form.mensagem("multa_ur")  # refused beside the field
     assert fabrica.contagens(banco)["decisao"] == 0
     dialogo.penalidade.multa.setText("0,50")

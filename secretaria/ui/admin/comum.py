@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from secretaria.ui.lista import TabelaLista
 from secretaria.ui.modelo_tabela import (
@@ -19,6 +19,7 @@ from secretaria.ui.modelo_tabela import (
     formatar_contagem,
 )
 from secretaria.ui.widgets import Formulario, botoes_salvar_cancelar
+from secretaria.ui.widgets.formulario import DialogoFormulario
 
 ESTILO_AJUDA = "color: #555;"
 
@@ -40,7 +41,7 @@ def rotulo_ajuda(texto: str) -> QLabel:
     return rotulo
 
 
-class DialogoSimples(QDialog):
+class DialogoSimples(DialogoFormulario):
     """A dialog with a `Formulario` and Salvar/Cancelar. Subclasses add fields with `self.form.adicionar`,
     call `finalizar()`, and implement `gravar()` (the service call; may return anything, None included).
     A refusal shows beside its field and keeps the dialog open; success emits `salvo(resultado)` and closes."""
@@ -57,6 +58,7 @@ class DialogoSimples(QDialog):
 
     def finalizar(self) -> None:
         self.form.alinhar_rotulos()
+        self.layout_principal.addStretch(1)  # spare height goes here: a message growing moves no field
         self.layout_principal.addWidget(self.botoes)
         campos = list(self.form.campos.values())
         if campos:

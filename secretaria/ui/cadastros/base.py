@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QLabel,
     QLineEdit,
@@ -20,9 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria.services.base import ConflitoEdicao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar
+from secretaria.ui.widgets.formulario import DialogoFormulario
 
 PAPEL_CADASTROS = "administrador"
 TIPOS_IMPORTAVEIS = frozenset({"operadoras", "linhas", "veiculos", "empregados", "fiscais"})
@@ -87,7 +88,7 @@ def somente_leitura(widgets: Sequence[QWidget]) -> None:
             w.setEnabled(False)
 
 
-class DialogoCadastro(QDialog):
+class DialogoCadastro(DialogoFormulario):
     """Frame of a registry edit dialog. A subclass builds its fields with `self.form` (a `Formulario` whose
     field names are the service's `campo` names), then implements:
 
@@ -96,7 +97,9 @@ class DialogoCadastro(QDialog):
     - `gravar(uow) -> int`: build the service's `Dados*` from the fields (field parsing may raise
       `ErroDominio` too) and call `criar_*` / `editar_*(..., versao=self.versao)`.
 
-    Enter saves, Escape cancels; on a refusal the message appears beside its field and nothing is written.
+    Enter saves, Escape cancels (asking first when a field was changed); on a refusal the message appears
+    beside its field and nothing is written. When someone else saved the record meanwhile, the save is
+    refused and "Recarregar" loads their version keeping what this user typed (`DialogoFormulario`).
     Users without the administrador role see the record read-only, with a "Fechar" button.
     `salvo(int)` carries the saved record's id.
     """
@@ -128,15 +131,13 @@ class DialogoCadastro(QDialog):
     def finalizar(self) -> None:
         """Call at the end of the subclass's __init__: adds the footer, loads the record, applies roles."""
         self.form.alinhar_rotulos()
+        # Spare height goes here (or to a stretching tab widget): a message growing moves no field.
+        self.layout_principal.addStretch(0)
         self.layout_principal.addWidget(self.alteracao)
         self.layout_principal.addWidget(self.botoes)
         self.alteracao.setVisible(False)
         if self.registro_id is not None:
-            with self.contexto.banco.leitura() as sessao:
-                self.versao, texto = self.carregar(sessao)
-            if texto:
-                self.alteracao.setText(texto)
-                self.alteracao.setVisible(True)
+            self.recarregar_registro()
         if not self.pode_editar:
             somente_leitura(list(self.form.campos.values()) + self.campos_extras())
             self.botoes.setStandardButtons(QDialogButtonBox.StandardButton.Close)
@@ -147,6 +148,18 @@ class DialogoCadastro(QDialog):
         campos = list(self.form.campos.values())
         if campos:
             campos[0].setFocus()
+
+    def recarregar_registro(self) -> None:
+        """Fill the fields with the record as stored now, and edit from its version."""
+        if self.registro_id is None:
+            return
+        with self.contexto.banco.leitura() as sessao:
+            self.versao, texto = self.carregar(sessao)
+        self.alteracao.setText(texto)
+        self.alteracao.setVisible(bool(texto))
+
+    def pode_recarregar(self) -> bool:
+        return self.registro_id is not None
 
     def campos_extras(self) -> list[QWidget]:
         """Widgets outside the form to make read-only too (none by default)."""
@@ -162,8 +175,22 @@ class DialogoCadastro(QDialog):
         if not self.pode_editar:
             self.reject()
             return
-        novo_id = self.form.tentar(lambda: self.gravar(self.contexto.banco.uow()))
+        conflito: list[ConflitoEdicao] = []
+
+        def gravar() -> int | None:
+            try:
+                return self.gravar(self.contexto.banco.uow())
+            except ConflitoEdicao as erro:
+                conflito.append(erro)
+                return None
+
+        novo_id = self.form.tentar(gravar)
+        if conflito and self.pode_recarregar():
+            self.mostrar_conflito(conflito[0])
+            return
         if novo_id is None:
+            if conflito:
+                self.form.mostrar_erro(conflito[0])
             return
         self.registro_id = novo_id
         self.salvo.emit(novo_id)

@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
@@ -36,7 +35,7 @@ from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
 from secretaria.lei.sancoes import NIVEL_SUSPENSAO
 from secretaria.lei.urm import formatar_reais, urm_para_reais
-from secretaria.services.base import ErroDominio
+from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.caso import Caso, RetificacaoCaso
 from secretaria.services.rotulos import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO
 from secretaria.services.sancao import AvaliacaoSancao
@@ -50,6 +49,7 @@ from secretaria.ui.processo.campos import (
 )
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_OK, Adiador
 from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
+from secretaria.ui.widgets.formulario import DialogoFormulario
 
 COR_DESTAQUE = "#1d4ed8"
 ESTILO_NORMAL = "color: palette(window-text);"
@@ -72,7 +72,7 @@ def _colorir(rotulo: QLabel, texto: str, cor: str, negrito: bool = False) -> Non
     rotulo.setText(texto)
 
 
-class DialogoRegistro(QDialog):
+class DialogoRegistro(DialogoFormulario):
     """The flow every act dialog shares, the case's (`DialogoAto`) and the cassação's: "Registrar" reads the
     fields (`validar`), asks first when the act is irreversible (`confirmacao`), makes the one service call
     (`executar`) and either shows the service's refusal beside its field, nothing written, or keeps what
@@ -94,6 +94,10 @@ class DialogoRegistro(QDialog):
 
     def confirmacao(self) -> str | None:
         return None
+
+    def verificar(self, sessao: Any) -> None:
+        """Run the service's own checks (its `verificar_*`, in a read session, writing nothing) so that a
+        refusal shows beside its field before the irreversible act is confirmed, never after."""
 
     def executar(self) -> Any:
         raise NotImplementedError
@@ -131,6 +135,12 @@ class DialogoRegistro(QDialog):
             return
         texto = self.confirmacao()
         if texto:
+            try:
+                with self.contexto.banco.leitura() as sessao:
+                    self.verificar(sessao)
+            except ErroDominio as erro:
+                self._recusado(erro)
+                return
             mensagens.confirmar(
                 self, self.titulo, texto, self._executar, texto_sim="Confirmar", texto_nao="Voltar"
             )
@@ -141,10 +151,16 @@ class DialogoRegistro(QDialog):
         try:
             resultado = self.executar()
         except ErroDominio as erro:
-            self.form.mostrar_erro(erro)
+            self._recusado(erro)
             return
         self.concluir(resultado)
         self.accept()
+
+    def _recusado(self, erro: ErroDominio) -> None:
+        if isinstance(erro, ConflitoEdicao) and self.pode_recarregar():
+            self.mostrar_conflito(erro)
+            return
+        self.form.mostrar_erro(erro)
 
 
 class DialogoAto(DialogoRegistro):
@@ -182,6 +198,14 @@ class DialogoAto(DialogoRegistro):
 
     def concluir(self, resultado: Any) -> None:
         self.mensagem_final = str(resultado)
+
+    def recarregar_registro(self) -> None:
+        """The case as it stands now (another act was recorded meanwhile): the act being typed is a new
+        record, so every field keeps its value; the service checks it against the new state on saving."""
+        from secretaria.services.caso import obter_caso
+
+        with self.contexto.banco.leitura() as sessao:
+            self.caso = obter_caso(sessao, self.caso.id)
 
 
 # --- intimação (art. 11) ---------------------------------------------------------------------------------
@@ -340,25 +364,31 @@ class DialogoIntimacao(DialogoAto):
             "não pode ser corrigida pelo programa."
         )
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `registrar_intimacao` (and of its check) from the fields."""
+        return {
+            "auto_id": self.caso.id,
+            "data": self.data_obrigatoria(self.data, "data", "a data da intimação"),
+            "meio": self.meio.currentData(),
+            "resultado": self.resultado.currentData(),
+            "objeto": self.objeto,
+            "recebedor_nome": self.recebedor_nome.text(),
+            "recebedor_documento": self.recebedor_documento.text(),
+            "recibo": self.recibo.text(),
+            "observacao": self.observacao.texto(),
+            "versao": self.caso.versao,
+            "retificacao_id": self.termo.id if self.termo is not None else None,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import verificar_intimacao
+
+        verificar_intimacao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_intimacao
 
-        dia = self.data_obrigatoria(self.data, "data", "a data da intimação")
-        resumo = registrar_intimacao(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            data=dia,
-            meio=self.meio.currentData(),
-            resultado=self.resultado.currentData(),
-            objeto=self.objeto,
-            recebedor_nome=self.recebedor_nome.text(),
-            recebedor_documento=self.recebedor_documento.text(),
-            recibo=self.recibo.text(),
-            observacao=self.observacao.texto(),
-            versao=self.caso.versao,
-            retificacao_id=self.termo.id if self.termo is not None else None,
-        )
+        resumo = registrar_intimacao(self.uow, self.ator, **self.pedido())
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
         if resumo.prazo is not None or self.termo is not None:
@@ -385,6 +415,7 @@ class DialogoDefesa(DialogoAto):
         f = self.form
         f.adicionar("protocolada_em", "&Protocolada em:", self.protocolada_em)
         f.layout.addRow(self.situacao)
+        f.indicador("protocolada_em", self.situacao)
         f.adicionar("requerente", "Re&querente:", self.requerente)
         f.adicionar("recibo", "Re&cibo:", self.recibo)
         f.adicionar("texto", "&Texto:", self.texto)
@@ -733,39 +764,37 @@ class DialogoDecisao(_DialogoPenalidade):
             f"{suspensao}?\n\nA decisão só poderá ser alterada por recurso ao Prefeito (art. 15)."
         )
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `decidir` (and of its check) from the fields."""
+        pedido: dict[str, Any] = {
+            "auto_id": self.caso.id,
+            "data": self.data_obrigatoria(self.data, "data", "a data da decisão"),
+            "fundamentacao": self.fundamentacao.texto(),
+            "versao": self.caso.versao,
+            "resultado": "arquivado",
+        }
+        if self.aplicar.isChecked():
+            multa, dias = self.penalidade.valores()
+            pedido.update(resultado="aplicada", multa_ur=multa, suspensao_dias=dias)
+        return pedido
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import verificar_decisao
+
+        verificar_decisao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.tramitacao import decidir
 
-        dia = self.data_obrigatoria(self.data, "data", "a data da decisão")
-        if self.aplicar.isChecked():
-            multa, dias = self.penalidade.valores()
-            r = decidir(
-                self.uow,
-                self.ator,
-                auto_id=self.caso.id,
-                data=dia,
-                resultado="aplicada",
-                fundamentacao=self.fundamentacao.texto(),
-                multa_ur=multa,
-                suspensao_dias=dias,
-                versao=self.caso.versao,
-            )
-            texto = f"Penalidade aplicada: multa de {formatar_decimal(r.multa_ur)} URM = {formatar_reais(r.multa_reais)}"
-            if r.suspensao_dias:
-                texto += f" e suspensão de {_dias(r.suspensao_dias)}"
-            if self.contexto.pode("protocolo"):
-                return texto + ". Registre agora a intimação da decisão (ela abre o prazo de recurso)."
-            return texto + ". O Protocolo registra a intimação da decisão, que abre o prazo de recurso."
-        decidir(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            data=dia,
-            resultado="arquivado",
-            fundamentacao=self.fundamentacao.texto(),
-            versao=self.caso.versao,
-        )
-        return f"Auto nº {self.caso.numero_formatado} arquivado."
+        r = decidir(self.uow, self.ator, **self.pedido())
+        if r.resultado != "aplicada":
+            return f"Auto nº {self.caso.numero_formatado} arquivado."
+        texto = f"Penalidade aplicada: multa de {formatar_decimal(r.multa_ur)} URM = {formatar_reais(r.multa_reais)}"
+        if r.suspensao_dias:
+            texto += f" e suspensão de {_dias(r.suspensao_dias)}"
+        if self.contexto.pode("protocolo"):
+            return texto + ". Registre agora a intimação da decisão (ela abre o prazo de recurso)."
+        return texto + ". O Protocolo registra a intimação da decisão, que abre o prazo de recurso."
 
 
 # --- recurso (art. 15) -------------------------------------------------------------------------------------
@@ -782,6 +811,7 @@ class DialogoRecurso(DialogoAto):
         self.situacao.setWordWrap(True)
         self.form.adicionar("protocolado_em", "&Protocolado em:", self.protocolado_em)
         self.form.layout.addRow(self.situacao)
+        self.form.indicador("protocolado_em", self.situacao)
         self.form.adicionar("razoes", "Ra&zões:", self.razoes)
         self.protocolado_em.dataAlterada.connect(lambda _d: self.atualizar_situacao())
         self.atualizar_situacao()

@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QDialog,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -40,7 +39,13 @@ from PySide6.QtWidgets import (
 
 from secretaria import relogio
 from secretaria.lei.formato import formatar_data
-from secretaria.services.autos import DadosTestemunha, NovoAuto, anexar_evidencia, lavrar_auto
+from secretaria.services.autos import (
+    DadosTestemunha,
+    NovoAuto,
+    anexar_evidencia,
+    lavrar_auto,
+    verificar_lavratura,
+)
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import com_preposicao
 from secretaria.services.sancao import avaliar_sancao
@@ -57,6 +62,7 @@ from secretaria.ui.processo.painel_sancao import Adiador, ConteudoPainel, Painel
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.documentos import CampoMascarado
+from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 if TYPE_CHECKING:
@@ -179,7 +185,7 @@ class TabelaTestemunhas(QWidget):
         return saida
 
 
-class DialogoAuto(QDialog):
+class DialogoAuto(DialogoFormulario):
     """Lavrar auto de infração: the form on the left, the live sanction panel on the right.
 
     `autoLavrado(auto_id, numero_formatado)` is emitted after the save (and the evidence files)."""
@@ -532,12 +538,15 @@ class DialogoAuto(QDialog):
             self.form.mostrar_erro(erro)
 
     def lavrar(self) -> None:
-        """Check the form, ask for confirmation (the number cannot be taken back), then save."""
+        """Check the form and run the service's checks (`verificar_lavratura`, nothing written), then ask for
+        confirmation (the number cannot be taken back), then save."""
         self.adiador.executar_agora()
         self.form.limpar_erros()
         self.form_lavratura.limpar_erros()
         try:
             dados = self._montar()
+            with self.contexto.banco.leitura() as sessao:
+                verificar_lavratura(sessao, self.contexto.ator, dados)
         except ErroDominio as erro:
             self._mostrar_erro(erro)
             return

@@ -44,6 +44,7 @@ from secretaria.ui.processo.opcoes import OpcoesCaso, opcoes_do_banco
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_OK, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.arquivos import abrir_arquivos
+from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.janelas import tamanho_na_tela
 
 
@@ -53,7 +54,7 @@ def _e(texto: str) -> str:
     return html.escape(texto, quote=False)
 
 
-class DialogoRepresentacao(QDialog):
+class DialogoRepresentacao(DialogoFormulario):
     """Receive a representação. `recebida(id, numero)` after the save (and its evidence files)."""
 
     recebida = Signal(int, str)
@@ -189,7 +190,7 @@ class DialogoRepresentacao(QDialog):
         mensagens.informar(self.parentWidget(), "Representação recebida", texto)
 
 
-class DialogoArquivarRepresentacao(QDialog):
+class DialogoArquivarRepresentacao(DialogoFormulario):
     """File a representação away, with the reasons (art. 12 § 2º)."""
 
     def __init__(
