@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -20,6 +21,7 @@ from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS
 from secretaria.models import (
     Auditoria,
+    AutoInfracao,
     Cassacao,
     CassacaoAto,
     Cumprimento,
@@ -113,60 +115,79 @@ class ResumoSuspensao:
     dias: int
 
 
+def _conferir_suspensao(
+    s: so.Session, ator: Ator, *, auto_id: int, inicio: date, versao: int | None = None, travar: bool = True
+) -> tuple[AutoInfracao, Decisao, date, Operadora]:
+    """Every check of `iniciar_suspensao`, in its order, writing nothing."""
+    exigir_papel(ator, "secretario", "autoridade", acao="iniciar a suspensão")
+    auto = auto_para_ato(s, auto_id, "iniciar a suspensão", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if (
+        decisao is None
+        or decisao.resultado != "aplicada"
+        or auto.suspensao_dias <= 0
+        or auto.penalidade_anulada
+    ):
+        raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem suspensão a cumprir.", "auto_id")
+    existente = s.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == decisao.id))
+    if existente is not None:
+        raise ErroDominio(
+            f"A suspensão do auto nº {auto.numero_formatado} já foi iniciada em "
+            f"{formatar_data(existente.inicio)}.",
+            "auto_id",
+        )
+    definitiva = final_em(s, auto.id)
+    if definitiva is None:
+        motivo = (
+            f"o prazo de recurso vai até {formatar_data(auto.prazo_recurso)}"
+            if auto.prazo_recurso is not None and auto.fase == "decidido"
+            else "há recurso pendente"
+            if auto.fase == "em_recurso"
+            else "a decisão ainda não foi intimada"
+        )
+        raise ErroDominio(
+            f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva ({motivo}): a suspensão só "
+            "se cumpre depois dela.",
+            "inicio",
+        )
+    dia = data_valida(
+        inicio,
+        "inicio",
+        "o início da suspensão",
+        minimo=definitiva,
+        rotulo_minimo="a decisão definitiva",
+        futuro=True,
+    )
+    operadora = obter(s, Operadora, auto.operadora_id, "Operadora")
+    if operadora.cassada_em is not None and operadora.cassada_em <= dia:
+        raise ErroDominio(
+            f"A operadora {operadora.razao_social} teve a permissão cassada em "
+            f"{formatar_data(operadora.cassada_em)}.",
+            "inicio",
+        )
+    assert decisao is not None
+    return auto, decisao, dia, operadora
+
+
+def verificar_suspensao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `iniciar_suspensao` would raise (a decision not yet final, a start before it, an
+    operator already cassada, …), from a read session and writing nothing: what the screen runs before
+    asking to confirm."""
+    _conferir_suspensao(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def iniciar_suspensao(
     uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, inicio: date, versao: int | None = None
 ) -> ResumoSuspensao:
-    """Start serving a final suspension: the operator is "suspensa" from `inicio` to `inicio + dias − 1`."""
-    exigir_papel(ator, "secretario", "autoridade", acao="iniciar a suspensão")
+    """Start serving a final suspension: the operator is "suspensa" from `inicio` to `inicio + dias − 1`.
+    The checks are `verificar_suspensao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "iniciar a suspensão")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-        if (
-            decisao is None
-            or decisao.resultado != "aplicada"
-            or auto.suspensao_dias <= 0
-            or auto.penalidade_anulada
-        ):
-            raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem suspensão a cumprir.", "auto_id")
-        existente = s.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == decisao.id))
-        if existente is not None:
-            raise ErroDominio(
-                f"A suspensão do auto nº {auto.numero_formatado} já foi iniciada em "
-                f"{formatar_data(existente.inicio)}.",
-                "auto_id",
-            )
-        definitiva = final_em(s, auto.id)
-        if definitiva is None:
-            motivo = (
-                f"o prazo de recurso vai até {formatar_data(auto.prazo_recurso)}"
-                if auto.prazo_recurso is not None and auto.fase == "decidido"
-                else "há recurso pendente"
-                if auto.fase == "em_recurso"
-                else "a decisão ainda não foi intimada"
-            )
-            raise ErroDominio(
-                f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva ({motivo}): a suspensão só "
-                "se cumpre depois dela.",
-                "inicio",
-            )
-        dia = data_valida(
-            inicio,
-            "inicio",
-            "o início da suspensão",
-            minimo=definitiva,
-            rotulo_minimo="a decisão definitiva",
-            futuro=True,
+        auto, decisao, dia, _operadora = _conferir_suspensao(
+            s, ator, auto_id=auto_id, inicio=inicio, versao=versao
         )
-        operadora = obter(s, Operadora, auto.operadora_id, "Operadora")
-        if operadora.cassada_em is not None and operadora.cassada_em <= dia:
-            raise ErroDominio(
-                f"A operadora {operadora.razao_social} teve a permissão cassada em "
-                f"{formatar_data(operadora.cassada_em)}.",
-                "inicio",
-            )
         suspensao = Suspensao(
             operadora_id=auto.operadora_id,
             decisao_id=decisao.id,
@@ -315,41 +336,59 @@ def registrar_cumprimento(
 # --- cassação (art. 16) ------------------------------------------------------------------------------------
 
 
+def _conferir_instauracao(
+    s: so.Session, ator: Ator, *, operadora_id: int, data: date, motivo: str, travar: bool = True
+) -> tuple[Operadora, date, str]:
+    """Every check of `instaurar_cassacao`, in its order, writing nothing."""
+    exigir_papel(ator, "autoridade", "secretario", acao="instaurar cassação")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo relevante da cassação")
+    dia = data_valida(data, "data", "a data da instauração")
+    consulta = sa.select(Operadora).where(Operadora.id == operadora_id)
+    operadora = s.scalar(consulta.with_for_update() if travar else consulta)
+    if operadora is None:
+        raise ErroDominio("Operadora não encontrada.", "operadora_id")
+    if operadora.delegacao != "permissao":
+        raise ErroDominio(
+            f"O art. 16 prevê a cassação de permissão ou autorização; {operadora.razao_social} é "
+            "concessionária.",
+            "operadora_id",
+        )
+    if operadora.cassada_em is not None:
+        raise ErroDominio(
+            f"A permissão de {operadora.razao_social} já foi cassada em {formatar_data(operadora.cassada_em)}.",
+            "operadora_id",
+        )
+    aberta = s.scalar(
+        sa.select(Cassacao.instaurada_em).where(
+            Cassacao.operadora_id == operadora.id, Cassacao.situacao != "decidida"
+        )
+    )
+    if aberta is not None:
+        raise ErroDominio(
+            f"Já há um procedimento de cassação em andamento contra {operadora.razao_social}, instaurado em "
+            f"{formatar_data(aberta)}.",
+            "operadora_id",
+        )
+    return operadora, dia, motivo_limpo
+
+
+def verificar_instauracao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `instaurar_cassacao` would raise (a concessionária, a permission already cassada, a
+    procedure already open), from a read session and writing nothing: checked before asking to confirm."""
+    _conferir_instauracao(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def instaurar_cassacao(
     uow: UnidadeDeTrabalho, ator: Ator, *, operadora_id: int, data: date, motivo: str
 ) -> int:
-    """Open the cassação procedure of a permission (art. 16: relevant, proven reason; full defence)."""
-    exigir_papel(ator, "autoridade", "secretario", acao="instaurar cassação")
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo relevante da cassação")
-    dia = data_valida(data, "data", "a data da instauração")
+    """Open the cassação procedure of a permission (art. 16: relevant, proven reason; full defence).
+    The checks are `verificar_instauracao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        operadora = s.scalar(sa.select(Operadora).where(Operadora.id == operadora_id).with_for_update())
-        if operadora is None:
-            raise ErroDominio("Operadora não encontrada.", "operadora_id")
-        if operadora.delegacao != "permissao":
-            raise ErroDominio(
-                f"O art. 16 prevê a cassação de permissão ou autorização; {operadora.razao_social} é "
-                "concessionária.",
-                "operadora_id",
-            )
-        if operadora.cassada_em is not None:
-            raise ErroDominio(
-                f"A permissão de {operadora.razao_social} já foi cassada em {formatar_data(operadora.cassada_em)}.",
-                "operadora_id",
-            )
-        aberta = s.scalar(
-            sa.select(Cassacao.instaurada_em).where(
-                Cassacao.operadora_id == operadora.id, Cassacao.situacao != "decidida"
-            )
+        operadora, dia, motivo_limpo = _conferir_instauracao(
+            s, ator, operadora_id=operadora_id, data=data, motivo=motivo
         )
-        if aberta is not None:
-            raise ErroDominio(
-                f"Já há um procedimento de cassação em andamento contra {operadora.razao_social}, instaurado em "
-                f"{formatar_data(aberta)}.",
-                "operadora_id",
-            )
         cassacao = Cassacao(
             operadora_id=operadora.id,
             instaurada_em=dia,
@@ -364,8 +403,9 @@ def instaurar_cassacao(
         return cassacao.id
 
 
-def _cassacao_para_ato(s: so.Session, cassacao_id: int) -> Cassacao:
-    cassacao = s.scalar(sa.select(Cassacao).where(Cassacao.id == cassacao_id).with_for_update())
+def _cassacao_para_ato(s: so.Session, cassacao_id: int, *, travar: bool = True) -> Cassacao:
+    consulta = sa.select(Cassacao).where(Cassacao.id == cassacao_id)
+    cassacao = s.scalar(consulta.with_for_update() if travar else consulta)
     if cassacao is None:
         raise ErroDominio("Procedimento de cassação não encontrado.", "cassacao_id")
     if cassacao.situacao == "decidida":
@@ -416,6 +456,62 @@ def registrar_ato_cassacao(
         return ato.id
 
 
+def _conferir_decisao_cassacao(
+    s: so.Session,
+    ator: Ator,
+    *,
+    cassacao_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str,
+    versao: int | None = None,
+    travar: bool = True,
+) -> tuple[Cassacao, Operadora, date, str, str]:
+    """Every check of `decidir_cassacao`, in its order, writing nothing."""
+    exigir_papel(ator, "secretario", acao="decidir a cassação")
+    resultado = escolha(resultado, RESULTADOS_CASSACAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    cassacao = _cassacao_para_ato(s, cassacao_id, travar=travar)
+    verificar_versao(cassacao, versao, "O procedimento de cassação")
+    dia = data_valida(
+        data, "data", "a data da decisão", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
+    )
+    consulta = sa.select(Operadora).where(Operadora.id == cassacao.operadora_id)
+    operadora = s.scalar(consulta.with_for_update() if travar else consulta)
+    assert operadora is not None
+    if resultado == "cassada":
+        atos = s.execute(
+            sa.select(CassacaoAto.tipo, sa.func.min(CassacaoAto.data))
+            .where(CassacaoAto.cassacao_id == cassacao.id)
+            .group_by(CassacaoAto.tipo)
+        ).all()
+        primeiros = {tipo: primeiro for tipo, primeiro in atos}
+        notificada = primeiros.get("notificacao")
+        if notificada is None:
+            raise ErroDominio(
+                "O art. 16 assegura ampla defesa: registre a notificação da permissionária para se defender "
+                "antes de decidir pela cassação.",
+                "resultado",
+            )
+        prazo = calendario(s).vencimento(notificada, PRAZO_DEFESA_DIAS)
+        defesa = primeiros.get("defesa")
+        # Within the defence window only a defence already filed by the decision's day allows deciding:
+        # one filed later was not weighed by a decision dated before it.
+        if (defesa is None or defesa > dia) and dia <= prazo:
+            raise ErroDominio(
+                f"A permissionária foi notificada em {formatar_data(notificada)} e pode se defender até "
+                f"{formatar_data(prazo)}: sem defesa registrada, a cassação só pode ser decidida depois disso.",
+                "data",
+            )
+    return cassacao, operadora, dia, resultado, fundamentos
+
+
+def verificar_decisao_cassacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `decidir_cassacao` would raise (no notification yet, a decision inside the defence
+    window, …), from a read session and writing nothing: what the screen runs before asking to confirm."""
+    _conferir_decisao_cassacao(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def decidir_cassacao(
     uow: UnidadeDeTrabalho,
@@ -428,45 +524,19 @@ def decidir_cassacao(
     versao: int | None = None,
 ) -> None:
     """The Secretary's decision. Cassar needs the full defence of art. 16: the permissionária notified to
-    defend itself, and its defence on file or the 15-day period (as in art. 14) passed."""
-    exigir_papel(ator, "secretario", acao="decidir a cassação")
-    resultado = escolha(resultado, RESULTADOS_CASSACAO, "resultado", "a decisão")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    defend itself, and its defence on file or the 15-day period (as in art. 14) passed. The checks are
+    `verificar_decisao_cassacao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        cassacao = _cassacao_para_ato(s, cassacao_id)
-        verificar_versao(cassacao, versao, "O procedimento de cassação")
-        dia = data_valida(
-            data, "data", "a data da decisão", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
+        cassacao, operadora, dia, resultado, fundamentos = _conferir_decisao_cassacao(
+            s,
+            ator,
+            cassacao_id=cassacao_id,
+            data=data,
+            resultado=resultado,
+            fundamentacao=fundamentacao,
+            versao=versao,
         )
-        operadora = s.scalar(
-            sa.select(Operadora).where(Operadora.id == cassacao.operadora_id).with_for_update()
-        )
-        assert operadora is not None
-        if resultado == "cassada":
-            atos = s.execute(
-                sa.select(CassacaoAto.tipo, sa.func.min(CassacaoAto.data))
-                .where(CassacaoAto.cassacao_id == cassacao.id)
-                .group_by(CassacaoAto.tipo)
-            ).all()
-            primeiros = {tipo: primeiro for tipo, primeiro in atos}
-            notificada = primeiros.get("notificacao")
-            if notificada is None:
-                raise ErroDominio(
-                    "O art. 16 assegura ampla defesa: registre a notificação da permissionária para se defender "
-                    "antes de decidir pela cassação.",
-                    "resultado",
-                )
-            prazo = calendario(s).vencimento(notificada, PRAZO_DEFESA_DIAS)
-            defesa = primeiros.get("defesa")
-            # Within the defence window only a defence already filed by the decision's day allows deciding:
-            # one filed later was not weighed by a decision dated before it.
-            if (defesa is None or defesa > dia) and dia <= prazo:
-                raise ErroDominio(
-                    f"A permissionária foi notificada em {formatar_data(notificada)} e pode se defender até "
-                    f"{formatar_data(prazo)}: sem defesa registrada, a cassação só pode ser decidida depois disso.",
-                    "data",
-                )
         antes, antes_operadora = imagem(cassacao), imagem(operadora)
         cassacao.situacao = "decidida"
         cassacao.resultado = resultado

@@ -259,6 +259,29 @@ def test_decisao_antes_do_fim_do_prazo_de_defesa_recusada_antes_de_confirmar(
     assert fabrica.contagens(banco)["decisao"] == 0
 
 
+def test_suspensao_antes_da_decisao_definitiva_recusada_antes_de_confirmar(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    r = roteiro.lavrar(data_infracao=date(2026, 9, 1), dispositivo="1-I")
+    roteiro.intimar(r.id, date(2026, 9, 2))
+    roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
+    roteiro.intimar(r.id, date(2026, 10, 1), objeto="decisao")
+    tela = _tela(qtbot, banco, r.id, "secretario")
+    dialogo = _abrir(qtbot, tela, "iniciar_suspensao", atos.DialogoSuspensao)
+    dialogo.inicio.editor.setText("05102026")  # the decision became final only after the appeal deadline
+    _salvar(qtbot, dialogo)
+    _sem_caixa()
+    assert "decisão definitiva" in dialogo.form.mensagem("inicio")
+    assert fabrica.contagens(banco)["suspensao"] == 0
+    dialogo.inicio.editor.setText("20112026")
+    assert dialogo.form.mensagem("inicio") == ""
+    _salvar(qtbot, dialogo)
+    assert "Confirmar o início da suspensão" in ap.responder_caixa(qtbot, BOTAO.No)
+    assert fabrica.contagens(banco)["suspensao"] == 0
+
+
 def test_auto_com_infracao_futura_recusado_antes_de_confirmar(
     qtbot: QtBot, banco: Banco, roteiro: Any
 ) -> None:
@@ -439,3 +462,35 @@ def test_aviso_externo_em_formulario_intocado_recarrega_ja(
     qtbot.keyClick(dialogo.razao_social, Qt.Key.Key_Escape)  # reloaded = as loaded: closes at once
     _sem_caixa()
     assert not dialogo.isVisible()
+
+
+def test_conflito_no_cadastro_de_usuario(qtbot: QtBot, banco: Banco) -> None:
+    from secretaria.services import contas
+    from secretaria.services.base import ROTULOS_PAPEIS
+    from secretaria.ui.admin.usuarios import DialogoUsuario
+    from secretaria.ui.contexto import Contexto
+
+    criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha="segredo123", papeis=["administrador"])
+    admin = contas.autenticar(banco.uow(), "ana", "segredo123")
+    uid = criar_usuario(
+        banco.uow(), admin, login="paula", nome="Paula", senha="segredo123", papeis=["fiscal"]
+    )
+    dialogo = DialogoUsuario(Contexto(banco, admin), uid)
+    _mostrar(qtbot, dialogo)
+    with banco.leitura() as s:
+        versao = contas.obter_usuario(s, uid).versao
+    contas.editar_usuario(
+        banco.uow(), admin, uid, nome="Paula Souza", papeis=["fiscal", "protocolo"], versao=versao
+    )
+    qtbot.mouseClick(dialogo.papeis.caixas["secretario"], Qt.MouseButton.LeftButton)
+    _salvar(qtbot, dialogo)
+    assert dialogo.isVisible() and dialogo.faixa is not None and dialogo.faixa.botao.isVisible()
+    qtbot.mouseClick(dialogo.faixa.botao, Qt.MouseButton.LeftButton)
+    assert dialogo.nome.text() == "Paula Souza"  # not touched here: the stored name
+    assert dialogo.papeis.papeis() == ["fiscal", "secretario"]  # what this administrador chose
+    agora = f"{ROTULOS_PAPEIS['fiscal']}, {ROTULOS_PAPEIS['protocolo']}"
+    assert f"Papéis (agora {agora})" in dialogo.faixa.texto.text()
+    _salvar(qtbot, dialogo)
+    assert not dialogo.isVisible()
+    with banco.leitura() as s:
+        assert contas.obter_usuario(s, uid).papeis == frozenset({"fiscal", "secretario"})

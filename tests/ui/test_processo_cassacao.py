@@ -17,6 +17,7 @@ from secretaria.ui.processo.cassacao import (
     DialogoDecidirCassacao,
     DialogoInstaurarCassacao,
 )
+from secretaria.ui.widgets import mensagens
 from tests.helpers import apoio_processo as ap
 from tests.helpers import fabrica
 
@@ -32,7 +33,7 @@ def test_cassacao_com_ampla_defesa(qtbot: QtBot, banco: Banco, roteiro: Any) -> 
     ap.manter(concessionaria)
     concessionaria.motivo.setPlainText("Motivo.")
     concessionaria.registrar()
-    ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+    assert mensagens.caixa_aberta() is None  # refused before "Instaurar…?", never after it
     assert "concessionária" in concessionaria.form.mensagem("motivo")  # art. 16 is for permissions
 
     dialogo = DialogoInstaurarCassacao(ctx, roteiro.cidade.operadora2_id, "Transportes Laranjal Ltda.")
@@ -50,7 +51,7 @@ def test_cassacao_com_ampla_defesa(qtbot: QtBot, banco: Banco, roteiro: Any) -> 
     ap.manter(decidir)
     decidir.fundamentacao.setPlainText("Comprovado.")
     decidir.registrar()
-    assert "Cassar a permissão?" in ap.responder_caixa(qtbot, QMessageBox.StandardButton.Yes)
+    assert mensagens.caixa_aberta() is None  # refused before "Cassar a permissão?", never after it
     assert "ampla defesa" in decidir.form.mensagem("resultado")  # no notice to defend yet
 
     for data, tipo in (("02112026", "notificacao"), ("10112026", "defesa")):

@@ -74,7 +74,7 @@ class DialogoSimples(DialogoFormulario):
             resultado.append(self.gravar())
             return True
 
-        if self.form.tentar(executar):
+        if self.gravar_no_formulario(self.form, executar):
             self.salvo.emit(resultado[0])
             self.accept()
 

@@ -129,6 +129,12 @@ class DialogoUsuario(DialogoSimples):
             self.botao_ativo.setText("Desativar conta" if u.ativo else "Reativar conta")
         self._ativo = u.ativo
 
+    def recarregar_registro(self) -> None:
+        self.carregar()
+
+    def pode_recarregar(self) -> bool:
+        return self.usuario_id is not None
+
     def gravar(self) -> Any:
         ator = self.contexto.ator
         if self.usuario_id is None:
@@ -156,6 +162,7 @@ class DialogoUsuario(DialogoSimples):
     def _agir(self, acao: Any, mensagem: str) -> None:
         if self.form.tentar(sucesso(acao)):
             self.carregar()
+            self.marcar_como_carregado()
             self.salvo.emit(self.usuario_id)
             mensagens.informar(self, "Usuário", mensagem)
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from secretaria.services.base import ConflitoEdicao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar
@@ -175,22 +174,8 @@ class DialogoCadastro(DialogoFormulario):
         if not self.pode_editar:
             self.reject()
             return
-        conflito: list[ConflitoEdicao] = []
-
-        def gravar() -> int | None:
-            try:
-                return self.gravar(self.contexto.banco.uow())
-            except ConflitoEdicao as erro:
-                conflito.append(erro)
-                return None
-
-        novo_id = self.form.tentar(gravar)
-        if conflito and self.pode_recarregar():
-            self.mostrar_conflito(conflito[0])
-            return
+        novo_id = self.gravar_no_formulario(self.form, lambda: self.gravar(self.contexto.banco.uow()))
         if novo_id is None:
-            if conflito:
-                self.form.mostrar_erro(conflito[0])
             return
         self.registro_id = novo_id
         self.salvo.emit(novo_id)

@@ -1001,16 +1001,23 @@ class DialogoSuspensao(DialogoAto):
     def confirmacao(self) -> str:
         return f"{self.fim.text()}\n\nConfirmar o início da suspensão de {self.caso.operadora_nome}?"
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `iniciar_suspensao` (and of its check) from the fields."""
+        return {
+            "auto_id": self.caso.id,
+            "inicio": self.data_obrigatoria(self.inicio, "inicio", "o início da suspensão"),
+            "versao": self.caso.versao,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.execucao import verificar_suspensao
+
+        verificar_suspensao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.execucao import iniciar_suspensao
 
-        r = iniciar_suspensao(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            inicio=self.data_obrigatoria(self.inicio, "inicio", "o início da suspensão"),
-            versao=self.caso.versao,
-        )
+        r = iniciar_suspensao(self.uow, self.ator, **self.pedido())
         return f"Suspensão registrada: de {formatar_data(r.inicio)} até {formatar_data(r.fim)} ({_dias(r.dias)})."
 
 

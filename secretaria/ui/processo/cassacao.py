@@ -109,16 +109,19 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
     def confirmacao(self) -> str:
         return f"Instaurar o procedimento de cassação da permissão de {self.operadora_nome}?"
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `instaurar_cassacao` (and of its check) from the fields."""
+        return {"operadora_id": self.operadora_id, "data": self._dia(), "motivo": self.motivo.texto()}
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.execucao import verificar_instauracao
+
+        verificar_instauracao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> int:
         from secretaria.services.execucao import instaurar_cassacao
 
-        return instaurar_cassacao(
-            self.uow,
-            self.ator,
-            operadora_id=self.operadora_id,
-            data=self._dia(),
-            motivo=self.motivo.texto(),
-        )
+        return instaurar_cassacao(self.uow, self.ator, **self.pedido())
 
 
 class _DialogoDoProcedimento(_DialogoCassacao):
@@ -198,18 +201,25 @@ class DialogoDecidirCassacao(_DialogoDoProcedimento):
             )
         return "Arquivar o procedimento de cassação?"
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `decidir_cassacao` (and of its check) from the fields."""
+        return {
+            "cassacao_id": self.cassacao_id,
+            "data": self._dia(),
+            "resultado": self.resultado.currentData(),
+            "fundamentacao": self.fundamentacao.texto(),
+            "versao": self.versao,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.execucao import verificar_decisao_cassacao
+
+        verificar_decisao_cassacao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> None:
         from secretaria.services.execucao import decidir_cassacao
 
-        decidir_cassacao(
-            self.uow,
-            self.ator,
-            cassacao_id=self.cassacao_id,
-            data=self._dia(),
-            resultado=self.resultado.currentData(),
-            fundamentacao=self.fundamentacao.texto(),
-            versao=self.versao,
-        )
+        decidir_cassacao(self.uow, self.ator, **self.pedido())
         return None
 
 

@@ -111,7 +111,13 @@ def definir_campo(widget: QWidget, valor: tuple[Any, ...]) -> None:
 def texto_campo(widget: QWidget) -> str:
     """The field's value as the user reads it ("3222-1111", "Permissão", "sim")."""
     partes: list[str] = []
-    for w in folhas(widget):
+    todas = folhas(widget)
+    if len(todas) > 1 and all(isinstance(w, QAbstractButton) for w in todas):  # a group of check boxes
+        marcadas = [
+            w.text().replace("&", "") for w in todas if isinstance(w, QAbstractButton) and w.isChecked()
+        ]
+        return ", ".join(marcadas) or "nenhum"
+    for w in todas:
         if isinstance(w, QLineEdit):
             texto = w.displayText() if w.inputMask() == "" else w.text()
             if w.inputMask() and not texto.replace("_", "").strip(" ./-:()"):

@@ -372,6 +372,25 @@ class DialogoFormulario(QDialog):
             recarregar=True,
         )
 
+    def gravar_no_formulario(self, form: Formulario, acao: Callable[[], T]) -> T | None:
+        """`form.tentar(acao)`, except that a version conflict (someone else saved the record meanwhile)
+        shows above the buttons with "Recarregar" when this dialog can reload its record."""
+        conflito: list[ConflitoEdicao] = []
+
+        def executar() -> T | None:
+            try:
+                return acao()
+            except ConflitoEdicao as erro:
+                if not self.pode_recarregar():
+                    raise
+                conflito.append(erro)
+                return None
+
+        resultado = form.tentar(executar)
+        if conflito:
+            self.mostrar_conflito(conflito[0])
+        return resultado
+
     def mostrar_conflito(self, conflito: ConflitoEdicao) -> None:
         """A save refused because the record changed since it was loaded (nothing was written)."""
         self.avisar_alteracao_externa(conflito.mensagem, ao_salvar=True)
