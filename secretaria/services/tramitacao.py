@@ -855,6 +855,56 @@ class ResumoRecurso:
     prazo: date | None
 
 
+def _conferir_recurso(
+    s: so.Session,
+    ator: Ator,
+    *,
+    auto_id: int,
+    protocolado_em: date,
+    razoes: str = "",
+    versao: int | None = None,
+    travar: bool = True,
+) -> tuple[AutoInfracao, Decisao, date, str]:
+    """Every check of `registrar_recurso`, in its order, writing nothing."""
+    exigir_papel(ator, "protocolo", acao="registrar recursos")
+    razoes_limpas = texto_opcional(razoes, "razoes", "as razões do recurso")
+    auto = auto_para_ato(s, auto_id, "registrar recursos", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if decisao is None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão de que recorrer.",
+            "auto_id",
+        )
+    if decisao.resultado != "aplicada":
+        raise ErroDominio(
+            f"Não cabe recurso: a decisão de {formatar_data(decisao.data)} arquivou o auto nº "
+            f"{auto.numero_formatado}, sem penalidade.",
+            "auto_id",
+        )
+    anterior = s.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
+    if anterior is not None:
+        raise ErroDominio(
+            f"Já foi registrado recurso contra a decisão do auto nº {auto.numero_formatado}, protocolado em "
+            f"{formatar_data(anterior.protocolado_em)}: o art. 15 admite um só recurso.",
+            "auto_id",
+        )
+    dia = data_valida(
+        protocolado_em,
+        "protocolado_em",
+        "a data do protocolo",
+        minimo=decisao.data,
+        rotulo_minimo="a decisão",
+    )
+    return auto, decisao, dia, razoes_limpas
+
+
+def verificar_recurso(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `registrar_recurso` would raise (no applied decision, a second appeal, a protocol date
+    before the decision or in the future), from a read session and writing nothing."""
+    _conferir_recurso(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def registrar_recurso(
     uow: UnidadeDeTrabalho,
@@ -865,38 +915,12 @@ def registrar_recurso(
     razoes: str = "",
     versao: int | None = None,
 ) -> ResumoRecurso:
-    """Record the appeal to the Prefeito against an applied penalty (one per decision)."""
-    exigir_papel(ator, "protocolo", acao="registrar recursos")
-    razoes_limpas = texto_opcional(razoes, "razoes", "as razões do recurso")
+    """Record the appeal to the Prefeito against an applied penalty (one per decision). The checks are
+    `verificar_recurso`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "registrar recursos")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-        if decisao is None:
-            raise ErroDominio(
-                f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão de que recorrer.",
-                "auto_id",
-            )
-        if decisao.resultado != "aplicada":
-            raise ErroDominio(
-                f"Não cabe recurso: a decisão de {formatar_data(decisao.data)} arquivou o auto nº "
-                f"{auto.numero_formatado}, sem penalidade.",
-                "auto_id",
-            )
-        anterior = s.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
-        if anterior is not None:
-            raise ErroDominio(
-                f"Já foi registrado recurso contra a decisão do auto nº {auto.numero_formatado}, protocolado em "
-                f"{formatar_data(anterior.protocolado_em)}: o art. 15 admite um só recurso.",
-                "auto_id",
-            )
-        dia = data_valida(
-            protocolado_em,
-            "protocolado_em",
-            "a data do protocolo",
-            minimo=decisao.data,
-            rotulo_minimo="a decisão",
+        auto, decisao, dia, razoes_limpas = _conferir_recurso(
+            s, ator, auto_id=auto_id, protocolado_em=protocolado_em, razoes=razoes, versao=versao
         )
         antes_da_intimacao = auto.prazo_recurso is None
         no_prazo = auto.prazo_recurso is None or tempestivo(dia, auto.prazo_recurso)
@@ -923,6 +947,95 @@ def registrar_recurso(
         return ResumoRecurso(recurso.id, no_prazo, antes_da_intimacao, auto.prazo_recurso)
 
 
+@dataclass(frozen=True)
+class _JulgamentoConferido:
+    auto: AutoInfracao
+    recurso: Recurso
+    decisao: Decisao
+    dia: date
+    resultado: str
+    fundamentos: str
+    multa_nova: Decimal | None
+    dias_novos: int | None
+
+
+def _conferir_julgamento(
+    s: so.Session,
+    ator: Ator,
+    *,
+    auto_id: int,
+    data: date,
+    resultado: str,
+    fundamentacao: str = "",
+    multa_ur_nova: Decimal | None = None,
+    suspensao_dias_nova: int | None = None,
+    versao: int | None = None,
+    travar: bool = True,
+) -> _JulgamentoConferido:
+    """Every check of `julgar_recurso`, in its order, writing nothing."""
+    exigir_papel(ator, "protocolo", acao="registrar o julgamento de recursos")
+    resultado = escolha(resultado, RESULTADOS_JULGAMENTO, "resultado", "o resultado do recurso")
+    fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
+    auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    linha = (
+        s.execute(
+            sa.select(Recurso, Decisao)
+            .join(Decisao, Decisao.id == Recurso.decisao_id)
+            .where(Decisao.auto_id == auto.id)
+        )
+        .tuples()
+        .first()
+    )
+    if linha is None:
+        raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
+    recurso, decisao = linha
+    if recurso.resultado != "pendente":
+        raise ErroDominio(
+            f"O recurso do auto nº {auto.numero_formatado} já foi julgado em "
+            f"{formatar_data(recurso.julgado_em or recurso.protocolado_em)}.",
+            "auto_id",
+        )
+    dia = data_valida(
+        data,
+        "data",
+        "a data do julgamento",
+        minimo=recurso.protocolado_em,
+        rotulo_minimo="o protocolo do recurso",
+    )
+    multa_nova: Decimal | None = None
+    dias_novos: int | None = None
+    if resultado == "provido_parcialmente":
+        multa_nova = urm_valida(multa_ur_nova, "multa_ur", "a multa reduzida (URM)")
+        dias_novos = dias_validos(suspensao_dias_nova, "suspensao_dias", "a suspensão reduzida")
+        if multa_nova > auto.multa_ur or dias_novos > auto.suspensao_dias:
+            raise ErroDominio(
+                "No provimento parcial a penalidade só pode ser reduzida: a decisão aplicou "
+                f"{formatar_urm(auto.multa_ur)}"
+                + (
+                    f" e {auto.suspensao_dias} {'dia' if auto.suspensao_dias == 1 else 'dias'} de suspensão"
+                    if auto.suspensao_dias
+                    else ""
+                )
+                + ".",
+                "multa_ur" if multa_nova > auto.multa_ur else "suspensao_dias",
+            )
+        if multa_nova == auto.multa_ur and dias_novos == auto.suspensao_dias:
+            raise ErroDominio(
+                "No provimento parcial a penalidade deve ser reduzida; para mantê-la, registre “recurso negado”.",
+                "multa_ur",
+            )
+        _conferir(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
+    return _JulgamentoConferido(auto, recurso, decisao, dia, resultado, fundamentos, multa_nova, dias_novos)
+
+
+def verificar_julgamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `julgar_recurso` would raise (no pending appeal, a date before its protocol or in the
+    future, a "reduced" penalty that is not lower or is outside the range), from a read session and
+    writing nothing: what the screen runs before asking to confirm."""
+    _conferir_julgamento(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def julgar_recurso(
     uow: UnidadeDeTrabalho,
@@ -936,62 +1049,23 @@ def julgar_recurso(
     suspensao_dias_nova: int | None = None,
     versao: int | None = None,
 ) -> None:
-    """Record the Prefeito's outcome; a granted appeal annuls the penalty, a partial one reduces it."""
-    exigir_papel(ator, "protocolo", acao="registrar o julgamento de recursos")
-    resultado = escolha(resultado, RESULTADOS_JULGAMENTO, "resultado", "o resultado do recurso")
-    fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
+    """Record the Prefeito's outcome; a granted appeal annuls the penalty, a partial one reduces it. The
+    checks are `verificar_julgamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        linha = (
-            s.execute(
-                sa.select(Recurso, Decisao)
-                .join(Decisao, Decisao.id == Recurso.decisao_id)
-                .where(Decisao.auto_id == auto.id)
-            )
-            .tuples()
-            .first()
+        c = _conferir_julgamento(
+            s,
+            ator,
+            auto_id=auto_id,
+            data=data,
+            resultado=resultado,
+            fundamentacao=fundamentacao,
+            multa_ur_nova=multa_ur_nova,
+            suspensao_dias_nova=suspensao_dias_nova,
+            versao=versao,
         )
-        if linha is None:
-            raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
-        recurso, decisao = linha
-        if recurso.resultado != "pendente":
-            raise ErroDominio(
-                f"O recurso do auto nº {auto.numero_formatado} já foi julgado em "
-                f"{formatar_data(recurso.julgado_em or recurso.protocolado_em)}.",
-                "auto_id",
-            )
-        dia = data_valida(
-            data,
-            "data",
-            "a data do julgamento",
-            minimo=recurso.protocolado_em,
-            rotulo_minimo="o protocolo do recurso",
-        )
-        multa_nova: Decimal | None = None
-        dias_novos: int | None = None
-        if resultado == "provido_parcialmente":
-            multa_nova = urm_valida(multa_ur_nova, "multa_ur", "a multa reduzida (URM)")
-            dias_novos = dias_validos(suspensao_dias_nova, "suspensao_dias", "a suspensão reduzida")
-            if multa_nova > auto.multa_ur or dias_novos > auto.suspensao_dias:
-                raise ErroDominio(
-                    "No provimento parcial a penalidade só pode ser reduzida: a decisão aplicou "
-                    f"{formatar_urm(auto.multa_ur)}"
-                    + (
-                        f" e {auto.suspensao_dias} {'dia' if auto.suspensao_dias == 1 else 'dias'} de suspensão"
-                        if auto.suspensao_dias
-                        else ""
-                    )
-                    + ".",
-                    "multa_ur" if multa_nova > auto.multa_ur else "suspensao_dias",
-                )
-            if multa_nova == auto.multa_ur and dias_novos == auto.suspensao_dias:
-                raise ErroDominio(
-                    "No provimento parcial a penalidade deve ser reduzida; para mantê-la, registre “recurso negado”.",
-                    "multa_ur",
-                )
-            _conferir(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
+        auto, recurso, decisao, dia, resultado = c.auto, c.recurso, c.decisao, c.dia, c.resultado
+        fundamentos, multa_nova, dias_novos = c.fundamentos, c.multa_nova, c.dias_novos
         antes_auto, antes_recurso = imagem(auto), imagem(recurso)
         recurso.resultado = resultado
         recurso.julgado_em = dia

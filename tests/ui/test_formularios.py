@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 from secretaria.db import Banco
 from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA, Ator, ErroDominio
+from secretaria.services.caso import obter_caso
 from secretaria.services.contas import criar_usuario
 from secretaria.services.tramitacao import decidir, verificar_decisao
 from secretaria.ui.cadastros.operadoras import DialogoLinha, DialogoOperadora
@@ -194,9 +195,11 @@ def test_intimacao_com_data_futura_recusada_antes_de_confirmar(
     _salvar(qtbot, dialogo)
     _sem_caixa()
     assert "05/12/2026" in dialogo.form.mensagem("data")
+    assert dialogo.previsao.text() == ""  # no deadline announced beside the refused date
     assert fabrica.contagens(banco)["intimacao"] == 0
     dialogo.data.editor.setText("27112026")
     assert dialogo.form.mensagem("data") == ""
+    assert "Prazo de defesa (art. 14): vencerá em" in dialogo.previsao.text()
     _salvar(qtbot, dialogo)
     assert "Registrar a intimação do auto entregue em 27/11/2026" in ap.responder_caixa(qtbot, BOTAO.Yes)
     ap.responder_caixa(qtbot, BOTAO.Ok)
@@ -221,6 +224,7 @@ def test_multa_fora_da_faixa_recusada_antes_de_confirmar(qtbot: QtBot, banco: Ba
     _sem_caixa()
     mensagem = dialogo.form.mensagem("multa_ur")
     assert "fora da faixa" in mensagem
+    ap.salvar_png(dialogo, "h15-decisao-faixa")
     assert fabrica.contagens(banco)["decisao"] == 0
     # One rule in one place: the write path refuses with the very same words.
     pedido = dialogo.pedido()
@@ -282,6 +286,32 @@ def test_suspensao_antes_da_decisao_definitiva_recusada_antes_de_confirmar(
     assert fabrica.contagens(banco)["suspensao"] == 0
 
 
+def test_recurso_e_julgamento_recusados_antes_de_confirmar(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    r = roteiro.decidido(data_infracao=date(2026, 10, 1), multa="0.30")
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    recurso = _abrir(qtbot, tela, "registrar_recurso", atos.DialogoRecurso)
+    recurso.protocolado_em.editor.setText("02122026")  # the future
+    _salvar(qtbot, recurso)
+    _sem_caixa()
+    assert "02/12/2026" in recurso.form.mensagem("protocolado_em")
+    recurso.protocolado_em.editor.setText("30112026")
+    _salvar(qtbot, recurso)
+    assert "Registrar o recurso ao Prefeito" in ap.responder_caixa(qtbot, BOTAO.Yes)
+    ap.responder_caixa(qtbot, BOTAO.Ok)
+
+    with banco.leitura() as s:
+        antes = obter_caso(s, r.id)
+    julgamento = _abrir(qtbot, tela, "julgar_recurso", atos.DialogoJulgamento)
+    julgamento.resultado.setCurrentIndex(julgamento.resultado.findData("provido_parcialmente"))
+    julgamento.penalidade.multa.setText("0,40")  # "reduced" above the 0,30 URM decided
+    _salvar(qtbot, julgamento)
+    _sem_caixa()
+    assert "só pode ser reduzida" in julgamento.form.mensagem("multa_ur")
+    with banco.leitura() as s:
+        depois = obter_caso(s, r.id)
+    assert (depois.fase, depois.versao) == (antes.fase, antes.versao)  # nothing written
+
+
 def test_auto_com_infracao_futura_recusado_antes_de_confirmar(
     qtbot: QtBot, banco: Banco, roteiro: Any
 ) -> None:
@@ -303,6 +333,7 @@ def test_auto_com_infracao_futura_recusado_antes_de_confirmar(
         "data_lavratura"
     )
     assert fabrica.contagens(banco)["auto_infracao"] == 0
+    ap.salvar_png(dialogo, "h15-auto-futuro")
 
 
 def test_escolher_a_operadora_apaga_o_aviso(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
@@ -494,3 +525,33 @@ def test_conflito_no_cadastro_de_usuario(qtbot: QtBot, banco: Banco) -> None:
     assert not dialogo.isVisible()
     with banco.leitura() as s:
         assert contas.obter_usuario(s, uid).papeis == frozenset({"fiscal", "secretario"})
+
+
+def test_auto_e_ato_perguntam_so_quando_alterados(
+    qtbot: QtBot, banco: Banco, roteiro: Any, digitar: Digitar
+) -> None:
+    dialogo = ap.manter(DialogoAuto(ap.contexto(banco, "fiscal", login="fiscal")))
+    _mostrar(qtbot, dialogo)
+    qtbot.keyClick(dialogo.local, Qt.Key.Key_Escape)  # the defaults (today, now) are "as loaded"
+    _sem_caixa()
+    assert not dialogo.isVisible()
+
+    dialogo = ap.manter(DialogoAuto(ap.contexto(banco, "fiscal", login="fiscal")))
+    _mostrar(qtbot, dialogo)
+    digitar(dialogo.local, "Terminal")
+    qtbot.keyClick(dialogo.local, Qt.Key.Key_Escape)
+    assert ap.responder_caixa(qtbot, BOTAO.Cancel) == PERGUNTA_DESCARTAR
+    assert dialogo.isVisible() and dialogo.local.text() == "Terminal"
+
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    ato = _abrir(qtbot, tela, "registrar_intimacao_auto", atos.DialogoIntimacao)
+    qtbot.mouseClick(ato.botoes.button(QDialogButtonBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+    _sem_caixa()
+    assert not ato.isVisible()
+    ato = _abrir(qtbot, tela, "registrar_intimacao_auto", atos.DialogoIntimacao)
+    digitar(ato.recibo, "AR 123")
+    qtbot.mouseClick(ato.botoes.button(QDialogButtonBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+    assert ap.responder_caixa(qtbot, BOTAO.Discard) == PERGUNTA_DESCARTAR
+    assert not ato.isVisible()
+    assert fabrica.contagens(banco)["intimacao"] == 0

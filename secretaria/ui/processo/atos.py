@@ -294,6 +294,7 @@ class DialogoIntimacao(DialogoAto):
         f.adicionar("observacao", "O&bservação:", self.observacao)
         self.previsao.setStyleSheet(f"color: {COR_DESTAQUE}; font-weight: bold")
         self.layout_principal.addWidget(self.previsao)
+        f.indicador("data", self.previsao)  # no deadline announced beside a refused date
         endereco = QLabel(f"Endereço da operadora: {self.caso.operadora_endereco or '(não cadastrado)'}")
         endereco.setWordWrap(True)
         self.layout_principal.addWidget(endereco)
@@ -854,19 +855,26 @@ class DialogoRecurso(DialogoAto):
             "O recurso não pode ser apagado depois; o julgamento do Prefeito é registrado quando chegar."
         )
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `registrar_recurso` (and of its check) from the fields."""
+        return {
+            "auto_id": self.caso.id,
+            "protocolado_em": self.data_obrigatoria(
+                self.protocolado_em, "protocolado_em", "a data do protocolo"
+            ),
+            "razoes": self.razoes.texto(),
+            "versao": self.caso.versao,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import verificar_recurso
+
+        verificar_recurso(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_recurso
 
-        r = registrar_recurso(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            protocolado_em=self.data_obrigatoria(
-                self.protocolado_em, "protocolado_em", "a data do protocolo"
-            ),
-            razoes=self.razoes.texto(),
-            versao=self.caso.versao,
-        )
+        r = registrar_recurso(self.uow, self.ator, **self.pedido())
         return f"Recurso registrado: {'tempestivo' if r.tempestivo else 'INTEMPESTIVO'}."
 
 
@@ -941,25 +949,33 @@ class DialogoJulgamento(DialogoAto):
         if self.resultado.currentData() == "provido_parcialmente":
             self.penalidade.valores()
 
-    def executar(self) -> str:
-        from secretaria.services.tramitacao import julgar_recurso
-
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `julgar_recurso` (and of its check) from the fields."""
         resultado = self.resultado.currentData()
         multa: Decimal | None = None
         dias: int | None = None
         if resultado == "provido_parcialmente":
             multa, dias = self.penalidade.valores()
-        julgar_recurso(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            data=self.data_obrigatoria(self.data, "data", "a data do julgamento"),
-            resultado=resultado,
-            fundamentacao=self.fundamentacao.texto(),
-            multa_ur_nova=multa,
-            suspensao_dias_nova=dias,
-            versao=self.caso.versao,
-        )
+        return {
+            "auto_id": self.caso.id,
+            "data": self.data_obrigatoria(self.data, "data", "a data do julgamento"),
+            "resultado": resultado,
+            "fundamentacao": self.fundamentacao.texto(),
+            "multa_ur_nova": multa,
+            "suspensao_dias_nova": dias,
+            "versao": self.caso.versao,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import verificar_julgamento
+
+        verificar_julgamento(sessao, self.ator, **self.pedido())
+
+    def executar(self) -> str:
+        from secretaria.services.tramitacao import julgar_recurso
+
+        resultado = self.resultado.currentData()
+        julgar_recurso(self.uow, self.ator, **self.pedido())
         return {
             "negado": "Recurso negado: penalidade mantida.",
             "provido": "Recurso provido: penalidade anulada.",

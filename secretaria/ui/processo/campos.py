@@ -104,8 +104,9 @@ def alinhar_rotulos(*formularios: Formulario) -> None:
     largura = max((r.sizeHint().width() for r in rotulos), default=0)
     for r in rotulos:
         r.setMinimumWidth(largura)
-        if isinstance(r, QLabel):
-            r.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if isinstance(r, QLabel):  # right-aligned; a field's label stays at the top of its row (Formulario)
+            vertical = r.alignment() & Qt.AlignmentFlag.AlignVertical_Mask
+            r.setAlignment(Qt.AlignmentFlag.AlignRight | vertical)
 
 
 def linha_botoes(*botoes: QPushButton) -> QWidget:

@@ -3,8 +3,10 @@
 - `CampoData` (datas): dd/mm/aaaa with calendar popup and an empty state; `data()`, `data_ou_erro()`.
 - `CampoDecimal`, `RotuloValor`, `texto_reais`, `texto_urm` (valores): money and URM in pt-BR form.
 - `CampoCnpj`, `CampoCpf`, `CampoPlaca` (documentos): masked identifiers; `valor()` gives the bare value.
-- `Formulario` (formulario): QFormLayout whose fields show an `ErroDominio` in red beside them;
-  `botoes_salvar_cancelar(dialogo)` for Enter = save / Escape = cancel.
+- `Formulario` (formulario): QFormLayout whose fields show an `ErroDominio` in red beside them (a reserved
+  line that grows to the text and clears when the field changes); `botoes_salvar_cancelar(dialogo)` for
+  Enter = save / Escape = cancel; `DialogoFormulario`, the base of every editing dialog ("Descartar as
+  alterações?" on a changed form; `avisar_alteracao_externa(mensagem)` / Recarregar after a conflict).
 - `mensagens`: `informar`, `avisar_erro`, `confirmar(parent, titulo, texto, ao_confirmar)` — non-blocking,
   with callbacks; `caixa_aberta()` / `responder()` for tests.
 - `arquivos`: `salvar_como`, `abrir_arquivo`, `abrir_arquivos`, `escolher_pasta` (tests patch these).

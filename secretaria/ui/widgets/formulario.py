@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLayout,
+    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -94,6 +95,16 @@ class RotuloErro(QLabel):
             self._pedir_espaco()
 
 
+_ALTURA_LINHA: list[int] = []
+
+
+def _altura_de_uma_linha() -> int:
+    """The height of a one-line field (a QLineEdit), measured once."""
+    if not _ALTURA_LINHA:
+        _ALTURA_LINHA.append(QLineEdit().sizeHint().height())
+    return _ALTURA_LINHA[0]
+
+
 def rotulo_erro(parent: QWidget | None = None) -> RotuloErro:
     """The red message line used under a field (its space reserved; empty until there is something to
     say)."""
@@ -157,7 +168,8 @@ class Formulario:
         rotulo_widget.setBuddy(alvo)
         # At the top of the row, centred on the field's first line: beside the field, not its message.
         rotulo_widget.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        topo = max(0, (alvo.sizeHint().height() - rotulo_widget.fontMetrics().height()) // 2)
+        primeira_linha = min(alvo.sizeHint().height(), _altura_de_uma_linha())  # a text box: its 1st line
+        topo = max(0, (primeira_linha - rotulo_widget.fontMetrics().height()) // 2)
         rotulo_widget.setContentsMargins(0, topo, 0, 0)
         self._rotulos.append(rotulo_widget)
         self._atual.addRow(rotulo_widget, caixa)
