@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import date, time
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -410,25 +411,40 @@ def abrir_anexo(sessao: so.Session, anexo_id: int) -> ArquivoAnexo:
 # --- cancelling --------------------------------------------------------------------------------------------
 
 
+def _conferir_cancelamento(
+    s: so.Session, ator: Ator, *, auto_id: int, motivo: str, versao: int | None = None, travar: bool = True
+) -> tuple[AutoInfracao, str]:
+    """Every check of `cancelar_auto`, in its order, writing nothing."""
+    exigir_papel(ator, "autoridade", "secretario", acao="cancelar autos de infração")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do cancelamento")
+    auto = auto_para_ato(s, auto_id, "cancelá-lo novamente", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
+    if decisao is not None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(decisao)}: não pode mais "
+            "ser cancelado; a decisão só se altera pelo recurso ao Prefeito (art. 15).",
+            "auto_id",
+        )
+    return auto, motivo_limpo
+
+
+def verificar_cancelamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `cancelar_auto` would raise (an auto already decided or cancelled), from a read
+    session and writing nothing: what the screen runs before asking to confirm."""
+    _conferir_cancelamento(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def cancelar_auto(
     uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, motivo: str, versao: int | None = None
 ) -> None:
     """Cancel an auto with reasons (never delete it). Refused once the Secretary has decided it: from then
-    on the decision stands until the appeal (art. 15) changes it, and the decision must stay on record."""
-    exigir_papel(ator, "autoridade", "secretario", acao="cancelar autos de infração")
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do cancelamento")
+    on the decision stands until the appeal (art. 15) changes it, and the decision must stay on record.
+    The checks are `verificar_cancelamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "cancelá-lo novamente")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
-        if decisao is not None:
-            raise ErroDominio(
-                f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(decisao)}: não pode mais "
-                "ser cancelado; a decisão só se altera pelo recurso ao Prefeito (art. 15).",
-                "auto_id",
-            )
+        auto, motivo_limpo = _conferir_cancelamento(s, ator, auto_id=auto_id, motivo=motivo, versao=versao)
         antes = imagem(auto)
         auto.fase = "cancelado"
         auto.cancelado_em = relogio.agora()

@@ -207,6 +207,87 @@ def iniciar_suspensao(
 # --- payment and follow-up ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _PagamentoConferido:
+    pagamento: Pagamento
+    situacao: str
+    dia: date
+    valor_pago: Decimal | None
+    guia: str
+
+
+def _conferir_pagamento(
+    s: so.Session,
+    ator: Ator,
+    *,
+    auto_id: int,
+    situacao: str,
+    data: date,
+    valor_pago: Decimal | None = None,
+    guia: str = "",
+    versao: int | None = None,
+    travar: bool = True,
+) -> _PagamentoConferido:
+    """Every check of `registrar_pagamento`, in its order, writing nothing."""
+    exigir_papel(ator, "protocolo", acao="registrar pagamentos")
+    situacao = escolha(situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
+    guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
+    auto = auto_para_ato(s, auto_id, "registrar pagamentos", travar=travar)
+    linha = (
+        s.execute(
+            sa.select(Pagamento, Decisao)
+            .join(Decisao, Decisao.id == Pagamento.decisao_id)
+            .where(Decisao.auto_id == auto.id)
+        )
+        .tuples()
+        .first()
+    )
+    if linha is None:
+        raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
+    pagamento, decisao = linha
+    verificar_versao(pagamento, versao, f"O pagamento do auto nº {auto.numero_formatado}")
+    if pagamento.situacao == "cancelado":
+        raise ErroDominio(
+            f"A multa do auto nº {auto.numero_formatado} foi anulada pelo recurso: não há o que pagar.",
+            "situacao",
+        )
+    if pagamento.situacao == "pago":
+        raise ErroDominio(
+            f"A multa do auto nº {auto.numero_formatado} já foi paga em {_data(pagamento.pago_em)}.",
+            "situacao",
+        )
+    if situacao == "pago":
+        dia = data_valida(data, "data", "a data do pagamento", minimo=decisao.data, rotulo_minimo="a decisão")
+        valor = reais_validos(
+            pagamento.valor if valor_pago is None else valor_pago, "valor_pago", "o valor pago"
+        )
+        return _PagamentoConferido(pagamento, situacao, dia, valor, guia_limpa)
+    if pagamento.situacao == "divida_ativa":
+        raise ErroDominio(
+            f"A multa do auto nº {auto.numero_formatado} já foi inscrita em dívida ativa em "
+            f"{_data(pagamento.inscrito_divida_em)}.",
+            "situacao",
+        )
+    definitiva = final_em(s, auto.id)
+    if definitiva is None:
+        raise ErroDominio(
+            f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva: a multa só vai para a "
+            "dívida ativa depois dela.",
+            "situacao",
+        )
+    dia = data_valida(
+        data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
+    )
+    return _PagamentoConferido(pagamento, situacao, dia, None, guia_limpa)
+
+
+def verificar_pagamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `registrar_pagamento` would raise (a fine annulled or already paid, a date before the
+    decision or in the future, dívida ativa before the decision is final), from a read session and
+    writing nothing: what the screen runs before asking to confirm."""
+    _conferir_pagamento(sessao, ator, travar=False, **pedido)
+
+
 @retentavel
 def registrar_pagamento(
     uow: UnidadeDeTrabalho,
@@ -222,65 +303,31 @@ def registrar_pagamento(
     """The fine paid on a day (amount; default the full amount), or sent to the municipal debt roll.
 
     `versao` is the payment record's version. Inscription in dívida ativa needs the decision to be final.
+    The checks are `verificar_pagamento`'s, run again inside this unit of work.
     """
-    exigir_papel(ator, "protocolo", acao="registrar pagamentos")
-    situacao = escolha(situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
-    guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "registrar pagamentos")
-        linha = (
-            s.execute(
-                sa.select(Pagamento, Decisao)
-                .join(Decisao, Decisao.id == Pagamento.decisao_id)
-                .where(Decisao.auto_id == auto.id)
-            )
-            .tuples()
-            .first()
+        c = _conferir_pagamento(
+            s,
+            ator,
+            auto_id=auto_id,
+            situacao=situacao,
+            data=data,
+            valor_pago=valor_pago,
+            guia=guia,
+            versao=versao,
         )
-        if linha is None:
-            raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
-        pagamento, decisao = linha
-        verificar_versao(pagamento, versao, f"O pagamento do auto nº {auto.numero_formatado}")
-        if pagamento.situacao == "cancelado":
-            raise ErroDominio(
-                f"A multa do auto nº {auto.numero_formatado} foi anulada pelo recurso: não há o que pagar.",
-                "situacao",
-            )
-        if pagamento.situacao == "pago":
-            raise ErroDominio(
-                f"A multa do auto nº {auto.numero_formatado} já foi paga em {_data(pagamento.pago_em)}.",
-                "situacao",
-            )
+        pagamento = c.pagamento
         antes = imagem(pagamento)
-        if situacao == "pago":
-            pagamento.pago_em = data_valida(
-                data, "data", "a data do pagamento", minimo=decisao.data, rotulo_minimo="a decisão"
-            )
-            pagamento.valor_pago = reais_validos(
-                pagamento.valor if valor_pago is None else valor_pago, "valor_pago", "o valor pago"
-            )
+        if c.situacao == "pago":
+            pagamento.pago_em = c.dia
+            pagamento.valor_pago = c.valor_pago
             pagamento.situacao = "pago"
         else:
-            if pagamento.situacao == "divida_ativa":
-                raise ErroDominio(
-                    f"A multa do auto nº {auto.numero_formatado} já foi inscrita em dívida ativa em "
-                    f"{_data(pagamento.inscrito_divida_em)}.",
-                    "situacao",
-                )
-            definitiva = final_em(s, auto.id)
-            if definitiva is None:
-                raise ErroDominio(
-                    f"A decisão do auto nº {auto.numero_formatado} ainda não é definitiva: a multa só vai para a "
-                    "dívida ativa depois dela.",
-                    "situacao",
-                )
-            pagamento.inscrito_divida_em = data_valida(
-                data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
-            )
+            pagamento.inscrito_divida_em = c.dia
             pagamento.situacao = "divida_ativa"
-        if guia_limpa:
-            pagamento.guia = guia_limpa
+        if c.guia:
+            pagamento.guia = c.guia
         pagamento.alterado_por = ator.login
         s.flush()
         auditoria.registrar(

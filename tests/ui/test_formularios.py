@@ -312,6 +312,47 @@ def test_recurso_e_julgamento_recusados_antes_de_confirmar(qtbot: QtBot, banco: 
     assert (depois.fase, depois.versao) == (antes.fase, antes.versao)  # nothing written
 
 
+def test_divida_ativa_antes_da_decisao_definitiva_recusada_antes_de_confirmar(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 10, 1))
+    roteiro.intimar(r.id, date(2026, 10, 2))
+    roteiro.decidir(r.id, date(2026, 11, 20), "0.30")
+    roteiro.intimar(r.id, date(2026, 11, 25), objeto="decisao")  # the appeal deadline is still open
+    tela = _tela(qtbot, banco, r.id, "protocolo")
+    dialogo = _abrir(qtbot, tela, "registrar_pagamento", atos.DialogoPagamento)
+    dialogo.situacao.setCurrentIndex(dialogo.situacao.findData("divida_ativa"))
+    _salvar(qtbot, dialogo)
+    _sem_caixa()
+    assert "ainda não é definitiva" in dialogo.form.mensagem("situacao")
+    dialogo.situacao.setCurrentIndex(dialogo.situacao.findData("pago"))
+    assert dialogo.form.mensagem("situacao") == ""
+    _salvar(qtbot, dialogo)
+    assert "como paga em 30/11/2026" in ap.responder_caixa(qtbot, BOTAO.No)
+
+
+def test_cancelar_auto_decidido_por_outro_recusado_antes_de_confirmar(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    r = roteiro.lavrar(data_infracao=date(2026, 10, 1))
+    roteiro.intimar(r.id, date(2026, 10, 2))
+    tela = _tela(qtbot, banco, r.id, "autoridade", "secretario")
+    dialogo = _abrir(qtbot, tela, "cancelar_auto", atos.DialogoCancelar)
+    dialogo.motivo.setPlainText("Lavrado em duplicidade.")
+    roteiro.decidir(r.id, date(2026, 11, 20), "0.30")  # meanwhile, on another PC
+    _salvar(qtbot, dialogo)
+    _sem_caixa()
+    faixa = dialogo.faixa
+    assert faixa is not None and faixa.isVisible() and faixa.botao.isVisible()
+    qtbot.mouseClick(faixa.botao, Qt.MouseButton.LeftButton)
+    assert dialogo.motivo.texto() == "Lavrado em duplicidade."  # what was typed is kept
+    _salvar(qtbot, dialogo)
+    _sem_caixa()
+    assert "já foi decidido em 20/11/2026" in dialogo.form.mensagem("")
+    with banco.leitura() as s:
+        assert obter_caso(s, r.id).fase == "decidido"
+
+
 def test_auto_com_infracao_futura_recusado_antes_de_confirmar(
     qtbot: QtBot, banco: Banco, roteiro: Any
 ) -> None:

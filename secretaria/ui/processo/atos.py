@@ -1087,21 +1087,29 @@ class DialogoPagamento(DialogoAto):
             "A inscrição não pode ser desfeita pelo programa (a multa ainda poderá ser registrada como paga)."
         )
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `registrar_pagamento` (and of its check) from the fields."""
+        situacao = self.situacao.currentData()
+        valor = self.valor_pago.valor_ou_erro("valor_pago", "o valor pago") if situacao == "pago" else None
+        return {
+            "auto_id": self.caso.id,
+            "situacao": situacao,
+            "data": self.data_obrigatoria(self.data, "data", "a data"),
+            "valor_pago": valor,
+            "guia": self.guia.text(),
+            "versao": self.caso.pagamento.versao if self.caso.pagamento else None,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.execucao import verificar_pagamento
+
+        verificar_pagamento(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.execucao import registrar_pagamento
 
         situacao = self.situacao.currentData()
-        valor = self.valor_pago.valor_ou_erro("valor_pago", "o valor pago") if situacao == "pago" else None
-        registrar_pagamento(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            situacao=situacao,
-            data=self.data_obrigatoria(self.data, "data", "a data"),
-            valor_pago=valor,
-            guia=self.guia.text(),
-            versao=self.caso.pagamento.versao if self.caso.pagamento else None,
-        )
+        registrar_pagamento(self.uow, self.ator, **self.pedido())
         if situacao == "pago":
             return "Pagamento registrado. A exigência do art. 8º continua em acompanhamento."
         return "Multa inscrita em dívida ativa."
@@ -1164,12 +1172,19 @@ class DialogoCancelar(DialogoAto):
     def confirmacao(self) -> str:
         return f"Cancelar o auto nº {self.caso.numero_formatado}? Esta ação não pode ser desfeita."
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `cancelar_auto` (and of its check) from the fields."""
+        return {"auto_id": self.caso.id, "motivo": self.motivo.texto(), "versao": self.caso.versao}
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.autos import verificar_cancelamento
+
+        verificar_cancelamento(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.autos import cancelar_auto
 
-        cancelar_auto(
-            self.uow, self.ator, auto_id=self.caso.id, motivo=self.motivo.texto(), versao=self.caso.versao
-        )
+        cancelar_auto(self.uow, self.ator, **self.pedido())
         return f"Auto nº {self.caso.numero_formatado} cancelado."
 
 

@@ -128,6 +128,10 @@ class Formulario:
     `tentar` clears the old messages, runs the call and, on `ErroDominio`, writes the message in red under
     the field named by `erro.campo` and focuses that field (or, when the field is unknown, in the general
     line at the top of the form); it returns None then. Other exceptions propagate.
+
+    Every message line keeps its space (`RotuloErro`), so showing or clearing one moves no field a user is
+    about to click; a field's message goes as soon as its value changes, and the labels registered with
+    `indicador` (a "Tempestiva" beside the date) are blanked while their field shows a refusal.
     """
 
     def __init__(self, destino: QVBoxLayout | None = None, parent: QWidget | None = None) -> None:
