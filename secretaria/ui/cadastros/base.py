@@ -120,7 +120,6 @@ class DialogoCadastro(DialogoFormulario):
         self.pode_editar = contexto.pode(PAPEL_CADASTROS)
         self.layout_principal = QVBoxLayout(self)
         self.form = Formulario(None, self)
-        self.layout_principal.addWidget(self.form.erro_geral)
         self.alteracao = QLabel()
         self.alteracao.setStyleSheet("color: #666;")
         self.botoes = botoes_salvar_cancelar(self)
@@ -130,7 +129,8 @@ class DialogoCadastro(DialogoFormulario):
     def finalizar(self) -> None:
         """Call at the end of the subclass's __init__: adds the footer, loads the record, applies roles."""
         self.form.alinhar_rotulos()
-        # Spare height goes here (or to a stretching tab widget): a message growing moves no field.
+        # Below the fields, then the spare height (or a stretching tab widget): no message moves a field.
+        self.layout_principal.addWidget(self.form.erro_geral)
         self.layout_principal.addStretch(0)
         self.layout_principal.addWidget(self.alteracao)
         self.layout_principal.addWidget(self.botoes)

@@ -35,6 +35,8 @@ from secretaria.ui.widgets.edicao import (
 T = TypeVar("T")
 
 ESTILO_ERRO = "color: #b3261e;"
+ESPACO_ENTRE_LINHAS = 2
+"""Between a form's rows: each field's (empty) message line already separates it from the next."""
 
 
 class RotuloErro(QLabel):
@@ -44,8 +46,14 @@ class RotuloErro(QLabel):
     ignores height-for-width), and it never shrinks back while the dialog is open (a fixed value clears
     its message without pulling the fields below up under the user's next click)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, reservar: bool = True) -> None:
         super().__init__(parent)
+        self._reservar = reservar
+        if not reservar:
+            self.setVisible(False)
+        fonte = self.font()  # a size smaller than the fields: a form with a line under each field still fits
+        fonte.setPointSizeF(max(8.0, fonte.pointSizeF() - 1))
+        self.setFont(fonte)
         self.setStyleSheet(ESTILO_ERRO)
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
@@ -61,7 +69,7 @@ class RotuloErro(QLabel):
     def altura_necessaria(self, largura: int | None = None) -> int:
         """The height the text needs at `largura` (the label's own width by default), one line at least."""
         largura = self.width() if largura is None else largura
-        linha = self.fontMetrics().lineSpacing() + 2
+        linha = self.fontMetrics().lineSpacing()
         if not self.text() or largura <= 0:
             return linha
         margens = self.contentsMargins()
@@ -78,6 +86,8 @@ class RotuloErro(QLabel):
 
     def setText(self, texto: str) -> None:
         super().setText(texto)
+        if not self._reservar:
+            self.setVisible(bool(texto))
         if texto and self.isVisible():  # the width is the laid-out one only once shown
             self._reserva = max(self._reserva, self.altura_necessaria())
         self._pedir_espaco()
@@ -88,6 +98,11 @@ class RotuloErro(QLabel):
         while widget is not None and not widget.isWindow():
             widget.updateGeometry()
             widget = widget.parentWidget()
+
+    def clear(self) -> None:
+        super().clear()
+        if not self._reservar:
+            self.setVisible(False)
 
     def resizeEvent(self, evento: QResizeEvent) -> None:
         super().resizeEvent(evento)
@@ -105,10 +120,10 @@ def _altura_de_uma_linha() -> int:
     return _ALTURA_LINHA[0]
 
 
-def rotulo_erro(parent: QWidget | None = None) -> RotuloErro:
+def rotulo_erro(parent: QWidget | None = None, *, reservar: bool = True) -> RotuloErro:
     """The red message line used under a field (its space reserved; empty until there is something to
-    say)."""
-    return RotuloErro(parent)
+    say). `reservar=False`: hidden while empty (the form's general line, placed below the fields)."""
+    return RotuloErro(parent, reservar=reservar)
 
 
 class Formulario:
@@ -139,7 +154,8 @@ class Formulario:
         self.layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         self.layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
-        self.erro_geral = rotulo_erro(parent)
+        self.layout.setVerticalSpacing(ESPACO_ENTRE_LINHAS)
+        self.erro_geral = rotulo_erro(parent, reservar=False)
         self._atual = self.layout
         self._campos: dict[str, tuple[QWidget, QLabel]] = {}
         self._vigiados: dict[str, QWidget] = {}
@@ -148,9 +164,9 @@ class Formulario:
         self._indicadores: dict[str, list[QLabel]] = {}
         self._rotulos: list[QLabel] = []
         self._apelidos: dict[str, str] = {}
-        if destino is not None:
-            destino.addWidget(self.erro_geral)
+        if destino is not None:  # the general line below the fields: when it shows, none of them moves
             destino.addLayout(self.layout)
+            destino.addWidget(self.erro_geral)
 
     def adicionar(
         self, campo: str, rotulo: str, widget: QWidget | QLayout, *, foco: QWidget | None = None
@@ -205,6 +221,7 @@ class Formulario:
         layout.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         layout.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         layout.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        layout.setVerticalSpacing(ESPACO_ENTRE_LINHAS)
         self._atual = layout
         return caixa
 
