@@ -35,7 +35,7 @@ from secretaria.lei.formato import formatar_data
 from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo, Retificacao, Testemunha
 from secretaria.reports.dados import DadosRetificacao, ItemRetificado
 from secretaria.services import auditoria
-from secretaria.services.autos import DadosTestemunha, NovoAuto, conferir_fato, validar_campos
+from secretaria.services.autos import CamposAuto, DadosTestemunha, NovoAuto, conferir_fato, validar_campos
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -169,19 +169,28 @@ def _mostrar(s: so.Session, campo: str, valor: Any) -> str:
     return str(valor) if str(valor).strip() else "(em branco)"
 
 
-@retentavel
-def retificar_auto(
-    uow: UnidadeDeTrabalho,
+@dataclass(frozen=True)
+class _RetificacaoConferida:
+    auto: AutoInfracao
+    campos: CamposAuto
+    novos: dict[str, Any]
+    antigos: dict[str, Any]
+    mudados: list[str]
+    tipo: str
+    motivo: str
+
+
+def _conferir_retificacao(
+    s: so.Session,
     ator: Ator,
     *,
     auto_id: int,
     alteracoes: Mapping[str, Any],
     motivo: str,
     versao: int | None = None,
-) -> ResumoRetificacao:
-    """Draw up the next "TR nº NNNN/AAAA" correcting the auto: `alteracoes` maps fields of
-    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
-    `DadosTestemunha`), validated exactly as the auto form validates them."""
+    travar: bool = True,
+) -> _RetificacaoConferida:
+    """Every check of `retificar_auto`, in its order, writing nothing."""
     exigir_papel(ator, "fiscal", acao="retificar autos de infração")
     if "operadora_id" in alteracoes:
         raise ErroDominio(
@@ -200,61 +209,88 @@ def retificar_auto(
     for campo, valor in alteracoes.items():
         _conferir_tipo(campo, valor)
     motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo da retificação")
+    auto = auto_para_ato(s, auto_id, "retificá-lo", travar=travar)
+    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    decidido_em = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
+    if decidido_em is not None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(decidido_em)}: não pode "
+            "mais ser retificado. Uma retificação de substância exigiria nova defesa e nova decisão, e a "
+            "decisão só se altera pelo recurso ao Prefeito (art. 15).",
+            "auto_id",
+        )
+    atual = _como_novo_auto(auto)
+    pedido: dict[str, Any] = dict(alteracoes)
+    if "testemunhas" in pedido:
+        pedido["testemunhas"] = tuple(pedido["testemunhas"] or ())
+    if "dispositivo_codigo" in pedido:
+        pedido["dispositivo_codigo"] = str(pedido["dispositivo_codigo"] or "").strip().upper()
+    dados = dataclasses.replace(atual, **pedido)
+    c = validar_campos(dados)
+    novos: dict[str, Any] = {
+        "dispositivo_codigo": dados.dispositivo_codigo,
+        "data_infracao": c.data_infracao,
+        "hora_infracao": dados.hora_infracao,
+        "descricao_fatos": c.fatos,
+        "circunstancias": c.circunstancias,
+        "infrator_nome": c.infrator or auto.operadora.razao_social,
+        "local": c.local,
+        "local_lavratura": c.local_lavratura,
+        "testemunhas": c.testemunhas,
+    }
+    antigos: dict[str, Any] = {
+        "dispositivo_codigo": auto.dispositivo_codigo,
+        "data_infracao": auto.data_infracao,
+        "hora_infracao": auto.hora_infracao,
+        "descricao_fatos": auto.descricao_fatos,
+        "circunstancias": auto.circunstancias,
+        "infrator_nome": auto.infrator_nome,
+        "local": auto.local,
+        "local_lavratura": auto.local_lavratura,
+        "testemunhas": atual.testemunhas,
+    }
+    mudados = [campo for campo in CAMPOS_RETIFICAVEIS if campo in pedido and novos[campo] != antigos[campo]]
+    if not mudados:
+        raise ErroDominio(
+            f"Nenhum dado do auto nº {auto.numero_formatado} foi alterado: não há o que retificar.",
+            "auto_id",
+        )
+    tipo = auto.tipo
+    if "dispositivo_codigo" in mudados:
+        tipo = dispositivo_citavel(s, novos["dispositivo_codigo"]).tipo
+    if "data_infracao" in mudados:
+        conferir_fato(s, dados, auto.operadora, c.data_infracao)
+    return _RetificacaoConferida(auto, c, novos, antigos, mudados, tipo, motivo_limpo)
+
+
+def verificar_retificacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+    """The refusals `retificar_auto` would raise (a decided auto, nothing changed, a new date or provision
+    the auto form would refuse), from a read session and writing nothing: what the screen runs before
+    asking to confirm the termo, which takes a number and cannot be undone."""
+    _conferir_retificacao(sessao, ator, travar=False, **pedido)
+
+
+@retentavel
+def retificar_auto(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    auto_id: int,
+    alteracoes: Mapping[str, Any],
+    motivo: str,
+    versao: int | None = None,
+) -> ResumoRetificacao:
+    """Draw up the next "TR nº NNNN/AAAA" correcting the auto: `alteracoes` maps fields of
+    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
+    `DadosTestemunha`), validated exactly as the auto form validates them (`verificar_retificacao`'s
+    checks, run again inside this unit of work)."""
     with uow:
         s = uow.session
-        auto = auto_para_ato(s, auto_id, "retificá-lo")
-        verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-        decidido_em = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
-        if decidido_em is not None:
-            raise ErroDominio(
-                f"O auto nº {auto.numero_formatado} já foi decidido em {formatar_data(decidido_em)}: não pode "
-                "mais ser retificado. Uma retificação de substância exigiria nova defesa e nova decisão, e a "
-                "decisão só se altera pelo recurso ao Prefeito (art. 15).",
-                "auto_id",
-            )
-        atual = _como_novo_auto(auto)
-        pedido: dict[str, Any] = dict(alteracoes)
-        if "testemunhas" in pedido:
-            pedido["testemunhas"] = tuple(pedido["testemunhas"] or ())
-        if "dispositivo_codigo" in pedido:
-            pedido["dispositivo_codigo"] = str(pedido["dispositivo_codigo"] or "").strip().upper()
-        dados = dataclasses.replace(atual, **pedido)
-        c = validar_campos(dados)
-        novos: dict[str, Any] = {
-            "dispositivo_codigo": dados.dispositivo_codigo,
-            "data_infracao": c.data_infracao,
-            "hora_infracao": dados.hora_infracao,
-            "descricao_fatos": c.fatos,
-            "circunstancias": c.circunstancias,
-            "infrator_nome": c.infrator or auto.operadora.razao_social,
-            "local": c.local,
-            "local_lavratura": c.local_lavratura,
-            "testemunhas": c.testemunhas,
-        }
-        antigos: dict[str, Any] = {
-            "dispositivo_codigo": auto.dispositivo_codigo,
-            "data_infracao": auto.data_infracao,
-            "hora_infracao": auto.hora_infracao,
-            "descricao_fatos": auto.descricao_fatos,
-            "circunstancias": auto.circunstancias,
-            "infrator_nome": auto.infrator_nome,
-            "local": auto.local,
-            "local_lavratura": auto.local_lavratura,
-            "testemunhas": atual.testemunhas,
-        }
-        mudados = [
-            campo for campo in CAMPOS_RETIFICAVEIS if campo in pedido and novos[campo] != antigos[campo]
-        ]
-        if not mudados:
-            raise ErroDominio(
-                f"Nenhum dado do auto nº {auto.numero_formatado} foi alterado: não há o que retificar.",
-                "auto_id",
-            )
-        tipo = auto.tipo
-        if "dispositivo_codigo" in mudados:
-            tipo = dispositivo_citavel(s, novos["dispositivo_codigo"]).tipo
-        if "data_infracao" in mudados:
-            conferir_fato(s, dados, auto.operadora, c.data_infracao)
+        r = _conferir_retificacao(
+            s, ator, auto_id=auto_id, alteracoes=alteracoes, motivo=motivo, versao=versao
+        )
+        auto, c, novos, antigos, mudados, tipo = r.auto, r.campos, r.novos, r.antigos, r.mudados, r.tipo
+        motivo_limpo = r.motivo
         substancial = any(campo in CAMPOS_SUBSTANCIA for campo in mudados)
         hoje = relogio.hoje()
         proxima = None

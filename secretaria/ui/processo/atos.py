@@ -1402,18 +1402,25 @@ class DialogoRetificacao(DialogoAto):
             "reaberto."
         )
 
+    def pedido(self) -> dict[str, Any]:
+        """The arguments of `retificar_auto` (and of its check) from the fields."""
+        return {
+            "auto_id": self.caso.id,
+            "alteracoes": self._alteracoes(estrito=True),
+            "motivo": self.motivo.texto(),
+            "versao": self.caso.versao,
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.retificacoes import verificar_retificacao
+
+        verificar_retificacao(sessao, self.ator, **self.pedido())
+
     def executar(self) -> str:
         from secretaria.services.documentos import emitir_documento
         from secretaria.services.retificacoes import retificar_auto
 
-        resumo = retificar_auto(
-            self.uow,
-            self.ator,
-            auto_id=self.caso.id,
-            alteracoes=self._alteracoes(estrito=True),
-            motivo=self.motivo.texto(),
-            versao=self.caso.versao,
-        )
+        resumo = retificar_auto(self.uow, self.ator, **self.pedido())
         try:
             emitir_documento(self.uow, self.ator, tipo="retificacao", retificacao_id=resumo.id)
             pdf = "O PDF do termo está na aba Documentos, para imprimir e entregar à operadora."
