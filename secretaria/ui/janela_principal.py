@@ -285,10 +285,8 @@ class JanelaPrincipal(QMainWindow):
             ao_mudar: Callable[[frozenset[Any]], object] | None = getattr(alvo, "ao_mudar", None)
             if callable(ao_mudar):
                 ao_mudar(mudancas)
-            # The forms' notice ("alterado por … às hh:mm" with Recarregar), on the dialog or on its `form`.
-            avisar: Callable[[str], object] | None = getattr(
-                alvo, "avisar_alteracao_externa", None
-            ) or getattr(getattr(alvo, "form", None), "avisar_alteracao_externa", None)
+            # An editing dialog's notice ("alterado por … às hh:mm" with Recarregar, `DialogoFormulario`).
+            avisar: Callable[[str], object] | None = getattr(alvo, "avisar_alteracao_externa", None)
             if callable(avisar):
                 aviso = aviso_de_alteracao(alvo, mudancas)
                 if aviso is not None:
