@@ -93,6 +93,7 @@ def test_mensagem_longa_do_veiculo_cabe_e_some_ao_corrigir(
     digitar(dialogo.prefixo, "901")
     dialogo.operadora_id.setCurrentIndex(dialogo.operadora_id.findData(cidade.operadora_id))
     dialogo.renavam.setText(_renavam("0123456789"))
+    dialogo.lugares_sentados.setValue(40)  # a bus without seats is refused on its own
     dialogo.placa.setFocus()
     digitar(dialogo.placa, "IXY9J76")  # the plate of bus IXY-9876 in the Mercosul form
     _salvar(qtbot, dialogo)
