@@ -171,15 +171,16 @@ def _traduzir_dialogo(dialogo: QPrintDialog) -> None:
             rotulo.setText(traducao)
 
 
-def nova_impressora(titulo: str) -> QPrinter:
-    """A printer set up for the documents: A4, the PDF's own margins (the page is painted whole)."""
+def nova_impressora(titulo: str, *, paisagem: bool = False) -> QPrinter:
+    """A printer set up for the documents: A4 (landscape for a wide printed list), the PDF's own margins
+    (the page is painted whole)."""
     impressora = QPrinter(QPrinter.PrinterMode.HighResolution)
     # Qt's print dialog proposes "<docName>.pdf" as the output file: no "/" of "nº 0732/2026" in it.
     impressora.setDocName(nome_de_arquivo(titulo, extensao=""))
     impressora.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
-            QPageLayout.Orientation.Portrait,
+            QPageLayout.Orientation.Landscape if paisagem else QPageLayout.Orientation.Portrait,
             QMarginsF(0, 0, 0, 0),
         )
     )
@@ -241,7 +242,12 @@ def abrir_externamente(caminho: Path) -> bool:
 
 
 def imprimir_pdf(
-    parent: QWidget | None, conteudo: bytes, titulo: str, nome_arquivo: str = "documento.pdf"
+    parent: QWidget | None,
+    conteudo: bytes,
+    titulo: str,
+    nome_arquivo: str = "documento.pdf",
+    *,
+    paisagem: bool = False,
 ) -> str:
     """Print the PDF through the system print dialog. Returns IMPRESSO, CANCELADO, or VISUALIZADOR when no
     PDF reader library is installed and the file was opened in the computer's PDF reader instead."""
@@ -255,7 +261,7 @@ def imprimir_pdf(
                 "abra-o e imprima pelo leitor de PDF.",
             )
         return VISUALIZADOR
-    impressora = nova_impressora(titulo)
+    impressora = nova_impressora(titulo, paisagem=paisagem)
     if not escolher_impressora(parent, impressora, contar_paginas(conteudo)):
         return CANCELADO
     QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)

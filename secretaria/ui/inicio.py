@@ -197,6 +197,7 @@ class PaginaInicio(QWidget):
         topo.addLayout(cabecalho, 1)
         topo.addWidget(self.botao_abrir, 0, Qt.AlignmentFlag.AlignBottom)
         topo.addWidget(self.botao_atualizar, 0, Qt.AlignmentFlag.AlignBottom)
+        self._topo = topo
         layout = QVBoxLayout(self)
         layout.addLayout(topo)
         layout.addWidget(self.lembrete)
@@ -213,6 +214,7 @@ class PaginaInicio(QWidget):
         self.setTabOrder(self.tabela, self.botao_abrir)
         self.setTabOrder(self.botao_abrir, self.botao_atualizar)
         self.setFocusProxy(self.lista_filas)
+        self._instalar_copia_e_impressao()
         self._carregada = False
         self.recarregar()
 
@@ -302,6 +304,47 @@ class PaginaInicio(QWidget):
         self.botao_abrir.setEnabled(bool(fila.linhas))
         if fila.linhas:
             self.tabela.selectRow(0)
+
+    def _instalar_copia_e_impressao(self) -> None:
+        """Ctrl+C copies the selected rows; Ctrl+P ("Imprimir lista…", also a button) prints the whole queue."""
+        from secretaria.ui.widgets.copiar import instalar_copia
+        from secretaria.ui.widgets.imprimir_lista import instalar_impressao
+
+        self.acao_copiar = instalar_copia(self.tabela)
+        self.acao_imprimir, self.acao_salvar_pdf = instalar_impressao(
+            self, self.tabela, self.contexto, self.pedido_impressao
+        )
+        self.botao_imprimir = QPushButton("Imprimir lista…")
+        self.botao_imprimir.setToolTip("Todos os itens da fila escolhida, em PDF — Ctrl+P")
+        self.botao_imprimir.clicked.connect(self.acao_imprimir.trigger)
+        self._topo.addWidget(self.botao_imprimir, 0, Qt.AlignmentFlag.AlignBottom)
+        self.setTabOrder(self.botao_atualizar, self.botao_imprimir)
+
+    def pedido_impressao(self) -> Any:
+        """The chosen queue with ALL its rows (the screen shows the first 100), its visible columns."""
+        from secretaria.services.impressao_listas import fila_inteira
+        from secretaria.ui.widgets.copiar import colunas_visiveis
+        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao
+
+        indice = self.lista_filas.currentRow()
+        if not 0 <= indice < len(self.filas):
+            return None
+        fila = self.filas[indice]
+        hoje = relogio.hoje()
+        atraso = fila.chave in FILAS_DE_ATRASO
+
+        def obter(sessao: Any, progresso: Any) -> list[tuple[Any, ...]]:
+            progresso(0, 0, "Lendo os itens da fila…")
+            inteira = fila_inteira(sessao, fila.chave, hoje)
+            return [linha.valores for linha in linhas_da_fila(inteira.linhas, hoje, atraso)]
+
+        return PedidoImpressao(
+            titulo=fila.titulo,
+            filtros=(("Fila de trabalho do Início", f"posição de {formatar_data(hoje)}"),),
+            colunas=colunas_da_fila(fila.chave),
+            indices=tuple(colunas_visiveis(self.tabela)),
+            obter=obter,
+        )
 
     def fila(self, chave: str) -> Fila:
         return next(f for f in self.filas if f.chave == chave)

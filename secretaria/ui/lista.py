@@ -340,6 +340,7 @@ class PaginaLista(QWidget):
         self._atalho("Ctrl+N", self._novo_se_pode)
         self._atalho("Ctrl+E", self.exportar)
         self._atalho(QKeySequence.StandardKey.Refresh, lambda: self.recarregar())
+        self._acoes_da_tabela()
         self._mostrar_contagem(self.modelo.total)
         self.setFocusProxy(self.busca)
         self._colunas_ajustadas = False
@@ -497,6 +498,20 @@ class PaginaLista(QWidget):
             total=self.modelo.total,
             dinheiro=[c.dinheiro for c in self.modelo.colunas],
         )
+
+    def _acoes_da_tabela(self) -> None:
+        """The table's context menu: Abrir, Copiar linhas (Ctrl+C), Exportar para Excel (Ctrl+E)."""
+        from PySide6.QtGui import QAction
+
+        from secretaria.ui.widgets.copiar import instalar_copia
+
+        abrir = QAction("&Abrir", self.tabela)
+        abrir.triggered.connect(self.abrir_selecionado)
+        self.tabela.addAction(abrir)
+        self.acao_copiar = instalar_copia(self.tabela)
+        exportar = QAction("&Exportar para Excel…", self.tabela)
+        exportar.triggered.connect(self.exportar)
+        self.tabela.addAction(exportar)
 
     # -- inside -----------------------------------------------------------------------------------
     def _atalho(self, tecla: QKeySequence | QKeySequence.StandardKey | str, slot: Callable[[], Any]) -> None:
@@ -702,6 +717,55 @@ class PaginaListaServico(PaginaLista):
             self.ate.dataAlterada.connect(lambda v: self.definir_extra("ate", v))
             self.adicionar_filtro(self.desde, f"{d.periodo}: de", linha=2)
             self.adicionar_filtro(self.ate, "até", linha=2)
+        self._instalar_impressao()
+
+    def _instalar_impressao(self) -> None:
+        """ "Imprimir lista…" (Ctrl+P, a button beside "Exportar para Excel") and "Salvar lista em PDF…"."""
+        from secretaria.ui.widgets.imprimir_lista import instalar_impressao
+
+        self.acao_imprimir, self.acao_salvar_pdf = instalar_impressao(
+            self, self.tabela, self.contexto, self.pedido_impressao
+        )
+        self.botao_imprimir = QPushButton("Imprimir lista…")
+        self.botao_imprimir.setToolTip("Todas as linhas desta busca e destes filtros, em PDF — Ctrl+P")
+        self.botao_imprimir.clicked.connect(self.acao_imprimir.trigger)
+        self._botoes.addWidget(self.botao_imprimir)
+        QWidget.setTabOrder(self.botao_exportar, self.botao_imprimir)
+
+    def pedido_impressao(self) -> Any:
+        """What "Imprimir lista…" prints now: the filters in effect, the visible columns, every matching row
+        read from the same query the list pages through (`services.impressao_listas`)."""
+        from secretaria.services import impressao_listas
+        from secretaria.ui.widgets.copiar import colunas_visiveis
+        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao, descrever_filtros
+
+        if self._espera.isActive():
+            self.aplicar_filtro()
+        filtro, ordem = self.modelo.filtro, self.modelo.ordem
+        nome = self.fonte.nome
+        servico = self.fonte.filtro_servico(filtro)
+        ordem_servico = None if ordem.chave is None else (ordem.chave, not ordem.decrescente)
+        combos = [(self.rotulo_situacao.text().replace("&", "").rstrip(":"), self.combo_situacao)]
+        combos += [(c.accessibleName(), c) for c in self.combos_grupo.values()]
+        if self.combo_operadora is not None:
+            combos.append(("Operadora", self.combo_operadora))
+        periodo = None
+        if self.desde is not None and self.ate is not None:
+            periodo = (self.fonte.definicao.periodo or "Período", self.desde.data(), self.ate.data())
+
+        def obter(sessao: Any, progresso: Any) -> list[tuple[Any, ...]]:
+            linhas = impressao_listas.linhas_da_lista(
+                sessao, nome, servico, ordem_servico, progresso=progresso
+            )
+            return [linha[1:] for linha in linhas]
+
+        return PedidoImpressao(
+            titulo=self.titulo,
+            filtros=descrever_filtros(combos, periodo, filtro.texto),
+            colunas=tuple(self.modelo.colunas),
+            indices=tuple(colunas_visiveis(self.tabela)),
+            obter=obter,
+        )
 
     def _preencher_operadoras(self) -> None:
         from secretaria.services import listas

@@ -145,21 +145,28 @@ def test_tab_percorre_filtros_tabela_e_botoes_na_ordem(qtbot: QtBot, banco: Banc
     inicio = janela.pagina_atual()
     assert isinstance(inicio, PaginaInicio)
     visitados = _ordem_do_tab(qtbot, janela.navegacao)
-    assert visitados[1:] == [inicio.lista_filas, inicio.tabela, inicio.botao_abrir, inicio.botao_atualizar]
+    assert visitados[1:] == [
+        inicio.lista_filas,
+        inicio.tabela,
+        inicio.botao_abrir,
+        inicio.botao_atualizar,
+        inicio.botao_imprimir,
+    ]
 
     autos = janela.mostrar_pagina("autos")
     assert isinstance(autos, PaginaAutos)
     visitados = _ordem_do_tab(qtbot, janela.navegacao)
     assert visitados[1:3] == [autos.busca, autos.combo_situacao]
-    assert visitados[-5:] == [
+    assert visitados[-6:] == [
         autos.tabela,
         autos.botao_novo,
         autos.botao_abrir,
         autos.botao_atualizar,
         autos.botao_exportar,
+        autos.botao_imprimir,
     ]
     # The filters added by the page (tipo, operator, the period) come before the table, each once.
-    filtros = visitados[3:-5]
+    filtros = visitados[3:-6]
     assert autos.desde is not None and autos.ate is not None
     assert autos.desde.editor in filtros and autos.ate.editor in filtros
     assert len(visitados) == len(set(visitados))

@@ -1,0 +1,184 @@
+"""A printed list ("Imprimir lista…" of any list screen): the letterhead, the list's title, the filters and
+search in effect, then the visible columns and every matching row in the screen's order, "Página X de Y".
+
+The data arrives as plain text (cells already formatted as the screen shows them: dd/mm/aaaa, "R$ 1.234,56"),
+so the paper says exactly what the clerk saw. Many or wide columns print on a landscape page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import ClassVar, Literal
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_RIGHT
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+
+from secretaria.reports.dados import Timbre
+from secretaria.reports.fontes import FONTE, FONTE_NEGRITO
+from secretaria.reports.pdf_base import DocumentoPdf, texto
+
+__all__ = ["DadosListaImpressa", "ListaImpressaPaisagemPdf", "ListaImpressaPdf", "gerar_lista_impressa"]
+
+Alinhamento = Literal["esquerda", "direita", "centro"]
+
+_TAMANHO_CELULA = 7.5
+_FOLGA_CELULA = 6.0  # left + right padding of a cell, in points
+
+
+@dataclass(frozen=True)
+class DadosListaImpressa:
+    timbre: Timbre
+    titulo: str
+    """The list's title as the screen names it ("Autos de infração")."""
+    filtros: tuple[tuple[str, str], ...]
+    """(name, value) of every filter in effect, the search included: ("Situação", "Ativas"), ("Busca", "“viação”")."""
+    colunas: tuple[str, ...]
+    alinhamentos: tuple[Alinhamento, ...]
+    linhas: tuple[tuple[str, ...], ...]
+    emitida_em: datetime
+    emitida_por: str
+
+    @property
+    def linha_de_filtros(self) -> str:
+        """ "Situação: Ativa · Busca: “viação”", or "Sem filtros: todos os registros"."""
+        if not self.filtros:
+            return "Sem filtros: todos os registros"
+        return " · ".join(f"{nome}: {valor}" for nome, valor in self.filtros)
+
+
+def _contagem(n: int) -> str:
+    if n == 0:
+        return "nenhuma linha"
+    return "1 linha" if n == 1 else f"{n:,} linhas".replace(",", ".")
+
+
+class ListaImpressaPdf(DocumentoPdf[DadosListaImpressa]):
+    TITULO = "Lista impressa"
+    MARGEM_ESQUERDA: ClassVar[float] = 14 * mm
+    MARGEM_DIREITA: ClassVar[float] = 12 * mm
+
+    def timbre_de(self, dados: DadosListaImpressa) -> Timbre:
+        return dados.timbre
+
+    def data_de(self, dados: DadosListaImpressa) -> tuple[date, time | None]:
+        return dados.emitida_em.date(), dados.emitida_em.time()
+
+    def identificacao_de(self, dados: DadosListaImpressa) -> str:
+        return f"{dados.titulo} — impressa em {dados.emitida_em:%d/%m/%Y %H:%M}"
+
+    def larguras(self, dados: DadosListaImpressa) -> list[float]:
+        """Each column as wide as its longest cell (header in bold), capped; when the total passes the page,
+        the widest columns give way first (their text wraps), the narrow ones (dates, numbers) stay whole."""
+        n = len(dados.colunas)
+        if n == 0:
+            return []
+        naturais = []
+        for i, titulo in enumerate(dados.colunas):
+            maior = stringWidth(titulo, FONTE_NEGRITO, _TAMANHO_CELULA)
+            for linha in dados.linhas[:2000]:  # a sample is enough to size; the rest wraps if longer
+                if i < len(linha):
+                    maior = max(maior, stringWidth(linha[i], FONTE, _TAMANHO_CELULA))
+            naturais.append(min(maior, 90 * mm) + _FOLGA_CELULA + 1)
+        disponivel = self.largura_util
+        if sum(naturais) <= disponivel:
+            sobra = disponivel - sum(naturais)
+            return [w + sobra * w / sum(naturais) for w in naturais]
+        teto = max(naturais)
+        while sum(min(w, teto) for w in naturais) > disponivel and teto > 12 * mm:
+            teto -= 1
+        larguras = [min(w, teto) for w in naturais]
+        escala = disponivel / sum(larguras)
+        return [w * escala for w in larguras] if escala < 1 else larguras
+
+    def historia(self, dados: DadosListaImpressa) -> list[Flowable]:
+        estilo = self.estilos["Celula"]
+        estilos_coluna = {
+            "esquerda": estilo,
+            "direita": self.estilos["CelulaDireita"],
+            "centro": ParagraphStyle("CelulaCentro", parent=estilo, alignment=TA_CENTER),
+        }
+        titulo = self.estilos["CelulaCabecalho"]
+        estilos_titulo = {
+            "esquerda": titulo,
+            "direita": ParagraphStyle("CabecalhoDireita", parent=titulo, alignment=TA_RIGHT),
+            "centro": ParagraphStyle("CabecalhoCentro", parent=titulo, alignment=TA_CENTER),
+        }
+        cabecalho = [
+            Paragraph(texto(c), estilos_titulo[dados.alinhamentos[i]]) for i, c in enumerate(dados.colunas)
+        ]
+        corpo = [
+            [
+                Paragraph(texto(valor), estilos_coluna[dados.alinhamentos[i]])
+                for i, valor in enumerate(linha[: len(dados.colunas)])
+            ]
+            for linha in dados.linhas
+        ]
+        f: list[Flowable] = [
+            self.p(texto(dados.titulo), "Titulo"),
+            self.p(texto(dados.linha_de_filtros), "Subtitulo"),
+            self.p(
+                texto(
+                    f"{_contagem(len(dados.linhas))} · impressa em {dados.emitida_em:%d/%m/%Y} às "
+                    f"{dados.emitida_em:%H:%M} por {dados.emitida_por}"
+                ),
+                "Nota",
+            ),
+            Spacer(1, 3 * mm),
+        ]
+        if not dados.colunas:
+            return f
+        if not corpo:
+            f.append(self.p("Nenhum registro corresponde a estes filtros.", "Corpo"))
+            return f
+        tabela = Table([cabecalho, *corpo], colWidths=self.larguras(dados), repeatRows=1)
+        tabela.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e5e7eb")),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.HexColor("#111827")),
+                    ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f4f6")]),
+                    ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#d1d5db")),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), _FOLGA_CELULA / 2),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), _FOLGA_CELULA / 2),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                ]
+            )
+        )
+        f.append(tabela)
+        return f
+
+
+class ListaImpressaPaisagemPdf(ListaImpressaPdf):
+    TAMANHO = landscape(A4)
+
+
+def _largura_natural(dados: DadosListaImpressa) -> float:
+    total = 0.0
+    for i, titulo in enumerate(dados.colunas):
+        maior = stringWidth(titulo, FONTE_NEGRITO, _TAMANHO_CELULA)
+        for linha in dados.linhas[:500]:
+            if i < len(linha):
+                maior = max(maior, stringWidth(linha[i], FONTE, _TAMANHO_CELULA))
+        total += min(maior, 60 * mm) + _FOLGA_CELULA + 1
+    return total
+
+
+def em_paisagem(dados: DadosListaImpressa) -> bool:
+    """Landscape when the columns are many (more than six) or do not fit a portrait page's width."""
+    retrato = A4[0] - ListaImpressaPdf.MARGEM_ESQUERDA - ListaImpressaPdf.MARGEM_DIREITA
+    return len(dados.colunas) > 6 or _largura_natural(dados) > retrato
+
+
+def gerar_lista_impressa(dados: DadosListaImpressa) -> tuple[bytes, bool]:
+    """The PDF and whether its pages are landscape (the printer is set up to match)."""
+    paisagem = em_paisagem(dados)
+    classe = ListaImpressaPaisagemPdf if paisagem else ListaImpressaPdf
+    return classe().render(dados), paisagem
