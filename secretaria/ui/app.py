@@ -36,6 +36,9 @@ def configurar_aplicacao() -> object:
         return app
     app.setStyle("Fusion")
     instalar_traducoes(app)
+    from secretaria.ui.ajuda import instalar_f1
+
+    instalar_f1()  # F1 on every window, the login included
     app.setStyleSheet(ESTILO)
     app.setProperty("secretaria_configurada", True)
     return app

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -420,6 +421,7 @@ class JanelaPrincipal(QMainWindow):
         self.acao_sair.triggered.connect(self.close)
         arquivo.addAction(self.acao_sair)
         ajuda = self.menuBar().addMenu("A&juda")
+        self._criar_menu_ajuda(ajuda)
         self.acao_sobre = QAction("&Sobre a Secretaria…", self)
         self.acao_sobre.triggered.connect(self.sobre)
         ajuda.addAction(self.acao_sobre)
@@ -432,6 +434,22 @@ class JanelaPrincipal(QMainWindow):
         dialogo.open()
         self.dialogo_senha = dialogo
         return dialogo
+
+    def _criar_menu_ajuda(self, menu: QMenu) -> None:
+        """Ajuda → Manual (F1 opens the section of the screen in use) and Primeiros passos."""
+        from secretaria.services.manual import INICIO, PRIMEIROS_PASSOS
+        from secretaria.ui.ajuda import abrir_ajuda, instalar_f1
+
+        instalar_f1()
+        # "\tF1" shows the key in the menu; F1 itself is ui.ajuda's filter (it opens the section in use).
+        self.acao_manual = QAction("&Manual…\tF1", self)
+        self.acao_manual.setToolTip("F1 abre o manual na seção da tela em uso")
+        self.acao_manual.triggered.connect(lambda: abrir_ajuda(INICIO))
+        menu.addAction(self.acao_manual)
+        self.acao_primeiros_passos = QAction("&Primeiros passos…", self)
+        self.acao_primeiros_passos.triggered.connect(lambda: abrir_ajuda(PRIMEIROS_PASSOS))
+        menu.addAction(self.acao_primeiros_passos)
+        menu.addSeparator()
 
     def copia_de_seguranca(self) -> None:
         fazer_copia_de_seguranca(self, self.contexto)
