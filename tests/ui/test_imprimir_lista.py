@@ -4,8 +4,11 @@ in the heading; the clipboard holds tab-separated text and an HTML table."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
+import threading
+import time
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,7 @@ import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QPageLayout
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from secretaria.codigos import ROTULOS_OPERADORA, SituacaoOperadora
@@ -27,6 +30,7 @@ from secretaria.ui.cadastros.operadoras import PaginaOperadoras
 from secretaria.ui.inicio import PaginaInicio
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import arquivos
+from secretaria.ui.widgets.imprimir_lista import imprimir_lista
 from secretaria.ui.widgets.tarefas import Tarefa
 from tests.helpers import apoio_processo as ap
 from tests.helpers import fabrica
@@ -114,6 +118,8 @@ def test_salvar_lista_em_pdf_todas_as_linhas_na_ordem_da_tela(
     posicoes = [texto.find(nome) for nome in esperados]
     assert -1 not in posicoes
     assert posicoes == sorted(posicoes)  # every row, in the screen's order
+    assert all("Viação Teste" in (p.extract_text() or "") for p in paginas)  # no page left without rows
+    assert all("Razão social" in (p.extract_text() or "") for p in paginas)  # the header on every page
     primeira = esperados[0]
     with banco.leitura() as s:
         cnpj = s.query(Operadora.cnpj).filter(Operadora.razao_social == primeira).scalar()
@@ -209,3 +215,29 @@ def test_inicio_imprime_a_fila_inteira(
     assert "Fila de trabalho do Início: posição de 30/11/2026" in texto
     for auto in autos:
         assert f"AI nº {auto.numero_formatado}" in texto
+
+
+def test_cancelar_a_impressao_nao_imprime(
+    qtbot: QtBot, banco: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fabrica.popular(banco)
+    pagina = _pagina_operadoras(qtbot, banco)
+    pedido = pagina.pedido_impressao()
+    lendo = threading.Event()
+
+    def obter(sessao: Any, progresso: Any) -> list[tuple[Any, ...]]:
+        lendo.set()
+        fim = time.monotonic() + 30
+        while time.monotonic() < fim:  # a long read: reports progress until Cancelar makes `progresso` raise
+            progresso(0, 1, "Lendo as linhas da lista…")
+            time.sleep(0.01)
+        return []
+
+    monkeypatch.setattr(impressao, "imprimir_pdf", lambda *_a, **_k: pytest.fail("não imprime"))
+    tarefa = imprimir_lista(pagina, pagina.contexto, dataclasses.replace(pedido, obter=obter))
+    assert tarefa.dialogo is not None and tarefa.dialogo.property("cancelavel")
+    qtbot.waitUntil(lendo.is_set)
+    botao = next(b for b in tarefa.dialogo.findChildren(QPushButton) if b.text() == "Cancelar")
+    with qtbot.waitSignal(tarefa.cancelada, timeout=10_000):
+        qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
+    _esperar_tarefas(qtbot)
