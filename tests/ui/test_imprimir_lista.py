@@ -205,6 +205,12 @@ def test_inicio_imprime_a_fila_inteira(
     pagina.show()
     pagina.selecionar_fila("aguardando_intimacao")
     assert pagina.modelo.total == 2
+    # Ctrl+C on the queue copies the rows shown, with the header line
+    pagina.tabela.setFocus()
+    pagina.tabela.selectAll()
+    qtbot.keyClick(pagina.tabela, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    copiadas = QApplication.clipboard().text().splitlines()
+    assert copiadas[0].split("\t")[0] == "Referência" and len(copiadas) == 3
     destino = tmp_path / "fila.pdf"
     monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
     pagina.acao_salvar_pdf.trigger()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QMimeData, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 __all__ = ["colunas_visiveis", "copiar_linhas", "instalar_copia", "mime_das_linhas", "textos_selecionados"]
@@ -74,6 +74,22 @@ def copiar_linhas(tabela: QTableView) -> int:
     return len(linhas)
 
 
+class _CopiaPeloTeclado(QObject):
+    """Ctrl+C reaching the table as a key press (when the shortcut did not take it, e.g. a window not yet
+    active): copy the rows, not QAbstractItemView's own copy of the current cell alone."""
+
+    def eventFilter(self, objeto: QObject, evento: QEvent) -> bool:
+        if (
+            evento.type() == QEvent.Type.KeyPress
+            and isinstance(evento, QKeyEvent)
+            and evento.matches(QKeySequence.StandardKey.Copy)
+            and isinstance(objeto, QTableView)
+        ):
+            copiar_linhas(objeto)
+            return True
+        return False
+
+
 def instalar_copia(tabela: QTableView) -> QAction:
     """Let the table select several rows (Shift/Ctrl + click or arrows) and copy them with Ctrl+C or its
     context menu's "Copiar linhas"; the action is returned so a page can add it to other menus."""
@@ -87,4 +103,5 @@ def instalar_copia(tabela: QTableView) -> QAction:
     acao.triggered.connect(lambda: copiar_linhas(tabela))
     tabela.addAction(acao)
     tabela.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+    tabela.installEventFilter(_CopiaPeloTeclado(tabela))
     return acao
