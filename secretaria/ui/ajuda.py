@@ -301,8 +301,15 @@ def abrir_ajuda(secao: str = servico_manual.INICIO, parent: QWidget | None = Non
     block it; it is a window of its own that the user reads beside the program."""
     global _janela
     janela = janela_aberta()
-    if janela is None:
-        janela = _janela = JanelaAjuda()
+    # An application-modal dialog (the login, before the main window) blocks every other window but its
+    # own: there the manual opens as a window of that dialog, so it can be read and scrolled.
+    modal = QApplication.activeModalWidget()
+    if modal is not None and modal.windowModality() != Qt.WindowModality.ApplicationModal:
+        modal = None
+    if janela is None or (modal is not None and janela.parentWidget() is not modal):
+        if janela is not None:
+            janela.close()
+        janela = _janela = JanelaAjuda(modal)
     janela.mostrar(secao)
     janela.show()
     janela.raise_()

@@ -161,3 +161,43 @@ def test_janela_de_ajuda_busca_e_segue_links(qtbot: QtBot, digitar: Callable[[QW
     assert len(janela.resultados_visiveis()) == len(janela.manual.ids())
     janela.mostrar("secao-que-nao-existe")
     assert janela.secao_atual == manual.INICIO
+
+
+def test_f1_no_dialogo_de_entrada_modal(qtbot: QtBot, banco: Banco) -> None:
+    """The login runs application-modal (exec) before any window: the manual opens over it, usable."""
+    from PySide6.QtCore import QTimer
+
+    from secretaria.ui.login import DialogoLogin
+
+    ajuda.instalar_f1()
+    dialogo = DialogoLogin(banco, demo=False)
+    qtbot.addWidget(dialogo)
+    vistos: list[tuple[str, bool]] = []
+
+    def apertar_f1() -> None:
+        foco = dialogo.focusWidget() or dialogo
+        qtbot.keyClick(foco, Qt.Key.Key_F1)
+        aberta = ajuda.janela_aberta()
+        assert aberta is not None
+        vistos.append((aberta.secao_atual, aberta.isEnabled() and not _bloqueada(aberta)))
+        aberta.close()
+        dialogo.reject()
+
+    QTimer.singleShot(200, apertar_f1)
+    dialogo.exec()
+    assert vistos == [("entrar", True)]
+
+
+def _bloqueada(janela: QWidget) -> bool:
+    """Whether a modal window elsewhere blocks input to `janela` (Qt's own test: the modal's children pass)."""
+    from PySide6.QtWidgets import QApplication
+
+    modal = QApplication.activeModalWidget()
+    if modal is None:
+        return False
+    pai: QWidget | None = janela
+    while pai is not None:
+        if pai is modal:
+            return False
+        pai = pai.parentWidget()
+    return True
