@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut, QShowEvent
@@ -38,6 +38,9 @@ from secretaria.ui.modelo_tabela import (
     ModeloTabela,
     mantendo_posicao,
 )
+
+if TYPE_CHECKING:
+    from secretaria.ui.widgets.imprimir_lista import PedidoImpressao
 
 COR_ATRASO = "#b00020"
 COR_SECUNDARIA = "#4b5563"
@@ -320,11 +323,11 @@ class PaginaInicio(QWidget):
         self._topo.addWidget(self.botao_imprimir, 0, Qt.AlignmentFlag.AlignBottom)
         self.setTabOrder(self.botao_atualizar, self.botao_imprimir)
 
-    def pedido_impressao(self) -> Any:
+    def pedido_impressao(self) -> PedidoImpressao | None:
         """The chosen queue with ALL its rows (the screen shows the first 100), its visible columns."""
         from secretaria.services.impressao_listas import fila_inteira
         from secretaria.ui.widgets.copiar import colunas_visiveis
-        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao
+        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao as Pedido
 
         indice = self.lista_filas.currentRow()
         if not 0 <= indice < len(self.filas):
@@ -338,7 +341,7 @@ class PaginaInicio(QWidget):
             inteira = fila_inteira(sessao, fila.chave, hoje)
             return [linha.valores for linha in linhas_da_fila(inteira.linhas, hoje, atraso)]
 
-        return PedidoImpressao(
+        return Pedido(
             titulo=fila.titulo,
             filtros=(("Fila de trabalho do Início", f"posição de {formatar_data(hoje)}"),),
             colunas=colunas_da_fila(fila.chave),

@@ -39,6 +39,7 @@ from secretaria.ui.widgets.datas import CampoData
 if TYPE_CHECKING:
     from secretaria.db import Banco
     from secretaria.ui.contexto import Contexto
+    from secretaria.ui.widgets.imprimir_lista import PedidoImpressao
 
 ESPERA_BUSCA_MS = 250
 
@@ -732,12 +733,13 @@ class PaginaListaServico(PaginaLista):
         self._botoes.addWidget(self.botao_imprimir)
         QWidget.setTabOrder(self.botao_exportar, self.botao_imprimir)
 
-    def pedido_impressao(self) -> Any:
+    def pedido_impressao(self) -> PedidoImpressao:
         """What "Imprimir lista…" prints now: the filters in effect, the visible columns, every matching row
         read from the same query the list pages through (`services.impressao_listas`)."""
         from secretaria.services import impressao_listas
         from secretaria.ui.widgets.copiar import colunas_visiveis
-        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao, descrever_filtros
+        from secretaria.ui.widgets.imprimir_lista import PedidoImpressao as Pedido
+        from secretaria.ui.widgets.imprimir_lista import descrever_filtros
 
         if self._espera.isActive():
             self.aplicar_filtro()
@@ -759,7 +761,7 @@ class PaginaListaServico(PaginaLista):
             )
             return [linha[1:] for linha in linhas]
 
-        return PedidoImpressao(
+        return Pedido(
             titulo=self.titulo,
             filtros=descrever_filtros(combos, periodo, filtro.texto),
             colunas=tuple(self.modelo.colunas),
