@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import Timbre
-from secretaria.reports.fontes import FONTE, FONTE_NEGRITO, imprimivel
+from secretaria.reports.fontes import FONTE, FONTE_NEGRITO, imprimivel, registrar_fontes
 from secretaria.reports.pdf_base import DocumentoPdf, texto
 
 __all__ = ["DadosListaImpressa", "ListaImpressaPaisagemPdf", "ListaImpressaPdf", "gerar_lista_impressa"]
@@ -90,13 +90,7 @@ class ListaImpressaPdf(DocumentoPdf[DadosListaImpressa]):
         n = len(dados.colunas)
         if n == 0:
             return []
-        naturais = []
-        for i, titulo in enumerate(dados.colunas):
-            maior = stringWidth(titulo, FONTE_NEGRITO, _TAMANHO_CELULA)
-            for linha in dados.linhas[:2000]:  # a sample is enough to size; the rest wraps if longer
-                if i < len(linha):
-                    maior = max(maior, stringWidth(linha[i], FONTE, _TAMANHO_CELULA))
-            naturais.append(min(maior, 90 * mm) + _FOLGA_CELULA + 1)
+        naturais = _larguras_naturais(dados, 90 * mm)
         disponivel = self.largura_util
         if sum(naturais) <= disponivel:
             sobra = disponivel - sum(naturais)
@@ -214,21 +208,24 @@ class ListaImpressaPaisagemPdf(ListaImpressaPdf):
     TAMANHO = landscape(A4)
 
 
-def _largura_natural(dados: DadosListaImpressa) -> float:
-    total = 0.0
+def _larguras_naturais(dados: DadosListaImpressa, teto: float) -> list[float]:
+    """Each column's width for its longest cell (the bold header included), at most `teto`. The first 2,000
+    rows are a sample enough to size by: a longer cell further down wraps."""
+    registrar_fontes()  # the widths are measured in the embedded font, before (or without) a render
+    larguras = []
     for i, titulo in enumerate(dados.colunas):
         maior = stringWidth(titulo, FONTE_NEGRITO, _TAMANHO_CELULA)
-        for linha in dados.linhas[:500]:
+        for linha in dados.linhas[:2000]:
             if i < len(linha):
                 maior = max(maior, stringWidth(linha[i], FONTE, _TAMANHO_CELULA))
-        total += min(maior, 60 * mm) + _FOLGA_CELULA + 1
-    return total
+        larguras.append(min(maior, teto) + _FOLGA_CELULA + 1)
+    return larguras
 
 
 def em_paisagem(dados: DadosListaImpressa) -> bool:
     """Landscape when the columns are many (more than six) or do not fit a portrait page's width."""
     retrato = A4[0] - ListaImpressaPdf.MARGEM_ESQUERDA - ListaImpressaPdf.MARGEM_DIREITA
-    return len(dados.colunas) > 6 or _largura_natural(dados) > retrato
+    return len(dados.colunas) > 6 or sum(_larguras_naturais(dados, 60 * mm)) > retrato
 
 
 def gerar_lista_impressa(dados: DadosListaImpressa) -> tuple[bytes, bool]:
