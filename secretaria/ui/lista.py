@@ -510,7 +510,7 @@ class PaginaLista(QWidget):
         abrir.triggered.connect(self.abrir_selecionado)
         self.tabela.addAction(abrir)
         self.acao_copiar = instalar_copia(self.tabela)
-        exportar = QAction("&Exportar para Excel…", self.tabela)
+        exportar = QAction("&Exportar para Excel…\tCtrl+E", self.tabela)  # the key is the page's shortcut
         exportar.triggered.connect(self.exportar)
         self.tabela.addAction(exportar)
 
