@@ -153,11 +153,11 @@ def test_ctrl_p_imprime_com_o_filtro_de_situacao_em_paisagem(
     assert "Viação Princesa do Sul Ltda." in texto and "Transportes Laranjal Ltda." in texto
 
 
-def test_impressora_em_paisagem() -> None:
-    assert impressao.nova_impressora("x", paisagem=True).pageLayout().orientation() == (
-        QPageLayout.Orientation.Landscape
-    )
-    assert impressao.nova_impressora("x").pageLayout().orientation() == QPageLayout.Orientation.Portrait
+def test_impressora_em_paisagem(qapp: QApplication) -> None:
+    deitada = impressao.nova_impressora("x", paisagem=True)
+    em_pe = impressao.nova_impressora("x")
+    assert deitada.pageLayout().orientation() == QPageLayout.Orientation.Landscape
+    assert em_pe.pageLayout().orientation() == QPageLayout.Orientation.Portrait
 
 
 def test_ctrl_c_copia_as_linhas_selecionadas_como_tabela(qtbot: QtBot, banco: Banco) -> None:

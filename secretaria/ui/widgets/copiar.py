@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QTableView
 
 __all__ = ["colunas_visiveis", "copiar_linhas", "instalar_copia", "mime_das_linhas", "textos_selecionados"]
@@ -50,6 +50,20 @@ def _celula_tsv(texto: str) -> str:
     return " ".join(texto.replace("\t", " ").splitlines())
 
 
+def _mime_vazio() -> QMimeData:
+    """An empty QMimeData made by Qt itself, not by Python.
+
+    The clipboard keeps (and deletes) its data until the program's very end; a QMimeData built in Python is
+    PySide's subclass of it, whose destructor calls into Python, and at exit, when Python is already gone,
+    that crashed the process (seen: a segmentation fault after the last test of the run). A model's
+    `mimeData` returns a plain C++ QMimeData; its one internal format is removed."""
+    modelo = QStandardItemModel(1, 1)
+    mime = modelo.mimeData([modelo.index(0, 0)])
+    for formato in list(mime.formats()):
+        mime.removeFormat(formato)
+    return mime
+
+
 def mime_das_linhas(cabecalhos: list[str], linhas: list[list[str]]) -> QMimeData:
     """The rows as text/plain (tab-separated, header first) and text/html (a table)."""
     tsv = "\n".join("\t".join(_celula_tsv(c) for c in linha) for linha in [cabecalhos, *linhas]) + "\n"
@@ -59,7 +73,7 @@ def mime_das_linhas(cabecalhos: list[str], linhas: list[list[str]]) -> QMimeData
         '<meta charset="utf-8"><table border="1" cellspacing="0" cellpadding="3">'
         f"<thead><tr>{cab}</tr></thead><tbody>{corpo}</tbody></table>"
     )
-    mime = QMimeData()
+    mime = _mime_vazio()
     mime.setText(tsv)
     mime.setHtml(html)
     return mime
