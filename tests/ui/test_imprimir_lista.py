@@ -253,3 +253,24 @@ def test_cancelar_a_impressao_nao_imprime(
     with qtbot.waitSignal(tarefa.cancelada, timeout=10_000):
         qtbot.mouseClick(botao, Qt.MouseButton.LeftButton)
     _esperar_tarefas(qtbot)
+
+
+def test_linhas_copiadas_nao_derrubam_o_programa_ao_sair(tmp_path: Path) -> None:
+    """The clipboard keeps the copied rows until the process ends: exiting with them there ends cleanly
+    (a QMimeData made in Python crashed the process at exit)."""
+    import os
+    import subprocess
+    import sys
+
+    roteiro = (
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from secretaria.ui.widgets.copiar import mime_das_linhas\n"
+        "QApplication.clipboard().setMimeData(mime_das_linhas(['Nome', 'CNPJ'], [['A', '1'], ['B', '2']]))\n"
+        "assert QApplication.clipboard().text().splitlines()[0] == 'Nome\\tCNPJ'\n"
+    )
+    ambiente = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    saida = subprocess.run(
+        [sys.executable, "-c", roteiro], env=ambiente, cwd=tmp_path, capture_output=True, timeout=120
+    )
+    assert saida.returncode == 0, saida.stderr.decode(errors="replace")
