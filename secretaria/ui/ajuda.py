@@ -86,8 +86,11 @@ SECOES: dict[str, str] = {
     "PainelOrgao": "orgao",
     "PainelSistema": "copias-e-configuracoes",
     "PaginaAuditoria": "auditoria",
+    "PainelImportacao": "importacao",
+    "DialogoImportacao": "importacao",
     # before the window
     "DialogoLogin": "entrar",
+    "DialogoMinhaSenha": "entrar",
     "DialogoPrimeiroAcesso": "primeiros-passos",
 }
 
