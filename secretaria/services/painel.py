@@ -1,0 +1,591 @@
+"""The Secretary's picture (the "Painel" page, the monthly workbook's charts, the annual report): what the
+office is doing, aggregated by the database.
+
+Each chart is ONE aggregated query on indexed columns (`auto_infracao.data_infracao`, `decisao.data`,
+`pagamento.situacao`, …): the database groups by month and returns a few dozen rows, never the autos. Months
+are "aaaa-mm" text from one portable expression (`_mes`), day counts from `_dias`; medians are computed in SQL
+with window functions (row_number/count), which both SQLite and PostgreSQL have — SQLite has no
+`percentile_cont`.
+
+The definitions are the program's own: a decision is late by `filas.primeiro_dia_de_atraso` (the "Decisões
+atrasadas" queue's rule, with the "Dias para decidir" setting), a case is final by
+`definitividade.decisao_definitiva_em` (mirrored here as a CASE), the recidivism level by
+`lei.sancoes.calcular_sancao` over the operator's final penalties of the same provision.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from secretaria import relogio
+from secretaria.lei.sancoes import (
+    JANELA_MESES,
+    NIVEL_SUSPENSAO,
+    Antecedente,
+    calcular_sancao,
+    limite_reincidencia,
+    somar_meses,
+)
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    DispositivoCatalogo,
+    Intimacao,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Veiculo,
+)
+from secretaria.services.filas import dias_para_decidir
+from secretaria.services.listas.nucleo import _nome_operadora, _rotulo_dispositivo
+
+ANOS_PRESCRICAO = 4
+"""A warning, not a legal reading: an undecided case this many years after the infraction is at risk."""
+MESES_AVISO_PRESCRICAO = 6
+"""… and one that reaches it within this many months is shown as nearing it."""
+MESES_CADEIA = 24
+"""How far back a recidivism chain is read: the longest chain that matters (the suspension level times the
+window of its tipo: D 3 × 6 months = 18) fits in it, so a longer one is already at the suspension level."""
+
+ETAPAS = ("intimacao", "decisao", "final")
+ROTULOS_ETAPAS = {
+    "intimacao": "Até a intimação",
+    "decisao": "Até a decisão",
+    "final": "Até a decisão definitiva",
+}
+SERIES_MULTAS = ("decidida", "paga", "divida_ativa")
+ROTULOS_MULTAS = {
+    "decidida": "Multas aplicadas",
+    "paga": "Pagas",
+    "divida_ativa": "Inscritas em dívida ativa",
+}
+
+
+@dataclass(frozen=True)
+class FiltroPainel:
+    desde: date
+    ate: date
+    operadora_id: int | None = None
+    linha_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Contagem:
+    """One bar segment: `valor` autos in month `mes` ("aaaa-mm") for `chave` (an operator id or a tipo)."""
+
+    mes: str
+    chave: str
+    rotulo: str
+    valor: int
+
+
+@dataclass(frozen=True)
+class DispositivoCitado:
+    codigo: str
+    rotulo: str
+    tipo: str
+    autos: int
+
+
+@dataclass(frozen=True)
+class AutosPorFrota:
+    operadora_id: int
+    operadora: str
+    autos: int
+    veiculos: int
+
+    @property
+    def por_100(self) -> Decimal | None:
+        """Autos per 100 vehicles of its fleet (None with no vehicle registered)."""
+        if not self.veiculos:
+            return None
+        return (Decimal(self.autos) * 100 / self.veiculos).quantize(Decimal("0.1"))
+
+
+@dataclass(frozen=True)
+class ValorMes:
+    mes: str
+    serie: str
+    """"decidida" (fines applied, by decision day), "paga" (by payment day), "divida_ativa" (by inscription)."""
+    valor: Decimal
+
+
+@dataclass(frozen=True)
+class Mediana:
+    mes: str
+    """The month of the infraction."""
+    etapa: str
+    """"intimacao", "decisao" or "final": from the infraction to that step."""
+    dias: float
+    casos: int
+
+
+@dataclass(frozen=True)
+class PrazoMes:
+    mes: str
+    no_prazo: int
+    fora_do_prazo: int
+
+
+@dataclass(frozen=True)
+class Prazos:
+    decisoes: tuple[PrazoMes, ...]
+    """Decisions by month of decision: within the office's limit (defence deadline + "Dias para decidir")."""
+    recursos: tuple[PrazoMes, ...]
+    """Appeals by month of filing: timely (`no_prazo`) or late."""
+    dias_para_decidir: int
+    prescricao_vencida: int
+    """Undecided, not cancelled autos (of the filter) whose infraction is 4 years old or more today."""
+    prescricao_proxima: int
+    """… and those that reach 4 years within the next 6 months."""
+
+
+@dataclass(frozen=True)
+class CadeiaAberta:
+    """An operator's open recidivism chain on one provision: a new infraction today would be level `nivel`."""
+
+    operadora_id: int
+    operadora: str
+    dispositivo: str
+    rotulo_dispositivo: str
+    tipo: str
+    nivel: int
+    nivel_suspensao: int
+    suspensao_cabivel: bool
+    ultima_infracao: date
+    aberta_ate: date
+    """The last day on which a new infraction still continues the chain (latest counted prior + window)."""
+
+
+@dataclass(frozen=True)
+class Painel:
+    filtro: FiltroPainel
+    meses: tuple[str, ...]
+    por_operadora: tuple[Contagem, ...]
+    por_tipo: tuple[Contagem, ...]
+    dispositivos: tuple[DispositivoCitado, ...]
+    frota: tuple[AutosPorFrota, ...]
+    multas: tuple[ValorMes, ...]
+    medianas: tuple[Mediana, ...]
+    prazos: Prazos
+    cadeias: tuple[CadeiaAberta, ...]
+
+
+# --- portable SQL pieces --------------------------------------------------------------------------------
+
+
+def _postgres(sessao: so.Session) -> bool:
+    return sessao.get_bind().dialect.name == "postgresql"
+
+
+def _mes(sessao: so.Session, coluna: Any) -> sa.ColumnElement[str]:
+    """ "aaaa-mm" of a date column, the same text on both databases."""
+    if _postgres(sessao):
+        return sa.func.to_char(coluna, sa.literal_column("'YYYY-MM'"))
+    return sa.func.strftime(sa.literal_column("'%Y-%m'"), coluna)
+
+
+def _dias(sessao: so.Session, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
+    """Whole days from `inicio` to `fim` (date columns)."""
+    if _postgres(sessao):
+        return sa.cast(fim - inicio, sa.Integer)
+    return sa.cast(sa.func.julianday(fim) - sa.func.julianday(inicio), sa.Integer)
+
+
+def meses_do_periodo(desde: date, ate: date) -> tuple[str, ...]:
+    """Every month "aaaa-mm" from `desde`'s to `ate`'s, so a month without autos still shows (as zero)."""
+    meses: list[str] = []
+    ano, mes = desde.year, desde.month
+    while (ano, mes) <= (ate.year, ate.month):
+        meses.append(f"{ano:04d}-{mes:02d}")
+        ano, mes = (ano + 1, 1) if mes == 12 else (ano, mes + 1)
+    return tuple(meses)
+
+
+def filtro_padrao(hoje: date | None = None) -> FiltroPainel:
+    """The last 12 months: from the first day of the month 11 months back to today."""
+    dia = hoje or relogio.hoje()
+    inicio = somar_meses(date(dia.year, dia.month, 1), -11)
+    return FiltroPainel(inicio, dia)
+
+
+def _condicoes_auto(f: FiltroPainel, periodo: bool = True) -> list[sa.ColumnElement[bool]]:
+    a = AutoInfracao
+    conds: list[sa.ColumnElement[bool]] = []
+    if periodo:
+        conds += [a.data_infracao >= f.desde, a.data_infracao <= f.ate]
+    if f.operadora_id is not None:
+        conds.append(a.operadora_id == f.operadora_id)
+    if f.linha_id is not None:
+        conds.append(a.linha_id == f.linha_id)
+    return conds
+
+
+# --- the charts -----------------------------------------------------------------------------------------
+
+
+def autos_por_mes(sessao: so.Session, f: FiltroPainel, por: str = "operadora") -> tuple[Contagem, ...]:
+    """Autos by month of the infraction (every auto drawn up, cancelled ones too: the list shows the same),
+    one segment per operator (`por="operadora"`) or per tipo (`por="tipo"`)."""
+    a = AutoInfracao
+    mes = _mes(sessao, a.data_infracao).label("mes")
+    if por == "tipo":
+        chave: Any = a.tipo
+        consulta = sa.select(mes, chave, chave, sa.func.count()).where(*_condicoes_auto(f))
+        consulta = consulta.group_by(mes, chave).order_by(mes, chave)
+        linhas = sessao.execute(consulta).all()
+        return tuple(Contagem(m, str(c), f"Tipo {c}", int(n)) for m, c, _r, n in linhas)
+    if por != "operadora":
+        raise ValueError(f"agrupamento desconhecido: {por}")
+    contagem = (
+        sa.select(mes, a.operadora_id.label("operadora_id"), sa.func.count().label("n"))
+        .where(*_condicoes_auto(f))
+        .group_by(mes, a.operadora_id)
+        .subquery()
+    )
+    consulta2 = (
+        sa.select(contagem.c.mes, contagem.c.operadora_id, _nome_operadora(), contagem.c.n)
+        .join(Operadora, Operadora.id == contagem.c.operadora_id)
+        .order_by(contagem.c.mes, _nome_operadora())
+    )
+    return tuple(Contagem(m, str(i), nome, int(n)) for m, i, nome, n in sessao.execute(consulta2))
+
+
+def dispositivos_mais_citados(
+    sessao: so.Session, f: FiltroPainel, limite: int = 10
+) -> tuple[DispositivoCitado, ...]:
+    a, dc = AutoInfracao, DispositivoCatalogo
+    contagem = (
+        sa.select(a.dispositivo_codigo.label("codigo"), sa.func.count().label("n"))
+        .where(*_condicoes_auto(f))
+        .group_by(a.dispositivo_codigo)
+        .order_by(sa.func.count().desc(), a.dispositivo_codigo)
+        .limit(limite)
+        .subquery()
+    )
+    consulta = (
+        sa.select(contagem.c.codigo, dc.rotulo, dc.tipo, contagem.c.n)
+        .outerjoin(dc, dc.codigo == contagem.c.codigo)
+        .order_by(contagem.c.n.desc(), contagem.c.codigo)
+    )
+    return tuple(
+        DispositivoCitado(codigo, _rotulo_dispositivo(codigo, rotulo), tipo or "", int(n))
+        for codigo, rotulo, tipo, n in sessao.execute(consulta)
+    )
+
+
+def autos_por_frota(sessao: so.Session, f: FiltroPainel) -> tuple[AutosPorFrota, ...]:
+    """Per operator: its autos in the period and its fleet (vehicles registered and not retired today)."""
+    a, v, o = AutoInfracao, Veiculo, Operadora
+    autos = (
+        sa.select(a.operadora_id.label("oid"), sa.func.count().label("n"))
+        .where(*_condicoes_auto(f))
+        .group_by(a.operadora_id)
+        .subquery()
+    )
+    frota_conds: list[sa.ColumnElement[bool]] = [v.situacao != "baixado"]
+    if f.linha_id is not None:
+        frota_conds.append(v.linha_id == f.linha_id)
+    frota = (
+        sa.select(v.operadora_id.label("oid"), sa.func.count().label("n"))
+        .where(*frota_conds)
+        .group_by(v.operadora_id)
+        .subquery()
+    )
+    consulta = (
+        sa.select(o.id, _nome_operadora(), sa.func.coalesce(autos.c.n, 0), sa.func.coalesce(frota.c.n, 0))
+        .outerjoin(autos, autos.c.oid == o.id)
+        .outerjoin(frota, frota.c.oid == o.id)
+        .where(sa.or_(autos.c.n.is_not(None), frota.c.n.is_not(None)))
+        .order_by(_nome_operadora())
+    )
+    if f.operadora_id is not None:
+        consulta = consulta.where(o.id == f.operadora_id)
+    return tuple(AutosPorFrota(i, nome, int(n), int(q)) for i, nome, n, q in sessao.execute(consulta))
+
+
+def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
+    """R$ per month: fines applied (by decision day), paid (by payment day, the amount paid), inscribed in
+    dívida ativa (by inscription day) — one statement, three grouped branches."""
+    a, d, p = AutoInfracao, Decisao, Pagamento
+    filtros = _condicoes_auto(f, periodo=False)
+
+    def ramo(serie: str, dia: Any, valor: Any, *conds: sa.ColumnElement[bool]) -> sa.Select[Any]:
+        mes = _mes(sessao, dia)
+        consulta = (
+            sa.select(mes.label("mes"), sa.literal(serie).label("serie"), sa.func.sum(valor).label("valor"))
+            .select_from(p)
+            .join(d, d.id == p.decisao_id)
+            .join(a, a.id == d.auto_id)
+            .where(dia >= f.desde, dia <= f.ate, *conds, *filtros)
+            .group_by(mes)
+        )
+        return consulta
+
+    decididas = (
+        sa.select(
+            _mes(sessao, d.data).label("mes"),
+            sa.literal("decidida").label("serie"),
+            sa.func.sum(d.multa_reais).label("valor"),
+        )
+        .join(a, a.id == d.auto_id)
+        .where(d.data >= f.desde, d.data <= f.ate, d.resultado == "aplicada", d.multa_reais > 0, *filtros)
+        .group_by(_mes(sessao, d.data))
+    )
+    pagas = ramo("paga", p.pago_em, sa.func.coalesce(p.valor_pago, p.valor), p.situacao == "pago")
+    divida = ramo("divida_ativa", p.inscrito_divida_em, p.valor, p.situacao == "divida_ativa")
+    uniao = sa.union_all(decididas, pagas, divida).subquery()
+    linhas = sessao.execute(sa.select(uniao).order_by(uniao.c.mes, uniao.c.serie)).all()
+    return tuple(ValorMes(m, s, Decimal(str(v or 0)).quantize(Decimal("0.01"))) for m, s, v in linhas)
+
+
+def _dias_ate_final(sessao: so.Session, hoje: date) -> sa.ColumnElement[int]:
+    """Days from the infraction to the day the decision became final, when final on `hoje`, else NULL —
+    `definitividade.decisao_definitiva_em` as one CASE."""
+    a, d, r = AutoInfracao, Decisao, Recurso
+    return sa.case(
+        (d.resultado == "arquivado", _dias(sessao, d.data, a.data_infracao)),
+        (
+            r.tempestivo.is_(True),
+            sa.case((r.julgado_em <= hoje, _dias(sessao, r.julgado_em, a.data_infracao)), else_=None),
+        ),
+        (
+            sa.and_(d.resultado == "aplicada", a.prazo_recurso < hoje),
+            _dias(sessao, a.prazo_recurso, a.data_infracao) + 1,
+        ),
+        else_=None,
+    )
+
+
+def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> tuple[Mediana, ...]:
+    """Median days from the infraction to the (first delivered) intimação of the auto, to the decision and
+    to the final decision, per month of the infraction; each median computed in SQL (window functions)."""
+    dia = hoje or relogio.hoje()
+    a, d, r, i = AutoInfracao, Decisao, Recurso, Intimacao
+    mes = _mes(sessao, a.data_infracao)
+    conds = [*_condicoes_auto(f), a.fase != "cancelado"]
+    primeira = (
+        sa.select(i.auto_id.label("auto_id"), sa.func.min(i.data).label("data"))
+        .where(i.sucesso.is_(True), i.objeto == "auto")
+        .group_by(i.auto_id)
+        .subquery()
+    )
+    intimacao = (
+        sa.select(
+            mes.label("mes"),
+            sa.literal("intimacao").label("etapa"),
+            _dias(sessao, primeira.c.data, a.data_infracao).label("dias"),
+        )
+        .join(primeira, primeira.c.auto_id == a.id)
+        .where(*conds)
+    )
+    decisao = (
+        sa.select(
+            mes.label("mes"),
+            sa.literal("decisao").label("etapa"),
+            _dias(sessao, d.data, a.data_infracao).label("dias"),
+        )
+        .join(d, d.auto_id == a.id)
+        .where(*conds)
+    )
+    ate_final = _dias_ate_final(sessao, dia)
+    final = (
+        sa.select(mes.label("mes"), sa.literal("final").label("etapa"), ate_final.label("dias"))
+        .join(d, d.auto_id == a.id)
+        .outerjoin(r, r.decisao_id == d.id)
+        .where(*conds, ate_final.is_not(None))
+    )
+    dados = sa.union_all(intimacao, decisao, final).subquery()
+    janela = (
+        sa.select(
+            dados.c.mes,
+            dados.c.etapa,
+            dados.c.dias,
+            sa.func.row_number()
+            .over(partition_by=(dados.c.mes, dados.c.etapa), order_by=dados.c.dias)
+            .label("ordem"),
+            sa.func.count().over(partition_by=(dados.c.mes, dados.c.etapa)).label("total"),
+        )
+    ).subquery()
+    meio = sa.or_(janela.c.ordem == (janela.c.total + 1) / 2, janela.c.ordem == (janela.c.total + 2) / 2)
+    consulta = (
+        sa.select(janela.c.mes, janela.c.etapa, sa.func.avg(janela.c.dias), sa.func.max(janela.c.total))
+        .where(meio)
+        .group_by(janela.c.mes, janela.c.etapa)
+        .order_by(janela.c.mes, janela.c.etapa)
+    )
+    return tuple(Mediana(m, e, float(md), int(n)) for m, e, md, n in sessao.execute(consulta))
+
+
+def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Prazos:
+    """Decisions within the office's limit, appeals timely or late (per month), and the prescription
+    warning (undecided autos 4 years after the infraction) — three statements: two grouped, one count."""
+    dia = hoje or relogio.hoje()
+    a, d, r = AutoInfracao, Decisao, Recurso
+    limite = dias_para_decidir(sessao)
+    filtros = _condicoes_auto(f, periodo=False)
+    mes_d = _mes(sessao, d.data)
+    # Late from `filas.primeiro_dia_de_atraso(prazo_defesa, dias)`: decided more than `dias` after the deadline.
+    atrasada = _dias(sessao, d.data, a.prazo_defesa) > limite
+    decisoes = sessao.execute(
+        sa.select(
+            mes_d,
+            sa.func.sum(sa.case((atrasada, 0), else_=1)),
+            sa.func.sum(sa.case((atrasada, 1), else_=0)),
+        )
+        .join(a, a.id == d.auto_id)
+        .where(d.data >= f.desde, d.data <= f.ate, a.prazo_defesa.is_not(None), *filtros)
+        .group_by(mes_d)
+        .order_by(mes_d)
+    ).all()
+    mes_r = _mes(sessao, r.protocolado_em)
+    recursos = sessao.execute(
+        sa.select(
+            mes_r,
+            sa.func.sum(sa.case((r.tempestivo.is_(True), 1), else_=0)),
+            sa.func.sum(sa.case((r.tempestivo.is_(True), 0), else_=1)),
+        )
+        .join(d, d.id == r.decisao_id)
+        .join(a, a.id == d.auto_id)
+        .where(r.protocolado_em >= f.desde, r.protocolado_em <= f.ate, *filtros)
+        .group_by(mes_r)
+        .order_by(mes_r)
+    ).all()
+    vence = somar_meses(dia, -12 * ANOS_PRESCRICAO)
+    proxima = somar_meses(vence, MESES_AVISO_PRESCRICAO)
+    sem_decisao = [a.fase.in_(("lavrado", "intimado")), *filtros]
+    vencidas, proximas = sessao.execute(
+        sa.select(
+            sa.func.coalesce(sa.func.sum(sa.case((a.data_infracao <= vence, 1), else_=0)), 0),
+            sa.func.coalesce(sa.func.sum(sa.case((a.data_infracao > vence, 1), else_=0)), 0),
+        ).where(a.data_infracao <= proxima, *sem_decisao)
+    ).one()
+    return Prazos(
+        tuple(PrazoMes(m, int(s), int(n)) for m, s, n in decisoes),
+        tuple(PrazoMes(m, int(s), int(n)) for m, s, n in recursos),
+        limite,
+        int(vencidas),
+        int(proximas),
+    )
+
+
+def cadeias_abertas(
+    sessao: so.Session, f: FiltroPainel, hoje: date | None = None
+) -> tuple[CadeiaAberta, ...]:
+    """Operators with a recidivism chain open today (§ 4º): on some provision, a new infraction today would
+    be level 1 or more. The most advanced chain of each operator, closest to suspension (§ 5º) first.
+
+    One query reads the final, not annulled penalties of the last 24 months of the (operator, provision)
+    pairs that had one within the longest window (8 months); the level is `calcular_sancao`'s, the law's one
+    reading, over those few rows (never over the period's autos).
+    """
+    dia = hoje or relogio.hoje()
+    a, dc = AutoInfracao, DispositivoCatalogo
+    conds = [
+        a.data_definitiva.is_not(None),
+        a.data_definitiva <= dia,
+        a.penalidade_anulada.is_(False),
+        a.fase != "cancelado",
+    ]
+    if f.operadora_id is not None:
+        conds.append(a.operadora_id == f.operadora_id)
+    recentes = (
+        sa.select(a.operadora_id, a.dispositivo_codigo)
+        .where(*conds, a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())))
+        .distinct()
+        .subquery()
+    )
+    linhas = sessao.execute(
+        sa.select(
+            a.operadora_id,
+            _nome_operadora(),
+            a.dispositivo_codigo,
+            dc.rotulo,
+            dc.tipo,
+            a.data_infracao,
+            a.data_definitiva,
+            a.multa_ur,
+            a.suspensao_dias,
+        )
+        .join(
+            recentes,
+            sa.and_(
+                recentes.c.operadora_id == a.operadora_id,
+                recentes.c.dispositivo_codigo == a.dispositivo_codigo,
+            ),
+        )
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .join(dc, dc.codigo == a.dispositivo_codigo)
+        .where(*conds, a.data_infracao >= somar_meses(dia, -MESES_CADEIA), a.data_infracao < dia)
+    ).all()
+    grupos: dict[tuple[int, str], list[Any]] = defaultdict(list)
+    for linha in linhas:
+        grupos[(linha[0], linha[2])].append(linha)
+    melhores: dict[int, CadeiaAberta] = {}
+    for (oid, codigo), itens in grupos.items():
+        cadeia = _cadeia(oid, codigo, itens, dia)
+        if cadeia is None:
+            continue
+        atual = melhores.get(oid)
+        if atual is None or _proximidade(cadeia) > _proximidade(atual):
+            melhores[oid] = cadeia
+    return tuple(
+        sorted(
+            melhores.values(), key=lambda c: (-min(c.nivel / c.nivel_suspensao, 1.0), -c.nivel, c.operadora)
+        )
+    )
+
+
+def _proximidade(c: CadeiaAberta) -> tuple[float, int, date]:
+    return (min(c.nivel / c.nivel_suspensao, 1.0), c.nivel, c.ultima_infracao)
+
+
+def _cadeia(oid: int, codigo: str, itens: Sequence[Any], dia: date) -> CadeiaAberta | None:
+    tipo = itens[0].tipo
+    if tipo not in NIVEL_SUSPENSAO:
+        return None
+    antecedentes = [
+        Antecedente(i.data_infracao, i.data_definitiva, Decimal(i.multa_ur or 0), int(i.suspensao_dias or 0))
+        for i in itens
+    ]
+    sancao = calcular_sancao(tipo, dia, antecedentes)
+    if sancao.reincidencia < 1:
+        return None
+    ultima = max(i.data_infracao for i in itens)
+    return CadeiaAberta(
+        oid,
+        itens[0][1],
+        codigo,
+        _rotulo_dispositivo(codigo, itens[0].rotulo),
+        tipo,
+        sancao.reincidencia,
+        NIVEL_SUSPENSAO[tipo],
+        sancao.suspensao_cabivel,
+        ultima,
+        limite_reincidencia(tipo, ultima),
+    )
+
+
+def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Painel:
+    """Everything the page shows, in one read session."""
+    dia = hoje or relogio.hoje()
+    return Painel(
+        f,
+        meses_do_periodo(f.desde, f.ate),
+        autos_por_mes(sessao, f, "operadora"),
+        autos_por_mes(sessao, f, "tipo"),
+        dispositivos_mais_citados(sessao, f),
+        autos_por_frota(sessao, f),
+        multas_por_mes(sessao, f),
+        medianas_por_mes(sessao, f, dia),
+        prazos(sessao, f, dia),
+        cadeias_abertas(sessao, f, dia),
+    )

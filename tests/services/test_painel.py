@@ -1,0 +1,260 @@
+"""The Painel's numbers: each chart's query against the test's own reading of the rows (plain SELECTs,
+aggregated here), on both databases."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from datetime import date, timedelta
+from decimal import Decimal
+
+import sqlalchemy as sa
+
+from secretaria.db import Banco
+from secretaria.lei.sancoes import NIVEL_SUSPENSAO
+from secretaria.models import AutoInfracao, Decisao, Intimacao, Pagamento, Recurso, Veiculo
+from secretaria.services import painel
+from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.filas import dias_para_decidir
+from secretaria.services.tramitacao import decisao_final
+from tests.helpers.fabrica import ATORES, Roteiro
+
+HOJE = date(2026, 11, 30)
+FILTRO = painel.FiltroPainel(date(2025, 12, 1), HOJE)
+
+
+def _cenario(r: Roteiro) -> dict[str, int]:
+    """Autos over the year on both operators and several provisions: decided, paid, in dívida ativa, an
+    appeal timely and one late, undecided ones, an old undecided one (prescription warning) and a chain of
+    final penalties of one provision (recidivism)."""
+    c = r.cidade
+    ids: dict[str, int] = {}
+    # A chain of final penalties of 1-I (tipo E, 8-month window) on the first operator, still open today.
+    for i, (dia, multa) in enumerate(
+        ((date(2026, 2, 2), "3.00"), (date(2026, 5, 4), "10.00"), (date(2026, 7, 1), "10.00"))
+    ):
+        ids[f"cadeia{i}"] = r.decidido(data_infracao=dia, multa=multa, dispositivo="1-I").id
+    a = r.decidido(data_infracao=date(2026, 2, 10), multa="3.50", dispositivo="2-I").id
+    registrar_pagamento(r.uow(), ATORES["protocolo"], auto_id=a, situacao="pago", data=date(2026, 4, 20))
+    ids["pago"] = a
+    b = r.decidido(data_infracao=date(2026, 1, 5), multa="4.00", dispositivo="2-I", dias_ate_decisao=70).id
+    registrar_pagamento(
+        r.uow(), ATORES["protocolo"], auto_id=b, situacao="divida_ativa", data=date(2026, 9, 1)
+    )
+    ids["divida"] = b
+    d = r.decidido(
+        data_infracao=date(2026, 8, 3),
+        multa="0.20",
+        dispositivo="1-VI",
+        operadora_id=c.operadora2_id,
+        notificar=False,
+    ).id
+    r.intimar(d, date(2026, 9, 10), objeto="decisao")
+    r.recorrer(d, date(2026, 9, 15))
+    r.julgar(d, date(2026, 10, 1), "negado")
+    ids["recurso_tempestivo"] = d
+    e = r.decidido(
+        data_infracao=date(2026, 3, 3), multa="0.25", dispositivo="1-VI", operadora_id=c.operadora2_id
+    ).id
+    r.recorrer(e, date(2026, 5, 20))
+    ids["recurso_tardio"] = e
+    f = r.lavrar(data_infracao=date(2026, 10, 5), dispositivo="1-VI", operadora_id=c.operadora2_id).id
+    r.intimar(f, date(2026, 10, 9))
+    r.decidir(f, date(2026, 11, 20), resultado="arquivado")
+    ids["arquivado"] = f
+    for dia in (date(2026, 11, 2), date(2026, 11, 3), date(2025, 12, 15)):
+        r.lavrar(data_infracao=dia, dispositivo="1-II")
+    ids["antigo"] = r.lavrar(
+        data_infracao=date(2022, 10, 1), dispositivo="1-II", data_lavratura=date(2022, 10, 1)
+    ).id
+    ids["quase"] = r.lavrar(
+        data_infracao=date(2023, 3, 1), dispositivo="1-II", data_lavratura=date(2023, 3, 1)
+    ).id
+    return ids
+
+
+def _autos(banco: Banco) -> list[sa.Row[tuple[object, ...]]]:
+    with banco.leitura() as s:
+        return list(
+            s.execute(
+                sa.select(
+                    AutoInfracao.id,
+                    AutoInfracao.operadora_id,
+                    AutoInfracao.tipo,
+                    AutoInfracao.dispositivo_codigo,
+                    AutoInfracao.data_infracao,
+                    AutoInfracao.fase,
+                    AutoInfracao.prazo_defesa,
+                    AutoInfracao.prazo_recurso,
+                )
+            )
+        )
+
+
+def _mes(dia: date) -> str:
+    return f"{dia.year:04d}-{dia.month:02d}"
+
+
+def _no_periodo(dia: date | None) -> bool:
+    return dia is not None and FILTRO.desde <= dia <= FILTRO.ate
+
+
+def test_autos_por_mes_dispositivos_e_frota(banco: Banco, roteiro: Roteiro) -> None:
+    _cenario(roteiro)
+    autos = [a for a in _autos(banco) if _no_periodo(a.data_infracao)]
+    with banco.leitura() as s:
+        p = painel.ler_painel(s, FILTRO, HOJE)
+        frota = Counter(s.scalars(sa.select(Veiculo.operadora_id).where(Veiculo.situacao != "baixado")).all())
+    assert p.meses[0] == "2025-12" and p.meses[-1] == "2026-11" and len(p.meses) == 12
+    esperado_op = Counter((_mes(a.data_infracao), str(a.operadora_id)) for a in autos)
+    assert {(c.mes, c.chave): c.valor for c in p.por_operadora} == dict(esperado_op)
+    esperado_tipo = Counter((_mes(a.data_infracao), a.tipo) for a in autos)
+    assert {(c.mes, c.chave): c.valor for c in p.por_tipo} == dict(esperado_tipo)
+    assert all(c.rotulo == f"Tipo {c.chave}" for c in p.por_tipo)
+    citados = Counter(a.dispositivo_codigo for a in autos)
+    assert [(d.codigo, d.autos) for d in p.dispositivos] == sorted(
+        citados.items(), key=lambda x: (-x[1], x[0])
+    )
+    assert p.dispositivos[0].rotulo.startswith("Art. ")
+    por_op = Counter(a.operadora_id for a in autos)
+    assert {(x.operadora_id, x.autos, x.veiculos) for x in p.frota} == {
+        (o, por_op.get(o, 0), frota.get(o, 0)) for o in set(por_op) | set(frota)
+    }
+    for x in p.frota:
+        assert x.por_100 == (Decimal(x.autos) * 100 / x.veiculos).quantize(Decimal("0.1"))
+    # One operator: only its autos.
+    so_uma = painel.FiltroPainel(FILTRO.desde, FILTRO.ate, operadora_id=roteiro.cidade.operadora2_id)
+    with banco.leitura() as s:
+        uma = painel.autos_por_mes(s, so_uma)
+    assert sum(c.valor for c in uma) == por_op[roteiro.cidade.operadora2_id]
+    assert {c.chave for c in uma} == {str(roteiro.cidade.operadora2_id)}
+
+
+def test_multas_decididas_pagas_e_em_divida_ativa(banco: Banco, roteiro: Roteiro) -> None:
+    _cenario(roteiro)
+    with banco.leitura() as s:
+        decisoes = s.execute(sa.select(Decisao.data, Decisao.multa_reais, Decisao.resultado)).all()
+        pagamentos = s.execute(
+            sa.select(
+                Pagamento.situacao,
+                Pagamento.pago_em,
+                Pagamento.valor_pago,
+                Pagamento.valor,
+                Pagamento.inscrito_divida_em,
+            )
+        ).all()
+        multas = painel.multas_por_mes(s, FILTRO)
+    esperado: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for dia, reais, resultado in decisoes:
+        if resultado == "aplicada" and reais > 0 and _no_periodo(dia):
+            esperado[(_mes(dia), "decidida")] += reais
+    for situacao, pago_em, valor_pago, valor, inscrito in pagamentos:
+        if situacao == "pago" and _no_periodo(pago_em):
+            esperado[(_mes(pago_em), "paga")] += valor_pago or valor
+        if situacao == "divida_ativa" and _no_periodo(inscrito):
+            esperado[(_mes(inscrito), "divida_ativa")] += valor
+    assert {(m.mes, m.serie): m.valor for m in multas} == dict(esperado)
+    assert {m.serie for m in multas} == set(painel.SERIES_MULTAS)
+
+
+def test_medianas_de_tempo_calculadas_no_banco(banco: Banco, roteiro: Roteiro) -> None:
+    _cenario(roteiro)
+    with banco.leitura() as s:
+        intimacoes = s.execute(
+            sa.select(Intimacao.auto_id, sa.func.min(Intimacao.data))
+            .where(Intimacao.sucesso.is_(True), Intimacao.objeto == "auto")
+            .group_by(Intimacao.auto_id)
+        ).all()
+        decisoes = s.execute(
+            sa.select(
+                Decisao.auto_id, Decisao.resultado, Decisao.data, Recurso.tempestivo, Recurso.julgado_em
+            ).outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        ).all()
+        medianas = painel.medianas_por_mes(s, FILTRO, HOJE)
+    autos = {a.id: a for a in _autos(banco) if _no_periodo(a.data_infracao) and a.fase != "cancelado"}
+    dias: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for auto_id, dia in intimacoes:
+        if auto_id in autos:
+            a = autos[auto_id]
+            dias[(_mes(a.data_infracao), "intimacao")].append((dia - a.data_infracao).days)
+    for auto_id, resultado, dia, tempestivo, julgado in decisoes:
+        if auto_id not in autos:
+            continue
+        a = autos[auto_id]
+        dias[(_mes(a.data_infracao), "decisao")].append((dia - a.data_infracao).days)
+        final = decisao_final(
+            resultado=resultado,
+            data_decisao=dia,
+            prazo_recurso=a.prazo_recurso,
+            recurso_tempestivo=tempestivo,
+            recurso_julgado_em=julgado,
+            dia=HOJE,
+        )
+        if final is not None:
+            dias[(_mes(a.data_infracao), "final")].append((final - a.data_infracao).days)
+    assert {(m.mes, m.etapa): (m.dias, m.casos) for m in medianas} == {
+        k: (float(statistics.median(v)), len(v)) for k, v in dias.items()
+    }
+    assert {m.etapa for m in medianas} == set(painel.ETAPAS)
+
+
+def test_prazos_e_aviso_de_prescricao(banco: Banco, roteiro: Roteiro) -> None:
+    ids = _cenario(roteiro)
+    with banco.leitura() as s:
+        limite = dias_para_decidir(s)
+        decisoes = s.execute(
+            sa.select(Decisao.data, AutoInfracao.prazo_defesa).join(
+                AutoInfracao, AutoInfracao.id == Decisao.auto_id
+            )
+        ).all()
+        recursos = s.execute(sa.select(Recurso.protocolado_em, Recurso.tempestivo)).all()
+        p = painel.prazos(s, FILTRO, HOJE)
+    esperado_d: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for dia, prazo in decisoes:
+        if _no_periodo(dia) and prazo is not None:
+            esperado_d[_mes(dia)][0 if dia <= prazo + timedelta(days=limite) else 1] += 1
+    assert {x.mes: [x.no_prazo, x.fora_do_prazo] for x in p.decisoes} == dict(esperado_d)
+    assert sum(x.fora_do_prazo for x in p.decisoes) >= 1  # the 70-day decision
+    esperado_r: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for dia, tempestivo in recursos:
+        if _no_periodo(dia):
+            esperado_r[_mes(dia)][0 if tempestivo else 1] += 1
+    assert {x.mes: [x.no_prazo, x.fora_do_prazo] for x in p.recursos} == dict(esperado_r)
+    assert sorted(t for x in p.recursos for t in (x.no_prazo, x.fora_do_prazo) if t) == [1, 1]
+    autos = _autos(banco)
+    vence, proxima = date(2022, 11, 30), date(2023, 5, 30)  # 4 years before today; 6 months after that
+    sem_decisao = [a for a in autos if a.fase in ("lavrado", "intimado")]
+    assert p.prescricao_vencida == sum(1 for a in sem_decisao if a.data_infracao <= vence) == 1
+    assert p.prescricao_proxima == sum(1 for a in sem_decisao if vence < a.data_infracao <= proxima) == 1
+    assert {ids["antigo"], ids["quase"]} <= {a.id for a in sem_decisao}
+
+
+def test_cadeias_de_reincidencia_abertas(banco: Banco, roteiro: Roteiro) -> None:
+    ids = _cenario(roteiro)
+    with banco.leitura() as s:
+        cadeias = painel.cadeias_abertas(s, FILTRO, HOJE)
+        finais = s.execute(
+            sa.select(
+                AutoInfracao.operadora_id,
+                AutoInfracao.dispositivo_codigo,
+                AutoInfracao.tipo,
+                AutoInfracao.data_infracao,
+                AutoInfracao.data_definitiva,
+            ).where(AutoInfracao.id.in_([ids["cadeia0"], ids["cadeia1"], ids["cadeia2"]]))
+        ).all()
+    assert all(f.data_definitiva is not None and f.data_definitiva <= HOJE for f in finais)
+    from secretaria.lei.sancoes import Antecedente, calcular_sancao
+
+    tipo = finais[0].tipo
+    sancao = calcular_sancao(tipo, HOJE, [Antecedente(f.data_infracao, f.data_definitiva) for f in finais])
+    assert sancao.reincidencia >= 2  # the scenario builds a chain that reaches § 5º for tipo E
+    (cadeia,) = cadeias
+    assert cadeia.operadora_id == roteiro.cidade.operadora_id and cadeia.dispositivo == "1-I"
+    assert cadeia.nivel == sancao.reincidencia
+    assert cadeia.nivel_suspensao == NIVEL_SUSPENSAO[tipo]
+    assert cadeia.suspensao_cabivel is sancao.suspensao_cabivel is True
+    assert cadeia.ultima_infracao == date(2026, 7, 1)
+    # Another operator's filter: none of its chains is open.
+    so_outra = painel.FiltroPainel(FILTRO.desde, FILTRO.ate, operadora_id=roteiro.cidade.operadora2_id)
+    with banco.leitura() as s:
+        assert painel.cadeias_abertas(s, so_outra, HOJE) == ()
