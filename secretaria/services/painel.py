@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -44,6 +44,7 @@ from secretaria.models import (
     Recurso,
     Veiculo,
 )
+from secretaria.reports.graficos import Grafico, Serie, rotulo_mes
 from secretaria.services.filas import dias_para_decidir
 from secretaria.services.listas.nucleo import _nome_operadora, _rotulo_dispositivo
 
@@ -588,4 +589,211 @@ def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) ->
         medianas_por_mes(sessao, f, dia),
         prazos(sessao, f, dia),
         cadeias_abertas(sessao, f, dia),
+    )
+
+
+# --- the charts' descriptions and where a click leads ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DestinoLista:
+    """The autos list filtered to what a bar counts (None = no filter on that field)."""
+
+    desde: date | None = None
+    ate: date | None = None
+    operadora_id: int | None = None
+    linha_id: int | None = None
+    tipo: str | None = None
+    dispositivo: str | None = None
+    rotulo: str = ""
+    """What the filter is, in words (shown above the list)."""
+
+
+@dataclass(frozen=True)
+class GraficoPainel:
+    grafico: Grafico
+    destinos: dict[tuple[int, int], DestinoLista]
+    """(série, categoria) → the autos behind that bar; empty for a chart that does not count autos."""
+
+
+def _limites_mes(mes: str, f: FiltroPainel) -> tuple[date, date]:
+    ano, numero = (int(x) for x in mes.split("-"))
+    inicio = date(ano, numero, 1)
+    fim = somar_meses(inicio, 1) - timedelta(days=1)
+    return max(inicio, f.desde), min(fim, f.ate)
+
+
+def _grafico_autos_mes(p: Painel, por: str) -> GraficoPainel:
+    contagens = p.por_operadora if por == "operadora" else p.por_tipo
+    chaves: dict[str, str] = {}
+    for c in contagens:
+        chaves.setdefault(c.chave, c.rotulo)
+    ordem = sorted(chaves, key=lambda k: chaves[k]) if por == "operadora" else sorted(chaves)
+    indice = {m: i for i, m in enumerate(p.meses)}
+    valores = {k: [0.0] * len(p.meses) for k in ordem}
+    for c in contagens:
+        if c.mes in indice:
+            valores[c.chave][indice[c.mes]] = c.valor
+    destinos: dict[tuple[int, int], DestinoLista] = {}
+    f = p.filtro
+    for j, k in enumerate(ordem):
+        for i, mes in enumerate(p.meses):
+            desde, ate = _limites_mes(mes, f)
+            destinos[(j, i)] = DestinoLista(
+                desde,
+                ate,
+                operadora_id=int(k) if por == "operadora" else f.operadora_id,
+                linha_id=f.linha_id,
+                tipo=k if por == "tipo" else None,
+                rotulo=f"{chaves[k]}, {rotulo_mes(mes)}",
+            )
+    titulo = "Autos por mês da infração, por " + ("operadora" if por == "operadora" else "tipo")
+    g = Grafico(
+        "autos_mes",
+        titulo,
+        tuple(rotulo_mes(m) for m in p.meses),
+        tuple(Serie(chaves[k], tuple(valores[k])) for k in ordem),
+        empilhado=True,
+        nota="Todos os autos lavrados, cancelados inclusive.",
+    )
+    return GraficoPainel(g, destinos)
+
+
+def _grafico_dispositivos(p: Painel) -> GraficoPainel:
+    f = p.filtro
+    g = Grafico(
+        "dispositivos",
+        "Os dez dispositivos mais citados",
+        tuple(f"{d.rotulo} (tipo {d.tipo})" if d.tipo else d.rotulo for d in p.dispositivos),
+        (Serie("Autos", tuple(float(d.autos) for d in p.dispositivos)),),
+        forma="barras_h",
+    )
+    destinos = {
+        (0, i): DestinoLista(
+            f.desde, f.ate, f.operadora_id, f.linha_id, dispositivo=d.codigo, rotulo=d.rotulo
+        )
+        for i, d in enumerate(p.dispositivos)
+    }
+    return GraficoPainel(g, destinos)
+
+
+def _grafico_frota(p: Painel) -> GraficoPainel:
+    f = p.filtro
+    itens = [x for x in p.frota if x.por_100 is not None]
+    g = Grafico(
+        "frota",
+        "Autos por 100 veículos da frota",
+        tuple(x.operadora for x in itens),
+        (Serie("Autos por 100 veículos", tuple(float(x.por_100 or 0) for x in itens)),),
+        forma="barras_h",
+        formato="decimal",
+        nota="Frota: veículos cadastrados e não baixados hoje.",
+    )
+    destinos = {
+        (0, i): DestinoLista(f.desde, f.ate, x.operadora_id, f.linha_id, rotulo=x.operadora)
+        for i, x in enumerate(itens)
+    }
+    return GraficoPainel(g, destinos)
+
+
+def _grafico_multas(p: Painel) -> GraficoPainel:
+    indice = {m: i for i, m in enumerate(p.meses)}
+    valores = {s: [0.0] * len(p.meses) for s in SERIES_MULTAS}
+    for v in p.multas:
+        if v.mes in indice:
+            valores[v.serie][indice[v.mes]] = float(v.valor)
+    g = Grafico(
+        "multas",
+        "Multas por mês (R$): aplicadas, pagas e inscritas em dívida ativa",
+        tuple(rotulo_mes(m) for m in p.meses),
+        tuple(Serie(ROTULOS_MULTAS[s], tuple(valores[s])) for s in SERIES_MULTAS),
+        formato="reais",
+    )
+    return GraficoPainel(g, {})
+
+
+def _grafico_tempos(p: Painel) -> GraficoPainel:
+    indice = {m: i for i, m in enumerate(p.meses)}
+    valores = {e: [float("nan")] * len(p.meses) for e in ETAPAS}
+    for m in p.medianas:
+        if m.mes in indice:
+            valores[m.etapa][indice[m.mes]] = m.dias
+    g = Grafico(
+        "tempos",
+        "Mediana de dias desde a infração, por mês da infração",
+        tuple(rotulo_mes(m) for m in p.meses),
+        tuple(Serie(ROTULOS_ETAPAS[e], tuple(valores[e])) for e in ETAPAS),
+        forma="linhas",
+        formato="dias",
+    )
+    return GraficoPainel(g, {})
+
+
+def _grafico_prazos(p: Painel) -> GraficoPainel:
+    indice = {m: i for i, m in enumerate(p.meses)}
+    series = {k: [0.0] * len(p.meses) for k in ("d_sim", "d_nao", "r_sim", "r_nao")}
+    for x in p.prazos.decisoes:
+        if x.mes in indice:
+            series["d_sim"][indice[x.mes]] = x.no_prazo
+            series["d_nao"][indice[x.mes]] = x.fora_do_prazo
+    for x in p.prazos.recursos:
+        if x.mes in indice:
+            series["r_sim"][indice[x.mes]] = x.no_prazo
+            series["r_nao"][indice[x.mes]] = x.fora_do_prazo
+    total_d = sum(x.no_prazo + x.fora_do_prazo for x in p.prazos.decisoes)
+    no_prazo = sum(x.no_prazo for x in p.prazos.decisoes)
+    parte = f"{round(100 * no_prazo / total_d)} %" if total_d else "—"
+    aviso = ""
+    if p.prazos.prescricao_vencida or p.prazos.prescricao_proxima:
+        aviso = (
+            f" Atenção: {p.prazos.prescricao_vencida} sem decisão há 4 anos ou mais da infração e "
+            f"{p.prazos.prescricao_proxima} chegando lá em 6 meses (aviso, não parecer jurídico)."
+        )
+    g = Grafico(
+        "prazos",
+        f"Prazos: decisões no prazo do órgão ({parte}) e recursos",
+        tuple(rotulo_mes(m) for m in p.meses),
+        (
+            Serie(f"Decisões até {p.prazos.dias_para_decidir} dias após a defesa", tuple(series["d_sim"])),
+            Serie("Decisões atrasadas", tuple(series["d_nao"])),
+            Serie("Recursos tempestivos", tuple(series["r_sim"])),
+            Serie("Recursos intempestivos", tuple(series["r_nao"])),
+        ),
+        nota=aviso.strip(),
+    )
+    return GraficoPainel(g, {})
+
+
+def _grafico_reincidencia(p: Painel) -> GraficoPainel:
+    g = Grafico(
+        "reincidencia",
+        "Reincidência aberta hoje: nível da próxima infração e o da suspensão (§ 5º)",
+        tuple(f"{c.operadora} — {c.rotulo_dispositivo} (tipo {c.tipo})" for c in p.cadeias),
+        (Serie("Nível de reincidência", tuple(float(c.nivel) for c in p.cadeias)),),
+        forma="barras_h",
+        referencia=tuple(float(c.nivel_suspensao) for c in p.cadeias),
+        rotulo_referencia="Suspensão cabível a partir de",
+        vazio="Nenhuma operadora com cadeia de reincidência aberta hoje.",
+    )
+    destinos = {
+        (0, i): DestinoLista(
+            operadora_id=c.operadora_id,
+            dispositivo=c.dispositivo,
+            rotulo=f"{c.operadora}, {c.rotulo_dispositivo}",
+        )
+        for i, c in enumerate(p.cadeias)
+    }
+    return GraficoPainel(g, destinos)
+
+
+def graficos_do_painel(p: Painel, por: str = "operadora") -> tuple[GraficoPainel, ...]:
+    """The page's charts, in order, each with where a click on its bars leads."""
+    return (
+        _grafico_autos_mes(p, por),
+        _grafico_dispositivos(p),
+        _grafico_frota(p),
+        _grafico_multas(p),
+        _grafico_tempos(p),
+        _grafico_prazos(p),
+        _grafico_reincidencia(p),
     )

@@ -67,10 +67,15 @@ PAGINAS: tuple[DefinicaoPagina, ...] = (
         "representacoes", "Representações", "secretaria.ui.processo.paginas", "PaginaRepresentacoes"
     ),
     DefinicaoPagina("relatorios", "Relatórios", "secretaria.ui.relatorios", "PaginaRelatorios"),
+    DefinicaoPagina("painel", "Painel", "secretaria.ui.painel", "PaginaPainel"),
     DefinicaoPagina(
         "administracao", "Administração", "secretaria.ui.admin", "PaginaAdministracao", ("administrador",)
     ),
 )
+
+
+PAPEIS_PAINEL_INICIAL = ("secretario", "autoridade")
+"""Who starts on the Painel rather than on Início's work queues."""
 
 
 class PaginaIndisponivel(QLabel):
@@ -150,8 +155,8 @@ class JanelaPrincipal(QMainWindow):
             self.statusBar().addPermanentWidget(rotulo)
         self._criar_menus()
         self._atalhos: list[QShortcut] = []
-        for n in range(1, 10):
-            atalho = QShortcut(QKeySequence(f"Ctrl+{n}"), self)
+        for n in range(1, 11):  # Ctrl+1 … Ctrl+9, then Ctrl+0 for the tenth entry
+            atalho = QShortcut(QKeySequence(f"Ctrl+{n % 10}"), self)
             atalho.activated.connect(lambda n=n: self._ir_para_posicao(n - 1))
             self._atalhos.append(atalho)
         self.navegacao.currentRowChanged.connect(self._navegar)
@@ -176,7 +181,7 @@ class JanelaPrincipal(QMainWindow):
         for i, d in enumerate(self._definicoes, start=1):
             item = QListWidgetItem(d.rotulo)
             item.setData(Qt.ItemDataRole.UserRole, d.chave)
-            item.setToolTip(f"Ctrl+{i}" if i <= 9 else d.rotulo)
+            item.setToolTip(f"Ctrl+{i % 10}" if i <= 10 else d.rotulo)
             self.navegacao.addItem(item)
         self.navegacao.blockSignals(False)
         ator = contexto.ator
@@ -190,8 +195,13 @@ class JanelaPrincipal(QMainWindow):
         self.rotulo_papeis.setText(f"Papéis: {papeis}")
         self.acao_backup.setEnabled(contexto.pode("administrador"))
         self.acao_minha_senha.setEnabled(contexto.ator.usuario_id is not None)
-        self.navegacao.setCurrentRow(0)
-        self._navegar(0)
+        # The Secretary's and the head of transport's (the authority who proposes penalties) home is the Painel.
+        chaves = self.chaves_visiveis
+        inicial = (
+            chaves.index("painel") if contexto.pode(*PAPEIS_PAINEL_INICIAL) and "painel" in chaves else 0
+        )
+        self.navegacao.setCurrentRow(inicial)
+        self._navegar(inicial)
 
     def trocar_usuario(self) -> None:
         self._pedir_login()

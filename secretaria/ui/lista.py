@@ -603,6 +603,8 @@ class FonteLista:
             ate=extra.get("ate"),
             usuario=extra.get("usuario"),
             entidade=extra.get("entidade"),
+            dispositivo=extra.get("dispositivo"),
+            linha_id=extra.get("linha_id"),
         )
 
     @staticmethod

@@ -58,7 +58,7 @@ def test_caminho_11_administracao_pela_janela(
     qtbot.addWidget(janela)
     with qtbot.waitActive(janela):
         janela.show()
-    qtbot.keyClick(janela, Qt.Key.Key_9, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(janela, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)  # the tenth entry
     area = janela.pagina_atual()
     assert isinstance(area, PaginaAdministracao)
 

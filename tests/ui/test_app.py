@@ -42,7 +42,7 @@ def test_traducoes_do_qt_em_portugues(qtbot: QtBot) -> None:
     assert textos == {"Cancelar", "Sim"}
 
 
-def test_inicio_leve_sem_reportlab_nem_openpyxl() -> None:
+def test_inicio_leve_sem_reportlab_openpyxl_nem_matplotlib() -> None:
     import subprocess
     import sys
 
@@ -54,7 +54,7 @@ def test_inicio_leve_sem_reportlab_nem_openpyxl() -> None:
         "        importlib.import_module(p.modulo)\n"
         "    except ModuleNotFoundError:\n"
         "        pass\n"
-        "print(sorted(m for m in ('reportlab', 'openpyxl') if m in sys.modules))"
+        "print(sorted(m for m in ('reportlab', 'openpyxl', 'matplotlib') if m in sys.modules))"
     )
     saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
     assert saida.stdout.strip() == "[]"
@@ -80,7 +80,7 @@ def test_janela_do_administrador(qtbot: QtBot, banco_sqlite: Banco) -> None:
 def test_administracao_so_para_administradores(qtbot: QtBot, banco_sqlite: Banco) -> None:
     janela = _janela(qtbot, _contexto(banco_sqlite, "fabio", ("fiscal",)))
     rotulos = [janela.navegacao.item(i).text() for i in range(janela.navegacao.count())]
-    assert "Administração" not in rotulos and len(rotulos) == 8
+    assert "Administração" not in rotulos and len(rotulos) == 9
     assert janela.mostrar_pagina("administracao") is None
     assert not janela.acao_backup.isEnabled()
 

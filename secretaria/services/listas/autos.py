@@ -14,6 +14,7 @@ from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo, Operad
 from secretaria.services.listas.nucleo import (
     Coluna,
     DefinicaoLista,
+    Filtro,
     _busca_numero,
     _Chave,
     _Consulta,
@@ -182,4 +183,16 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         operadora=a.operadora_id,
         periodo=a.data_infracao,
         unicas=frozenset({"numero"}),
+        extras=_filtros_painel,
     )
+
+
+def _filtros_painel(filtro: Filtro) -> list[sa.ColumnElement[bool]]:
+    """The provision and the line (the Painel opens the list on the autos behind a bar)."""
+    a = AutoInfracao
+    conds: list[sa.ColumnElement[bool]] = []
+    if filtro.dispositivo is not None:
+        conds.append(a.dispositivo_codigo == filtro.dispositivo)
+    if filtro.linha_id is not None:
+        conds.append(a.linha_id == filtro.linha_id)
+    return conds

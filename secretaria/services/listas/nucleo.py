@@ -84,6 +84,10 @@ class Filtro:
     """Audit log only: the user's login."""
     entidade: str | None = None
     """Audit log only: the kind of record ("operadora", "auto", …)."""
+    dispositivo: str | None = None
+    """Autos only: the provision cited (its code), e.g. from a bar of the Painel."""
+    linha_id: int | None = None
+    """Autos only: the line recorded on the auto."""
 
 
 def _f(grupo: str, rotulos: dict[str, str]) -> tuple[OpcaoFiltro, ...]:

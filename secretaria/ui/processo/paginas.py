@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from secretaria.lei.urm import formatar_reais
+from secretaria.services.painel import DestinoLista
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.processo.form_auto import DialogoAuto
@@ -43,6 +44,64 @@ class PaginaAutos(PaginaListaServico):
         self.novoRegistro.connect(self.novo_auto)
         self.tela: TelaCaso | None = None
         self.dialogo: DialogoAuto | None = None
+        # A filter the Painel set that has no widget of its own (the provision, the line): said, and undone.
+        self.aviso_painel = QLabel()
+        self.aviso_painel.setStyleSheet("color: #1f5f99")
+        self.botao_limpar_painel = QPushButton("Limpar &filtro do Painel")
+        self.botao_limpar_painel.clicked.connect(self.limpar_filtro_painel)
+        self.adicionar_filtro(self.aviso_painel, linha=2)
+        self.adicionar_filtro(self.botao_limpar_painel, linha=2)
+        self.aviso_painel.setVisible(False)
+        self.botao_limpar_painel.setVisible(False)
+
+    def filtrar(self, destino: DestinoLista) -> None:
+        """Show the autos behind a bar of the Painel: its period, operator, tipo, provision and line; the
+        search and the other filters are cleared. One query, after every widget is set."""
+        widgets: list[QWidget] = [self.busca, self.combo_situacao, *self.combos_grupo.values()]
+        if self.combo_operadora is not None:
+            widgets.append(self.combo_operadora)
+        widgets += [w for w in (self.desde, self.ate) if w is not None]
+        for w in widgets:
+            w.blockSignals(True)
+        try:
+            self.busca.clear()
+            self.combo_situacao.setCurrentIndex(0)
+            for grupo, combo in self.combos_grupo.items():
+                combo.setCurrentIndex(max(0, combo.findData(destino.tipo)) if grupo == "tipo" else 0)
+            if self.combo_operadora is not None:
+                self.combo_operadora.setCurrentIndex(
+                    max(0, self.combo_operadora.findData(destino.operadora_id))
+                )
+            if self.desde is not None and self.ate is not None:
+                self.desde.definir_data(destino.desde)
+                self.ate.definir_data(destino.ate)
+        finally:
+            for w in widgets:
+                w.blockSignals(False)
+        self._extra = {
+            chave: valor
+            for chave, valor in {
+                "grupo:tipo": destino.tipo,
+                "operadora_id": destino.operadora_id,
+                "desde": destino.desde,
+                "ate": destino.ate,
+                "dispositivo": destino.dispositivo,
+                "linha_id": destino.linha_id,
+            }.items()
+            if valor is not None
+        }
+        proprio = destino.dispositivo is not None or destino.linha_id is not None
+        self.aviso_painel.setText(f"Do Painel: {destino.rotulo}" if proprio else "")
+        self.aviso_painel.setVisible(proprio)
+        self.botao_limpar_painel.setVisible(proprio)
+        self.aplicar_filtro()
+
+    def limpar_filtro_painel(self) -> None:
+        self._extra.pop("dispositivo", None)
+        self._extra.pop("linha_id", None)
+        self.aviso_painel.setVisible(False)
+        self.botao_limpar_painel.setVisible(False)
+        self.aplicar_filtro()
 
     def abrir_auto(self, auto_id: Any) -> TelaCaso:
         tela = abrir_caso(self.contexto, int(auto_id), self)

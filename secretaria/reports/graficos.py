@@ -1,0 +1,280 @@
+"""Charts drawn with matplotlib (BSD-style licence; Qt Charts and Qt Graphs are GPL-only), from plain data.
+
+One description of a chart (`Grafico`) is drawn the same way on the Painel page (a Qt canvas around the same
+`Figure`), into a PNG or a one-page PDF for a meeting, and into the annual report. Only matplotlib's
+object-oriented API is used (`matplotlib.figure.Figure`, no `pyplot`): no global state, so a worker thread may
+render while the window paints. matplotlib is imported here, and this module only where a chart is drawn,
+so the program's start-up never loads it.
+
+Text is in Liberation Sans (the documents' font) and Portuguese: months "jan/26", money "R$ 1.234,56".
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import secretaria.resources
+from secretaria.lei.formato import formatar_decimal, formatar_reais
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+MESES_CURTOS = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+CORES = (
+    "#1f5f99",
+    "#e07b24",
+    "#3a9a4a",
+    "#c23b3b",
+    "#7b5ea7",
+    "#8c6d46",
+    "#d36fb0",
+    "#6f6f6f",
+    "#b5b82e",
+    "#1fa5b5",
+)
+PASTA_FONTES = Path(secretaria.resources.__file__).with_name("fonts")
+FORMAS = ("barras", "barras_h", "linhas")
+FORMATOS = ("inteiro", "reais", "dias", "decimal")
+
+
+@dataclass(frozen=True)
+class Serie:
+    rotulo: str
+    valores: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Grafico:
+    """A chart: one value per category and series. `forma`: vertical bars, horizontal bars or lines;
+    `empilhado`: bars stacked (else side by side); `formato` of the values on the axis and the labels."""
+
+    chave: str
+    titulo: str
+    categorias: tuple[str, ...]
+    series: tuple[Serie, ...]
+    forma: str = "barras"
+    empilhado: bool = False
+    formato: str = "inteiro"
+    nota: str = ""
+    """A line under the chart (what is counted, a warning)."""
+    referencia: tuple[float, ...] | None = None
+    """Horizontal bars only: a mark per category (e.g. the level at which suspension becomes possible)."""
+    rotulo_referencia: str = ""
+    vazio: str = "Nada no período escolhido."
+    extras: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def tem_dados(self) -> bool:
+        return any(v for s in self.series for v in s.valores)
+
+
+def rotulo_mes(mes: str) -> str:
+    """ "2026-01" → "jan/26"."""
+    ano, numero = mes.split("-")
+    return f"{MESES_CURTOS[int(numero) - 1]}/{ano[2:]}"
+
+
+def formatar(valor: float, formato: str) -> str:
+    if formato == "reais":
+        return formatar_reais(Decimal(str(round(valor, 2))))
+    if formato == "dias":
+        return f"{formatar_decimal(Decimal(str(round(valor, 1))), 1).removesuffix(',0')} d"
+    if formato == "decimal":
+        return formatar_decimal(Decimal(str(round(valor, 1))), 1)
+    return f"{round(valor):,}".replace(",", ".")
+
+
+_configurado = False
+
+
+def _configurar() -> None:
+    """Liberation Sans for every chart (once per process)."""
+    global _configurado
+    if _configurado:
+        return
+    from matplotlib import font_manager, rcParams
+
+    for arquivo in sorted(PASTA_FONTES.glob("LiberationSans-*.ttf")):
+        font_manager.fontManager.addfont(str(arquivo))
+    rcParams["font.family"] = "Liberation Sans"
+    rcParams["font.size"] = 9
+    rcParams["axes.titlesize"] = 10
+    rcParams["axes.titleweight"] = "bold"
+    rcParams["pdf.fonttype"] = 42  # TrueType embedded: the PDF's text stays text
+    rcParams["axes.spines.top"] = False
+    rcParams["axes.spines.right"] = False
+    rcParams["axes.formatter.use_locale"] = False
+    _configurado = True
+
+
+def nova_figura(largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:
+    _configurar()
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(largura_pol, altura_pol), dpi=dpi, layout="constrained")
+
+
+def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
+    """Draw `g` on `ax`. Each bar (or line point) carries `gid` "serie:categoria" so a click can say which
+    one it was (`alvo_do_clique`)."""
+    from matplotlib.ticker import FuncFormatter
+
+    if titulo:
+        ax.set_title(g.titulo, loc="left")
+    if not g.tem_dados:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, g.vazio, ha="center", va="center", transform=ax.transAxes, color="#666")
+        return
+    n = len(g.categorias)
+    posicoes = list(range(n))
+    formato_eixo = "inteiro" if g.formato == "decimal" else g.formato
+    formatador = FuncFormatter(lambda v, _p: formatar(v, formato_eixo))
+    if g.forma == "linhas":
+        for j, s in enumerate(g.series):
+            pontos = [(i, v) for i, v in enumerate(s.valores) if v == v]  # NaN = no case that month
+            linha = ax.plot(
+                [p[0] for p in pontos],
+                [p[1] for p in pontos],
+                marker="o",
+                color=CORES[j % len(CORES)],
+                label=s.rotulo,
+                picker=5,
+            )[0]
+            linha.set_gid(f"{j}:linha")
+        ax.set_xticks(posicoes, g.categorias, rotation=45 if n > 8 else 0, ha="right" if n > 8 else "center")
+        ax.yaxis.set_major_formatter(formatador)
+        ax.set_ylim(bottom=0)
+        ax.grid(axis="y", alpha=0.3)
+    elif g.forma == "barras_h":
+        base = [0.0] * n
+        altura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
+        for j, s in enumerate(g.series):
+            desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * altura
+            barras = ax.barh(
+                [p + desloc for p in posicoes],
+                s.valores,
+                height=altura,
+                left=base if g.empilhado else None,
+                color=CORES[j % len(CORES)],
+                label=s.rotulo,
+                picker=True,
+            )
+            for i, barra in enumerate(barras):
+                barra.set_gid(f"{j}:{i}")
+            if g.empilhado:
+                base = [b + v for b, v in zip(base, s.valores, strict=True)]
+        if g.referencia is not None:
+            ax.scatter(
+                g.referencia,
+                posicoes,
+                marker="|",
+                s=300,
+                color="#c23b3b",
+                zorder=3,
+                label=g.rotulo_referencia or None,
+            )
+        ax.set_yticks(posicoes, g.categorias)
+        ax.invert_yaxis()
+        ax.xaxis.set_major_formatter(formatador)
+        ax.grid(axis="x", alpha=0.3)
+        totais = base if g.empilhado else [max(s.valores[i] for s in g.series) for i in range(n)]
+        for i, total in enumerate(totais):
+            ax.annotate(
+                formatar(total, g.formato),
+                (total, i),
+                xytext=(3, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8,
+            )
+    else:
+        base = [0.0] * n
+        largura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
+        for j, s in enumerate(g.series):
+            desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * largura
+            barras = ax.bar(
+                [p + desloc for p in posicoes],
+                s.valores,
+                width=largura,
+                bottom=base if g.empilhado else None,
+                color=CORES[j % len(CORES)],
+                label=s.rotulo,
+                picker=True,
+            )
+            for i, barra in enumerate(barras):
+                barra.set_gid(f"{j}:{i}")
+            if g.empilhado:
+                base = [b + v for b, v in zip(base, s.valores, strict=True)]
+        ax.set_xticks(posicoes, g.categorias, rotation=45 if n > 8 else 0, ha="right" if n > 8 else "center")
+        ax.yaxis.set_major_formatter(formatador)
+        ax.grid(axis="y", alpha=0.3)
+    if len(g.series) > 1 or g.referencia is not None:
+        # Beside the plot, never over the bars; constrained layout makes room for it.
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    if g.nota:
+        ax.set_xlabel(_quebrar(g.nota), fontsize=7, color="#555", loc="left")
+
+
+def _quebrar(texto: str, largura: int = 90) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(texto, largura))
+
+
+def alvo_do_clique(gid: str | None) -> tuple[int, int] | None:
+    """(série, categoria) of a clicked bar, from its `gid`; None for anything else (a line, the legend)."""
+    if not gid or ":" not in gid:
+        return None
+    serie, categoria = gid.split(":", 1)
+    if not (serie.isdigit() and categoria.isdigit()):
+        return None
+    return int(serie), int(categoria)
+
+
+def figura(g: Grafico, largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:
+    fig = nova_figura(largura_pol, altura_pol, dpi)
+    desenhar(fig.add_subplot(), g)
+    return fig
+
+
+def png(g: Grafico, largura_pol: float = 8.0, altura_pol: float = 4.5, dpi: int = 120) -> bytes:
+    """The chart as a PNG image."""
+    return _gravar(figura(g, largura_pol, altura_pol, dpi), "png")
+
+
+def pdf(graficos: Sequence[Grafico], titulo: str, subtitulo: str = "") -> bytes:
+    """One A4 landscape page: the title, then the charts two by two (a single chart fills the page)."""
+    fig = pagina(graficos, titulo, subtitulo)
+    return _gravar(fig, "pdf")
+
+
+def pagina(graficos: Sequence[Grafico], titulo: str, subtitulo: str = "", dpi: int = 100) -> Figure:
+    """Landscape, A4 for one to four charts, A3 for more (printed on A4 it still reads: it is vector)."""
+    largura, altura = (11.69, 8.27) if len(graficos) <= 4 else (16.54, 11.69)
+    fig = nova_figura(largura, altura, dpi)
+    fig.suptitle(titulo + (f"\n{subtitulo}" if subtitulo else ""), fontsize=13, fontweight="bold")
+    colunas = 1 if len(graficos) == 1 else 2 if len(graficos) <= 4 else 3
+    linhas = max(1, -(-len(graficos) // colunas))
+    for k, g in enumerate(graficos, start=1):
+        desenhar(fig.add_subplot(linhas, colunas, k), g)
+    return fig
+
+
+def png_pagina(graficos: Sequence[Grafico], titulo: str, subtitulo: str = "") -> bytes:
+    return _gravar(pagina(graficos, titulo, subtitulo, dpi=110), "png")
+
+
+def _gravar(fig: Figure, formato: str) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if formato == "png":
+        FigureCanvasAgg(fig)
+    saida = io.BytesIO()
+    fig.savefig(saida, format=formato, metadata={"Creator": "Secretaria"} if formato == "pdf" else None)
+    return saida.getvalue()

@@ -1,0 +1,179 @@
+"""The Painel page: the Secretary's home, its charts with the numbers of the database, a click on a bar that
+opens the autos behind it, and the exports (PNG, one-page PDF)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from PySide6.QtCore import QPoint, Qt
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco
+from secretaria.models import AutoInfracao
+from secretaria.ui.janela_principal import JanelaPrincipal
+from secretaria.ui.painel import CartaoGrafico, PaginaPainel
+from secretaria.ui.processo.paginas import PaginaAutos
+from secretaria.ui.widgets import arquivos
+from tests.helpers import apoio_processo as ap
+from tests.helpers.cenario_painel import cenario
+from tests.helpers.fabrica import Roteiro
+
+
+def _janela(qtbot: QtBot, banco: Banco, *papeis: str) -> JanelaPrincipal:
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, *papeis)))
+    qtbot.addWidget(janela)
+    janela.resize(1366, 768)
+    janela.show()
+    return janela
+
+
+def _painel_carregado(qtbot: QtBot, janela: JanelaPrincipal) -> PaginaPainel:
+    pagina = janela.pagina_atual()
+    assert isinstance(pagina, PaginaPainel)
+    qtbot.waitUntil(lambda: bool(pagina.cartoes) and pagina.tarefa is None, timeout=30_000)
+    return pagina
+
+
+def _clicar_barra(qtbot: QtBot, cartao: CartaoGrafico, serie: int, categoria: int) -> None:
+    """A real mouse click on the middle of the bar, through Qt (matplotlib's y axis points up)."""
+    cartao.canvas.draw()  # type: ignore[no-untyped-call]
+    barra = next(a for a in cartao.figura.axes[0].patches if a.get_gid() == f"{serie}:{categoria}")
+    caixa = barra.get_window_extent()
+    razao = cartao.canvas.device_pixel_ratio
+    x = (caixa.x0 + caixa.x1) / 2 / razao
+    y = cartao.canvas.height() - (caixa.y0 + caixa.y1) / 2 / razao
+    qtbot.mouseClick(cartao.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
+
+
+def test_secretario_e_autoridade_comecam_no_painel(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
+    for papeis, inicial in (
+        (("secretario",), "painel"),
+        (("autoridade",), "painel"),
+        (("fiscal",), "inicio"),
+    ):
+        janela = _janela(qtbot, banco, *papeis)
+        assert janela.pagina_atual() is janela.pagina(inicial)
+        assert "painel" in janela.chaves_visiveis  # every role may open it
+        if inicial == "painel":
+            _painel_carregado(qtbot, janela)
+        janela.close()
+
+
+def test_graficos_com_os_numeros_e_clique_abre_os_autos(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    assert len(pagina.cartoes) == len(pagina.graficos) == 7
+    with banco.leitura() as s:
+        datas = s.execute(sa.select(AutoInfracao.data_infracao, AutoInfracao.operadora_id)).all()
+    f = pagina.painel.filtro if pagina.painel else None
+    assert f is not None and f.ate == roteiro.hoje and f.desde == date(2025, 12, 1)
+    no_periodo = [(d, o) for d, o in datas if f.desde <= d <= f.ate]
+    mensal = pagina.graficos[0].grafico
+    assert sum(sum(s.valores) for s in mensal.series) == len(no_periodo)
+    janela.grab().save(str(Path("/tmp") / "h18-painel-teste.png"))
+
+    # The bar of the first operator in July 2026 → the autos list with those autos.
+    categoria = mensal.categorias.index("jul/26")
+    serie = next(j for j, s in enumerate(mensal.series) if s.valores[categoria])
+    esperado = int(mensal.series[serie].valores[categoria])
+    _clicar_barra(qtbot, pagina.cartoes[0], serie, categoria)
+    autos = janela.pagina_atual()
+    assert isinstance(autos, PaginaAutos)
+    qtbot.waitUntil(lambda: autos.modelo.total == esperado)
+    assert autos.desde is not None and autos.desde.data() == date(2026, 7, 1)
+    assert autos.ate is not None and autos.ate.data() == date(2026, 7, 31)
+
+    # The most cited provision → its autos, said above the list and undone by its button.
+    janela.mostrar_pagina("painel")
+    dispositivos = pagina.graficos[1]
+    mais = dispositivos.destinos[(0, 0)]
+    esperado_d = sum(1 for (c,) in _codigos(banco) if c == mais.dispositivo)
+    assert dispositivos.grafico.series[0].valores[0] == esperado_d
+    _clicar_barra(qtbot, pagina.cartoes[1], 0, 0)
+    assert janela.pagina_atual() is autos
+    qtbot.waitUntil(lambda: autos.modelo.total == esperado_d)
+    assert autos.aviso_painel.isVisible() and mais.rotulo in autos.aviso_painel.text()
+    qtbot.mouseClick(autos.botao_limpar_painel, Qt.MouseButton.LeftButton)
+    assert not autos.aviso_painel.isVisible()
+    janela.close()
+
+
+def _codigos(banco: Banco) -> list[tuple[str]]:
+    with banco.leitura() as s:
+        return [
+            (c,)
+            for c, d in s.execute(sa.select(AutoInfracao.dispositivo_codigo, AutoInfracao.data_infracao))
+            if d >= date(2025, 12, 1)
+        ]
+
+
+def test_filtro_por_operadora_e_periodo_invalido(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    pagina.operadora.setCurrentIndex(pagina.operadora.findData(roteiro.cidade.operadora2_id))
+    qtbot.waitUntil(
+        lambda: (
+            pagina.tarefa is None
+            and pagina.painel is not None
+            and pagina.painel.filtro.operadora_id == roteiro.cidade.operadora2_id
+        )
+    )
+    with banco.leitura() as s:
+        n = s.scalar(
+            sa.select(sa.func.count())
+            .select_from(AutoInfracao)
+            .where(
+                AutoInfracao.operadora_id == roteiro.cidade.operadora2_id,
+                AutoInfracao.data_infracao >= date(2025, 12, 1),
+            )
+        )
+    assert sum(sum(s.valores) for s in pagina.graficos[0].grafico.series) == n
+    # A period ending before it starts: said beside the fields, nothing read.
+    pagina.desde.definir_data(date(2026, 12, 31))
+    assert pagina.erro_periodo.isVisible() and "posterior" in pagina.erro_periodo.text()
+    assert pagina.tarefa is None
+    janela.close()
+
+
+def test_exportar_grafico_e_pagina(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pypdf import PdfReader
+
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "autoridade")
+    pagina = _painel_carregado(qtbot, janela)
+    destinos = iter([tmp_path / "g.png", tmp_path / "g.pdf", tmp_path / "p.png", tmp_path / "p.pdf"])
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: next(destinos))
+    cartao = pagina.cartoes[3]
+    qtbot.mouseClick(cartao.botao_png, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(cartao.botao_pdf, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(pagina.botao_png, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(pagina.botao_pdf, Qt.MouseButton.LeftButton)
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for nome, titulo in (("g.pdf", "Multas por mês"), ("p.pdf", "Reincidência aberta hoje")):
+        leitor = PdfReader(io.BytesIO((tmp_path / nome).read_bytes()))
+        assert len(leitor.pages) == 1
+        texto = leitor.pages[0].extract_text()
+        assert titulo in texto and "Período: 01/12/2025 a 30/11/2026" in texto
+    assert "Gravado em" in pagina.situacao.text()
+    janela.close()
+
+
+def test_abrir_o_programa_nao_carrega_o_matplotlib() -> None:
+    codigo = (
+        "import sys, secretaria.ui.app, secretaria.ui.janela_principal, secretaria.ui.painel\n"
+        "import secretaria.ui.processo.paginas\n"
+        "print('matplotlib' in sys.modules)"
+    )
+    saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
+    assert saida.stdout.strip() == "False"
