@@ -339,3 +339,73 @@ def gravar_lista(
         aba.fechar()
     livro.save(destino)
     return aba.linhas
+
+
+@dataclass(frozen=True)
+class TabelaGrafico:
+    """A small table on a "Gráficos" sheet that a native Excel chart reads: a label column and one value
+    column of formulas over the other sheets' tables (so the chart follows when a clerk edits a number)."""
+
+    titulo: str
+    rotulo: str
+    """Header of the label column."""
+    valor: str
+    """Header of the value column."""
+    linhas: Sequence[tuple[str, Formula]]
+    formato: str = FORMATO_INTEIRO
+
+
+def aba_de_graficos(livro: Any, tabelas: Sequence[TabelaGrafico], titulo: str = "Gráficos") -> Any:
+    """A sheet with each `TabelaGrafico` (title, header, rows) and, beside it, a native bar chart
+    (openpyxl.chart) whose references are that table's cells. Returns the sheet."""
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.chart import BarChart, Reference
+    from openpyxl.styles import Font
+
+    ws = livro.create_sheet(nome_de_aba(titulo))
+    ws.column_dimensions["A"].width = 34
+    ws.column_dimensions["B"].width = 18
+    linha = 1
+    for tabela in tabelas:
+        cabeca = WriteOnlyCell(ws, tabela.titulo)
+        cabeca.font = Font(bold=True, size=12)
+        ws.append([cabeca])
+        ws.append([WriteOnlyCell(ws, tabela.rotulo), WriteOnlyCell(ws, tabela.valor)])
+        primeira = linha + 2
+        for rotulo, formula in tabela.linhas:
+            valor = WriteOnlyCell(ws, str(formula))
+            valor.number_format = tabela.formato
+            ws.append([_texto_seguro(ws, rotulo), valor])
+        ultima = primeira + len(tabela.linhas) - 1
+        altura = max(15, len(tabela.linhas) + 4)
+        if tabela.linhas:
+            grafico = BarChart()
+            grafico.type = "bar" if len(tabela.linhas) > 6 else "col"
+            grafico.title = tabela.titulo
+            grafico.legend = None
+            grafico.style = 10
+            grafico.height = 7.5
+            grafico.width = 16
+            grafico.y_axis.numFmt = tabela.formato
+            grafico.y_axis.majorGridlines = None
+            grafico.x_axis.delete = False
+            grafico.y_axis.delete = False
+            dados = Reference(ws, min_col=2, min_row=primeira - 1, max_row=ultima)
+            grafico.add_data(dados, titles_from_data=True)
+            grafico.set_categories(Reference(ws, min_col=1, min_row=primeira, max_row=ultima))
+            ws.add_chart(grafico, f"D{linha}")
+        for _ in range(altura - len(tabela.linhas) - 2):
+            ws.append([])
+        linha += altura
+    return ws
+
+
+def _texto_seguro(ws: Any, texto: str) -> Any:
+    """A label written as text (an operator named "=…" stays a name), like `Aba.texto` for the sheets."""
+    from openpyxl.cell import WriteOnlyCell
+
+    celula = WriteOnlyCell(ws, texto[:_LIMITE_CELULA])
+    celula.data_type = "s"
+    if texto.startswith(_PERIGOSOS):
+        celula.quotePrefix = True
+    return celula

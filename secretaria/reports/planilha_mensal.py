@@ -22,16 +22,29 @@ from secretaria.reports.planilha import (
     FORMATO_REAIS,
     FORMATO_URM,
     Aba,
+    Formula,
+    TabelaGrafico,
+    aba_de_graficos,
     medir,
     novo_livro,
 )
 from secretaria.reports.planilha import Coluna as _Coluna
 
-__all__ = ["ABAS", "FORMATO_DATA", "FORMATO_REAIS", "FORMATO_URM", "TIPOS", "gerar_planilha_mensal"]
+__all__ = [
+    "ABAS",
+    "ABA_GRAFICOS",
+    "FORMATO_DATA",
+    "FORMATO_REAIS",
+    "FORMATO_URM",
+    "TIPOS",
+    "gerar_planilha_mensal",
+]
 
 TIPOS = ("A", "B", "C", "D", "E")
 #: Sheet titles, in order.
 ABAS = ("Autos", "Resumo por operadora", "Penalidades", "Suspensões", "Prazos", "Pagamentos")
+#: The last sheet: native Excel charts over formulas on the sheets above (they follow a clerk's edits).
+ABA_GRAFICOS = "Gráficos"
 _PASSO_PROGRESSO = 1_000
 
 Progresso = Callable[[int, int], None]
@@ -139,8 +152,63 @@ def gerar_planilha_mensal(
         for linha in folha.linhas:
             aba.escrever(linha)
         aba.fechar()
+    aba_de_graficos(livro, tabelas_dos_graficos(folhas), ABA_GRAFICOS)
     livro.save(destino)
     contador.terminar()
+
+
+def _faixa(aba: str, coluna: int, linhas: int) -> str:
+    """The data cells of a column of sheet `aba` (rows 2 … linhas + 1), absolute, for SUMIF/COUNTIF."""
+    from openpyxl.utils import get_column_letter
+
+    c = get_column_letter(coluna)
+    return f"'{aba}'!${c}$2:${c}${max(linhas, 1) + 1}"
+
+
+def _criterio(texto: str) -> str:
+    return '"' + texto.replace('"', '""') + '"'
+
+
+def tabelas_dos_graficos(folhas: Sequence[_Folha]) -> list[TabelaGrafico]:
+    """The Gráficos sheet's tables: each value a SUMIF/COUNTIF over the sheet it counts (the Resumo's autos
+    and fines by operator and by tipo, the Pagamentos' amounts by situation)."""
+    resumo = next(f for f in folhas if f.titulo == ABAS[1])
+    pagamentos = next(f for f in folhas if f.titulo == ABAS[5])
+    n = len(resumo.linhas)
+    operadoras = sorted({str(r[0]) for r in resumo.linhas}, key=lambda o: (o.casefold(), o))
+    r_op, r_tipo = _faixa(ABAS[1], 1, n), _faixa(ABAS[1], 2, n)
+    r_autos, r_reais = _faixa(ABAS[1], 3, n), _faixa(ABAS[1], 6, n)
+    m = len(pagamentos.linhas)
+    situacoes = sorted({str(p[3]) for p in pagamentos.linhas})
+    p_sit, p_valor = _faixa(ABAS[5], 4, m), _faixa(ABAS[5], 3, m)
+    return [
+        TabelaGrafico(
+            "Autos lavrados no mês, por operadora",
+            "Operadora",
+            "Autos",
+            [(o, Formula(f"=SUMIF({r_op},{_criterio(o)},{r_autos})")) for o in operadoras],
+        ),
+        TabelaGrafico(
+            "Autos lavrados no mês, por tipo",
+            "Tipo",
+            "Autos",
+            [(f"Tipo {t}", Formula(f"=SUMIF({r_tipo},{_criterio(t)},{r_autos})")) for t in TIPOS],
+        ),
+        TabelaGrafico(
+            "Multas decididas no mês (R$), por operadora",
+            "Operadora",
+            "Multas (R$)",
+            [(o, Formula(f"=SUMIF({r_op},{_criterio(o)},{r_reais})")) for o in operadoras],
+            FORMATO_REAIS,
+        ),
+        TabelaGrafico(
+            "Multas por situação do pagamento (R$)",
+            "Situação",
+            "Valor (R$)",
+            [(s, Formula(f"=SUMIF({p_sit},{_criterio(s)},{p_valor})")) for s in situacoes],
+            FORMATO_REAIS,
+        ),
+    ]
 
 
 def _folhas(dados: DadosMensais) -> list[_Folha]:

@@ -20,6 +20,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from secretaria.reports.dados import DadosMensais
 from secretaria.reports.planilha_mensal import (
+    ABA_GRAFICOS,
     ABAS,
     FORMATO_DATA,
     FORMATO_REAIS,
@@ -119,7 +120,7 @@ def cabecalho(aba: Worksheet) -> list[object]:
 
 
 def test_abas_cabecalhos_tabelas_filtros_e_cabecalho_congelado(livro: Workbook, dados: DadosMensais) -> None:
-    assert livro.sheetnames == list(ABAS)
+    assert livro.sheetnames == [*ABAS, ABA_GRAFICOS]
     linhas = {
         "Autos": len(dados.autos),
         "Resumo por operadora": len(chaves_do_resumo(dados)),
@@ -288,7 +289,7 @@ def test_prazos_em_ordem_de_vencimento_com_dias_restantes_no_fim_do_mes(
 
 def test_mes_vazio_ainda_e_uma_pasta_valida() -> None:
     livro = load_workbook(io.BytesIO(gerar(DadosMensais(ano=2026, mes=12))))
-    assert livro.sheetnames == list(ABAS)
+    assert livro.sheetnames == [*ABAS, ABA_GRAFICOS]
     tabela = livro["Autos"].tables["Autos"]
     assert tabela.ref == "A1:K3" and tabela.autoFilter.ref == "A1:K2"
     assert livro["Autos"]["A3"].value == "Total"
@@ -349,3 +350,63 @@ def test_libreoffice_calcula_os_totais_e_o_filtro_nao_os_fixa(tmp_path: Path, da
         assert ultima[0] == "Total"
         indices = [CABECALHOS[nome].index(t) for t in SOMADAS[nome]]
         assert [Decimal(ultima[i]) for i in indices] == somas, nome
+
+
+def _somar_se(livro: Workbook, formula: str) -> Decimal:
+    """Evaluate the Gráficos sheet's `=SUMIF('aba'!$X$2:$X$n,"crit",'aba'!$Y$2:$Y$n)` over the cells."""
+    import re
+
+    m = re.fullmatch(
+        r"=SUMIF\('([^']+)'!\$([A-Z])\$2:\$[A-Z]\$(\d+),\"(.*)\",'[^']+'!\$([A-Z])\$2:\$[A-Z]\$\d+\)", formula
+    )
+    assert m is not None, formula
+    aba, criterio, soma, ultima = livro[m[1]], m[4], m[5], int(m[3])
+    total = Decimal(0)
+    for linha in range(2, ultima + 1):
+        if str(aba[f"{m[2]}{linha}"].value) == criterio:
+            total += Decimal(str(aba[f"{soma}{linha}"].value or 0))
+    return total
+
+
+def test_graficos_nativos_lidos_das_tabelas(livro: Workbook, dados: DadosMensais) -> None:
+    """The Gráficos sheet: native bar charts whose series are its cells, each cell a SUMIF over a sheet."""
+    aba = livro[ABA_GRAFICOS]
+    graficos = aba._charts
+    assert len(graficos) == 4
+    titulos = []
+    for g in graficos:
+        titulos.append("".join(r.t for p in g.title.tx.rich.p for r in (p.r or [])))
+        (serie,) = g.series
+        dados_ref = serie.val.numRef.f
+        categorias = serie.cat.strRef.f if serie.cat.strRef is not None else serie.cat.numRef.f
+        assert dados_ref.startswith("'Gráficos'!$B$") and categorias.startswith("'Gráficos'!$A$")
+    assert titulos == [
+        "Autos lavrados no mês, por operadora",
+        "Autos lavrados no mês, por tipo",
+        "Multas decididas no mês (R$), por operadora",
+        "Multas por situação do pagamento (R$)",
+    ]
+    # Each chart's cells: what the sheets hold, computed again here from the month's data.
+    valores: dict[str, dict[str, Decimal]] = defaultdict(dict)
+    atual = ""
+    for a, b in aba.iter_rows(min_col=1, max_col=2, values_only=True):
+        if a in titulos:
+            atual = str(a)
+        elif isinstance(b, str) and b.startswith("=SUMIF"):
+            valores[atual][str(a)] = _somar_se(livro, b)
+    por_operadora: dict[str, int] = defaultdict(int)
+    por_tipo: dict[str, int] = defaultdict(int)
+    for auto in dados.autos:
+        por_operadora[auto.operadora] += 1
+        por_tipo[f"Tipo {auto.tipo}"] += 1
+    assert valores[titulos[0]] == {o: Decimal(n) for o, n in por_operadora.items()}
+    assert {t: v for t, v in valores[titulos[1]].items() if v} == {t: Decimal(n) for t, n in por_tipo.items()}
+    reais: dict[str, Decimal] = defaultdict(Decimal)
+    for p in dados.penalidades:
+        if p.multa_urm:
+            reais[p.operadora] += p.multa_reais or Decimal(0)
+    assert {o: v for o, v in valores[titulos[2]].items() if v} == {o: v for o, v in reais.items() if v}
+    situacoes: dict[str, Decimal] = defaultdict(Decimal)
+    for pg in dados.pagamentos:
+        situacoes[pg.situacao] += pg.valor_multa
+    assert valores[titulos[3]] == dict(situacoes)

@@ -20,7 +20,7 @@ from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.lei.urm import urm_para_reais
 from secretaria.models import AutoInfracao, Decisao, Intimacao, Operadora, Pagamento, Suspensao
-from secretaria.reports.planilha_mensal import ABAS, FORMATO_DATA, FORMATO_REAIS, FORMATO_URM
+from secretaria.reports.planilha_mensal import ABA_GRAFICOS, ABAS, FORMATO_DATA, FORMATO_REAIS, FORMATO_URM
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import numero_auto
 from secretaria.services.execucao import iniciar_suspensao
@@ -111,13 +111,13 @@ def test_planilha_mensal_confere_com_o_banco(banco: Banco, cenario: Any, tmp_pat
     assert "5 autos lavrados" in resumo.mensagem
 
     livro = load_workbook(destino)
-    assert tuple(livro.sheetnames) == ABAS
+    assert tuple(livro.sheetnames) == (*ABAS, ABA_GRAFICOS)
     autos = livro["Autos"]
     assert [c.value for c in autos[1]] == [
         "Número", "Data da infração", "Lavrado em", "Operadora", "Dispositivo", "Tipo", "Veículo", "Empregado",
         "Situação", "Multa (URM)", "Multa (R$)",
     ]  # fmt: skip
-    for folha in livro:
+    for folha in (livro[nome] for nome in ABAS):  # the data sheets (Gráficos holds charts, not a table)
         assert folha.freeze_panes == "A2"
         assert len(folha.tables) == 1
     assert autos.tables["Autos"].ref == "A1:K7"  # header, five autos, the table's totals row
@@ -214,7 +214,7 @@ def test_mes_de_decisoes_suspensao_iniciada_e_prazos_que_correm(
     destino = tmp_path / "novembro.xlsx"
     gerar_relatorio_mensal(banco, 2026, 11, destino)
     livro = load_workbook(destino)
-    assert tuple(livro.sheetnames) == ABAS
+    assert tuple(livro.sheetnames) == (*ABAS, ABA_GRAFICOS)
 
     # Autos: both the day of the infraction and the lavratura, as the database holds them.
     a = AutoInfracao
@@ -291,7 +291,7 @@ def test_mes_de_decisoes_suspensao_iniciada_e_prazos_que_correm(
     assert arquivado not in {p[0] for p in prazos}
     assert len(prazos) == 2
     # Every header fits beside its filter button.
-    for aba in livro:
+    for aba in (livro[nome] for nome in ABAS):
         for celula in aba[1]:
             assert aba.column_dimensions[celula.column_letter].width >= len(celula.value) + 3
 

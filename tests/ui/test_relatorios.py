@@ -87,6 +87,7 @@ def test_planilha_mensal_pela_tela(
         "Suspensões",
         "Prazos",
         "Pagamentos",
+        "Gráficos",
     ]
     assert livro["Autos"].max_row == 7  # header, five autos, totals row
     aviso = texto_da_caixa()
