@@ -186,6 +186,15 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     mensal.add_argument("mes", metavar="AAAA-MM", help="o mês, por exemplo 2026-11")
     mensal.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.xlsx", help=_AJUDA_SAIDA)
     mensal.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
+    anual = rsub.add_parser(
+        "anual",
+        help="relatório anual (PDF ou planilha) para a Câmara e o Portal da Transparência",
+        description="Grava o relatório anual do ANO: autos, penalidades e valores por operadora e tipo, com os "
+        "gráficos, sem dados pessoais. A extensão da saída escolhe o formato: .pdf ou .xlsx.",
+    )
+    anual.add_argument("ano", metavar="ANO", type=int, help="o ano, por exemplo 2026")
+    anual.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf|.xlsx", help=_AJUDA_SAIDA)
+    anual.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     doc = sub.add_parser(
         "documento",
@@ -288,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _servidor_preparar(url, Path(args.saida))
         if args.comando == "usuario":
             return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
+        if args.comando == "relatorio" and args.tipo_relatorio == "anual":
+            return _relatorio_anual(url, args.ano, Path(args.saida))
         if args.comando == "relatorio":
             return _relatorio_mensal(url, args.mes, Path(args.saida))
         if args.comando == "documento":
@@ -688,6 +699,24 @@ def _relatorio_mensal(url: str | None, mes: str, saida: Path) -> int:
     finally:
         banco.fechar()
     print(resumo.mensagem)
+    return 0
+
+
+def _relatorio_anual(url: str | None, ano: int, saida: Path) -> int:
+    from secretaria.services.painel import gerar_relatorio_anual
+    from secretaria.services.semente import abrir_e_semear
+
+    if saida.suffix.lower() not in (".pdf", ".xlsx"):
+        raise ErroLinhaDeComando("O relatório anual é gravado em PDF (.pdf) ou planilha (.xlsx).")
+    _conferir_saida(saida)
+    banco = abrir_e_semear(url)
+    try:
+        mensagem = gerar_relatorio_anual(banco, ano, saida)
+    except OSError as exc:
+        raise ErroLinhaDeComando(f"Não foi possível gravar {saida}: {exc.strerror or exc}.") from exc
+    finally:
+        banco.fechar()
+    print(mensagem)
     return 0
 
 

@@ -20,12 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.db import Banco
+from secretaria.lei.formato import formatar_reais
 from secretaria.lei.sancoes import (
     JANELA_MESES,
     NIVEL_SUSPENSAO,
@@ -45,6 +48,8 @@ from secretaria.models import (
     Veiculo,
 )
 from secretaria.reports.graficos import Grafico, Serie, rotulo_mes
+from secretaria.reports.relatorio_anual import DadosAnuais, DispositivoAnual, LinhaAnual, MesAnual
+from secretaria.services.base import ErroDominio
 from secretaria.services.filas import dias_para_decidir
 from secretaria.services.listas.nucleo import _nome_operadora, _rotulo_dispositivo
 
@@ -796,4 +801,103 @@ def graficos_do_painel(p: Painel, por: str = "operadora") -> tuple[GraficoPainel
         _grafico_tempos(p),
         _grafico_prazos(p),
         _grafico_reincidencia(p),
+    )
+
+
+# --- the annual report --------------------------------------------------------------------------------------
+
+
+def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> DadosAnuais:
+    """The year's numbers for the annual report, without personal data: per operator and tipo (autos by the
+    infraction's day; decisions, fines and suspensions by the decision's day), per month, the provisions
+    most cited, and the Painel's charts for the year. Grouped queries only."""
+    from secretaria.services.documentos import timbre
+
+    dia = hoje or relogio.hoje()
+    f = FiltroPainel(date(ano, 1, 1), date(ano, 12, 31))
+    a, d = AutoInfracao, Decisao
+    autos = sessao.execute(
+        sa.select(_nome_operadora(), a.tipo, sa.func.count())
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(*_condicoes_auto(f))
+        .group_by(Operadora.id, Operadora.nome_fantasia, Operadora.razao_social, a.tipo)
+    ).all()
+    aplicada = d.resultado == "aplicada"
+    decisoes = sessao.execute(
+        sa.select(
+            _nome_operadora(),
+            a.tipo,
+            sa.func.sum(sa.case((sa.and_(aplicada, d.multa_ur > 0), 1), else_=0)),
+            sa.func.sum(sa.case((d.resultado == "arquivado", 1), else_=0)),
+            sa.func.coalesce(sa.func.sum(sa.case((aplicada, d.multa_reais), else_=0)), 0),
+            sa.func.sum(sa.case((sa.and_(aplicada, d.suspensao_dias > 0), 1), else_=0)),
+            sa.func.coalesce(sa.func.sum(sa.case((aplicada, d.suspensao_dias), else_=0)), 0),
+        )
+        .join(a, a.id == d.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(d.data >= f.desde, d.data <= f.ate)
+        .group_by(Operadora.id, Operadora.nome_fantasia, Operadora.razao_social, a.tipo)
+    ).all()
+    por_chave: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, 0, 0, Decimal(0), 0, 0])
+    for nome, tipo, n in autos:
+        por_chave[(nome, tipo)][0] = int(n)
+    for nome, tipo, multas, arquivados, reais, suspensoes, dias in decisoes:
+        por_chave[(nome, tipo)][1:] = [
+            int(multas),
+            int(arquivados),
+            Decimal(str(reais)),
+            int(suspensoes),
+            int(dias),
+        ]
+    linhas = tuple(
+        LinhaAnual(nome, tipo, *valores)
+        for (nome, tipo), valores in sorted(por_chave.items(), key=lambda x: (x[0][0].casefold(), x[0][1]))
+    )
+    painel = ler_painel(sessao, f, dia)
+    por_mes: dict[str, int] = defaultdict(int)
+    for c in painel.por_tipo:
+        por_mes[c.mes] += c.valor
+    valores: dict[tuple[str, str], Decimal] = {(v.mes, v.serie): v.valor for v in painel.multas}
+    meses = tuple(
+        MesAnual(
+            m,
+            por_mes.get(m, 0),
+            valores.get((m, "decidida"), Decimal(0)),
+            valores.get((m, "paga"), Decimal(0)),
+            valores.get((m, "divida_ativa"), Decimal(0)),
+        )
+        for m in painel.meses
+    )
+    dispositivos = tuple(DispositivoAnual(x.rotulo, x.tipo, x.autos) for x in painel.dispositivos)
+    graficos = tuple(
+        g.grafico for g in graficos_do_painel(painel, "tipo") if g.grafico.chave != "reincidencia"
+    )
+    return DadosAnuais(ano, timbre(sessao), dia, linhas, meses, dispositivos, graficos)
+
+
+def gerar_relatorio_anual(banco: Banco, ano: int, destino: Path) -> str:
+    """Write the year's report to `destino`: a PDF (.pdf) or a workbook (.xlsx), by its extension. Written
+    beside it first and renamed at the end, so an interrupted run never leaves half a file. Returns what
+    to tell the user."""
+    from secretaria.reports.relatorio_anual import gerar_pdf_anual, gerar_planilha_anual
+
+    extensao = destino.suffix.lower()
+    if extensao not in (".pdf", ".xlsx"):
+        raise ErroDominio("O relatório anual é gravado em PDF (.pdf) ou planilha (.xlsx).", campo="saida")
+    if not 2000 <= ano <= 2100:
+        raise ErroDominio(f"Ano inválido: {ano}.", campo="ano")
+    with banco.leitura() as sessao:
+        dados = dados_anuais(sessao, ano)
+    temporario = destino.with_name(f".{destino.name}.parcial")
+    try:
+        if extensao == ".pdf":
+            temporario.write_bytes(gerar_pdf_anual(dados))
+        else:
+            gerar_planilha_anual(dados, temporario)
+        temporario.replace(destino)
+    finally:
+        temporario.unlink(missing_ok=True)
+    return (
+        f"Relatório anual de {ano} gravado em {destino}: {dados.total_autos} autos, "
+        f"{formatar_reais(dados.total_multas)} em multas aplicadas."
     )

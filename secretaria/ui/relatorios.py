@@ -169,6 +169,29 @@ class PaginaRelatorios(QWidget):
         nota_lote.setStyleSheet("color: #555;")
         v.addWidget(nota_lote)
 
+        # -- the annual report --
+        grupo_anual = QGroupBox("Relatório anual para a Câmara e o Portal da Transparência")
+        self.ano_anual = QSpinBox()
+        self.ano_anual.setRange(2000, 2100)
+        self.ano_anual.setAccessibleName("Ano do relatório anual")
+        self.botao_anual_pdf = QPushButton("Salvar PDF…")
+        self.botao_anual_pdf.setObjectName("anual_pdf")
+        self.botao_anual_pdf.clicked.connect(lambda: self.relatorio_anual("pdf"))
+        self.botao_anual_xlsx = QPushButton("Salvar planilha…")
+        self.botao_anual_xlsx.setObjectName("anual_xlsx")
+        self.botao_anual_xlsx.clicked.connect(lambda: self.relatorio_anual("xlsx"))
+        linha = QHBoxLayout()
+        linha.addWidget(QLabel("Ano:"))
+        linha.addWidget(self.ano_anual)
+        linha.addWidget(self.botao_anual_pdf)
+        linha.addWidget(self.botao_anual_xlsx)
+        nota_anual = QLabel(
+            "Autos, penalidades e valores por operadora e tipo, com os gráficos; sem dados pessoais."
+        )
+        nota_anual.setStyleSheet("color: #555;")
+        linha.addWidget(nota_anual, 1)
+        QVBoxLayout(grupo_anual).addLayout(linha)
+
         self.aviso_impressao = QLabel()
         self.aviso_impressao.setWordWrap(True)
         self.aviso_impressao.setStyleSheet("color: #8a5a00;")
@@ -185,6 +208,7 @@ class PaginaRelatorios(QWidget):
         layout.addWidget(grupo_mensal)
         layout.addWidget(grupo_ficha)
         layout.addWidget(grupo_lote)
+        layout.addWidget(grupo_anual)
         layout.addWidget(self.aviso_impressao)
         layout.addStretch(1)
         self._valores_iniciais()
@@ -195,6 +219,8 @@ class PaginaRelatorios(QWidget):
         hoje = relogio.hoje()
         anterior = date(hoje.year - 1, 12, 1) if hoje.month == 1 else date(hoje.year, hoje.month - 1, 1)
         self.ano.setMaximum(hoje.year)
+        self.ano_anual.setMaximum(hoje.year)
+        self.ano_anual.setValue(hoje.year - 1 if hoje.month < 12 else hoje.year)
         self.mes.setCurrentIndex(anterior.month - 1)
         self.ano.setValue(anterior.year)
         inicio, fim = periodo_do_mes(hoje.year, hoje.month)
@@ -301,6 +327,27 @@ class PaginaRelatorios(QWidget):
             progresso.close()
             progresso.deleteLater()
         mensagens.informar(self, titulo, mensagem_planilha(resumo))
+
+    def relatorio_anual(self, formato: str) -> None:
+        """Ask where to save, then gather the year and write the PDF or the workbook in the background."""
+        from secretaria.reports.relatorio_anual import nome_arquivo_anual
+        from secretaria.services.painel import gerar_relatorio_anual
+        from secretaria.ui.widgets.tarefas import Tarefa
+        from secretaria.ui.widgets.tarefas import dialogo_progresso as progresso_tarefa
+
+        ano = self.ano_anual.value()
+        titulo = "Relatório anual"
+        filtro = "Documento PDF (*.pdf)" if formato == "pdf" else FILTRO_XLSX
+        destino = arquivos.salvar_como(
+            self, f"Salvar relatório anual de {ano}", nome_arquivo_anual(ano, formato), filtro
+        )
+        if destino is None:
+            return
+        banco = self.contexto.banco
+        self.tarefa_anual = Tarefa(lambda _p: gerar_relatorio_anual(banco, ano, destino), parent=self)
+        self.tarefa_anual.concluida.connect(lambda mensagem: mensagens.informar(self, titulo, str(mensagem)))
+        self.tarefa_anual.falhou.connect(lambda mensagem: mensagens.avisar_erro(self, titulo, mensagem))
+        self.tarefa_anual.iniciar(progresso_tarefa(self, titulo, f"Gravando o relatório de {ano}…"))
 
     def ficha(self, acao: str) -> None:
         operadora_id = self.operadora.currentData()

@@ -239,3 +239,24 @@ def test_documento_guardado_e_salvo_com_os_bytes_emitidos(
     assert f"SHA-256: {info.sha256}" in texto_da_caixa()
     assert impressao.documento_guardado(None, contexto, 999, "salvar") is None
     assert "Documento emitido não encontrado (nº 999)" in texto_da_caixa()
+
+
+def test_relatorio_anual_pela_tela(
+    qtbot: QtBot, pagina: PaginaRelatorios, salvar_em: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    """The year (the current one in December, else the last), then the PDF and the workbook, in the
+    background with a progress dialog; the message says where it went."""
+    assert pagina.ano_anual.value() == 2025  # "today" is 30/11/2026: the last whole year
+    pagina.ano_anual.setValue(2026)
+    qtbot.mouseClick(pagina.botao_anual_pdf, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
+    assert "Relatório anual de 2026 gravado em" in texto_da_caixa()
+    qtbot.mouseClick(pagina.botao_anual_xlsx, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
+    assert "Relatório anual de 2026 gravado em" in texto_da_caixa()
+    assert salvar_em == [
+        ("Salvar relatório anual de 2026", "relatorio-anual-2026.pdf"),
+        ("Salvar relatório anual de 2026", "relatorio-anual-2026.xlsx"),
+    ]
+    assert len(PdfReader(io.BytesIO((tmp_path / "relatorio-anual-2026.pdf").read_bytes())).pages) >= 2
+    assert "Gráficos" in load_workbook(tmp_path / "relatorio-anual-2026.xlsx").sheetnames

@@ -1,0 +1,294 @@
+"""The annual report for the Câmara and the transparency portal: the year's autos, penalties and amounts by
+operator and tipo, with the charts — as a PDF (ReportLab, the charts drawn by matplotlib) and as a workbook
+(the shared writer, with native Excel charts).
+
+Without personal data: no CPF, no name of a petitioner, an employee or a driver — only the operators (legal
+entities that hold the concession or permission), the provisions of the law and counts and amounts.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, BinaryIO
+
+from secretaria.lei.formato import formatar_data, formatar_reais
+from secretaria.reports.dados import Timbre
+from secretaria.reports.graficos import Grafico, png, rotulo_mes
+
+
+@dataclass(frozen=True)
+class LinhaAnual:
+    """One operator and tipo: autos of infractions in the year; decisions taken in the year."""
+
+    operadora: str
+    tipo: str
+    autos: int
+    multas_aplicadas: int
+    arquivados: int
+    multas_reais: Decimal
+    suspensoes: int
+    dias_suspensao: int
+
+
+@dataclass(frozen=True)
+class MesAnual:
+    mes: str
+    """"aaaa-mm"."""
+    autos: int
+    multas_reais: Decimal
+    pago: Decimal
+    divida_ativa: Decimal
+
+
+@dataclass(frozen=True)
+class DispositivoAnual:
+    rotulo: str
+    tipo: str
+    autos: int
+
+
+@dataclass(frozen=True)
+class DadosAnuais:
+    ano: int
+    timbre: Timbre
+    emitido_em: date
+    linhas: tuple[LinhaAnual, ...]
+    meses: tuple[MesAnual, ...]
+    dispositivos: tuple[DispositivoAnual, ...]
+    graficos: tuple[Grafico, ...]
+
+    @property
+    def total_autos(self) -> int:
+        return sum(x.autos for x in self.linhas)
+
+    @property
+    def total_multas(self) -> Decimal:
+        return sum((x.multas_reais for x in self.linhas), Decimal(0))
+
+
+ABAS_ANUAIS = ("Por operadora e tipo", "Por mês", "Dispositivos")
+
+
+def nome_arquivo_anual(ano: int, extensao: str) -> str:
+    return f"relatorio-anual-{ano}.{extensao}"
+
+
+# --- PDF ---------------------------------------------------------------------------------------------------
+
+
+def gerar_pdf_anual(dados: DadosAnuais) -> bytes:
+    pdf: bytes = _documento_anual()().render(dados)
+    return pdf
+
+
+@functools.cache
+def _documento_anual() -> type[Any]:
+    """The document class, built on first use: ReportLab is imported with it, never at start-up (the
+    service that gathers the year's numbers imports this module)."""
+    from secretaria.reports.pdf_base import DocumentoPdf, texto
+
+    class _DocumentoAnual(DocumentoPdf[DadosAnuais]):
+        TITULO = "Relatório anual da fiscalização do transporte coletivo"
+
+        def timbre_de(self, dados: DadosAnuais) -> Timbre:
+            return dados.timbre
+
+        def data_de(self, dados: DadosAnuais) -> tuple[date, None]:
+            return dados.emitido_em, None
+
+        def identificacao_de(self, dados: DadosAnuais) -> str:
+            return f"Relatório anual {dados.ano}"
+
+        def historia(self, dados: DadosAnuais) -> list[Any]:
+            from reportlab.lib import colors
+            from reportlab.lib.units import mm
+            from reportlab.platypus import Image, KeepTogether, Spacer, Table, TableStyle
+
+            h: list[Any] = [
+                self.p(f"Relatório anual de {dados.ano}", "Titulo"),
+                self.p(
+                    "Fiscalização do transporte coletivo — Lei Municipal nº 2.413/1978. Autos pela data da infração; "
+                    "decisões, multas e suspensões pela data da decisão; pagamentos pela data do pagamento e "
+                    "inscrições em dívida ativa pela data da inscrição. Sem dados pessoais: constam apenas as "
+                    "operadoras, os dispositivos da lei, quantidades e valores."
+                ),
+                Spacer(1, 3 * mm),
+                self.campos(
+                    [
+                        ("Autos lavrados", f"{dados.total_autos:,}".replace(",", ".")),
+                        ("Multas aplicadas", formatar_reais(dados.total_multas)),
+                        ("Pago no ano", formatar_reais(sum((m.pago for m in dados.meses), Decimal(0)))),
+                        (
+                            "Inscrito em dívida ativa",
+                            formatar_reais(sum((m.divida_ativa for m in dados.meses), Decimal(0))),
+                        ),
+                        ("Emitido em", formatar_data(dados.emitido_em)),
+                    ]
+                ),
+                self.secao("Por operadora e tipo"),
+            ]
+            estilo = TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), "LiberationSans", 8),
+                    ("FONT", (0, 0), (-1, 0), "LiberationSans-Bold", 8),
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dbe5f1")),
+                    ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
+                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+            cabecalho = [
+                "Operadora",
+                "Tipo",
+                "Autos",
+                "Multas",
+                "Arquivados",
+                "Multas (R$)",
+                "Suspensões",
+                "Dias",
+            ]
+            linhas = [cabecalho] + [
+                [
+                    self.p(texto(x.operadora), "Celula"),
+                    x.tipo,
+                    str(x.autos),
+                    str(x.multas_aplicadas),
+                    str(x.arquivados),
+                    formatar_reais(x.multas_reais),
+                    str(x.suspensoes),
+                    str(x.dias_suspensao),
+                ]
+                for x in dados.linhas
+            ]
+            larguras = [52 * mm, 10 * mm, 14 * mm, 14 * mm, 18 * mm, 26 * mm, 18 * mm, 12 * mm]
+            h.append(Table(linhas, colWidths=larguras, repeatRows=1, style=estilo))
+            h.append(self.secao("Por mês"))
+            meses = [["Mês", "Autos", "Multas aplicadas (R$)", "Pago (R$)", "Dívida ativa (R$)"]] + [
+                [
+                    rotulo_mes(m.mes),
+                    str(m.autos),
+                    formatar_reais(m.multas_reais),
+                    formatar_reais(m.pago),
+                    formatar_reais(m.divida_ativa),
+                ]
+                for m in dados.meses
+            ]
+            h.append(
+                Table(
+                    meses, colWidths=[22 * mm, 18 * mm, 40 * mm, 36 * mm, 36 * mm], repeatRows=1, style=estilo
+                )
+            )
+            h.append(self.secao("Os dispositivos mais citados"))
+            disp = [["Dispositivo", "Tipo", "Autos"]] + [
+                [d.rotulo, d.tipo, str(d.autos)] for d in dados.dispositivos
+            ]
+            h.append(Table(disp, colWidths=[60 * mm, 14 * mm, 18 * mm], repeatRows=1, style=estilo))
+            h.append(self.secao("Gráficos"))
+            largura = self.largura_util
+            for g in dados.graficos:
+                imagem = Image(io.BytesIO(png(g, 8.0, 4.0, 150)), width=largura, height=largura / 2)
+                h.append(KeepTogether([imagem, Spacer(1, 4 * mm)]))
+            return h
+
+    return _DocumentoAnual
+
+
+# --- workbook ----------------------------------------------------------------------------------------------
+
+
+def gerar_planilha_anual(dados: DadosAnuais, destino: str | os.PathLike[str] | BinaryIO) -> None:
+    from secretaria.reports.planilha import (
+        FORMATO_INTEIRO,
+        FORMATO_REAIS,
+        Aba,
+        Coluna,
+        Formula,
+        TabelaGrafico,
+        aba_de_graficos,
+        medir,
+        novo_livro,
+    )
+
+    livro = novo_livro()
+    livro.properties.title = f"Relatório anual {dados.ano}"
+    livro.properties.subject = "Fiscalização do transporte coletivo – Lei Municipal nº 2.413/1978"
+    livro.properties.creator = "Secretaria – SMSU Pelotas"
+    livro.calculation.fullCalcOnLoad = True
+    folhas: list[tuple[str, str, Sequence[Coluna], list[tuple[object, ...]]]] = [
+        (
+            ABAS_ANUAIS[0],
+            "PorOperadoraETipo",
+            (
+                Coluna("Operadora", 20),
+                Coluna("Tipo", 4),
+                Coluna("Autos", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Multas aplicadas", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Arquivados", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Multas (R$)", 10, FORMATO_REAIS, total=True),
+                Coluna("Suspensões", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Dias de suspensão", 6, FORMATO_INTEIRO, total=True),
+            ),
+            [
+                (x.operadora, x.tipo, x.autos, x.multas_aplicadas, x.arquivados, x.multas_reais, x.suspensoes,
+                 x.dias_suspensao)
+                for x in dados.linhas
+            ],
+        ),
+        (
+            ABAS_ANUAIS[1],
+            "PorMes",
+            (
+                Coluna("Mês", 8),
+                Coluna("Autos", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Multas aplicadas (R$)", 10, FORMATO_REAIS, total=True),
+                Coluna("Pago (R$)", 10, FORMATO_REAIS, total=True),
+                Coluna("Dívida ativa (R$)", 10, FORMATO_REAIS, total=True),
+            ),
+            [(rotulo_mes(m.mes), m.autos, m.multas_reais, m.pago, m.divida_ativa) for m in dados.meses],
+        ),
+        (
+            ABAS_ANUAIS[2],
+            "Dispositivos",
+            (Coluna("Dispositivo", 14), Coluna("Tipo", 4), Coluna("Autos", 6, FORMATO_INTEIRO, total=True)),
+            [(d.rotulo, d.tipo, d.autos) for d in dados.dispositivos],
+        ),
+    ]  # fmt: skip
+    for titulo, tabela, colunas, linhas in folhas:
+        aba = Aba(livro, titulo, tabela, medir(colunas, linhas))
+        for linha in linhas:
+            aba.escrever(linha)
+        aba.fechar()
+    n = len(dados.meses)
+    mes = f"'{ABAS_ANUAIS[1]}'"
+    disp = f"'{ABAS_ANUAIS[2]}'"
+    aba_de_graficos(
+        livro,
+        [
+            TabelaGrafico(
+                f"Autos por mês da infração, {dados.ano}",
+                "Mês",
+                "Autos",
+                [(rotulo_mes(m.mes), Formula(f"={mes}!B{i}")) for i, m in enumerate(dados.meses, start=2)],
+            ),
+            TabelaGrafico(
+                f"Multas aplicadas por mês (R$), {dados.ano}",
+                "Mês",
+                "Multas (R$)",
+                [(rotulo_mes(m.mes), Formula(f"={mes}!C{i}")) for i, m in enumerate(dados.meses, start=2)],
+                FORMATO_REAIS,
+            ),
+            TabelaGrafico(
+                "Os dispositivos mais citados",
+                "Dispositivo",
+                "Autos",
+                [(d.rotulo, Formula(f"={disp}!C{i}")) for i, d in enumerate(dados.dispositivos, start=2)],
+            ),
+        ][: 3 if n else 0],
+    )
+    livro.save(destino)
