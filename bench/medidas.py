@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from datetime import time as dt_time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -794,6 +795,139 @@ def medir_ao_vivo(banco: Banco, nome_banco: str, hoje: date, vezes: int = 5) -> 
                 app.processEvents()
             outro.fechar()
             este.fechar()
+# 7. The Painel: every chart's numbers (aggregated in the database) and the page drawn
+# --------------------------------------------------------------------------------------------------------
+
+
+def _painel_simples(sessao: Any, desde: date, ate: date, hoje: date) -> dict[str, Any]:
+    """The plain way: read the period's rows and aggregate them in Python (counts, sums, medians)."""
+    from collections import Counter, defaultdict
+
+    from secretaria.models import AutoInfracao, Decisao, Intimacao, Pagamento, Recurso, Veiculo
+
+    a, d = AutoInfracao, Decisao
+    autos = sessao.execute(
+        sa.select(a.id, a.operadora_id, a.tipo, a.dispositivo_codigo, a.data_infracao, a.fase, a.prazo_defesa,
+                  a.prazo_recurso).where(a.data_infracao >= desde, a.data_infracao <= ate)
+    ).all()  # fmt: skip
+    por_id = {x.id: x for x in autos}
+
+    def mes(dia: date) -> str:
+        return f"{dia.year:04d}-{dia.month:02d}"
+
+    resultado: dict[str, Any] = {
+        "por_operadora": Counter((mes(x.data_infracao), x.operadora_id) for x in autos),
+        "por_tipo": Counter((mes(x.data_infracao), x.tipo) for x in autos),
+        "dispositivos": Counter(x.dispositivo_codigo for x in autos).most_common(10),
+        "frota": Counter(
+            sessao.scalars(sa.select(Veiculo.operadora_id).where(Veiculo.situacao != "baixado"))
+        ),
+    }
+    multas: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for dia, valor in sessao.execute(
+        sa.select(d.data, d.multa_reais).where(d.data >= desde, d.data <= ate, d.resultado == "aplicada")
+    ):
+        multas[(mes(dia), "decidida")] += valor
+    for situacao, pago, valor_pago, valor, inscrito in sessao.execute(
+        sa.select(Pagamento.situacao, Pagamento.pago_em, Pagamento.valor_pago, Pagamento.valor,
+                  Pagamento.inscrito_divida_em)
+    ):  # fmt: skip
+        if situacao == "pago" and pago is not None and desde <= pago <= ate:
+            multas[(mes(pago), "paga")] += valor_pago or valor
+        if situacao == "divida_ativa" and inscrito is not None and desde <= inscrito <= ate:
+            multas[(mes(inscrito), "divida_ativa")] += valor
+    resultado["multas"] = multas
+    dias: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for auto_id, dia in sessao.execute(
+        sa.select(Intimacao.auto_id, Intimacao.data).where(
+            Intimacao.sucesso.is_(True), Intimacao.objeto == "auto"
+        )
+    ):
+        x = por_id.get(auto_id)
+        if x is not None:
+            dias[(mes(x.data_infracao), "intimacao")].append((dia - x.data_infracao).days)
+    for auto_id, dia, _tempestivo in sessao.execute(
+        sa.select(d.auto_id, d.data, Recurso.tempestivo).outerjoin(Recurso, Recurso.decisao_id == d.id)
+    ):
+        x = por_id.get(auto_id)
+        if x is not None:
+            dias[(mes(x.data_infracao), "decisao")].append((dia - x.data_infracao).days)
+    resultado["medianas"] = {k: statistics.median(v) for k, v in dias.items()}
+    return resultado
+
+
+def medir_painel(banco: Banco, nome_banco: str, hoje: date, vezes: int = 7) -> list[Resultado]:
+    """The Painel's numbers for the last 12 months (every chart's query, one read session), beside the
+    plain way (the period's rows read and aggregated in Python); then the page drawn with them."""
+    try:
+        from secretaria.services import painel
+    except ImportError as exc:
+        return [falha("Painel: números de todos os gráficos", nome_banco, exc, 0.3)]
+    filtro = painel.filtro_padrao(hoje)
+
+    def nossos() -> Any:
+        with banco.leitura() as s:
+            return painel.ler_painel(s, filtro, hoje)
+
+    def simples() -> Any:
+        with banco.leitura() as s:
+            return _painel_simples(s, filtro.desde, filtro.ate, hoje)
+
+    dados = nossos()
+    valor = mediana(nossos, vezes)
+    simples()
+    valor_simples = mediana(simples, max(3, vezes // 2))
+    total = sum(c.valor for c in dados.por_tipo)
+    resultados = [
+        Resultado(
+            "Painel: números de todos os gráficos (12 meses)",
+            nome_banco,
+            valor,
+            valor_simples,
+            "linhas do período agregadas em Python",
+            0.3,
+            nota=f"{total} autos no período",
+        )
+    ]
+    partes: list[tuple[str, Callable[[Any], Any]]] = [
+        ("autos por mês", lambda s: (painel.autos_por_mes(s, filtro), painel.autos_por_mes(s, filtro, "tipo"))),
+        ("dispositivos e frota", lambda s: (painel.dispositivos_mais_citados(s, filtro), painel.autos_por_frota(s, filtro))),
+        ("multas", lambda s: painel.multas_por_mes(s, filtro)),
+        ("medianas", lambda s: painel.medianas_por_mes(s, filtro, hoje)),
+        ("prazos", lambda s: painel.prazos(s, filtro, hoje)),
+        ("reincidência", lambda s: painel.cadeias_abertas(s, filtro, hoje)),
+    ]  # fmt: skip
+    for rotulo, funcao in partes:
+
+        def uma(f: Callable[[Any], Any] = funcao) -> None:
+            with banco.leitura() as s:
+                f(s)
+
+        uma()
+        resultados.append(Resultado(f"Painel: {rotulo}", nome_banco, mediana(uma, vezes)))
+    app = _aplicacao()
+    from secretaria.ui.painel import CartaoGrafico
+
+    graficos = painel.graficos_do_painel(dados)
+    cartoes = [CartaoGrafico(lambda _c, _f: None) for _ in graficos]
+    for c in cartoes:
+        c.resize(560, 340)
+        c.show()
+
+    def desenhar() -> None:
+        for c, g in zip(cartoes, painel.graficos_do_painel(nossos()), strict=True):
+            c.mostrar(g.grafico, bool(g.destinos))
+            c.canvas.draw()  # type: ignore[no-untyped-call]
+        app.processEvents()
+
+    desenhar()
+    resultados.append(
+        Resultado("Painel: números e os 7 gráficos desenhados", nome_banco, mediana(desenhar, 3), meta=0.3)
+    )
+    for c in cartoes:
+        c.close()
+        c.deleteLater()
+    app.processEvents()
     return resultados
 
 

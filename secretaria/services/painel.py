@@ -329,11 +329,11 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
         consulta = (
             sa.select(mes.label("mes"), sa.literal(serie).label("serie"), sa.func.sum(valor).label("valor"))
             .select_from(p)
-            .join(d, d.id == p.decisao_id)
-            .join(a, a.id == d.auto_id)
-            .where(dia >= f.desde, dia <= f.ate, *conds, *filtros)
+            .where(dia >= f.desde, dia <= f.ate, *conds)
             .group_by(mes)
         )
+        if filtros:  # the auto's operator or line: only then the joins
+            consulta = consulta.join(d, d.id == p.decisao_id).join(a, a.id == d.auto_id).where(*filtros)
         return consulta
 
     decididas = (
@@ -378,20 +378,19 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
     a, d, r, i = AutoInfracao, Decisao, Recurso, Intimacao
     mes = _mes(sessao, a.data_infracao)
     conds = [*_condicoes_auto(f), a.fase != "cancelado"]
+    # The first delivered intimação of each auto of the period: grouped over the period's autos (their
+    # intimações by `intimacao.auto_id`'s index), never over every intimação of the database.
     primeira = (
-        sa.select(i.auto_id.label("auto_id"), sa.func.min(i.data).label("data"))
-        .where(i.sucesso.is_(True), i.objeto == "auto")
-        .group_by(i.auto_id)
+        sa.select(a.data_infracao.label("infracao"), sa.func.min(i.data).label("data"))
+        .join(i, i.auto_id == a.id)
+        .where(*conds, i.sucesso.is_(True), i.objeto == "auto")
+        .group_by(a.id, a.data_infracao)
         .subquery()
     )
-    intimacao = (
-        sa.select(
-            mes.label("mes"),
-            sa.literal("intimacao").label("etapa"),
-            _dias(sessao, primeira.c.data, a.data_infracao).label("dias"),
-        )
-        .join(primeira, primeira.c.auto_id == a.id)
-        .where(*conds)
+    intimacao = sa.select(
+        _mes(sessao, primeira.c.infracao).label("mes"),
+        sa.literal("intimacao").label("etapa"),
+        _dias(sessao, primeira.c.data, primeira.c.infracao).label("dias"),
     )
     decisao = (
         sa.select(
@@ -503,9 +502,26 @@ def cadeias_abertas(
     ]
     if f.operadora_id is not None:
         conds.append(a.operadora_id == f.operadora_id)
+    # A chain is open when a counted prior lies within its tipo's window (§ 4º); it reaches back at most the
+    # suspension level times that window (§ 5º), plus one window of margin. A day of margin for month ends:
+    # `calcular_sancao` decides exactly.
+    janela = sa.case(
+        {t: somar_meses(dia, -m) - timedelta(days=1) for t, m in JANELA_MESES.items()},
+        value=a.tipo,
+        else_=dia,
+    )
+    alcance = sa.case(
+        {t: somar_meses(dia, -(NIVEL_SUSPENSAO[t] + 1) * m) for t, m in JANELA_MESES.items()},
+        value=a.tipo,
+        else_=dia,
+    )
     recentes = (
         sa.select(a.operadora_id, a.dispositivo_codigo)
-        .where(*conds, a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())))
+        .where(
+            *conds,
+            a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())),
+            a.data_infracao >= janela,
+        )
         .distinct()
         .subquery()
     )
@@ -530,7 +546,12 @@ def cadeias_abertas(
         )
         .join(Operadora, Operadora.id == a.operadora_id)
         .join(dc, dc.codigo == a.dispositivo_codigo)
-        .where(*conds, a.data_infracao >= somar_meses(dia, -MESES_CADEIA), a.data_infracao < dia)
+        .where(
+            *conds,
+            a.data_infracao >= somar_meses(dia, -MESES_CADEIA),
+            a.data_infracao >= alcance,
+            a.data_infracao < dia,
+        )
     ).all()
     grupos: dict[tuple[int, str], list[Any]] = defaultdict(list)
     for linha in linhas:
