@@ -91,6 +91,20 @@ class AutoInfracao(Versionado, Base):
         # The autos list's text search: one index per alternative, their ids united (services/listas).
         sa.Index("ix_auto_dispositivo", "dispositivo_codigo", "id"),
         sa.Index("ix_auto_infrator", "infrator_nome", "id"),
+        # The Painel's counts over a period (month, operator, line, tipo, provision, phase, deadlines) read
+        # this index alone, never the wide auto rows (migration 0008).
+        sa.Index(
+            "ix_auto_painel",
+            "data_infracao",
+            "fase",
+            "operadora_id",
+            "tipo",
+            "dispositivo_codigo",
+            "linha_id",
+            "prazo_defesa",
+            "prazo_recurso",
+            "id",
+        ),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -190,7 +204,11 @@ class Intimacao(Base):
     """Art. 11: one delivery attempt, of the auto or of the decision; failures are kept too."""
 
     __tablename__ = "intimacao"
-    __table_args__ = (sa.CheckConstraint(check_em("objeto", ObjetoIntimacao), name="objeto_valido"),)
+    __table_args__ = (
+        sa.CheckConstraint(check_em("objeto", ObjetoIntimacao), name="objeto_valido"),
+        # The Painel's first delivered intimação of each auto, from the index alone (migration 0008).
+        sa.Index("ix_intimacao_entregue", "auto_id", "objeto", "sucesso", "data"),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
@@ -373,6 +391,9 @@ class Pagamento(Versionado, Base):
         sa.CheckConstraint(check_em("situacao", SituacaoPagamento), name="situacao_valida"),
         # The queue of unpaid final fines reads the open ones' decision and amount from the index alone.
         sa.Index("ix_pagamento_situacao", "situacao", "decisao_id", "valor"),
+        # The Painel's amounts paid and inscribed per month (migration 0008).
+        sa.Index("ix_pagamento_pago_em", "situacao", "pago_em", "valor_pago", "valor"),
+        sa.Index("ix_pagamento_divida", "situacao", "inscrito_divida_em", "valor"),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

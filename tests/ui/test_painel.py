@@ -77,7 +77,6 @@ def test_graficos_com_os_numeros_e_clique_abre_os_autos(qtbot: QtBot, banco: Ban
     no_periodo = [(d, o) for d, o in datas if f.desde <= d <= f.ate]
     mensal = pagina.graficos[0].grafico
     assert sum(sum(s.valores) for s in mensal.series) == len(no_periodo)
-    janela.grab().save(str(Path("/tmp") / "h18-painel-teste.png"))
 
     # The bar of the first operator in July 2026 → the autos list with those autos.
     categoria = mensal.categorias.index("jul/26")
