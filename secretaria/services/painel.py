@@ -420,7 +420,9 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
             sa.func.count().over(partition_by=(dados.c.mes, dados.c.etapa)).label("total"),
         )
     ).subquery()
-    meio = sa.or_(janela.c.ordem == (janela.c.total + 1) / 2, janela.c.ordem == (janela.c.total + 2) / 2)
+    # The middle row (odd count) or the two middle rows (even count): integer division on both databases
+    # (SQLAlchemy's "/" is true division, which would miss the lower middle row of an even count).
+    meio = sa.or_(janela.c.ordem == (janela.c.total + 1) // 2, janela.c.ordem == (janela.c.total + 2) // 2)
     consulta = (
         sa.select(janela.c.mes, janela.c.etapa, sa.func.avg(janela.c.dias), sa.func.max(janela.c.total))
         .where(meio)

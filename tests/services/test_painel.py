@@ -208,3 +208,15 @@ def test_cadeias_de_reincidencia_abertas(banco: Banco, roteiro: Roteiro) -> None
     so_outra = painel.FiltroPainel(FILTRO.desde, FILTRO.ate, operadora_id=roteiro.cidade.operadora2_id)
     with banco.leitura() as s:
         assert painel.cadeias_abertas(s, so_outra, HOJE) == ()
+
+
+def test_mediana_de_quantidade_par_e_a_media_dos_dois_do_meio(banco: Banco, roteiro: Roteiro) -> None:
+    """Two autos of one month intimated 1 and 4 days after the infraction: the median is 2.5 days."""
+    for dias in (1, 4):
+        r = roteiro.lavrar(data_infracao=date(2026, 3, 2), dispositivo="1-II")
+        roteiro.intimar(r.id, date(2026, 3, 2) + timedelta(days=dias))
+    r = roteiro.lavrar(data_infracao=date(2026, 4, 1), dispositivo="1-II")
+    roteiro.intimar(r.id, date(2026, 4, 8))
+    with banco.leitura() as s:
+        medianas = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, FILTRO, HOJE)}
+    assert medianas == {("2026-03", "intimacao"): (2.5, 2), ("2026-04", "intimacao"): (7.0, 1)}
