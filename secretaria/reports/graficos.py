@@ -244,7 +244,9 @@ def figura(g: Grafico, largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: i
 
 
 def png(g: Grafico, largura_pol: float = 8.0, altura_pol: float = 4.5, dpi: int = 120) -> bytes:
-    """The chart as a PNG image."""
+    """The chart as a PNG image (taller when many horizontal bars must read)."""
+    if g.forma == "barras_h":
+        altura_pol = max(altura_pol, 0.22 * len(g.categorias) + 1.0)
     return _gravar(figura(g, largura_pol, altura_pol, dpi), "png")
 
 

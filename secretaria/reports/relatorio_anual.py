@@ -192,7 +192,10 @@ def _documento_anual() -> type[Any]:
             h.append(self.secao("Gráficos"))
             largura = self.largura_util
             for g in dados.graficos:
-                imagem = Image(io.BytesIO(png(g, 8.0, 4.0, 150)), width=largura, height=largura / 2)
+                altura = 4.0 if g.forma != "barras_h" else max(4.0, 0.22 * len(g.categorias) + 1.0)
+                imagem = Image(
+                    io.BytesIO(png(g, 8.0, altura, 150)), width=largura, height=largura * altura / 8.0
+                )
                 h.append(KeepTogether([imagem, Spacer(1, 4 * mm)]))
             return h
 

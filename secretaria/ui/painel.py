@@ -64,7 +64,7 @@ class CartaoGrafico(QFrame):
         self.grafico: graficos.Grafico | None = None
         self.figura = graficos.nova_figura(5.6, ALTURA_GRAFICO / 100)
         self.canvas = FigureCanvasQTAgg(self.figura)  # type: ignore[no-untyped-call]
-        self.canvas.setMinimumHeight(ALTURA_GRAFICO)
+        self.canvas.setFixedHeight(ALTURA_GRAFICO)
         self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.canvas.mpl_connect("pick_event", self._escolheu)
         self.dica = QLabel()
@@ -83,6 +83,7 @@ class CartaoGrafico(QFrame):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.canvas)
         layout.addLayout(rodape)
+        layout.addStretch(1)  # beside a taller card, the chart stays at the top
 
     @property
     def chave(self) -> str:
@@ -90,6 +91,9 @@ class CartaoGrafico(QFrame):
 
     def mostrar(self, grafico: Any, clicavel: bool) -> None:
         self.grafico = grafico
+        # Horizontal bars grow with their categories (20 operators must still read), the others keep the grid's.
+        linhas = len(grafico.categorias) if grafico.forma == "barras_h" else 0
+        self.canvas.setFixedHeight(max(ALTURA_GRAFICO, 20 * linhas + 90))
         self.figura.clear()
         self._graficos.desenhar(self.figura.add_subplot(), grafico)
         self.canvas.draw_idle()  # type: ignore[no-untyped-call]
