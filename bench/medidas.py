@@ -795,7 +795,11 @@ def medir_ao_vivo(banco: Banco, nome_banco: str, hoje: date, vezes: int = 5) -> 
                 app.processEvents()
             outro.fechar()
             este.fechar()
-# 7. The Painel: every chart's numbers (aggregated in the database) and the page drawn
+    return resultados
+
+
+# --------------------------------------------------------------------------------------------------------
+# 8. The Painel: every chart's numbers (aggregated in the database) and the page drawn
 # --------------------------------------------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -122,11 +123,21 @@ def banco_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
+def _esperar_tarefas_em_segundo_plano() -> None:
+    """A window the test opened may have started a background read (the Painel loads its numbers so) that
+    is still running when the test ends: let it finish, so its session is closed before the count below."""
+    tarefas = sys.modules.get("secretaria.ui.widgets.tarefas")
+    if tarefas is not None:
+        for tarefa in list(tarefas.Tarefa._em_andamento):
+            assert tarefa.wait(30_000), "uma tarefa em segundo plano não terminou em 30 s"
+
+
 @pytest.fixture
 def banco(banco_url: str) -> Iterator[Banco]:
     b = abrir_e_semear(banco_url)
     try:
         yield b
+        _esperar_tarefas_em_segundo_plano()
         abertas = b.engine.pool.checkedout()  # type: ignore[attr-defined]
         assert abertas == 0, f"conexões com o banco deixadas abertas pelo teste: {abertas} (feche as sessões)"
     finally:

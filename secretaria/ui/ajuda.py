@@ -35,6 +35,7 @@ SECOES: dict[str, str] = {
     # the window and its pages
     "JanelaPrincipal": servico_manual.INICIO,
     "PaginaInicio": "inicio",
+    "PaginaPainel": "painel",
     "PaginaOperadoras": "operadoras",
     "DialogoOperadora": "operadoras",
     "DialogoLinha": "linhas",

@@ -388,6 +388,9 @@ class PaginaLista(QWidget):
             campos += [w, w.editor] if isinstance(w, CampoData) else [w]
         campos += [self.tabela, self.botao_novo, self.botao_abrir, *self._botoes_extras]
         campos += [self.botao_atualizar, self.botao_exportar]
+        imprimir = getattr(self, "botao_imprimir", None)  # a service list's "Imprimir lista…", once installed
+        if isinstance(imprimir, QPushButton):
+            campos.append(imprimir)
         for antes, depois in itertools.pairwise(campos):
             QWidget.setTabOrder(antes, depois)
 

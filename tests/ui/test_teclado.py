@@ -116,7 +116,7 @@ def test_colunas_longas_cedem_antes_das_curtas() -> None:
     assert nivelar(naturais, pisos, 10_000)[:6] == [110, 121, 110, 98, 110, 152]
 
 
-def _ordem_do_tab(qtbot: QtBot, inicio: QWidget, voltas: int = 20) -> list[QWidget]:
+def _ordem_do_tab(qtbot: QtBot, inicio: QWidget, voltas: int = 40) -> list[QWidget]:
     """The widgets Tab visits from `inicio` until it comes back (keyboard events, as a user types them)."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication

@@ -7,16 +7,16 @@
 
 Only indexes: no data changes, nothing to migrate back but the indexes themselves.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0010
+Revises: 0009
 """
 
 from __future__ import annotations
 
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
