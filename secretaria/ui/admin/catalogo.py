@@ -106,7 +106,7 @@ class DialogoDispositivoContratual(DialogoSimples):
         f.adicionar("tipo", "&Tipo:", self.tipo)
         f.adicionar("sujeito", "&Quem deve cumprir:", self.sujeito)
         f.adicionar("natureza", "&Natureza:", self.natureza)
-        f.adicionar("ato", "&Contrato ou ato:", self.ato)
+        f.adicionar("ato", "Contrato ou &ato:", self.ato)
         self.setMinimumWidth(620)
         self.finalizar()
 

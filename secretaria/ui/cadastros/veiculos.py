@@ -92,7 +92,7 @@ class DialogoVeiculo(DialogoCadastro):
         direita.addWidget(f.grupo("Serviço"))
         f.adicionar("operadora_id", "&Operadora:", self.operadora_id)
         f.adicionar("linha_id", "Li&nha:", self.linha_id)
-        rotulo_data = "Em serviço desde:" if registro_id is None else "Data da mudança:"
+        rotulo_data = "&Em serviço desde:" if registro_id is None else "&Data da mudança:"
         campo_data = "em_servico_desde" if registro_id is None else "data_mudanca"
         f.adicionar(campo_data, rotulo_data, self.data_mudanca)
         lotacao = QHBoxLayout()
@@ -102,10 +102,10 @@ class DialogoVeiculo(DialogoCadastro):
         lotacao.addWidget(self.lugares_em_pe)
         lotacao.addWidget(QLabel("em pé"))
         lotacao.addStretch(1)
-        f.adicionar("lugares_sentados", "Lotação:", lotacao, foco=self.lugares_sentados)
+        f.adicionar("lugares_sentados", "Lo&tação:", lotacao, foco=self.lugares_sentados)
         f.registrar("lugares_em_pe", self.lugares_em_pe, f.rotulo_erro_de("lugares_sentados"))
         f.adicionar("vistoria_validade", "&Vistoria válida até:", self.vistoria_validade)
-        f.adicionar("licenca_validade", "Licença válida até:", self.licenca_validade)
+        f.adicionar("licenca_validade", "Li&cença válida até:", self.licenca_validade)
         self.aviso_datas = QLabel()
         self.aviso_datas.setObjectName("aviso_datas")
         self.aviso_datas.setWordWrap(True)

@@ -126,6 +126,22 @@ def rotulo_erro(parent: QWidget | None = None, *, reservar: bool = True) -> Rotu
     return RotuloErro(parent, reservar=reservar)
 
 
+def alvo_do_foco(widget: QWidget) -> QWidget:
+    """The widget that really takes the focus for `widget`: a label's Alt mnemonic focuses its buddy only when
+    the buddy itself accepts focus, so a container (a date field, a row of widgets) as buddy made Alt+letter
+    do nothing and the next keys went to the field that still had the focus. Follows the focus proxies, then
+    the first focusable child."""
+    alvo = widget
+    while alvo.focusPolicy() == Qt.FocusPolicy.NoFocus and (proxy := alvo.focusProxy()) is not None:
+        alvo = proxy
+    if alvo.focusPolicy() != Qt.FocusPolicy.NoFocus:
+        return alvo
+    for filho in alvo.findChildren(QWidget):
+        if filho.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            return filho
+    return alvo
+
+
 class Formulario:
     """Lays out a `QFormLayout` whose fields each carry an error line, and shows a service's refusal beside
     the field it names.
@@ -184,7 +200,7 @@ class Formulario:
         erro = rotulo_erro(caixa)
         vertical.addWidget(erro)
         rotulo_widget = QLabel(rotulo)
-        alvo = foco or (widget if isinstance(widget, QWidget) else caixa)
+        alvo = alvo_do_foco(foco or (widget if isinstance(widget, QWidget) else caixa))
         rotulo_widget.setBuddy(alvo)
         # At the top of the row, centred on the field's first line: beside the field, not its message.
         rotulo_widget.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
