@@ -90,6 +90,27 @@ class PaginaIndisponivel(QLabel):
 FabricaPagina = Callable[[Contexto, QWidget], QWidget]
 
 
+def focar_pagina(pagina: QWidget) -> None:
+    """Put the focus where work on `pagina` starts (its focus proxy: a list's search box, the home page's
+    queue list; else its first focusable widget), so Ctrl+F, Ctrl+N and Ctrl+E act at once after Ctrl+1…9
+    instead of reaching the side navigation, which has none of them."""
+    if pagina.focusProxy() is None and pagina.focusPolicy() == Qt.FocusPolicy.NoFocus:
+        alvo: QWidget | None = pagina.nextInFocusChain()  # the Tab order, as a user would reach it
+        while alvo is not None and alvo is not pagina:
+            if (
+                pagina.isAncestorOf(alvo)
+                and alvo.focusPolicy() & Qt.FocusPolicy.TabFocus
+                and alvo.isVisibleTo(pagina)
+                and alvo.isEnabled()
+            ):
+                break
+            alvo = alvo.nextInFocusChain()
+        if alvo is None or alvo is pagina:
+            return
+        pagina = alvo
+    pagina.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
 def carregar_classe(definicao: DefinicaoPagina) -> FabricaPagina | None:
     """The page class, or None when its module does not exist yet. An import error INSIDE an existing
     module is a bug and propagates."""
@@ -389,7 +410,9 @@ class JanelaPrincipal(QMainWindow):
     def _ir_para_posicao(self, posicao: int) -> None:
         if 0 <= posicao < self.navegacao.count():
             self.navegacao.setCurrentRow(posicao)
-            self.navegacao.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            pagina = self.pagina_atual()
+            if pagina is not None:
+                focar_pagina(pagina)
 
     def _navegar(self, linha: int) -> None:
         if not 0 <= linha < len(self._definicoes):

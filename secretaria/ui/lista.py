@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -60,6 +60,23 @@ def nivelar(naturais: list[int], pisos: dict[int, int], excesso: int) -> list[in
         else:
             alto = meio - 1
     return [min(n, max(baixo, pisos[i])) if i in pisos else n for i, n in enumerate(naturais)]
+
+
+class AtalhosDaPagina(QObject):
+    """Lets the page's own shortcuts through a text field: on X11 desktops a QLineEdit claims Ctrl+E (end of
+    line, emacs style) before any shortcut sees it, so "Exportar" (Ctrl+E) did nothing from the search box."""
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self.sequencias: list[QKeySequence] = []
+
+    def eventFilter(self, objeto: QObject, evento: QEvent) -> bool:
+        if evento.type() == QEvent.Type.ShortcutOverride and isinstance(evento, QKeyEvent):
+            tecla = QKeySequence(evento.keyCombination())
+            if any(tecla == s for s in self.sequencias):
+                evento.ignore()  # not the field's: the shortcut map then triggers the page's shortcut
+                return True
+        return False
 
 
 class TabelaLista(QTableView):
@@ -337,6 +354,8 @@ class PaginaLista(QWidget):
         self.botao_novo.clicked.connect(self.novoRegistro.emit)
         self.botao_exportar.clicked.connect(self.exportar)
         self.botao_atualizar.clicked.connect(lambda: self.recarregar())
+        self._atalhos_da_pagina = AtalhosDaPagina(self)
+        self.busca.installEventFilter(self._atalhos_da_pagina)
         self._atalho(QKeySequence.StandardKey.Find, self._focar_busca)
         self._atalho("Ctrl+N", self._novo_se_pode)
         self._atalho("Ctrl+E", self.exportar)
@@ -519,7 +538,9 @@ class PaginaLista(QWidget):
 
     # -- inside -----------------------------------------------------------------------------------
     def _atalho(self, tecla: QKeySequence | QKeySequence.StandardKey | str, slot: Callable[[], Any]) -> None:
-        atalho = QShortcut(QKeySequence(tecla), self)
+        sequencia = QKeySequence(tecla)
+        atalho = QShortcut(sequencia, self)
+        self._atalhos_da_pagina.sequencias.append(sequencia)
         atalho.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         atalho.activated.connect(slot)
 
