@@ -27,7 +27,7 @@ from secretaria.models import (
     VeiculoHistorico,
 )
 from secretaria.services import auditoria
-from secretaria.services.anexos import LIMITE_BYTES, tipo_do_conteudo, validar_conteudo
+from secretaria.services.anexos import LIMITE_BYTES, tipo_do_conteudo, validar_conteudo, verificar_anexo
 from secretaria.services.base import (
     Ator,
     ErroDominio,
@@ -106,6 +106,10 @@ class ResumoAuto:
     """"0001/2026"."""
     proxima_penalidade: str
     versao: int
+    provas_juntadas: tuple[str, ...] = ()
+    """The representação's evidence files joined to the auto (their names)."""
+    provas_nao_juntadas: tuple[str, ...] = ()
+    """"foto.jpg: o conteúdo não confere…": a representação's file altered since attached, left out."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,8 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
         s.flush()
         depois = imagem(auto, testemunhas=[t.nome for t in testemunhas])
         auditoria.registrar(s, ator, "lavrar_auto", "auto_infracao", auto.id, None, depois)
+        juntadas: tuple[str, ...] = ()
+        nao_juntadas: tuple[str, ...] = ()
         if representacao is not None:
             auditoria.registrar(
                 s,
@@ -282,6 +288,7 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
                 antes_rep,
                 imagem(representacao),
             )
+            juntadas, nao_juntadas = _juntar_provas(s, ator, representacao, auto.id)
         uow.commit()
         return ResumoAuto(
             id=auto.id,
@@ -290,7 +297,36 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
             numero_formatado=auto.numero_formatado,
             proxima_penalidade=auto.proxima_penalidade,
             versao=auto.versao,
+            provas_juntadas=juntadas,
+            provas_nao_juntadas=nao_juntadas,
         )
+
+
+def _juntar_provas(
+    s: so.Session, ator: Ator, representacao: Representacao, auto_id: int
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The representação's evidence files become the auto's too, by reference: the same stored bytes and
+    SHA-256 (a 20 MB file is not copied), listed by both. Each is checked first (a file altered since it was
+    attached is left out and named) and gets its audit row saying which representação it came from."""
+    juntadas: list[str] = []
+    nao_juntadas: list[str] = []
+    anexos = s.scalars(
+        sa.select(Anexo)
+        .where(Anexo.representacao_id == representacao.id, Anexo.auto_id.is_(None))
+        .order_by(Anexo.id)
+    ).all()
+    for anexo in anexos:
+        conferido = verificar_anexo(s, anexo.id)
+        if not conferido.integro:
+            nao_juntadas.append(f"{anexo.nome_arquivo}: {conferido.motivo}")
+            continue
+        antes = imagem(anexo)
+        anexo.auto_id = auto_id
+        s.flush()
+        depois = imagem(anexo, origem=f"representação nº {representacao.numero_formatado}")
+        auditoria.registrar(s, ator, "juntar_prova_da_representacao", "anexo", anexo.id, antes, depois)
+        juntadas.append(anexo.nome_arquivo)
+    return tuple(juntadas), tuple(nao_juntadas)
 
 
 def conferir_fato(s: so.Session, dados: NovoAuto, operadora: Operadora, dia: date) -> None:

@@ -385,6 +385,7 @@ class PaginaInicio(QWidget):
             tela_rep = TelaRepresentacao(self.contexto, id_, self)
             tela_rep.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             tela_rep.alterada.connect(lambda _id: self.recarregar())
+            tela_rep.autoLavrado.connect(lambda auto_id, _n: self._abrir("auto", auto_id))
             tela_rep.open()
             return tela_rep
         if entidade == "veiculo":

@@ -27,6 +27,7 @@ from secretaria.services.representacoes import (
     anexar_prova_representacao,
     arquivar_representacao,
     dados_auto_de_representacao,
+    obter_representacao,
     receber_representacao,
 )
 from secretaria.services.tramitacao import registrar_defesa
@@ -295,3 +296,64 @@ def test_dados_do_auto_sao_conferidos_antes_de_qualquer_gravacao(roteiro: Roteir
     assert (
         roteiro.lavrar(data_infracao=date(2026, 3, 10) + timedelta(days=1)).numero == 1
     )  # no number was taken
+
+
+def test_auto_da_representacao_leva_as_provas_com_o_sha(banco: Banco, roteiro: Roteiro) -> None:
+    """The representação's evidence files become the auto's (same bytes and SHA-256), each with an audit row
+    naming the representação; one altered since it was attached is left out and named; the audit still
+    verifies the records."""
+    import hashlib
+
+    from secretaria.services.anexos import abrir_anexo_conferido
+    from secretaria.services.verificacao import verificar_tudo
+
+    fiscal = ATORES["fiscal"]
+    rep = receber_representacao(
+        roteiro.uow(),
+        fiscal,
+        recebida_em=date(2026, 3, 12),
+        peticionario_nome="Beatriz Usuária",
+        peticionario_profissao="Professora",
+        peticionario_endereco="Rua Félix da Cunha, 500",
+        fatos="O ônibus 101 passou sem parar no ponto da escola.",
+        meios_prova="Fotos e declaração.",
+        operadora_id=roteiro.cidade.operadora_id,
+        dispositivo_codigo="1-vi",
+        data_fato=date(2026, 3, 11),
+        local_fato="Avenida Bento Gonçalves",
+    )
+    foto, declaracao, forjada = arquivos_prova.png(b"ponto"), arquivos_prova.pdf(b"declara"), PNG
+    a1 = anexar_prova_representacao(
+        roteiro.uow(), fiscal, representacao_id=rep.id, nome_arquivo="ponto.png", conteudo=foto
+    )
+    a2 = anexar_prova_representacao(
+        roteiro.uow(), fiscal, representacao_id=rep.id, nome_arquivo="declaração.pdf", conteudo=declaracao
+    )
+    a3 = anexar_prova_representacao(
+        roteiro.uow(), fiscal, representacao_id=rep.id, nome_arquivo="trocada.png", conteudo=forjada
+    )
+    with banco.engine.begin() as conn:
+        conn.execute(sa.update(Anexo).where(Anexo.id == a3.id).values(conteudo=arquivos_prova.png(b"outra")))
+    auto = roteiro.lavrar(
+        data_infracao=date(2026, 3, 11), data_lavratura=date(2026, 3, 13), representacao_id=rep.id
+    )
+    assert auto.provas_juntadas == ("ponto.png", "declaração.pdf")
+    assert len(auto.provas_nao_juntadas) == 1 and auto.provas_nao_juntadas[0].startswith("trocada.png: ")
+    with banco.leitura() as s:
+        caso = obter_caso(s, auto.id)
+        assert [(a.id, a.sha256) for a in caso.anexos] == [(a1.id, a1.sha256), (a2.id, a2.sha256)]
+        assert abrir_anexo_conferido(s, a2.id).sha256 == hashlib.sha256(declaracao).hexdigest()
+        assert {a.id for a in obter_representacao(s, rep.id).anexos} == {a1.id, a2.id, a3.id}
+        linhas = s.scalars(
+            sa.select(models.Auditoria)
+            .where(models.Auditoria.acao == "juntar_prova_da_representacao")
+            .order_by(models.Auditoria.id)
+        ).all()
+        assert [int(r.entidade_id or 0) for r in linhas] == [a1.id, a2.id]
+        depois = json.loads(linhas[0].depois or "{}")
+        assert depois["auto_id"] == auto.id and depois["origem"] == f"representação nº {rep.numero_formatado}"
+        assert json.loads(linhas[0].antes or "{}")["auto_id"] is None
+        relatorio = verificar_tudo(s)
+    # (the small city is built without audit rows: only what concerns the files is looked at)
+    sobre_anexos = [a for a in relatorio.achados if "nexo" in a]
+    assert len(sobre_anexos) == 1 and "trocada.png" in sobre_anexos[0]

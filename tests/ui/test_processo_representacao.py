@@ -185,3 +185,76 @@ def test_tela_mostra_a_representacao_inteira(
     monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
     qtbot.mouseClick(tela.botao_salvar_anexo, Qt.MouseButton.LeftButton)
     assert destino.read_bytes() == foto
+
+
+def test_lavrar_da_janela_o_caso_aceita_cliques_e_leva_as_provas(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """Through the main window: Representações → open → Lavrar auto → save. The case window that opens takes
+    clicks (no window-modal representação left blocking it), lists the representação's evidence file with
+    its SHA-256, and the representação, still open, shows the auto."""
+    from PySide6.QtWidgets import QApplication
+
+    from secretaria.services.representacoes import anexar_prova_representacao, receber_representacao
+    from secretaria.ui.janela_principal import JanelaPrincipal
+    from secretaria.ui.processo.form_representacao import TelaRepresentacao
+
+    fiscal = fabrica.ATORES["fiscal"]
+    rep = receber_representacao(
+        roteiro.uow(),
+        fiscal,
+        recebida_em=date(2026, 11, 26),
+        peticionario_nome="Maria Passageira",
+        peticionario_profissao="Professora",
+        peticionario_endereco="Rua Gonçalves Chaves, 500",
+        fatos="O ônibus não parou no ponto.",
+        meios_prova="Fotografia.",
+        operadora_id=roteiro.cidade.operadora_id,
+        dispositivo_codigo="2-iii",
+        data_fato=date(2026, 11, 25),
+        local_fato="Av. Bento Gonçalves, 3000",
+    )
+    foto = anexar_prova_representacao(
+        roteiro.uow(),
+        fiscal,
+        representacao_id=rep.id,
+        nome_arquivo="ponto.png",
+        conteudo=arquivos_prova.png(),
+    )
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, "fiscal", login="fiscal")))
+    qtbot.addWidget(janela)
+    with qtbot.waitActive(janela):
+        janela.show()
+    pagina = janela.mostrar_pagina("representacoes")
+    assert isinstance(pagina, PaginaRepresentacoes)
+    pagina.selecionar_linha(0)
+    pagina.tabela.setFocus()
+    qtbot.keyClick(pagina.tabela, Qt.Key.Key_Return)
+    tela = ap.esperar_dialogo(qtbot, TelaRepresentacao)
+    qtbot.mouseClick(tela.botao_lavrar, Qt.MouseButton.LeftButton)
+    form = ap.esperar_dialogo(qtbot, DialogoAuto)
+    selecionar_dado(form.fiscal, roteiro.cidade.fiscal_id)
+    qtbot.keyClicks(form.local_lavratura, "Sede da SMSU")
+    with qtbot.waitSignal(tela.autoLavrado) as sinal:
+        form.lavrar()
+        ap.responder_caixa(qtbot, SIM)
+    auto_id = sinal.args[0]
+    aviso = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Close)
+    assert "juntados ao auto" in aviso and "ponto.png" in aviso
+    caso_tela = ap.esperar_dialogo(qtbot, TelaCaso)
+    assert caso_tela.auto_id == auto_id
+    # Nothing modal is left over the case window: a click on its tabs goes through.
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
+    barra = caso_tela.abas.tabBar()
+    anexos = next(i for i in range(barra.count()) if "nexos" in barra.tabText(i))
+    qtbot.mouseClick(barra, Qt.MouseButton.LeftButton, pos=barra.tabRect(anexos).center())
+    assert caso_tela.abas.currentIndex() == anexos
+    itens = [caso_tela.lista_anexos.item(i).text() for i in range(caso_tela.lista_anexos.count())]
+    assert len(itens) == 1 and "ponto.png" in itens[0]
+    with banco.leitura() as s:
+        assert [(a.id, a.sha256) for a in obter_caso(s, auto_id).anexos] == [(foto.id, foto.sha256)]
+    # The representação stays open (no longer modal), showing the auto drawn up from it.
+    assert tela.isVisible() and tela.windowModality() == Qt.WindowModality.NonModal
+    assert "Autuada" in tela.texto() and not tela.botao_lavrar.isVisible()
+    assert tela.botao_abrir_auto.isVisible() and sinal.args[1] in tela.botao_abrir_auto.text()
+    ap.salvar_png(caso_tela, "h15-caso-da-representacao")

@@ -589,6 +589,11 @@ class DialogoAuto(DialogoFormulario):
             f"{formatar_data(dados.data_lavratura)}.\n\n"
             f"Próxima penalidade (art. 10, V): {resumo.proxima_penalidade}"
         )
+        if resumo.provas_juntadas:
+            texto += "\n\nArquivos de prova da representação juntados ao auto (com o mesmo SHA-256):\n" + (
+                "\n".join(resumo.provas_juntadas)
+            )
+        falhas += [f"{p} (da representação)" for p in resumo.provas_nao_juntadas]
         if falhas:
             texto += "\n\nArquivos não anexados (anexe-os pela tela do caso):\n" + "\n".join(falhas)
         if self.documento is not None:

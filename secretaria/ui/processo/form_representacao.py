@@ -382,19 +382,38 @@ class TelaRepresentacao(QDialog):
             self.botao_abrir_auto.setText(f"Abrir o a&uto nº {d.auto_numero}…")
 
     def lavrar_auto(self) -> DialogoAuto | None:
+        """The auto form over this screen. Once the auto is saved this screen stops being modal (it stays open,
+        showing "Autuada" and the auto) before `autoLavrado` lets the page open the case: a window-modal
+        representação left behind would block every click on the case window opened over it."""
         if self.preenchimento is None:
             return None
         dialogo = DialogoAuto(self.contexto, self, preenchimento=self.preenchimento)
         dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        lavrado: list[tuple[int, str]] = []
 
-        def lavrado(auto_id: int, numero: str) -> None:
-            self.autoLavrado.emit(auto_id, numero)
-            self.alterada.emit(self.representacao_id)
+        def terminou(_resultado: int) -> None:
+            if not lavrado:
+                return
+            auto_id, numero = lavrado[0]
+            self.deixar_de_ser_modal()
             self.recarregar()
+            self.alterada.emit(self.representacao_id)
+            self.autoLavrado.emit(auto_id, numero)
 
-        dialogo.autoLavrado.connect(lavrado)
+        dialogo.autoLavrado.connect(lambda auto_id, numero: lavrado.append((auto_id, numero)))
+        dialogo.finished.connect(terminou)
         dialogo.open()
         return dialogo
+
+    def deixar_de_ser_modal(self) -> None:
+        """Keep the screen open without blocking the main window and the windows opened from it."""
+        if self.windowModality() == Qt.WindowModality.NonModal:
+            return
+        visivel = self.isVisible()
+        self.hide()  # Qt applies a modality change when the window is shown again
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        if visivel:
+            self.show()
 
     def arquivar(self) -> DialogoArquivarRepresentacao | None:
         d = self.detalhe
