@@ -12,17 +12,14 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +28,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_data
 from secretaria.services.filas import Fila, LinhaFila
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.lista import TabelaLista
 from secretaria.ui.modelo_tabela import (
     ColunaTabela,
     FonteEmMemoria,
@@ -78,15 +76,19 @@ def colunas_da_fila(chave: str = "") -> tuple[ColunaTabela, ...]:
     queue's date is; a passed deadline reds the Prazo and the Situação (only the Situação where the date
     is history, `DATA_SEM_ALERTA`)."""
     return (
-        ColunaTabela("referencia", "Referência", dica_do_texto=True, destacar=False),
-        ColunaTabela("operadora", "Operadora", dica_do_texto=True, destacar=False),
-        ColunaTabela("data", "Data", alinhamento="centro", dica_do_texto=True, destacar=False),
+        ColunaTabela("referencia", "Referência", dica_do_texto=True, destacar=False, inteira=True),
+        ColunaTabela("operadora", "Operadora", dica_do_texto=True, destacar=False, esticar=True),
+        ColunaTabela(
+            "data", "Data", largura=12, alinhamento="centro", dica_do_texto=True, destacar=False, inteira=True
+        ),
         ColunaTabela(
             "prazo",
             TITULOS_PRAZO.get(chave, "Prazo"),
+            largura=12,
             alinhamento="centro",
             dica_do_texto=True,
             destacar=chave not in DATA_SEM_ALERTA,
+            inteira=True,
         ),
         ColunaTabela("situacao", "Situação", dica_do_texto=True),
     )
@@ -105,14 +107,15 @@ def linhas_da_fila(linhas: Sequence[LinhaFila], hoje: date, atraso: bool = False
     ]
 
 
-class TabelaFila(QTableView):
-    """Enter opens the current row (as a double click does)."""
+class TabelaFila(TabelaLista):
+    """A list's table (Enter opens the current row, as a double click does) refitted whenever its width
+    changes: the reference and the dates whole, a long operator's name and status cut evenly, with the
+    whole text in the tooltip."""
 
-    def keyPressEvent(self, evento: Any) -> None:
-        if evento.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
-            self.activated.emit(self.currentIndex())
-            return
-        super().keyPressEvent(evento)
+    def resizeEvent(self, evento: QResizeEvent) -> None:
+        super().resizeEvent(evento)
+        if evento.size().width() != evento.oldSize().width() and not self.larguras_do_usuario:
+            self.ajustar_colunas()
 
 
 class PaginaInicio(QWidget):
@@ -156,19 +159,6 @@ class PaginaInicio(QWidget):
         self.tabela = TabelaFila()
         self.tabela.setModel(self.modelo)
         self.tabela.setAccessibleName("Itens da fila")
-        self.tabela.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.tabela.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tabela.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.tabela.setTabKeyNavigation(False)
-        self.tabela.setAlternatingRowColors(True)
-        self.tabela.verticalHeader().setVisible(False)
-        self.tabela.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
-        cab = self.tabela.horizontalHeader()
-        for coluna in (0, 2, 3, 4):  # the reference, dates and the status whole; the operator's name yields
-            cab.setSectionResizeMode(coluna, QHeaderView.ResizeMode.ResizeToContents)
-        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        cab.setStretchLastSection(False)
-        self.tabela.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.titulo_fila = QLabel()
         fonte_fila = self.titulo_fila.font()
         fonte_fila.setBold(True)
@@ -297,6 +287,8 @@ class PaginaInicio(QWidget):
         self.tabela.setVisible(bool(fila.linhas))
         self.tabela.setColumnHidden(2, not any(linha.data for linha in fila.linhas))
         self.tabela.setColumnHidden(3, not any(linha.prazo for linha in fila.linhas))
+        if fila.linhas and not self.tabela.larguras_do_usuario:
+            self.tabela.ajustar_colunas()
         self.vazio.setVisible(not fila.linhas)
         mostrados = len(fila.linhas)
         self.aviso_limite.setText(

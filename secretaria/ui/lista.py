@@ -131,20 +131,39 @@ class TabelaLista(QTableView):
             pintor.end()
 
     def configurar_colunas(self, modelo: ModeloTabela) -> None:
-        media = self.fontMetrics().averageCharWidth()
-        for i, coluna in enumerate(modelo.colunas):
-            largura = coluna.largura or max(len(coluna.titulo) + 4, 12)
-            self.setColumnWidth(i, largura * media + 16)
+        for i in range(len(modelo.colunas)):
+            self.setColumnWidth(i, self.largura_prevista(i))
+
+    def largura_prevista(self, coluna: int) -> int:
+        """The width a column's kind needs before any row is seen: its `largura` in characters (a date, a
+        CNPJ, a plate), else room for its title."""
+        colunas: Sequence[ColunaTabela] = getattr(self.model(), "colunas", ())
+        titulo = self.largura_titulo(coluna)
+        if coluna >= len(colunas):
+            return titulo
+        c = colunas[coluna]
+        if c.largura:
+            return max(titulo, c.largura * self.fontMetrics().averageCharWidth() + 16)
+        return max(titulo, max(len(c.titulo) + 4, 12) * self.fontMetrics().averageCharWidth() + 16)
 
     def ajustar_colunas(self, maximo: int = 380, minimo_texto: int = 110) -> None:
-        """Fit the columns to the rows on screen; when that is wider than the table, narrow the widest text
-        columns first (numbers and dates keep their width); when narrower, widen the widest text column."""
+        """Fit the columns to the rows on screen (to their kinds' widths while there is none); when that is
+        wider than the table, narrow the widest text columns first (numbers, dates, documents and plates keep
+        their width); when narrower, widen the name that may be long (else the widest text column)."""
         modelo = self.model()
         if modelo is None or modelo.columnCount() == 0:
             return
         n = modelo.columnCount()
-        conteudo = [self.largura_conteudo(i) for i in range(n)]
-        naturais = [min(max(conteudo[i], self.largura_titulo(i)), maximo) for i in range(n)]
+        colunas: Sequence[ColunaTabela] = getattr(modelo, "colunas", ())
+        tipo = [colunas[i] if i < len(colunas) else ColunaTabela("", "") for i in range(n)]
+        vazia = modelo.rowCount() == 0
+        visiveis = [i for i in range(n) if not self.isColumnHidden(i)]
+        conteudo = [self.largura_conteudo(i) if i in visiveis else 0 for i in range(n)]
+        naturais = [
+            min(max(conteudo[i], self.largura_prevista(i) if vazia or tipo[i].inteira else 0), maximo)
+            for i in range(n)
+        ]
+        naturais = [max(naturais[i], self.largura_titulo(i)) if i in visiveis else 0 for i in range(n)]
         alinhado = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignHCenter
         textos = [
             i
@@ -153,7 +172,9 @@ class TabelaLista(QTableView):
                 modelo.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole) or 0
             )
             & int(alinhado)
-        ] or list(range(n))
+            and not tipo[i].inteira
+            and i in visiveis
+        ] or visiveis
         disponivel = self.viewport().width() - 2
         larguras = list(naturais)
         excesso = sum(naturais) - disponivel
@@ -161,13 +182,16 @@ class TabelaLista(QTableView):
             pisos = {i: max(min(minimo_texto, naturais[i]), self.largura_titulo(i)) for i in textos}
             larguras = nivelar(naturais, pisos, excesso)
         sobra = disponivel - sum(larguras)
-        if sobra > 0:
-            maior = max(textos, key=lambda i: conteudo[i])  # the longest content, not the longest header
+        esticaveis = [i for i in visiveis if tipo[i].esticar]
+        if sobra > 0 and (esticaveis or not vazia) and (esticaveis or textos):
+            # The longest content, not the longest header; an empty table widens only a name column (it
+            # once gave all the room to "Código", kept when the first record came).
+            maior = max(esticaveis or textos, key=lambda i: conteudo[i])
             larguras[maior] += sobra
         self._ajustando = True
         try:
-            for i, largura in enumerate(larguras):
-                self.setColumnWidth(i, largura)
+            for i in visiveis:
+                self.setColumnWidth(i, larguras[i])
         finally:
             self._ajustando = False
 
@@ -388,8 +412,12 @@ class PaginaLista(QWidget):
                 f"{'Nenhuma' if self._feminino else 'Nenhum'} {self._singular} encontrad"
                 f"{'a' if self._feminino else 'o'} com esta busca e estes filtros."
             )
-        if self._colunas_ajustadas and self.modelo.total and not self.tabela.larguras_do_usuario:
+        if not self.modelo.total or self.tabela.larguras_do_usuario:
+            pass
+        elif self._colunas_ajustadas:
             QTimer.singleShot(0, self._reajustar_colunas)
+        else:  # the first rows of a list shown empty: fit them now, not when the page is next opened
+            QTimer.singleShot(0, self._ajustar_colunas_uma_vez)
         self.tabela.viewport().update()
 
     def _reajustar_colunas(self) -> None:
@@ -579,6 +607,16 @@ ROTULOS_GRUPOS = {
     "tipo": ("Tipo", "Todos"),
 }
 PREFIXO_GRUPO = "grupo:"
+LARGURAS_POR_TIPO = {
+    "data": 12,
+    "data_hora": 17,
+    "numero": 10,
+    "dinheiro": 14,
+    "documento": 21,
+    "placa": 10,
+    "codigo": 11,
+}
+"""Characters a column of the kind takes before rows are seen (a CNPJ "AB.UZO.123/0001-95" whole)."""
 
 
 class FonteLista:
@@ -595,16 +633,17 @@ class FonteLista:
         self.banco = banco
         self.nome = nome
         self.definicao = listas.definicao(nome)
-        larguras = {"data": 12, "data_hora": 17, "numero": 10, "dinheiro": 14}
         formatos = formatos or {}
         self._colunas = tuple(
             ColunaTabela(
                 c.chave,
                 c.cabecalho,
-                largura=larguras.get(c.tipo),
+                largura=LARGURAS_POR_TIPO.get(c.tipo),
                 alinhamento=c.alinhamento,
                 formatar=formatos.get(c.chave),
                 dinheiro=c.tipo == "dinheiro",
+                inteira=c.tipo in LARGURAS_POR_TIPO,
+                esticar=c.tipo == "nome",
             )
             for c in self.definicao.colunas
         )

@@ -94,6 +94,10 @@ class ColunaTabela:
     destacar: bool = True
     dinheiro: bool = False
     """Amounts in reais: exported as numbers shown "R$ 1.234,50"."""
+    inteira: bool = False
+    """Never narrowed below its content when the table is too narrow: CNPJ, CPF, a plate, a number."""
+    esticar: bool = False
+    """Takes the room left over (a name that can be long), before any other column."""
 
 
 @dataclass(frozen=True)

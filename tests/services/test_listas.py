@@ -586,3 +586,32 @@ def test_destaque_das_linhas(banco: Banco) -> None:
         assert {r[0] for r in _todas(s, "autos") if listas.destaque("autos", r) == "apagado"} == {
             i + 1 for i in range(N) if list(FASES)[i % 6] == "cancelado"
         }
+
+
+def test_cnpj_alfanumerico_por_parte_sem_digitos(banco: Banco) -> None:
+    """A piece of an alphanumeric CNPJ finds it with or without its punctuation, letters alone included
+    ("AB.UZO", "ABUZO"); in SQL (one LIKE on the stored compact column), on both databases."""
+    from secretaria.lei.documentos import digitos_cnpj
+    from secretaria.services import cadastros
+    from tests.helpers.fabrica import ATORES
+
+    base = "ABUZO1230001"
+    alfanumerico = base + digitos_cnpj(base)
+    numerico = "11222333000181"
+    ids = {
+        cnpj: cadastros.criar_operadora(
+            banco.uow(),
+            ATORES["administrador"],
+            cadastros.DadosOperadora(razao_social=razao, cnpj=cnpj, logradouro="Rua A"),
+        )
+        for cnpj, razao in (
+            (alfanumerico, "Expresso Laranjal Ltda."),
+            (numerico, "Transportes Fragata Ltda."),
+        )
+    }
+    with banco.leitura() as s:
+        for texto in ("AB.UZO", "ABUZO", "abuzo", "b.uzo.12", "UZO.123/0001", alfanumerico[-6:]):
+            assert _ids(s, "operadoras", Filtro(texto=texto)) == {ids[alfanumerico]}, texto
+        assert _ids(s, "operadoras", Filtro(texto="11.222")) == {ids[numerico]}
+        assert _ids(s, "operadoras", Filtro(texto="ZZ.QQQ")) == set()
+        assert _ids(s, "operadoras", Filtro(texto="laranjal")) == {ids[alfanumerico]}

@@ -33,9 +33,9 @@ DEFINICAO = DefinicaoLista(
     "autos",
     "Autos de infração",
     (
-        Coluna("numero", "Número"),
+        Coluna("numero", "Número", "codigo"),
         Coluna("data_infracao", "Data da infração", "data"),
-        Coluna("operadora", "Operadora"),
+        Coluna("operadora", "Operadora", "nome"),
         Coluna("dispositivo", "Dispositivo"),
         Coluna("tipo", "Tipo"),
         Coluna("veiculo", "Veículo"),

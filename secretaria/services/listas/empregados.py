@@ -25,10 +25,10 @@ DEFINICAO = DefinicaoLista(
     "empregados",
     "Empregados e agentes",
     (
-        Coluna("nome", "Nome"),
-        Coluna("cpf", "CPF"),
+        Coluna("nome", "Nome", "nome"),
+        Coluna("cpf", "CPF", "documento"),
         Coluna("funcao", "Função"),
-        Coluna("operadora", "Operadora"),
+        Coluna("operadora", "Operadora", "nome"),
         Coluna("carteira_cadastro", "Carteira de cadastro"),
         Coluna("admissao", "Admissão", "data"),
         Coluna("demissao", "Demissão", "data"),

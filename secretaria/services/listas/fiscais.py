@@ -22,8 +22,8 @@ DEFINICAO = DefinicaoLista(
     "fiscais",
     "Fiscais da SMSU",
     (
-        Coluna("nome", "Nome"),
-        Coluna("matricula", "Matrícula"),
+        Coluna("nome", "Nome", "nome"),
+        Coluna("matricula", "Matrícula", "codigo"),
         Coluna("situacao", "Situação"),
         Coluna("usuario", "Usuário do sistema"),
     ),

@@ -24,9 +24,9 @@ DEFINICAO = DefinicaoLista(
     "linhas",
     "Linhas",
     (
-        Coluna("codigo", "Código"),
-        Coluna("nome", "Nome"),
-        Coluna("operadora", "Operadora"),
+        Coluna("codigo", "Código", "codigo"),
+        Coluna("nome", "Nome", "nome"),
+        Coluna("operadora", "Operadora", "nome"),
         Coluna("situacao", "Situação"),
         Coluna("veiculos", "Veículos", "numero"),
     ),

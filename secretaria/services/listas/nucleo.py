@@ -17,7 +17,11 @@ from secretaria.lei.catalogo import dispositivos, rotulo_do_codigo
 from secretaria.models import DispositivoCatalogo, Operadora
 from secretaria.services.base import ErroDominio
 
-TipoColuna = Literal["texto", "data", "data_hora", "dinheiro", "numero"]
+TipoColuna = Literal[
+    "texto", "nome", "codigo", "documento", "placa", "data", "data_hora", "dinheiro", "numero"
+]
+"""How a column's values read, for its width: "nome" a long name that takes the room left; "codigo" a short
+code or number ("L10", "0001/2026"); "documento" a CNPJ or CPF; "placa" a plate; the others as said."""
 Expr = sa.SQLColumnExpression[Any]
 Ordem = tuple[str, bool]
 """(column key, ascending)."""
@@ -183,9 +187,15 @@ def _padrao_glob(palavra: str) -> str:
 
 
 def _contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None:
-    """Match a stored document number (digits and capital letters only) typed with or without punctuation."""
+    """Match a stored document number (digits and capital letters only) typed with or without punctuation.
+
+    A fragment of letters alone counts from three of them: an alphanumeric CNPJ ("AB.UZO.123/0001-95") is
+    found by "AB.UZO" or "ABUZO" as well as by its digits. The stored column holds the compact form, so the
+    match is one LIKE in SQL on both databases."""
     compacto = palavra.translate(_PONTUACAO_DOCUMENTO).upper()
-    if not compacto or not any(c.isdigit() for c in compacto):
+    if not compacto or not (compacto.isascii() and compacto.isalnum()):
+        return None
+    if not any(c.isdigit() for c in compacto) and len(compacto) < 3:
         return None
     return expr.like(f"%{_escapar_like(compacto)}%", escape="\\")
 

@@ -28,10 +28,10 @@ DEFINICAO = DefinicaoLista(
     "representacoes",
     "Representações",
     (
-        Coluna("numero", "Número"),
+        Coluna("numero", "Número", "codigo"),
         Coluna("recebida_em", "Recebida em", "data"),
-        Coluna("peticionario", "Peticionário"),
-        Coluna("operadora", "Operadora"),
+        Coluna("peticionario", "Peticionário", "nome"),
+        Coluna("operadora", "Operadora", "nome"),
         Coluna("dispositivo", "Dispositivo"),
         Coluna("situacao", "Situação"),
     ),

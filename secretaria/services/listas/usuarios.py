@@ -16,7 +16,7 @@ DEFINICAO = DefinicaoLista(
     "Usuários",
     (
         Coluna("login", "Login"),
-        Coluna("nome", "Nome"),
+        Coluna("nome", "Nome", "nome"),
         Coluna("papeis", "Papéis"),
         Coluna("situacao", "Situação"),
         Coluna("ultimo_acesso", "Último acesso", "data_hora"),
