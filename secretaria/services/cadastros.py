@@ -837,6 +837,11 @@ def opcoes_veiculos(sessao: so.Session, operadora_id: int) -> list[Opcao]:
     return [Opcao(i, f"{p} — {formatar_placa(pl)}") for i, p, pl in sessao.execute(consulta)]
 
 
+def linha_do_veiculo(sessao: so.Session, veiculo_id: int) -> int | None:
+    """The line the vehicle serves now (None when it has none): what the auto form fills in beside it."""
+    return sessao.scalar(sa.select(Veiculo.linha_id).where(Veiculo.id == veiculo_id))
+
+
 def opcoes_empregados(sessao: so.Session, operadora_id: int, dia: date | None = None) -> list[Opcao]:
     """Employees of the operator who were employed on `dia` (today), by name."""
     hoje = dia or relogio.hoje()

@@ -6,9 +6,11 @@ refill a combo keeping the choice.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,18 +43,62 @@ class CampoTexto(QPlainTextEdit):
         return self.toPlainText()
 
 
+PAPEL_BUSCA = Qt.ItemDataRole.UserRole + 40
+"""The item role holding an option's text as searched (`chave_de_busca`)."""
+
+_SEPARADORES = re.compile(r"[^0-9a-z]+")
+_NUMERO_E_LETRA = re.compile(r"(?<=[0-9])(?=[a-z])|(?<=[a-z])(?=[0-9])")
+_ORDINAIS = str.maketrans("", "", "ºª°")
+
+
+def chave_de_busca(texto: str) -> str:
+    """How an option and a typed search compare: no accents, case, ordinal marks or punctuation, words
+    between single spaces (a number and a letter are two words), with a space before the first. So "2-VII",
+    "2, VII", "2VII", "art 2 vii" and "Art. 2º, VII" all read " 2 vii" or " art 2 vii", found in
+    " art 2 vii tipo b …" and not in " art 12 vii"."""
+    sem_acento = "".join(
+        c for c in unicodedata.normalize("NFKD", texto.translate(_ORDINAIS)) if not unicodedata.combining(c)
+    )
+    palavras = _NUMERO_E_LETRA.sub(" ", _SEPARADORES.sub(" ", sem_acento.lower()))
+    return " " + " ".join(palavras.split())
+
+
+class CompletadorNormalizado(QCompleter):
+    """Completes on `chave_de_busca` of the options (contains), while the field shows the option's own text
+    (its start, not its tail, once chosen)."""
+
+    def splitPath(self, caminho: str) -> list[str]:
+        chave = chave_de_busca(caminho)
+        return [chave if chave.strip() else ""]
+
+    def pathFromIndex(self, indice: QModelIndex | QPersistentModelIndex) -> str:
+        return str(indice.data(Qt.ItemDataRole.DisplayRole) or "")
+
+
 def combo_pesquisavel(parent: QWidget | None = None) -> QComboBox:
-    """An editable combo that completes on any part of the text ("viação" finds "Expresso Viação Sul")."""
+    """An editable combo that completes on any part of the text, accents, case and punctuation aside
+    ("viacao" finds "Expresso Viação Sul"; "2-VII" finds "Art. 2º, VII (tipo B) — …")."""
     combo = QComboBox(parent)
     combo.setEditable(True)
     combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-    completer = combo.completer()
-    if completer is not None:
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-    # Show the start of a long choice ("Art. 1º, XVI (tipo D) — …"), not its tail.
+    modelo = combo.model()
+
+    def indexar(_pai: QModelIndex, primeira: int, ultima: int) -> None:
+        for linha in range(primeira, ultima + 1):
+            indice = modelo.index(linha, 0)
+            modelo.setData(indice, chave_de_busca(str(indice.data() or "")), PAPEL_BUSCA)
+
+    modelo.rowsInserted.connect(indexar)
+    completer = CompletadorNormalizado(modelo, combo)
+    completer.setCompletionRole(PAPEL_BUSCA)
+    completer.setFilterMode(Qt.MatchFlag.MatchContains)
+    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    combo.setCompleter(completer)
+    # Show the start of a long choice ("Art. 1º, XVI (tipo D) — …"), not its tail: also after the completer
+    # wrote the chosen text (which leaves the cursor at its end).
     combo.currentIndexChanged.connect(lambda _i: _inicio_visivel(combo))
+    completer.activated.connect(lambda *_a: QTimer.singleShot(0, combo, lambda: _inicio_visivel(combo)))
     return combo
 
 

@@ -210,6 +210,8 @@ class DialogoAuto(DialogoFormulario):
         self.documento: DocumentoEmitidoInfo | None = None
         """The auto's PDF, issued and stored right after the save."""
         self._arquivos: list[Path] = []
+        self._linha_do_veiculo: object = None
+        """The line filled in from the chosen vehicle (None once the user picked one himself)."""
 
         self.operadora = combo_pesquisavel()
         self.operadora.setAccessibleName("Operadora")
@@ -351,6 +353,8 @@ class DialogoAuto(DialogoFormulario):
         self._carregar_opcoes()
         self._preencher_inicial()
         self.operadora.currentIndexChanged.connect(self._operadora_mudou)
+        self.veiculo.currentIndexChanged.connect(self._veiculo_mudou)
+        self.linha.currentIndexChanged.connect(self._linha_mudou)
         self.dispositivo.currentIndexChanged.connect(lambda _i: self.adiador.agendar())
         self.data_infracao.dataAlterada.connect(lambda _d: self.adiador.agendar())
         self._ordem_tab()
@@ -420,8 +424,30 @@ class DialogoAuto(DialogoFormulario):
             QWidget.setTabOrder(a, b)
 
     def _operadora_mudou(self, _indice: int) -> None:
+        self._linha_do_veiculo = None
         self._opcoes_da_operadora()
         self.adiador.agendar()
+
+    def _veiculo_mudou(self, _indice: int) -> None:
+        """The vehicle's line fills "Linha" when it is empty or was filled this way before; a line the user
+        chose is never replaced."""
+        veiculo_id = self.veiculo.currentData()
+        if veiculo_id is None:
+            return
+        linha_id = self.opcoes.linha_do_veiculo(veiculo_id)
+        livre = self.linha.currentData() is None or self.linha.currentData() == self._linha_do_veiculo
+        if linha_id is None or not livre or self.linha.findData(linha_id) < 0:
+            return
+        self.linha.blockSignals(True)
+        selecionar_dado(self.linha, linha_id)
+        self.linha.blockSignals(False)
+        linha_editor = self.linha.lineEdit()
+        if linha_editor is not None:
+            linha_editor.setCursorPosition(0)
+        self._linha_do_veiculo = linha_id
+
+    def _linha_mudou(self, _indice: int) -> None:
+        self._linha_do_veiculo = None  # the user's own choice from now on
 
     # --- the panel ---
     def avaliar_agora(self) -> None:

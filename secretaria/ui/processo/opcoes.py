@@ -32,6 +32,8 @@ class OpcoesCaso(Protocol):
 
     def empregados(self, operadora_id: int) -> list[Opcao]: ...
 
+    def linha_do_veiculo(self, veiculo_id: int) -> int | None: ...
+
     def fiscal_do_usuario(self, login: str) -> int | None: ...
 
 
@@ -90,6 +92,12 @@ class OpcoesDoBanco:
         from secretaria.services.cadastros import opcoes_empregados
 
         return self._ler(opcoes_empregados, operadora_id)
+
+    def linha_do_veiculo(self, veiculo_id: int) -> int | None:
+        from secretaria.services.cadastros import linha_do_veiculo
+
+        with self.contexto.banco.leitura() as sessao:
+            return linha_do_veiculo(sessao, veiculo_id)
 
 
 def dispositivos_citaveis(contexto: Contexto) -> list[Opcao]:
