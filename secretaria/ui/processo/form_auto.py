@@ -212,6 +212,7 @@ class DialogoAuto(DialogoFormulario):
         self._arquivos: list[Path] = []
         self._linha_do_veiculo: object = None
         """The line filled in from the chosen vehicle (None once the user picked one himself)."""
+        self._preenchendo_linha = False
 
         self.operadora = combo_pesquisavel()
         self.operadora.setAccessibleName("Operadora")
@@ -438,16 +439,16 @@ class DialogoAuto(DialogoFormulario):
         livre = self.linha.currentData() is None or self.linha.currentData() == self._linha_do_veiculo
         if linha_id is None or not livre or self.linha.findData(linha_id) < 0:
             return
-        self.linha.blockSignals(True)
-        selecionar_dado(self.linha, linha_id)
-        self.linha.blockSignals(False)
-        linha_editor = self.linha.lineEdit()
-        if linha_editor is not None:
-            linha_editor.setCursorPosition(0)
+        self._preenchendo_linha = True
+        try:
+            selecionar_dado(self.linha, linha_id)
+        finally:
+            self._preenchendo_linha = False
         self._linha_do_veiculo = linha_id
 
     def _linha_mudou(self, _indice: int) -> None:
-        self._linha_do_veiculo = None  # the user's own choice from now on
+        if not self._preenchendo_linha:
+            self._linha_do_veiculo = None  # the user's own choice from now on
 
     # --- the panel ---
     def avaliar_agora(self) -> None:
