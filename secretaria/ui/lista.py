@@ -444,6 +444,8 @@ class PaginaLista(QWidget):
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:
         """Add a filter widget (with its label) to the first filter row, or to a second row (`linha=2`)."""
         self._filtros_extras.append(widget)
+        for campo in widget.findChildren(QLineEdit) if not isinstance(widget, QLineEdit) else [widget]:
+            campo.installEventFilter(self._atalhos_da_pagina)  # a date's editor claims Ctrl+E as well
         if linha == 2:
             posicao = self._filtros2.count() - 1  # before the closing stretch
             if rotulo:
