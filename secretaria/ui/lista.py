@@ -35,6 +35,7 @@ from secretaria.ui.modelo_tabela import (
     mantendo_posicao,
 )
 from secretaria.ui.widgets.datas import CampoData
+from secretaria.ui.widgets.formulario import alvo_do_foco
 
 if TYPE_CHECKING:
     from secretaria.db import Banco
@@ -450,14 +451,14 @@ class PaginaLista(QWidget):
             posicao = self._filtros2.count() - 1  # before the closing stretch
             if rotulo:
                 r = QLabel(rotulo)
-                r.setBuddy(widget)
+                r.setBuddy(alvo_do_foco(widget))  # a date filter is a container
                 self._filtros2.insertWidget(posicao, r)
                 posicao += 1
             self._filtros2.insertWidget(posicao, widget)
         else:
             if rotulo:
                 r = QLabel(rotulo)
-                r.setBuddy(widget)
+                r.setBuddy(alvo_do_foco(widget))  # a date filter is a container
                 self._filtros.addWidget(r)
             self._filtros.addWidget(widget)
         self._ordenar_tab()

@@ -37,6 +37,7 @@ from secretaria.services import painel as servico
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.datas import CampoData
+from secretaria.ui.widgets.formulario import alvo_do_foco
 from secretaria.ui.widgets.tarefas import Tarefa
 
 if TYPE_CHECKING:
@@ -163,7 +164,7 @@ class PaginaPainel(QWidget):
             ("A&grupar por:", self.agrupar),
         ):
             r = QLabel(rotulo)
-            r.setBuddy(campo)
+            r.setBuddy(alvo_do_foco(campo))  # a date field is a container: its editor takes the focus
             filtros.addWidget(r)
             filtros.addWidget(campo)
         filtros.addWidget(self.botao_atualizar)

@@ -193,3 +193,35 @@ def test_alt_d_na_demissao_e_os_digitos_vao_para_a_data(qtbot: QtBot, banco: Ban
     assert dialogo.nome.text() == nome
     assert isinstance(dialogo.demissao, CampoData)
     assert dialogo.demissao.data() == date(2026, 11, 30)
+
+
+def test_alt_nos_dialogos_de_senha_e_de_importacao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    from secretaria.ui.importacao import DialogoImportacao
+    from secretaria.ui.login import DialogoMinhaSenha
+
+    contexto = ap.contexto(banco, *TODOS)
+    for dialogo in (
+        DialogoMinhaSenha(banco, contexto.ator),
+        DialogoImportacao(contexto, "veiculos"),
+    ):
+        assert _percorrer(qtbot, dialogo) >= 2, type(dialogo).__name__
+        dialogo.reject()
+
+
+@pytest.mark.parametrize("chave", ["painel"])
+def test_alt_nas_datas_dos_filtros_das_paginas(qtbot: QtBot, banco: Banco, roteiro: Any, chave: str) -> None:
+    """The Painel's period (De/Até: date fields, containers) takes the focus from its Alt letters, as a
+    form's fields do (the lists' period filters have no letters of their own)."""
+    from secretaria.ui.janela_principal import JanelaPrincipal
+    from secretaria.ui.widgets.datas import CampoData
+
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, *TODOS)))
+    qtbot.addWidget(janela)
+    with qtbot.waitActive(janela):
+        janela.show()
+    pagina = janela.mostrar_pagina(chave)
+    assert pagina is not None
+    datas = [c for c in pagina.findChildren(CampoData) if c.isVisibleTo(pagina)]
+    com_letra = [r for r, _ in _rotulos_com_letra(pagina) if any(_dentro(r.buddy(), d) for d in datas)]
+    assert len(com_letra) >= 2  # De and Até
+    assert verificar_mnemonicos(qtbot, pagina) >= len(com_letra)
