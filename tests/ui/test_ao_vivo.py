@@ -59,6 +59,7 @@ def _janela(qtbot: QtBot, banco: Banco) -> JanelaPrincipal:
     janela.resize(1366, 768)
     janela.show()
     qtbot.waitExposed(janela)
+    janela.mostrar_pagina("inicio")  # with the Secretary's role the window starts on the Painel
     return janela
 
 

@@ -155,6 +155,7 @@ def test_primeiro_empregado_ou_veiculo_com_documento_inteiro(
                 renavam="00639884962",
                 operadora_id=operadora_id,
                 marca_modelo="Mercedes-Benz O-500U",
+                lugares_sentados=40,
                 vistoria_validade=date(2027, 3, 1),
             ),
         )

@@ -41,8 +41,8 @@ SITUACAO_COR = {"ativa": "#1b6e20", "suspensa": "#b3261e", "cassada": "#b3261e"}
 COR_ALERTA = "#9a3412"
 VINCULOS = {
     "veiculos": ("&Veículos", "A lista de veículos, só os desta operadora"),
-    "linhas": ("L&inhas", "A lista de linhas, só as desta operadora"),
-    "empregados": ("&Empregados", "A lista de empregados e agentes, só os desta operadora"),
+    "linhas": ("Lin&has", "A lista de linhas, só as desta operadora"),
+    "empregados": ("Empre&gados", "A lista de empregados e agentes, só os desta operadora"),
     "autos": ("&Autos", "A lista de autos de infração, só os desta operadora"),
 }
 """The operator's records one click away: list name → (button text, tip); the button adds the count."""
@@ -112,7 +112,7 @@ class DialogoOperadora(DialogoCadastro):
         f.adicionar("numero_endereco", "Númer&o:", self.numero_endereco)
         f.adicionar("complemento", "Complemento:", self.complemento)
         f.adicionar("bairro", "&Bairro:", self.bairro)
-        f.adicionar("cidade", "Cid&ade:", self.cidade)
+        f.adicionar("cidade", "Cidade:", self.cidade)  # its letters are all taken; Alt+A is Autos
         f.adicionar("uf", "&UF:", self.uf)
         f.adicionar("cep", "CEP:", self.cep)
         f.adicionar("telefone", "Telefone:", self.telefone)
