@@ -60,7 +60,8 @@ def test_ctrl_numero_leva_o_foco_a_busca_e_ctrl_n_abre_o_novo(
 def test_cada_pagina_recebe_o_foco_depois_do_ctrl_numero(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     janela = _janela(qtbot, banco)
     for n in range(1, janela.navegacao.count() + 1):
-        _tecla(qtbot, getattr(Qt.Key, f"Key_{n}"), Qt.KeyboardModifier.ControlModifier)
+        tecla = getattr(Qt.Key, f"Key_{n % 10}")  # the tenth page is Ctrl+0
+        _tecla(qtbot, tecla, Qt.KeyboardModifier.ControlModifier)
         pagina = janela.pagina_atual()
         foco = QApplication.focusWidget()
         assert foco is not janela.navegacao and foco is not None and pagina.isAncestorOf(foco), n

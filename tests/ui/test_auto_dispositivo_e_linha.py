@@ -96,6 +96,7 @@ def test_veiculo_preenche_a_linha_sem_trocar_a_escolhida(qtbot: QtBot, banco: Ba
             renavam="00639884962",
             operadora_id=cidade.operadora_id,
             linha_id=outra,
+            lugares_sentados=40,
         ),
     )
     dialogo = _form(qtbot, banco)
