@@ -796,16 +796,31 @@ def _mensagem_conexao(url: str, exc: Exception) -> str:
     )
 
 
-def copiar_sqlite(origem: Path, destino: Path) -> None:
-    """A consistent copy of a live SQLite database (online backup API), checked with integrity_check."""
+def copiar_sqlite(
+    origem: Path, destino: Path, progresso: Callable[[int, int, str], None] | None = None
+) -> None:
+    """A consistent copy of a live SQLite database (online backup API), checked with integrity_check.
+    With `progresso(feitas, total, texto)`, the copy goes in steps of 1,024 pages and reports each; whatever
+    `progresso` raises (Cancelar) stops the copy and removes the partial file."""
     fonte = sqlite3.connect(f"file:{origem}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000)
     try:
         alvo = sqlite3.connect(destino)
         try:
-            fonte.backup(alvo)
+            if progresso is None:
+                fonte.backup(alvo)
+            else:
+
+                def passo(_estado: int, restantes: int, total: int) -> None:
+                    progresso(total - restantes, total, "Copiando o banco de dados…")
+
+                fonte.backup(alvo, pages=1024, progress=passo)
+                progresso(1, 1, "Verificando a integridade da cópia…")
             resultado = alvo.execute("PRAGMA integrity_check").fetchone()
         finally:
             alvo.close()
+    except BaseException:
+        destino.unlink(missing_ok=True)
+        raise
     finally:
         fonte.close()
     if not resultado or resultado[0] != "ok":

@@ -69,6 +69,9 @@ __all__ = [
     "texto",
 ]
 
+Progresso = Callable[[int, int, str], None]
+"""`progresso(feitos, total, texto)`: how far a long rendering has gone, for a progress bar."""
+
 D = TypeVar("D")
 
 COR_TEXTO = colors.HexColor("#111111")
@@ -452,8 +455,9 @@ class DocumentoPdf(Generic[D]):
     def largura_util(self) -> float:
         return self.TAMANHO[0] - self.MARGEM_ESQUERDA - self.MARGEM_DIREITA
 
-    def render(self, dados: D) -> bytes:
-        """The finished PDF. Same `dados`, same bytes."""
+    def render(self, dados: D, progresso: Progresso | None = None) -> bytes:
+        """The finished PDF. Same `dados`, same bytes. `progresso(feitos, total, texto)` is called as each
+        page is laid out ("Gerando a página 12 de cerca de 26…"); whatever it raises stops the rendering."""
         saida = io.BytesIO()
         self._blocos = {}
         timbre = self.timbre_de(dados)
@@ -499,6 +503,8 @@ class DocumentoPdf(Generic[D]):
             bottomMargin=self.MARGEM_INFERIOR,
         )
         documento.addPageTemplates([PageTemplate(id="timbrada", frames=[quadro], onPage=na_pagina)])
+        if progresso is not None:
+            documento.setProgressCallBack(_andamento_das_paginas(progresso))
         with _ajustes_reportlab():
             historia: list[Flowable] = [MarcaPagina(identificacao, grupo=0), *self.historia(dados)]
             documento.build(
@@ -665,3 +671,34 @@ class DocumentoPdf(Generic[D]):
     def local_e_data(self, timbre: Timbre, dia: date) -> Paragraph:
         """The place-and-date line ("Pelotas, 20 de novembro de 2026.") above the signatures."""
         return self.p(texto(f"{timbre.cidade}, {data_por_extenso(dia)}."), "Direita")
+
+
+def _andamento_das_paginas(progresso: Progresso) -> Callable[[str, int], None]:
+    """ReportLab's progress callback turned into `progresso`, at the end of each page: the page reached and,
+    when the story has many flowables (a batch of notices), the share of them laid out (the bar) with an
+    estimate of the pages to come. A story of a few long tables (a ficha) says only the page, with a busy
+    bar: its share of flowables says nothing about the pages left."""
+    estado = {"total": 0, "feitos": 0}
+
+    def andamento(tipo: str, valor: int) -> None:
+        if tipo == "SIZE_EST":
+            estado["total"] = int(valor)
+        elif tipo == "PROGRESS":
+            estado["feitos"] = int(valor)
+        elif tipo == "PAGE":
+            feitos, total, pagina = estado["feitos"], estado["total"], int(valor)
+            if total < _FLOWABLES_PARA_ESTIMAR or not feitos:
+                progresso(0, 0, f"Gerando a página {pagina}…")
+                return
+            estimativa = max(pagina, round(pagina * total / feitos))
+            texto = (
+                f"Gerando a página {pagina} de cerca de {estimativa}…"
+                if estimativa > pagina
+                else (f"Gerando a página {pagina}…")
+            )
+            progresso(min(feitos, total), total, texto)
+
+    return andamento
+
+
+_FLOWABLES_PARA_ESTIMAR = 100

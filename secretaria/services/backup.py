@@ -86,12 +86,13 @@ def destino_sugerido(url: str | None) -> Path:
     return arquivo.parent / PASTA_BACKUPS / f"{arquivo.stem}-{carimbo}.sqlite"
 
 
-def fazer_backup(url: str | None, destino: Path | None = None) -> str:
+def fazer_backup(url: str | None, destino: Path | None = None, progresso: Progresso | None = None) -> str:
     """Copy the database to `destino` (default: `destino_sugerido`) and return the message for the user.
 
     SQLite: a consistent online copy, even with the program open, checked with integrity_check.
     PostgreSQL: runs pg_dump when it is installed on this computer, else says the exact command.
-    Never overwrites an existing file.
+    Never overwrites an existing file. `progresso(feitas, total, texto)` as the pages are copied; whatever it
+    raises (Cancelar) removes the partial copy.
     """
     url = resolver_url(url)
     if destino is None:
@@ -108,7 +109,7 @@ def fazer_backup(url: str | None, destino: Path | None = None) -> str:
         raise ErroBanco(f"O arquivo do banco {arquivo} não existe; nada foi copiado.")
     banco = abrir_banco(url, migrar=False)  # refuses a file that is not a Secretaria database
     banco.fechar()
-    copiar_sqlite(arquivo, destino)
+    copiar_sqlite(arquivo, destino, progresso)
     return f"Cópia de segurança gravada em {destino} (verificação de integridade: ok)."
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -726,32 +727,33 @@ def localizar_operadora(sessao: so.Session, cnpj: str) -> int:
 # --- rendering and issuing ----------------------------------------------------------------------------------
 
 
-def renderizar(tipo: str, dados: Any) -> bytes:
-    """The PDF of `dados` by the renderer of `tipo` (ReportLab is imported only here)."""
+def renderizar(tipo: str, dados: Any, progresso: Progresso | None = None) -> bytes:
+    """The PDF of `dados` by the renderer of `tipo` (ReportLab is imported only here); `progresso(feitos,
+    total, texto)` page by page."""
     if tipo == "auto":
         from secretaria.reports.auto_infracao import AutoInfracaoPdf
 
-        return AutoInfracaoPdf().render(dados)
+        return AutoInfracaoPdf().render(dados, progresso)
     if tipo == "intimacao":
         from secretaria.reports.intimacao import IntimacaoPdf
 
-        return IntimacaoPdf().render(dados)
+        return IntimacaoPdf().render(dados, progresso)
     if tipo == "lote_intimacoes":
         from secretaria.reports.intimacao import LoteIntimacoesPdf
 
-        return LoteIntimacoesPdf().render(dados)
+        return LoteIntimacoesPdf().render(dados, progresso)
     if tipo == "decisao":
         from secretaria.reports.decisao import DecisaoPdf
 
-        return DecisaoPdf().render(dados)
+        return DecisaoPdf().render(dados, progresso)
     if tipo == "retificacao":
         from secretaria.reports.retificacao import TermoRetificacaoPdf
 
-        return TermoRetificacaoPdf().render(dados)
+        return TermoRetificacaoPdf().render(dados, progresso)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
-        return FichaOperadoraPdf().render(dados)
+        return FichaOperadoraPdf().render(dados, progresso)
     raise ErroDominio(f"Tipo de documento desconhecido: “{tipo}”.", "tipo")
 
 
@@ -823,6 +825,13 @@ def _pedido(
     raise ErroDominio(f"Tipo de documento desconhecido: “{tipo}” (use {lista}).", "tipo")
 
 
+Progresso = Callable[[int, int, str], None]
+
+
+def _sem_progresso(_feitos: int, _total: int, _texto: str) -> None:
+    return None
+
+
 def _info(doc: DocumentoEmitido, novo: bool) -> DocumentoInfo:
     return DocumentoInfo(
         id=doc.id,
@@ -847,6 +856,7 @@ def emitir_documento(
     periodo: tuple[date, date] | None = None,
     data_entrega: date | None = None,
     retificacao_id: int | None = None,
+    progresso: Progresso | None = None,
 ) -> DocumentoInfo:
     """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
 
@@ -856,16 +866,23 @@ def emitir_documento(
     already stored for the same document returns that document (`novo=False`) and writes nothing.
     "retificacao" takes `retificacao_id`. An auto corrected by a termo de retificação is never rendered
     again: its copy issued first is served (the auto as delivered; the termos say what changed).
+
+    `progresso(feitos, total, texto)` is called while reading, page by page while rendering, and once more
+    just before the one transaction that stores the document and its audit row: whatever it raises there
+    (`Cancelado`) leaves nothing written.
     """
     exigir_papel(ator, *PAPEIS, acao="emitir documentos")
+    avisar = progresso or _sem_progresso
+    avisar(0, 0, "Lendo os dados do documento…")
     with uow:  # read only: released before rendering, so the write lock is never held while ReportLab works
         if tipo == "auto" and auto_id is not None:
             original = _auto_ja_emitido_e_retificado(uow.session, auto_id)
             if original is not None:
                 return _info(original, novo=False)
         pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id)
-    conteudo = renderizar(pedido.tipo, pedido.dados)
+    conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
+    avisar(1, 1, "Gravando o documento emitido…")
     with uow:
         s = uow.session
         existente = s.scalar(

@@ -25,13 +25,15 @@ from typing import Any
 from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
-from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
 
-from secretaria.services.base import ErroDominio
+from secretaria.db import Banco
+from secretaria.services.base import Ator, ErroDominio
 from secretaria.services.documentos import DocumentoInfo
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.arquivos import nome_de_arquivo as nome_de_arquivo
+from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
 FILTRO_PDF = "Documentos PDF (*.pdf)"
 DPI_MAXIMO = 300
@@ -130,11 +132,20 @@ def contar_paginas(conteudo: bytes) -> int:
     return 0
 
 
-def pintar_paginas(impressora: QPrinter, conteudo: bytes, *, dpi: int | None = None) -> int:
+def pintar_paginas(
+    impressora: QPrinter, conteudo: bytes, *, dpi: int | None = None, progresso: Progresso | None = None
+) -> int:
     """Paint the PDF's pages on the printer (the page range chosen in the dialog, if any), each page
-    scaled to the paper keeping its proportions. Returns how many pages were sent."""
+    scaled to the paper keeping its proportions. Returns how many pages were sent.
+
+    Runs off the GUI thread (Qt supports a QPainter on a QPrinter in a thread, one painter at a time;
+    "Thread-Support in Qt Modules"). `progresso(feitas, total, texto)` before each page: whatever it raises
+    (Cancelar) aborts the print job, so the printer gets nothing of it."""
     resolucao = dpi or min(impressora.resolution(), DPI_MAXIMO)
     primeira, ultima = impressora.fromPage(), impressora.toPage()
+    total = contar_paginas(conteudo) if progresso is not None else 0
+    if total:
+        total = (min(ultima, total) if ultima else total) - (primeira - 1 if primeira else 0)
     pintor = QPainter()
     if not pintor.begin(impressora):
         raise OSError("A impressora não aceitou o trabalho de impressão.")
@@ -145,15 +156,20 @@ def pintar_paginas(impressora: QPrinter, conteudo: bytes, *, dpi: int | None = N
                 continue
             if ultima and numero > ultima:
                 break
+            if progresso is not None:
+                progresso(enviadas, total, f"Enviando a página {enviadas + 1} de {total} à impressora…")
             if enviadas:
                 impressora.newPage()
             area = pintor.viewport()
             tamanho = imagem.size().scaled(area.size(), Qt.AspectRatioMode.KeepAspectRatio)
             pintor.drawImage(QRect(area.x(), area.y(), tamanho.width(), tamanho.height()), imagem)
             enviadas += 1
-            QApplication.processEvents()
+    except BaseException:
+        impressora.abort()  # nothing of a cancelled or failed job reaches the printer
+        raise
     finally:
-        pintor.end()
+        if pintor.isActive():
+            pintor.end()
     return enviadas
 
 
@@ -249,8 +265,10 @@ def imprimir_pdf(
     *,
     paisagem: bool = False,
 ) -> str:
-    """Print the PDF through the system print dialog. Returns IMPRESSO, CANCELADO, or VISUALIZADOR when no
-    PDF reader library is installed and the file was opened in the computer's PDF reader instead."""
+    """Print the PDF through the system print dialog, the pages then painted on the printer off the GUI
+    thread with a progress dialog (Cancelar aborts the job). Returns IMPRESSO (the job is under way),
+    CANCELADO, or VISUALIZADOR when no PDF reader library is installed and the file was opened in the
+    computer's PDF reader instead."""
     if motor_de_paginas() is None:
         caminho = arquivo_temporario(conteudo, nome_arquivo)
         if not abrir_externamente(caminho):
@@ -264,14 +282,21 @@ def imprimir_pdf(
     impressora = nova_impressora(titulo, paisagem=paisagem)
     if not escolher_impressora(parent, impressora, contar_paginas(conteudo)):
         return CANCELADO
-    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        pintar_paginas(impressora, conteudo)
-    except OSError as exc:
-        mensagens.avisar_erro(parent, "Imprimir", f"A impressão falhou: {exc}")
-        return CANCELADO
-    finally:
-        QApplication.restoreOverrideCursor()
+
+    def pintar(progresso: Progresso) -> int:
+        try:
+            return pintar_paginas(impressora, conteudo, progresso=progresso)
+        except OSError as exc:
+            raise ErroDominio(f"A impressão falhou: {exc}") from exc
+
+    em_segundo_plano(
+        parent,
+        pintar,
+        titulo="Imprimir",
+        texto=f"Preparando {titulo} para a impressora…",
+        ao_concluir=lambda _enviadas: None,
+        chave=("imprimir", id(impressora)),
+    )
     return IMPRESSO
 
 
@@ -305,50 +330,94 @@ def salvar_pdf(
     return destino
 
 
-def emitir_e_ler(contexto: Contexto, **pedido: object) -> tuple[DocumentoInfo, bytes]:
-    """Issue the document (or find the same bytes already stored) and read the stored, SHA-checked bytes."""
+def emitir_e_ler(
+    banco: Banco, ator: Ator, progresso: Progresso | None = None, **pedido: object
+) -> tuple[DocumentoInfo, bytes]:
+    """Issue the document (or find the same bytes already stored) and read the stored, SHA-checked bytes
+    (in a background task: its own units of work)."""
     from secretaria.services.documentos import emitir_documento, obter_documento
 
-    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        info = emitir_documento(contexto.banco.uow(), contexto.ator, **pedido)  # type: ignore[arg-type]
-        with contexto.banco.leitura() as sessao:
-            return info, obter_documento(sessao, info.id)
-    finally:
-        QApplication.restoreOverrideCursor()
+    info = emitir_documento(banco.uow(), ator, progresso=progresso, **pedido)  # type: ignore[arg-type]
+    with banco.leitura() as sessao:
+        return info, obter_documento(sessao, info.id)
+
+
+def _chave_do_pedido(pedido: dict[str, object]) -> tuple[object, ...]:
+    """The record a document is about (an auto, an operator, a period): one issue at a time for it."""
+    return (
+        "documento",
+        pedido.get("tipo"),
+        pedido.get("auto_id"),
+        pedido.get("operadora_id"),
+        pedido.get("periodo"),
+        pedido.get("retificacao_id"),
+    )
 
 
 def acoes_documento(
-    parent: QWidget | None, contexto: Contexto, acao: str, **pedido: object
-) -> DocumentoInfo | None:
-    """Issue a document and print it ("imprimir") or save it ("salvar"); a refusal is shown in a message box.
+    parent: QWidget | None,
+    contexto: Contexto,
+    acao: str,
+    *,
+    ao_concluir: Callable[[DocumentoInfo], None] | None = None,
+    **pedido: object,
+) -> Tarefa | None:
+    """Issue a document off the GUI thread (progress dialog page by page, Cancelar leaves nothing written),
+    then print it ("imprimir") or save it ("salvar"); a refusal is shown in a message box.
 
     `pedido` is what `emitir_documento` takes: tipo= and auto_id= / operadora_id= / periodo= / data_entrega=.
-    Returns the issued document (None when refused). The case screen and the auto form call this.
+    `ao_concluir(info)` gets the issued document once it is stored. Returns the running task (None when
+    the same document is being issued already). The case screen, the auto form and the reports call this.
     """
     titulo = "Imprimir" if acao == "imprimir" else "Salvar PDF"
-    try:
-        info, conteudo = emitir_e_ler(contexto, **pedido)
-    except ErroDominio as erro:
-        mensagens.avisar_erro(parent, titulo, erro.mensagem)
-        return None
+    banco, ator = contexto.banco, contexto.ator
+
+    def emitir(progresso: Progresso) -> tuple[DocumentoInfo, bytes]:
+        return emitir_e_ler(banco, ator, progresso, **pedido)
+
+    def emitido(resultado: tuple[DocumentoInfo, bytes]) -> None:
+        info, conteudo = resultado
+        if ao_concluir is not None:
+            ao_concluir(info)
+        _entregar(parent, titulo, acao, info, conteudo)
+
+    return em_segundo_plano(
+        parent,
+        emitir,
+        titulo=titulo,
+        texto=f"Preparando {_NOMES_DOCUMENTO.get(str(pedido.get('tipo')), 'o documento')}…",
+        ao_concluir=emitido,
+        chave=_chave_do_pedido(pedido),
+    )
+
+
+_NOMES_DOCUMENTO = {
+    "auto": "o auto de infração",
+    "intimacao": "a intimação",
+    "decisao": "a notificação de decisão",
+    "ficha": "a ficha da operadora",
+    "lote_intimacoes": "as intimações do período",
+    "retificacao": "o termo de retificação",
+}
+
+
+def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInfo, conteudo: bytes) -> None:
+    """Print or save an issued document's bytes, and say where they went."""
     if acao == "imprimir":
-        resultado = imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo)
-        if resultado == VISUALIZADOR:
+        if imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo) == VISUALIZADOR:
             mensagens.informar(
                 parent,
                 titulo,
                 f"{info.descricao} foi aberto no leitor de PDF do computador: imprima por ele.",
             )
-    else:
-        destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
-        if destino is not None:
-            mensagens.informar(
-                parent,
-                titulo,
-                f"{info.descricao} {_gravado(info.tipo)} em {destino}.\nSHA-256: {info.sha256}",
-            )
-    return info
+        return
+    destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
+    if destino is not None:
+        mensagens.informar(
+            parent,
+            titulo,
+            f"{info.descricao} {_gravado(info.tipo)} em {destino}.\nSHA-256: {info.sha256}",
+        )
 
 
 def _gravado(tipo: str) -> str:
@@ -371,17 +440,7 @@ def documento_guardado(
     except ErroDominio as erro:
         mensagens.avisar_erro(parent, titulo, erro.mensagem)
         return None
-    if acao == "imprimir":
-        if imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo) == VISUALIZADOR:
-            mensagens.informar(parent, titulo, f"{info.descricao} foi aberto no leitor de PDF do computador.")
-    else:
-        destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
-        if destino is not None:
-            mensagens.informar(
-                parent,
-                titulo,
-                f"{info.descricao} {_gravado(info.tipo)} em {destino}.\nSHA-256: {info.sha256}",
-            )
+    _entregar(parent, titulo, acao, info, conteudo)
     return info
 
 
@@ -425,11 +484,15 @@ class BotoesDocumentosCaso(QWidget):
 
     def _acao(self, tipo: str, acao: str) -> Callable[[], None]:
         def executar() -> None:
-            info = acoes_documento(self, self.contexto, acao, tipo=tipo, auto_id=self.auto_id)
-            if info is not None and info.novo:
-                self.documentoEmitido.emit(info.id)
+            acoes_documento(
+                self, self.contexto, acao, tipo=tipo, auto_id=self.auto_id, ao_concluir=self._emitido
+            )
 
         return executar
+
+    def _emitido(self, info: DocumentoInfo) -> None:
+        if info.novo:
+            self.documentoEmitido.emit(info.id)
 
     def mostrar(self, *, fase: str, decidido: bool) -> None:
         cancelado = fase == "cancelado"

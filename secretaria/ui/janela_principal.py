@@ -565,12 +565,23 @@ def fazer_copia_de_seguranca(parent: QWidget, contexto: Contexto) -> None:
             "arquivo. Escolha outro nome.",
         )
         nome = destino.stem + "-2"
-    from secretaria.db import ErroBanco
     from secretaria.services.backup import fazer_backup
+    from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
-    try:
-        mensagem = fazer_backup(contexto.banco.url, destino)
-    except ErroBanco as exc:
-        mensagens.avisar_erro(parent, "Cópia de segurança", str(exc))
-        return
+    url, arquivo = contexto.banco.url, destino
+
+    def copiar(progresso: Progresso) -> str:
+        return fazer_backup(url, arquivo, progresso)
+
+    em_segundo_plano(
+        parent,
+        copiar,
+        titulo="Cópia de segurança",
+        texto="Copiando o banco de dados…",
+        ao_concluir=lambda mensagem: _copia_feita(parent, str(mensagem)),
+        chave=("copia_de_seguranca",),
+    )
+
+
+def _copia_feita(parent: QWidget, mensagem: str) -> None:
     mensagens.informar(parent, "Cópia de segurança", mensagem)

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QProgressDialog,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -32,6 +29,7 @@ from secretaria.services.relatorios import ResumoRelatorio, nome_arquivo_mensal,
 from secretaria.ui import impressao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import CampoData, arquivos, mensagens
+from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
 FILTRO_XLSX = "Planilhas do Excel (*.xlsx)"
 
@@ -49,21 +47,6 @@ def mensagem_planilha(resumo: ResumoRelatorio) -> str:
         f"{_quantos(resumo.prazos, 'prazo em aberto', 'prazos em aberto')} no fim do mês e "
         f"{_quantos(resumo.pagamentos, 'pagamento', 'pagamentos')}."
     )
-
-
-class GeracaoCancelada(Exception):
-    """The user pressed "Cancelar" in the progress dialog."""
-
-
-def dialogo_progresso(parent: QWidget, titulo: str, texto: str) -> QProgressDialog:
-    """A window-modal progress dialog with "Cancelar" (tests may patch this)."""
-    dialogo = QProgressDialog(texto, "Cancelar", 0, 0, parent)
-    dialogo.setWindowTitle(titulo)
-    dialogo.setWindowModality(Qt.WindowModality.WindowModal)
-    dialogo.setMinimumDuration(400)
-    dialogo.setAutoClose(False)
-    dialogo.setAutoReset(False)
-    return dialogo
 
 
 class PaginaRelatorios(QWidget):
@@ -278,7 +261,8 @@ class PaginaRelatorios(QWidget):
 
     # -- actions ----------------------------------------------------------------------------------------
     def gerar_planilha(self) -> None:
-        """Ask where to save, then read the month and write the workbook with a progress dialog."""
+        """Ask where to save, then read the month and write the workbook off the GUI thread, with a progress
+        dialog whose Cancelar leaves no file behind."""
         from secretaria.services.relatorios import conferir_mes, gerar_relatorio_mensal
 
         ano, mes = self.ano.value(), self.mes.currentIndex() + 1
@@ -293,39 +277,38 @@ class PaginaRelatorios(QWidget):
         )
         if destino is None:
             return
-        progresso = dialogo_progresso(self, titulo, f"Lendo os dados de {MESES[mes - 1]} de {ano}…")
-        progresso.setValue(0)
+        banco = self.contexto.banco
+        nome_mes = f"{MESES[mes - 1]} de {ano}"
 
-        def avancar(feitas: int, total: int) -> None:
-            if progresso.maximum() != total:
-                progresso.setMaximum(total)
-                progresso.setLabelText(f"Gravando a planilha de {MESES[mes - 1]} de {ano}…")
-            progresso.setValue(min(feitas, total))
-            QApplication.processEvents()
-            if progresso.wasCanceled():
-                raise GeracaoCancelada
+        def gerar(progresso: Progresso) -> ResumoRelatorio:
+            progresso(0, 0, f"Lendo os dados de {nome_mes}…")
 
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            resumo = gerar_relatorio_mensal(self.contexto.banco, ano, mes, destino, progresso=avancar)
-        except GeracaoCancelada:
-            return
-        except ErroDominio as erro:
-            mensagens.avisar_erro(self, titulo, erro.mensagem)
-            return
-        except OSError as exc:
-            mensagens.avisar_erro(
-                self,
-                titulo,
-                arquivos.texto_falha_gravacao(
-                    destino, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
-                ),
-            )
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
-            progresso.close()
-            progresso.deleteLater()
+            def avancar(feitas: int, total: int) -> None:
+                progresso(
+                    min(feitas, total),
+                    total,
+                    f"Gravando a planilha de {nome_mes}: linha {feitas:,} de {total:,}…".replace(",", "."),
+                )
+
+            try:
+                return gerar_relatorio_mensal(banco, ano, mes, destino, progresso=avancar)
+            except OSError as exc:
+                raise ErroDominio(
+                    arquivos.texto_falha_gravacao(
+                        destino, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
+                    )
+                ) from exc
+
+        em_segundo_plano(
+            self,
+            gerar,
+            titulo=titulo,
+            texto=f"Lendo os dados de {nome_mes}…",
+            ao_concluir=lambda resumo: self._planilha_gravada(titulo, resumo),
+            chave=("planilha_mensal", str(destino)),
+        )
+
+    def _planilha_gravada(self, titulo: str, resumo: ResumoRelatorio) -> None:
         mensagens.informar(self, titulo, mensagem_planilha(resumo))
 
     def relatorio_anual(self, formato: str) -> None:
@@ -354,8 +337,8 @@ class PaginaRelatorios(QWidget):
         if operadora_id is None:
             mensagens.avisar_erro(self, "Ficha da operadora", "Escolha a operadora.")
             return
-        self.ultimo_documento = impressao.acoes_documento(
-            self, self.contexto, acao, tipo="ficha", operadora_id=int(operadora_id)
+        impressao.acoes_documento(
+            self, self.contexto, acao, tipo="ficha", operadora_id=int(operadora_id), ao_concluir=self._emitido
         )
 
     def lote(self, acao: str) -> None:
@@ -368,7 +351,17 @@ class PaginaRelatorios(QWidget):
             mensagens.avisar_erro(self, titulo, erro.mensagem)
             return
         assert inicio is not None and fim is not None
-        self.ultimo_documento = impressao.acoes_documento(
-            self, self.contexto, acao, tipo="lote_intimacoes", periodo=(inicio, fim), data_entrega=entrega
+        impressao.acoes_documento(
+            self,
+            self.contexto,
+            acao,
+            tipo="lote_intimacoes",
+            periodo=(inicio, fim),
+            data_entrega=entrega,
+            ao_concluir=self._emitido,
         )
-        self.atualizar_contagem()
+
+    def _emitido(self, info: DocumentoInfo) -> None:
+        self.ultimo_documento = info
+        if info.tipo == "lote_intimacoes":
+            self.atualizar_contagem()

@@ -26,6 +26,7 @@ from secretaria.ui import impressao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.relatorios import PaginaRelatorios
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.tarefas import aguardar_tarefas
 from tests.helpers import cenario_documentos as cen
 
 
@@ -77,6 +78,7 @@ def test_planilha_mensal_pela_tela(
     assert (pagina.mes.currentText(), pagina.ano.value()) == ("Outubro", 2026)  # the month before today's
     pagina.mes.setCurrentIndex(10)
     qtbot.mouseClick(pagina.botao_planilha, Qt.MouseButton.LeftButton)
+    assert aguardar_tarefas()
     assert salvar_em == [("Salvar planilha mensal", "relatorio-mensal-2026-11.xlsx")]
     destino = tmp_path / "relatorio-mensal-2026-11.xlsx"
     livro = load_workbook(destino)
@@ -121,6 +123,7 @@ def test_ficha_salva_e_impressa(
     assert indice >= 0
     pagina.operadora.setCurrentIndex(indice)
     pagina.botao_ficha_salvar.click()
+    assert aguardar_tarefas()
     nome = salvar_em[-1][1]
     assert nome == "ficha-11222333000181-2026-11-30.pdf"
     texto = PdfReader(tmp_path / nome).pages[0].extract_text()
@@ -147,6 +150,7 @@ def test_ficha_salva_e_impressa(
 
     monkeypatch.setattr(impressao, "abrir_externamente", abrir_externamente)
     pagina.botao_ficha_imprimir.click()
+    assert aguardar_tarefas()
     if impressao.motor_de_paginas() is None:
         assert abertos and abertos[0].read_bytes() == (tmp_path / nome).read_bytes()
         assert "aberto no leitor de PDF" in texto_da_caixa()
@@ -160,6 +164,7 @@ def test_ficha_salva_e_impressa(
 def test_lote_do_periodo(pagina: PaginaRelatorios, salvar_em: list[tuple[str, str]], tmp_path: Path) -> None:
     assert pagina.contagem_lote.text() == "2 autos do período aguardam intimação."
     pagina.botao_lote_salvar.click()
+    assert aguardar_tarefas()
     nome = salvar_em[-1][1]
     assert nome == "intimacoes-2026-11-01-a-2026-11-30.pdf"
     leitor = PdfReader(tmp_path / nome)
@@ -189,6 +194,7 @@ def test_botoes_de_documentos_do_caso(
     assert not botoes.botoes["intimacao"].isEnabled()
     with qtbot.waitSignal(botoes.documentoEmitido) as sinal:
         botoes.acoes[("decisao", "salvar")]()
+    assert aguardar_tarefas()
     assert isinstance(sinal.args[0], int)
     texto = PdfReader(io.BytesIO((tmp_path / "decisao-0005-2026.pdf").read_bytes())).pages[0].extract_text()
     assert "R$ 49,42" in texto
@@ -216,6 +222,7 @@ def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(
     qtbot.addWidget(pagina)
     assert "abre o PDF no leitor de PDF" in pagina.aviso_impressao.text()
     pagina.lote("imprimir")
+    assert aguardar_tarefas()
     assert [p.name for p in abertos] == ["intimacoes-2026-11-01-a-2026-11-30.pdf"]
     assert abertos[0].read_bytes().startswith(b"%PDF")
     assert "aberto no leitor de PDF do computador" in texto_da_caixa()

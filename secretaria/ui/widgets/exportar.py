@@ -4,18 +4,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
+from PySide6.QtWidgets import QWidget
 
 from secretaria.reports import planilha
+from secretaria.services.base import Cancelado, ErroDominio
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
 FILTRO_XLSX = "Planilhas do Excel (*.xlsx)"
-_LIMITE_SEM_PROGRESSO = 2_000
 
 
 def nome_arquivo(titulo: str) -> str:
@@ -27,7 +27,7 @@ def nome_arquivo(titulo: str) -> str:
 
 
 def exportar_para_excel(
-    parent: QWidget | None,
+    parent: QWidget,
     *,
     titulo: str,
     cabecalhos: Sequence[str],
@@ -35,59 +35,72 @@ def exportar_para_excel(
     total: int,
     dinheiro: Sequence[bool] = (),
     destino: Path | None = None,
-) -> Path | None:
-    """Ask where to save (unless `destino` is given), write the rows with a progress dialog when there are
-    many, and tell the user where the file went. Returns the path, or None if cancelled or failed.
-    `dinheiro[i]` marks column i as amounts in reais (shown "R$ 1.234,50")."""
+    ao_concluir: Callable[[Path], None] | None = None,
+) -> Tarefa | None:
+    """Ask where to save (unless `destino` is given), then read and write the rows off the GUI thread with a
+    progress dialog ("Gravando a linha 5.000 de 15.000…", Cancelar removes the partial file), and tell the user
+    where the file went (then `ao_concluir(caminho)`). Returns the running task, or None if no file was
+    chosen. `dinheiro[i]` marks column i as amounts in reais (shown "R$ 1.234,50")."""
     if destino is None:
         destino = arquivos.salvar_como(parent, "Exportar para Excel", nome_arquivo(titulo), FILTRO_XLSX)
         if destino is None:
             return None
-    progresso: QProgressDialog | None = None
-    if total > _LIMITE_SEM_PROGRESSO:
-        progresso = QProgressDialog("Gravando a planilha…", "Cancelar", 0, total, parent)
-        progresso.setWindowTitle("Exportar para Excel")
-        progresso.setWindowModality(Qt.WindowModality.WindowModal)
-        progresso.setMinimumDuration(300)
-        progresso.setValue(0)
-
-    def avancar(feitas: int) -> bool:
-        if progresso is None:
-            return True
-        progresso.setValue(min(feitas, progresso.maximum()))
-        QApplication.processEvents()
-        return not progresso.wasCanceled()
-
+    arquivo = destino
     formatos = [
         planilha.FORMATO_REAIS if i < len(dinheiro) and dinheiro[i] else None for i in range(len(cabecalhos))
     ]
-    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        gravadas = planilha.gravar_lista(
-            destino, titulo, cabecalhos, linhas, formatos=formatos, progresso=avancar
-        )
-    except planilha.ExportacaoCancelada:
-        destino.unlink(missing_ok=True)
-        return None
-    except OSError as exc:
-        mensagens.avisar_erro(
+
+    def gravar(progresso: Progresso) -> int:
+        def avancar(feitas: int) -> bool:
+            try:
+                progresso(
+                    min(feitas, total),
+                    total,
+                    f"Gravando a linha {formatar_numero(feitas)} de {formatar_numero(total)}…",
+                )
+            except Cancelado:
+                return False  # gravar_lista closes the sheet's temporary file, then ExportacaoCancelada
+            return True
+
+        try:
+            return planilha.gravar_lista(
+                arquivo, titulo, cabecalhos, linhas, formatos=formatos, progresso=avancar
+            )
+        except planilha.ExportacaoCancelada:
+            arquivo.unlink(missing_ok=True)
+            raise Cancelado() from None
+        except OSError as exc:
+            arquivo.unlink(missing_ok=True)
+            raise ErroDominio(
+                arquivos.texto_falha_gravacao(
+                    arquivo, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
+                )
+            ) from exc
+        except BaseException:
+            arquivo.unlink(missing_ok=True)  # whatever broke: no half-written spreadsheet
+            raise
+
+    def gravada(gravadas: int) -> None:
+        from secretaria.ui.modelo_tabela import formatar_contagem
+
+        mensagens.informar(
             parent,
             "Exportar para Excel",
-            arquivos.texto_falha_gravacao(
-                destino, exc, "Se o arquivo estiver aberto no Excel, feche-o e tente de novo."
-            ),
+            f"Planilha gravada em {arquivo} ({formatar_contagem(gravadas, 'linha', 'linhas')}).",
         )
-        return None
-    finally:
-        QApplication.restoreOverrideCursor()
-        if progresso is not None:
-            progresso.close()
-            progresso.deleteLater()
-    from secretaria.ui.modelo_tabela import formatar_contagem
+        if ao_concluir is not None:
+            ao_concluir(arquivo)
 
-    mensagens.informar(
+    return em_segundo_plano(
         parent,
-        "Exportar para Excel",
-        f"Planilha gravada em {destino} ({formatar_contagem(gravadas, 'linha', 'linhas')}).",
+        gravar,
+        titulo="Exportar para Excel",
+        texto="Lendo as linhas da lista…",
+        ao_concluir=gravada,
+        chave=("exportar", str(arquivo)),
     )
-    return destino
+
+
+def formatar_numero(valor: int) -> str:
+    """15000 → "15.000"."""
+    return f"{valor:,}".replace(",", ".")

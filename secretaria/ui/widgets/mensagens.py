@@ -114,8 +114,13 @@ def fechar_todas() -> None:
         caixa.reject()
 
 
-def caixa_aberta() -> QMessageBox | None:
-    """The message box open now, if any (the newest one): what a test answers."""
+def caixa_aberta(*, aguardar: bool = True) -> QMessageBox | None:
+    """The message box open now, if any (the newest one): what a test answers. Unless `aguardar=False`,
+    background tasks are first let finish (`tarefas.aguardar_tarefas`): the box their end opens is there."""
+    if aguardar:
+        from secretaria.ui.widgets.tarefas import aguardar_tarefas
+
+        aguardar_tarefas()
     caixas = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
     return caixas[-1] if caixas else None
 

@@ -10,6 +10,14 @@ With `dialogo_progresso(..., cancelavel=True)` the dialog has a "Cancelar": pres
 `progresso(...)` call raise `Cancelado` inside the worker, so the service's unit of work rolls back (nothing
 written) and `cancelada` is emitted instead of `falhou`. A service that can be cancelled therefore calls
 `progresso` between steps and writes everything in one transaction.
+
+Most screens need only `em_segundo_plano`, three lines at the call site (failure shown in a message box, a
+non-modal progress dialog so the rest of the window stays usable, and a per-record key so a second act on
+the same record is refused clearly while the first runs):
+
+    em_segundo_plano(self, lambda progresso: servico(..., progresso=progresso),
+                     titulo="Ficha da operadora", texto="Lendo os autos…",
+                     ao_concluir=self.quando_pronto, chave=("operadora", operadora_id))
 """
 
 from __future__ import annotations
@@ -19,8 +27,8 @@ import logging
 import sqlite3
 import threading
 import warnings
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Hashable
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
@@ -34,15 +42,16 @@ Progresso = Callable[[int, int, str], None]
 
 
 def dialogo_progresso(
-    parent: QWidget, titulo: str, texto: str, *, cancelavel: bool = False
+    parent: QWidget | None, titulo: str, texto: str, *, cancelavel: bool = False, modal: bool = True
 ) -> QProgressDialog:
-    """A window-modal progress dialog; without "Cancelar" unless the work can stop with nothing written."""
+    """A progress dialog; without "Cancelar" unless the work can stop with nothing written. Window-modal
+    unless `modal=False` (the window stays usable while the work goes on: `em_segundo_plano`)."""
     dialogo = QProgressDialog(texto, "Cancelar" if cancelavel else "", 0, 0, parent)
     if not cancelavel:
         dialogo.setCancelButton(None)  # Qt's documented way to have none
     dialogo.setProperty("cancelavel", cancelavel)
     dialogo.setWindowTitle(titulo)
-    dialogo.setWindowModality(Qt.WindowModality.WindowModal)
+    dialogo.setWindowModality(Qt.WindowModality.WindowModal if modal else Qt.WindowModality.NonModal)
     dialogo.setMinimumDuration(300)
     dialogo.setAutoClose(False)
     dialogo.setAutoReset(False)
@@ -69,6 +78,7 @@ class Tarefa(QThread):
         if parent is not None:
             parent.destroyed.connect(self._sem_janela)
         self.dialogo: QProgressDialog | None = None
+        self.chave: Hashable | None = None
         self._cancelar = threading.Event()
 
     def iniciar(self, dialogo: QProgressDialog | None = None) -> None:
@@ -95,6 +105,8 @@ class Tarefa(QThread):
         self.finished.connect(self._terminou)
 
     def _terminou(self) -> None:
+        if self.chave is not None:
+            _ocupados.pop(self.chave, None)
         # Let go of it once this signal's delivery is over, not inside it: the last reference then frees it.
         QTimer.singleShot(0, lambda: Tarefa._em_andamento.discard(self))
 
@@ -132,3 +144,69 @@ class Tarefa(QThread):
             self.falhou.emit(f"Erro inesperado ({type(exc).__name__}): {exc}")
         else:
             self.concluida.emit(resultado)
+
+
+# Records with work under way (`em_segundo_plano(..., chave=...)`), and what that work is called.
+_ocupados: dict[Hashable, str] = {}
+
+
+def em_andamento(chave: Hashable) -> str | None:
+    """The title of the work running now on `chave` (a record), or None."""
+    return _ocupados.get(chave)
+
+
+def em_segundo_plano(
+    parent: QWidget | None,
+    funcao: Callable[[Progresso], Any],
+    *,
+    titulo: str,
+    texto: str,
+    ao_concluir: Callable[[Any], None],
+    ao_falhar: Callable[[str], None] | None = None,
+    ao_cancelar: Callable[[str], None] | None = None,
+    cancelavel: bool = True,
+    chave: Hashable | None = None,
+) -> Tarefa | None:
+    """Run `funcao(progresso)` off the GUI thread with a non-modal progress dialog (shown after 300 ms), and
+    then `ao_concluir(resultado)` on the GUI thread. A refusal goes to `ao_falhar` or else to a message box
+    titled `titulo`; Cancelar (when `cancelavel`) stops the work at its next `progresso` and calls
+    `ao_cancelar`. With `chave`, a second call for the same key while the first runs is refused with a
+    message (and returns None): an act on the same record never runs twice at once."""
+    from secretaria.ui.widgets import mensagens
+
+    if chave is not None and chave in _ocupados:
+        mensagens.avisar_erro(
+            parent,
+            titulo,
+            f"“{_ocupados[chave]}” ainda está em andamento para este registro. Aguarde que termine "
+            "(a janela de progresso mostra o andamento) e tente de novo.",
+        )
+        return None
+    tarefa = Tarefa(funcao, parent)
+    tarefa.concluida.connect(ao_concluir)
+    if ao_falhar is None:
+        tarefa.falhou.connect(lambda mensagem: mensagens.avisar_erro(parent, titulo, mensagem))
+    else:
+        tarefa.falhou.connect(ao_falhar)
+    if ao_cancelar is not None:
+        tarefa.cancelada.connect(ao_cancelar)
+    if chave is not None:
+        _ocupados[chave] = titulo
+        tarefa.chave = chave  # let go when the task ends, even after its window has gone
+    tarefa.iniciar(dialogo_progresso(parent, titulo, texto, cancelavel=cancelavel, modal=False))
+    return tarefa
+
+
+def aguardar_tarefas(limite_ms: int = 60_000) -> bool:
+    """For tests: let the event loop run until every background task has finished and delivered its
+    result (the message box it opens is then on screen). False if some task is still running."""
+    import time
+
+    from PySide6.QtTest import QTest
+
+    prazo = time.monotonic() + limite_ms / 1000
+    while Tarefa._em_andamento:
+        if time.monotonic() > prazo:
+            return False
+        QTest.qWait(10)
+    return True
