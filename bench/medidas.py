@@ -34,6 +34,8 @@ from secretaria.db import Banco
 from secretaria.models import AutoInfracao, Base
 
 RAIZ = Path(__file__).resolve().parent.parent
+META_CONGELAMENTO = 0.1
+"""No long action may keep the window from painting for longer than this (seconds)."""
 
 
 @dataclass
@@ -48,12 +50,16 @@ class Resultado:
     meta: float | None = None
     unidade: str = "s"
     nota: str = ""
+    congelamento: float | None = None  # seconds: the longest the window's event loop did not run
 
     @property
     def atingida(self) -> bool | None:
-        if self.valor is None or self.meta is None:
-            return None
-        return self.valor <= self.meta
+        metas: list[bool] = []
+        if self.valor is not None and self.meta is not None:
+            metas.append(self.valor <= self.meta)
+        if self.congelamento is not None:
+            metas.append(self.congelamento <= META_CONGELAMENTO)
+        return all(metas) if metas else None
 
     @property
     def razao(self) -> float | None:
@@ -567,6 +573,324 @@ def medir_lote(banco: Banco, nome_banco: str, hoje: date, quantidade: int = 1000
 
 
 # --------------------------------------------------------------------------------------------------------
+# 5b. The window while long actions run: the longest freeze of its event loop
+# --------------------------------------------------------------------------------------------------------
+
+
+class Congelamento:
+    """The longest interval the GUI thread's event loop did not run: a precise 5 ms timer on the GUI thread
+    ticks as long as the loop runs, and the largest gap between two ticks is the longest freeze."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self.maior = 0.0
+        self._ultimo = 0.0
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(5)
+        self._timer.timeout.connect(self._tique)
+
+    def _tique(self) -> None:
+        agora = time.perf_counter()
+        self.maior = max(self.maior, agora - self._ultimo)
+        self._ultimo = agora
+
+    def medir(self, acao: Callable[[], Any], pronto: Callable[[], bool], limite: float = 1800.0) -> float:
+        """Run `acao()` from inside the event loop, keep the loop running until `pronto()`; seconds in all."""
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        laco = QEventLoop()
+        vigia = QTimer()
+        inicio = time.perf_counter()
+
+        def conferir() -> None:
+            if pronto() or time.perf_counter() - inicio > limite:
+                laco.quit()
+
+        vigia.timeout.connect(conferir)
+        self.maior, self._ultimo = 0.0, time.perf_counter()
+        self._timer.start()
+        QTimer.singleShot(0, acao)
+        vigia.start(20)
+        laco.exec()
+        vigia.stop()
+        self._tique()
+        self._timer.stop()
+        if time.perf_counter() - inicio > limite:
+            raise TimeoutError(f"a ação não terminou em {limite:.0f} s")
+        return time.perf_counter() - inicio
+
+
+def _terminou_com_mensagem() -> bool:
+    """Every background task over and its message box on screen (the user has been told)."""
+    from secretaria.ui.widgets import mensagens
+    from secretaria.ui.widgets.tarefas import Tarefa
+
+    return not Tarefa._em_andamento and mensagens.caixa_aberta(aguardar=False) is not None
+
+
+def _fechar_mensagens() -> str:
+    from secretaria.ui.widgets import mensagens
+
+    textos = []
+    while (caixa := mensagens.caixa_aberta(aguardar=False)) is not None:
+        textos.append(caixa.text())
+        caixa.done(0)
+    return " / ".join(textos)
+
+
+def _emitir_sem_gravar(banco: Banco, ator: Any, progresso: Any = None, **pedido: Any) -> tuple[Any, bytes]:
+    """The shared PostgreSQL city is read-only for the benchmark: the same reading and rendering as
+    `impressao.emitir_e_ler`, without storing the document (the stored row is a few ms of the whole)."""
+    from secretaria import relogio
+    from secretaria.services import documentos
+
+    with banco.leitura() as s:
+        p = documentos._pedido(
+            s,
+            pedido["tipo"],
+            pedido.get("auto_id"),
+            pedido.get("operadora_id"),
+            pedido.get("periodo"),
+            pedido.get("data_entrega"),
+            pedido.get("retificacao_id"),
+        )
+    conteudo = documentos.renderizar(p.tipo, p.dados, progresso)
+    info = documentos.DocumentoInfo(
+        id=0,
+        tipo=p.tipo,
+        referencia=p.referencia,
+        nome_arquivo=p.nome_arquivo,
+        sha256="",
+        emitido_em=relogio.agora(),
+        emitido_por=ator.login,
+        novo=True,
+    )
+    return info, conteudo
+
+
+def maior_operadora(banco: Banco) -> tuple[int, str, int]:
+    a = AutoInfracao
+    with banco.leitura() as s:
+        r = s.execute(
+            sa.select(a.operadora_id, sa.func.count())
+            .group_by(a.operadora_id)
+            .order_by(sa.func.count().desc())
+        ).first()
+        from secretaria.models import Operadora
+
+        nome = s.scalar(sa.select(Operadora.razao_social).where(Operadora.id == r[0])) if r else ""
+    return (int(r[0]), str(nome), int(r[1])) if r else (0, "", 0)
+
+
+def periodo_de_mil_intimacoes(banco: Banco, hoje: date, quantidade: int = 1000) -> tuple[date, date, int]:
+    """A period whose autos still awaiting intimação are about `quantidade` (the most recent ones)."""
+    a = AutoInfracao
+    with banco.leitura() as s:
+        datas = list(
+            s.scalars(
+                sa.select(a.data_lavratura)
+                .where(a.fase == "lavrado", a.data_lavratura <= hoje)
+                .order_by(a.data_lavratura.desc())
+                .limit(quantidade)
+            )
+        )
+    if not datas:
+        return hoje, hoje, 0
+    inicio = datas[-1]
+    with banco.leitura() as s:
+        n = s.scalar(
+            sa.select(sa.func.count()).where(
+                a.fase == "lavrado", a.data_lavratura >= inicio, a.data_lavratura <= hoje
+            )
+        )
+    return inicio, hoje, int(n or 0)
+
+
+def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list[Resultado]:
+    """Each long action through the screens' own code, in an offscreen window, while a 5 ms timer on the GUI
+    thread records the longest freeze of the window (goal: none over 100 ms). Measured after `_aquecer`."""
+    import itertools
+
+    from secretaria.reports import dados as dados_pdf
+    from secretaria.services.base import Ator
+    from secretaria.ui import impressao
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.janela_principal import fazer_copia_de_seguranca
+    from secretaria.ui.processo.paginas import PaginaAutos
+    from secretaria.ui.relatorios import PaginaRelatorios
+    from secretaria.ui.widgets import arquivos
+    from secretaria.ui.widgets.exportar import exportar_para_excel
+
+    if not dados_pdf._NUMERO_AUTO.match("10000/2026"):  # see medir_lote: the big city passes auto nº 9999
+        dados_pdf._NUMERO_AUTO = re.compile(r"^\d{4,}/\d{4}$")
+    app = _aplicacao()
+    ator = Ator("bench", "Benchmark", frozenset({"administrador", "protocolo", "fiscal", "consulta"}))
+    contexto = Contexto(banco, ator, demo=False)
+    pasta.mkdir(parents=True, exist_ok=True)
+    destinos: list[Path] = []
+
+    def salvar_como(_pai: Any, _titulo: str, nome: str, *_a: Any, **_k: Any) -> Path:
+        destino = pasta / nome
+        destino.unlink(missing_ok=True)
+        destinos.append(destino)
+        return destino
+
+    original_salvar, original_emitir = arquivos.salvar_como, impressao.emitir_e_ler
+    arquivos.salvar_como = salvar_como  # type: ignore[assignment]
+    if not banco.eh_sqlite:
+        impressao.emitir_e_ler = _emitir_sem_gravar
+    medidor = Congelamento()
+    resultados: list[Resultado] = []
+    nota_pg = (
+        "" if banco.eh_sqlite else "; documento gerado sem ser guardado (banco compartilhado, só leitura)"
+    )
+
+    def medir(
+        medida: str, acao: Callable[[], Any], nota: str, pronto: Callable[[], bool] | None = None
+    ) -> None:
+        try:
+            segundos = medidor.medir(acao, pronto or _terminou_com_mensagem)
+            mensagem = _fechar_mensagens()
+            resultados.append(
+                Resultado(
+                    medida,
+                    nome_banco,
+                    segundos,
+                    nota=f"{nota}; {mensagem.splitlines()[0] if mensagem else 'sem mensagem'}",
+                    congelamento=medidor.maior,
+                )
+            )
+        except Exception as exc:
+            resultados.append(falha(medida, nome_banco, exc))
+        for destino in destinos:
+            destino.unlink(missing_ok=True)
+        destinos.clear()
+
+    try:
+        pagina = PaginaRelatorios(contexto)
+        pagina.resize(1366, 768)
+        pagina.show()
+        app.processEvents()
+        _aquecer(pagina)
+
+        operadora_id, nome, autos = maior_operadora(banco)
+
+        def ficha() -> None:
+            pagina.operadora.setCurrentIndex(pagina.operadora.findData(operadora_id))
+            pagina.ficha("salvar")
+
+        medir(
+            "Janela: ficha da maior operadora",
+            ficha,
+            f"{nome}, {autos} autos{nota_pg}",
+        )
+
+        ano, mes, n_mes = mes_mais_cheio(banco)
+
+        def planilha() -> None:
+            pagina.ano.setValue(ano)
+            pagina.mes.setCurrentIndex(mes - 1)
+            pagina.gerar_planilha()
+
+        medir("Janela: planilha do mês mais cheio", planilha, f"{mes:02d}/{ano}, {n_mes} autos")
+
+        inicio, fim, n_lote = periodo_de_mil_intimacoes(banco, hoje)
+
+        def lote() -> None:
+            pagina.inicio.definir_data(inicio)
+            pagina.fim.definir_data(fim)
+            pagina.entrega.definir_data(hoje)
+            pagina.lote("salvar")
+
+        medir(
+            "Janela: lote de ~1.000 intimações",
+            lote,
+            f"{inicio:%d/%m/%Y} a {fim:%d/%m/%Y}: {n_lote} autos{nota_pg}",
+        )
+        pagina.close()
+        pagina.deleteLater()
+
+        autos_pagina = PaginaAutos(contexto)
+        autos_pagina.resize(1366, 768)
+        autos_pagina.show()
+        app.processEvents()
+        quantas = min(15_000, autos_pagina.modelo.total)
+
+        def exportar() -> None:
+            exportar_para_excel(
+                autos_pagina,
+                titulo="Autos de infração",
+                cabecalhos=[c.titulo for c in autos_pagina.modelo.colunas],
+                linhas=itertools.islice(autos_pagina.modelo.iterar_visiveis(), quantas),
+                total=quantas,
+                dinheiro=[c.dinheiro for c in autos_pagina.modelo.colunas],
+            )
+
+        medir("Janela: exportar 15.000 linhas", exportar, f"{quantas} linhas da lista de autos")
+
+        achados: list[int] = []
+
+        def buscar() -> None:
+            autos_pagina.busca.setText(TERMO_BUSCA)
+            autos_pagina.aplicar_filtro()
+            achados.append(autos_pagina.modelo.total)
+
+        medir(
+            f"Janela: busca “{TERMO_BUSCA}” na lista de autos",
+            buscar,
+            "a consulta",
+            pronto=lambda: bool(achados),
+        )
+        if achados:
+            resultados[-1].nota = f"{achados[0]} achados (a busca ainda roda na thread da janela)"
+        autos_pagina.close()
+        autos_pagina.deleteLater()
+
+        janela = _janela_vazia()
+        medir(
+            "Janela: cópia de segurança",
+            lambda: fazer_copia_de_seguranca(janela, contexto),
+            "SQLite: cópia verificada" if banco.eh_sqlite else "PostgreSQL: mostra o comando do pg_dump",
+        )
+    finally:
+        arquivos.salvar_como = original_salvar
+        impressao.emitir_e_ler = original_emitir
+        _fechar_mensagens()
+    return resultados
+
+
+def _aquecer(pagina: Any) -> None:
+    """Once per session, not per action: the report libraries imported and the first message box shown
+    and the PDF fonts registered (a user's first document or workbook of the session pays 0.2–0.3 s of
+    imports, font loading and style loading once, which hold Python's GIL)."""
+    import openpyxl  # noqa: F401
+    import reportlab.platypus  # noqa: F401
+
+    import secretaria.reports.ficha
+    import secretaria.reports.intimacao
+    import secretaria.reports.planilha_mensal  # noqa: F401
+    from secretaria.reports.fontes import registrar_fontes
+    from secretaria.ui.widgets import mensagens
+
+    registrar_fontes()
+    mensagens.informar(pagina, "Aquecimento", "Pronto.")
+    pagina.repaint()
+    _fechar_mensagens()
+
+
+def _janela_vazia() -> Any:
+    """A window to parent the dialogs of an action that has no page of its own."""
+    from PySide6.QtWidgets import QWidget
+
+    janela = QWidget()
+    janela.resize(1366, 768)
+    janela.show()
+    return janela
+
+
+# --------------------------------------------------------------------------------------------------------
 # 6. Process start to the login window
 # --------------------------------------------------------------------------------------------------------
 
@@ -968,7 +1292,16 @@ def formatar_valor(valor: float | None, unidade: str) -> str:
 
 def tabela(resultados: Sequence[Resultado]) -> str:
     """The one table, plain text, columns aligned."""
-    cab = ("Medida", "Banco", "Secretaria", "Jeito simples", "Razão", "Meta", "Atingida?")
+    cab = (
+        "Medida",
+        "Banco",
+        "Secretaria",
+        "Jeito simples",
+        "Razão",
+        "Meta",
+        "Maior congelamento",
+        "Atingida?",
+    )
     linhas: list[tuple[str, ...]] = []
     notas: list[str] = []
     for r in resultados:
@@ -976,7 +1309,19 @@ def tabela(resultados: Sequence[Resultado]) -> str:
         meta = f"≤ {formatar_valor(r.meta, r.unidade)}" if r.meta is not None else "—"
         atingida = {True: "sim", False: "NÃO", None: "—"}[r.atingida]
         simples = formatar_valor(r.simples, r.unidade)
-        linhas.append((r.medida, r.banco, formatar_valor(r.valor, r.unidade), simples, razao, meta, atingida))
+        congelamento = "—" if r.congelamento is None else f"{r.congelamento * 1000:.0f} ms (≤ 100 ms)"
+        linhas.append(
+            (
+                r.medida,
+                r.banco,
+                formatar_valor(r.valor, r.unidade),
+                simples,
+                razao,
+                meta,
+                congelamento,
+                atingida,
+            )
+        )
         if r.nota or r.descricao_simples:
             partes = [
                 p for p in (f"simples = {r.descricao_simples}" if r.descricao_simples else "", r.nota) if p
