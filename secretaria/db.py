@@ -7,6 +7,7 @@ file that is not a Secretaria database or whose schema is newer than this progra
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import logging
@@ -65,9 +66,27 @@ NOTA_DESFEITA = "Secretaria: a unidade de trabalho foi desfeita (rollback); nada
 """Added to an unexpected exception that left a unit of work uncommitted: the error hook then tells the user
 that the interrupted act saved nothing."""
 
+ESPERA_COM_AVISO = 5.0
+"""Seconds a unit of work run with `ao_esperar_banco` set (a background task of the window) waits for a busy
+database in all before `BancoOcupado`: it waits in short slices (`_FATIA_DE_ESPERA`), telling the hook after
+each, and the hook may raise (the user gave up) with nothing written."""
+_FATIA_DE_ESPERA = 0.25
+ao_esperar_banco: contextvars.ContextVar[Callable[[float], None] | None] = contextvars.ContextVar(
+    "ao_esperar_banco", default=None
+)
+"""Set by the window's background tasks: called with the seconds waited so far while the database is
+busy (another program holds SQLite's write lock, or a PostgreSQL row/table lock)."""
+
 _log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
+
+
+MENSAGEM_OCUPADO = (
+    "O banco de dados está ocupado por outro programa (uma gravação longa ou outro computador com o banco "
+    "aberto) e a operação esperou alguns segundos sem conseguir gravar; nada foi gravado. Tente de novo "
+    "daqui a pouco."
+)
 
 
 class ErroBanco(Exception):
@@ -163,6 +182,7 @@ def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) 
     Safe because an act that failed that way wrote nothing: its transaction was rolled back entirely.
     """
     limite = TENTATIVAS if tentativas is None else max(1, tentativas)
+    inicio = time.monotonic()
     for tentativa in range(limite):
         try:
             return funcao()
@@ -175,6 +195,9 @@ def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) 
                 raise BancoOcupado() from exc
             ESTATISTICAS.retentativas += 1
             _log.info("Transação repetida (%s/%s): %s", tentativa + 1, limite, type(exc).__name__)
+            aviso = ao_esperar_banco.get()
+            if aviso is not None:
+                aviso(time.monotonic() - inicio)
             time.sleep(_pausa(tentativa))
     raise AssertionError("inalcançável")  # pragma: no cover
 
@@ -290,17 +313,47 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
         # busy_timeout belongs to the connection: set it for this transaction only when it differs from
         # what the connection has now (a pooled connection remembers it in its record's info).
         info = conn.connection.info
-        espera_ms = SQLITE_ESPERA_MS if espera is None else max(1, int(espera * 1000))
+        aviso = ao_esperar_banco.get() if espera is None and modo != "DEFERRED" else None
+        if aviso is not None:  # a background task: short slices, the user told after each
+            espera_ms = int(_FATIA_DE_ESPERA * 1000)
+        else:
+            espera_ms = SQLITE_ESPERA_MS if espera is None else max(1, int(espera * 1000))
         if info.get(OPCAO_ESPERA, SQLITE_ESPERA_MS) != espera_ms:
             bruta.execute(f"PRAGMA busy_timeout={espera_ms}")
             info[OPCAO_ESPERA] = espera_ms
-        _iniciar_sqlite(bruta, modo, espera)
+        if aviso is not None:
+            _iniciar_sqlite_avisando(bruta, modo, aviso)
+        else:
+            _iniciar_sqlite(bruta, modo, espera)
+
+
+def _iniciar_sqlite_avisando(bruta: sqlite3.Connection, modo: str, aviso: Callable[[float], None]) -> None:
+    """BEGIN for a background task: tried every `_FATIA_DE_ESPERA` (busy_timeout) until ESPERA_COM_AVISO,
+    `aviso(segundos)` after each busy attempt (it may raise: nothing has happened yet)."""
+    inicio = time.monotonic()
+    while True:
+        try:
+            bruta.execute(f"BEGIN {modo}")
+            return
+        except sqlite3.OperationalError as exc:
+            if not eh_transitorio(exc):
+                raise
+            esperado = time.monotonic() - inicio
+            if esperado >= ESPERA_COM_AVISO:
+                raise BancoOcupado(MENSAGEM_OCUPADO, repetir=False) from exc
+            ESTATISTICAS.retentativas += 1
+            aviso(esperado)
 
 
 def _configurar_postgresql(engine: sa.Engine) -> None:
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
-        espera = conn.get_execution_options().get(OPCAO_ESPERA)
+        opcoes = conn.get_execution_options()
+        espera = opcoes.get(OPCAO_ESPERA)
+        leitura = opcoes.get("sqlite_begin") == "DEFERRED"  # `Banco.leitura()`: never cut short
+        if espera is None and not leitura and ao_esperar_banco.get() is not None:
+            # a background task: each attempt waits a second for a lock, com_retentativas tells the hook
+            espera = ESPERA_COM_AVISO / TENTATIVAS
         if espera is not None:  # for this transaction only (SET LOCAL)
             conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(espera * 1000))}")
 

@@ -3,8 +3,11 @@ is refused clearly, and Cancelar half-way leaves nothing written (no file, no st
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from secretaria.db import Banco
+from secretaria.db import Banco, arquivo_sqlite, criar_engine
 from secretaria.models import Auditoria, DocumentoEmitido
 from secretaria.services import documentos
 from secretaria.ui import impressao
@@ -43,6 +46,43 @@ def _janela(qtbot: QtBot) -> tuple[QWidget, QPushButton, list[str]]:
 def _dialogo(janela: QWidget) -> QProgressDialog:
     (dialogo,) = [d for d in janela.findChildren(QProgressDialog) if d.isVisible()]
     return dialogo
+
+
+def _contar_documentos(banco: Banco) -> tuple[int, int]:
+    """Stored documents, and audit rows of issuing one."""
+    with banco.leitura() as s:
+        docs = s.scalar(sa.select(sa.func.count(DocumentoEmitido.id))) or 0
+        auditados = s.scalar(
+            sa.select(sa.func.count(Auditoria.id)).where(Auditoria.acao == "emitir_documento")
+        )
+        return docs, auditados or 0
+
+
+@contextmanager
+def _banco_travado(banco: Banco) -> Iterator[None]:
+    """Another program holds the database: SQLite's write lock (BEGIN IMMEDIATE on a connection of its
+    own), or on PostgreSQL a lock on the table of issued documents that lets reads through but no write."""
+    if banco.eh_sqlite:
+        arquivo = arquivo_sqlite(banco.url)
+        assert arquivo is not None
+        outro = sqlite3.connect(arquivo, isolation_level=None)
+        outro.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            outro.rollback()
+            outro.close()
+        return
+    engine = criar_engine(banco.url)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("LOCK TABLE documento_emitido IN EXCLUSIVE MODE")
+            try:
+                yield
+            finally:
+                conn.rollback()
+    finally:
+        engine.dispose()
 
 
 def _cancelar(dialogo: QProgressDialog) -> None:
@@ -157,12 +197,7 @@ def test_documento_cancelado_na_metade_nada_gravado(
     monkeypatch.setattr(documentos, "renderizar", pausado)
 
     def contar() -> tuple[int, int]:
-        with banco.leitura() as s:
-            docs = s.scalar(sa.select(sa.func.count(DocumentoEmitido.id))) or 0
-            auditados = s.scalar(
-                sa.select(sa.func.count(Auditoria.id)).where(Auditoria.acao == "emitir_documento")
-            )
-            return docs, auditados or 0
+        return _contar_documentos(banco)
 
     antes = contar()
     janela, _outro, _cliques = _janela(qtbot)
@@ -176,6 +211,7 @@ def test_documento_cancelado_na_metade_nada_gravado(
     assert na_pagina_1.wait(20)
     dialogo = _dialogo(janela)
     qtbot.waitUntil(lambda: dialogo.labelText().startswith("Gerando a página 1"), timeout=5000)
+    dialogo.grab().save("/tmp/h16-segundo-plano-pagina.png")
     _cancelar(dialogo)
     assert dialogo.labelText() == "Cancelando… (nada será gravado)"
     seguir.set()
@@ -194,3 +230,56 @@ def test_documento_cancelado_na_metade_nada_gravado(
     assert contar() == (antes[0] + 1, antes[1] + 1)
     assert [p.name for p in salvos] == ["intimacoes-2026-11-01-a-2026-11-30.pdf"]
     assert salvos[0].read_bytes().startswith(b"%PDF")
+
+
+def test_banco_ocupado_a_janela_segue_pintando_e_o_usuario_desiste_ou_tenta_de_novo(
+    qtbot: QtBot, banco: Banco, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Another program holds the database: the issue waits off the GUI thread with "Aguardando o banco de
+    dados…" while the window keeps running; Cancelar gives up with nothing written; left alone, the user is
+    told within seconds (not 30 s) and offered "Tentar de novo", which succeeds once the lock is gone."""
+    cenario = cen.montar(banco, monkeypatch)
+    contexto = Contexto(banco, cen.ATORES["consulta"])
+    pasta = tmp_path / "documentos"
+    pasta.mkdir()
+    monkeypatch.setattr(arquivos, "salvar_como", lambda _p, _t, nome, _f: pasta / nome)
+    janela, _outro, _cliques = _janela(qtbot)
+    tiques: list[int] = []
+    relogio_da_janela = QTimer(janela)
+    relogio_da_janela.timeout.connect(lambda: tiques.append(1))
+    relogio_da_janela.start(10)
+    pedido: dict[str, Any] = {"tipo": "ficha", "operadora_id": cenario.cidade.operadora_id}
+    antes = _contar_documentos(banco)
+
+    with _banco_travado(banco):
+        assert impressao.acoes_documento(janela, contexto, "salvar", **pedido) is not None
+        dialogo = janela.findChildren(QProgressDialog)[-1]
+        qtbot.waitUntil(lambda: "Aguardando o banco de dados" in dialogo.labelText(), timeout=5000)
+        tiques.clear()
+        qtbot.waitUntil(lambda: len(tiques) >= 30, timeout=3000)  # the window's own timer keeps running
+        qtbot.waitUntil(dialogo.isVisible, timeout=3000)
+        assert dialogo.labelText().startswith("Aguardando o banco de dados, ocupado por outro programa…")
+        dialogo.grab().save("/tmp/h16-segundo-plano-aguardando.png")
+        _cancelar(dialogo)
+        assert aguardar_tarefas(20_000)
+        assert mensagens.caixa_aberta() is None  # gave up: nothing to tell, nothing written
+        assert _contar_documentos(banco) == antes and list(pasta.iterdir()) == []
+
+        inicio = time.monotonic()
+        assert impressao.acoes_documento(janela, contexto, "salvar", **pedido) is not None
+        assert aguardar_tarefas(20_000)
+        assert time.monotonic() - inicio < 10  # told within seconds, not after 30 s
+        caixa = mensagens.caixa_aberta()
+        assert caixa is not None
+        assert "ocupado por outro" in caixa.text() and "nada foi gravado" in caixa.text()
+        botoes = {b.text() for b in caixa.buttons()}
+        assert {"Tentar de novo", "Desistir"} <= botoes
+        caixa.grab().save("/tmp/h16-segundo-plano-ocupado.png")
+        assert _contar_documentos(banco) == antes
+    (tentar,) = [b for b in caixa.buttons() if b.text() == "Tentar de novo"]
+    tentar.click()
+    assert aguardar_tarefas()
+    feito = mensagens.caixa_aberta()
+    assert feito is not None and "SHA-256" in feito.text()
+    feito.done(0)
+    assert _contar_documentos(banco) == (antes[0] + 1, antes[1] + 1)

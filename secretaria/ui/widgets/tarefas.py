@@ -23,9 +23,11 @@ the same record is refused clearly while the first runs):
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import sqlite3
 import threading
+import time
 import warnings
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
@@ -33,7 +35,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from secretaria.db import ErroBanco
+from secretaria.db import BancoOcupado, ErroBanco, ao_esperar_banco
 from secretaria.services.base import Cancelado, ErroDominio
 
 _log = logging.getLogger(__name__)
@@ -71,6 +73,9 @@ class Tarefa(QThread):
     # A running thread must outlive the window that started it (Qt aborts the process when a QThread is
     # destroyed while running): each task keeps itself here, without a Qt parent, until it has finished.
     _em_andamento: ClassVar[set[Tarefa]] = set()
+    _trabalhando: ClassVar[int] = 0  # tasks whose thread is running (no cyclic collection while any is)
+    _gc_ligado: ClassVar[bool] = True
+    _trava_gc: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, funcao: Callable[[Progresso], object], parent: QWidget | None = None) -> None:
         super().__init__()
@@ -79,7 +84,11 @@ class Tarefa(QThread):
             parent.destroyed.connect(self._sem_janela)
         self.dialogo: QProgressDialog | None = None
         self.chave: Hashable | None = None
+        self.erro: Exception | None = (
+            None  # the refusal `falhou` told (a BancoOcupado offers "Tentar de novo")
+        )
         self._cancelar = threading.Event()
+        self._aguardando_ate = 0.0
 
     def iniciar(self, dialogo: QProgressDialog | None = None) -> None:
         self.dialogo = dialogo
@@ -121,6 +130,8 @@ class Tarefa(QThread):
     def _relatar(self, feitas: int, total: int, etapa: str) -> None:
         if self._cancelar.is_set():
             raise Cancelado()
+        if time.monotonic() < self._aguardando_ate:
+            return  # a busy database's retry runs the act again: keep saying that it is waiting
         self.progresso.emit(feitas, total, etapa)
 
     def _mostrar(self, feitas: int, total: int, etapa: str) -> None:
@@ -129,12 +140,40 @@ class Tarefa(QThread):
             self.dialogo.setValue(feitas)
             self.dialogo.setLabelText(etapa)
 
+    def _aguardando_banco(self, segundos: float) -> None:
+        """The database is busy (another program holds its lock): say so, and stop here if the user gave
+        up (nothing has been written: the wait is for the transaction's start or its first lock)."""
+        self._aguardando_ate = 0.0
+        self._relatar(0, 0, f"Aguardando o banco de dados, ocupado por outro programa… ({segundos:.0f} s)")
+        self._aguardando_ate = time.monotonic() + 1.5
+
     def run(self) -> None:
+        ao_esperar_banco.set(self._aguardando_banco)  # this thread's units of work wait in short slices
+        self.erro = None
+        # Python's cyclic collector holds the GIL while it scans every tracked object: with a big document's
+        # objects alive, each full collection froze the window for up to seconds (the ficha of an operator
+        # with 22,000 autos: 11 s). While a task runs the collector waits (reference counting still frees
+        # almost everything at once); when the last task ends it resumes.
+        with Tarefa._trava_gc:
+            if Tarefa._trabalhando == 0:
+                Tarefa._gc_ligado = gc.isenabled()
+                gc.disable()
+            Tarefa._trabalhando += 1
+        try:
+            self._executar()
+        finally:
+            with Tarefa._trava_gc:
+                Tarefa._trabalhando -= 1
+                if Tarefa._trabalhando == 0 and Tarefa._gc_ligado:
+                    gc.enable()
+
+    def _executar(self) -> None:
         try:
             resultado = self._funcao(self._relatar)
         except Cancelado as exc:
             self.cancelada.emit(str(exc))
         except (ErroDominio, ErroBanco) as exc:
+            self.erro = exc
             self.falhou.emit(str(exc))
         except (OSError, sqlite3.Error) as exc:
             _log.exception("Falha de arquivo ou banco numa tarefa em segundo plano")
@@ -184,10 +223,37 @@ def em_segundo_plano(
         return None
     tarefa = Tarefa(funcao, parent)
     tarefa.concluida.connect(ao_concluir)
-    if ao_falhar is None:
-        tarefa.falhou.connect(lambda mensagem: mensagens.avisar_erro(parent, titulo, mensagem))
-    else:
-        tarefa.falhou.connect(ao_falhar)
+
+    def falhou(mensagem: str) -> None:
+        if isinstance(tarefa.erro, BancoOcupado):
+            mensagens.confirmar(
+                parent,
+                titulo,
+                mensagem,
+                lambda: _de_novo(),
+                texto_sim="Tentar de novo",
+                texto_nao="Desistir",
+                ao_recusar=None if ao_falhar is None else lambda: ao_falhar(mensagem),
+            )
+        elif ao_falhar is None:
+            mensagens.avisar_erro(parent, titulo, mensagem)
+        else:
+            ao_falhar(mensagem)
+
+    def _de_novo() -> None:
+        em_segundo_plano(
+            parent,
+            funcao,
+            titulo=titulo,
+            texto=texto,
+            ao_concluir=ao_concluir,
+            ao_falhar=ao_falhar,
+            ao_cancelar=ao_cancelar,
+            cancelavel=cancelavel,
+            chave=chave,
+        )
+
+    tarefa.falhou.connect(falhou)
     if ao_cancelar is not None:
         tarefa.cancelada.connect(ao_cancelar)
     if chave is not None:
