@@ -10,7 +10,8 @@
 - `mensagens`: `informar`, `avisar_erro`, `confirmar(parent, titulo, texto, ao_confirmar)` — non-blocking,
   with callbacks; `caixa_aberta()` / `responder()` for tests.
 - `arquivos`: `salvar_como`, `abrir_arquivo`, `abrir_arquivos`, `escolher_pasta` (tests patch these).
-- `exportar`: `exportar_para_excel(parent, titulo=, cabecalhos=, linhas=, total=)` (openpyxl imported lazily).
+- `exportar`: `exportar_para_excel(parent, titulo=, cabecalhos=, linhas=, total=)`: rows read and written in a
+  background task (`tarefas.em_segundo_plano`: progress, Cancelar leaves no file; openpyxl imported lazily).
 """
 
 from __future__ import annotations
