@@ -120,6 +120,28 @@ def nova_figura(largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 10
     return Figure(figsize=(largura_pol, altura_pol), dpi=dpi, layout="constrained")
 
 
+def _barras(ax: Axes, g: Grafico, posicoes: Sequence[float], *, deitadas: bool) -> list[float]:
+    """The bars of every series, side by side or stacked, each named "série:categoria" for the click (which
+    opens the list behind it); returns the stacked totals per category (zeros when not stacked)."""
+    n = len(posicoes)
+    base = [0.0] * n
+    espessura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
+    for j, s in enumerate(g.series):
+        desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * espessura
+        lugares = [p + desloc for p in posicoes]
+        empilhar = base if g.empilhado else None
+        comuns: dict[str, Any] = {"color": CORES[j % len(CORES)], "label": s.rotulo, "picker": True}
+        if deitadas:
+            barras = ax.barh(lugares, s.valores, height=espessura, left=empilhar, **comuns)
+        else:
+            barras = ax.bar(lugares, s.valores, width=espessura, bottom=empilhar, **comuns)
+        for i, barra in enumerate(barras):
+            barra.set_gid(f"{j}:{i}")
+        if g.empilhado:
+            base = [b + v for b, v in zip(base, s.valores, strict=True)]
+    return base
+
+
 def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
     """Draw `g` on `ax`. Each bar (or line point) carries `gid` "serie:categoria" so a click can say which
     one it was (`alvo_do_clique`)."""
@@ -152,23 +174,7 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
         ax.set_ylim(bottom=0)
         ax.grid(axis="y", alpha=0.3)
     elif g.forma == "barras_h":
-        base = [0.0] * n
-        altura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
-        for j, s in enumerate(g.series):
-            desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * altura
-            barras = ax.barh(
-                [p + desloc for p in posicoes],
-                s.valores,
-                height=altura,
-                left=base if g.empilhado else None,
-                color=CORES[j % len(CORES)],
-                label=s.rotulo,
-                picker=True,
-            )
-            for i, barra in enumerate(barras):
-                barra.set_gid(f"{j}:{i}")
-            if g.empilhado:
-                base = [b + v for b, v in zip(base, s.valores, strict=True)]
+        base = _barras(ax, g, posicoes, deitadas=True)
         if g.referencia is not None:
             ax.scatter(
                 g.referencia,
@@ -194,23 +200,7 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
                 fontsize=8,
             )
     else:
-        base = [0.0] * n
-        largura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
-        for j, s in enumerate(g.series):
-            desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * largura
-            barras = ax.bar(
-                [p + desloc for p in posicoes],
-                s.valores,
-                width=largura,
-                bottom=base if g.empilhado else None,
-                color=CORES[j % len(CORES)],
-                label=s.rotulo,
-                picker=True,
-            )
-            for i, barra in enumerate(barras):
-                barra.set_gid(f"{j}:{i}")
-            if g.empilhado:
-                base = [b + v for b, v in zip(base, s.valores, strict=True)]
+        _barras(ax, g, posicoes, deitadas=False)
         ax.set_xticks(posicoes, g.categorias, rotation=45 if n > 8 else 0, ha="right" if n > 8 else "center")
         ax.yaxis.set_major_formatter(formatador)
         ax.grid(axis="y", alpha=0.3)
