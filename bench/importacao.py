@@ -95,7 +95,16 @@ def gerar_planilhas(pasta: Path, hoje: date) -> dict[str, Path]:
         ),
         "veiculos": _gravar(
             pasta / "veiculos.xlsx",
-            ["Prefixo", "PLACA", "Renavam", "CNPJ da operadora", "Linha", "Ano", "Validade da vistoria"],
+            [
+                "Prefixo",
+                "PLACA",
+                "Renavam",
+                "CNPJ da operadora",
+                "Linha",
+                "Ano",
+                "Validade da vistoria",
+                "Assentos",
+            ],
             [
                 [
                     str(1000 + i),
@@ -105,6 +114,7 @@ def gerar_planilhas(pasta: Path, hoje: date) -> dict[str, Path]:
                     f"B{(i % OPERADORAS) * LINHAS_POR_OPERADORA + i % LINHAS_POR_OPERADORA:03d}",
                     2010 + i % 15,
                     date(2027, 1 + i % 12, 1),
+                    36 + i % 8,
                 ]
                 for i in range(VEICULOS)
             ],
@@ -207,10 +217,11 @@ def _simples_cadastros(banco: Banco, arquivos: dict[str, Path], amostra: int) ->
     inicio = time.perf_counter()
     ws = load_workbook(arquivos["veiculos"], read_only=True).worksheets[0]
     for linha in list(ws.iter_rows(min_row=2, max_row=amostra + 1, values_only=True)):
-        prefixo, placa, renavam, cnpj, codigo, ano, vistoria = linha
+        prefixo, placa, renavam, cnpj, codigo, ano, vistoria, assentos = linha
         dados = cadastros.DadosVeiculo(
             prefixo=str(prefixo), placa=str(placa), renavam=str(renavam), operadora_id=operadoras[cnpj],
             linha_id=linhas[codigo], ano_fabricacao=int(ano), vistoria_validade=_dia(vistoria),
+            lugares_sentados=int(assentos),
         )  # fmt: skip
         cadastros.criar_veiculo(banco.uow(), SISTEMA, dados)
     ws = load_workbook(arquivos["empregados"], read_only=True).worksheets[0]

@@ -337,7 +337,8 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
         ),
         "multas_em_aberto": (  # driven by the open payments or by the final phases, as the planner finds cheaper
             lambda s: filas.multas_definitivas_em_aberto(s, HOJE), "pagamento|auto_infracao",
-            ("ix_pagamento_situacao", "ix_auto_fase_prazo_recurso"), "situacao|fase",
+            # ix_pagamento_divida (the Painel's, migration 0010) leads with situacao too
+            ("ix_pagamento_situacao", "ix_pagamento_divida", "ix_auto_fase_prazo_recurso"), "situacao|fase",
         ),
         "veiculos_vencidos": (
             lambda s: filas.veiculos_vencidos(s, HOJE), "veiculo", ("ix_veiculo_vistoria", "ix_veiculo_licenca"),

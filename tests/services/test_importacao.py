@@ -200,12 +200,12 @@ def test_veiculo_pela_placa_em_qualquer_forma_ou_pelo_renavam(banco: Banco) -> N
         uow.commit()
     arquivo = _xlsx(
         [
-            ["Nº de frota", "PLACA DO VEÍCULO", "Renavam", "CNPJ da operadora", "linha", "Ano"],
-            ["102", "IAB1C23", r201, CNPJ_1, "", 2020],  # plate of 101, RENAVAM of 201
-            ["101", "IAB-1223", 123456789, CNPJ_1, "L10", 2019],  # old form of IAB1C23, RENAVAM as a number
-            ["201", "IXY9J76", r201, "11444777000161", "L20", 2015],  # Mercosul form of IXY9876
-            ["101", "IQQ1A11", r_novo, CNPJ_1, "", 2021],  # prefix 101 taken in the operator
-            ["103", "IQQ1A12", "1234", CNPJ_1, "L10", "dois mil"],
+            ["Nº de frota", "PLACA DO VEÍCULO", "Renavam", "CNPJ da operadora", "linha", "Ano", "Assentos"],
+            ["102", "IAB1C23", r201, CNPJ_1, "", 2020, 40],  # plate of 101, RENAVAM of 201
+            ["101", "IAB-1223", 123456789, CNPJ_1, "L10", 2019, 40],  # old form of IAB1C23, RENAVAM a number
+            ["201", "IXY9J76", r201, "11444777000161", "L20", 2015, 38],  # Mercosul form of IXY9876
+            ["101", "IQQ1A11", r_novo, CNPJ_1, "", 2021, 40],  # prefix 101 taken in the operator
+            ["103", "IQQ1A12", "1234", CNPJ_1, "L10", "dois mil", 40],
         ]
     )
     planilha = ler_conteudo(arquivo, "frota.xlsx")
@@ -234,10 +234,10 @@ def test_veiculo_pela_placa_em_qualquer_forma_ou_pelo_renavam(banco: Banco) -> N
 
 def test_veiculo_novo_tem_historico_e_a_mudanca_de_operadora_abre_periodo(banco: Banco) -> None:
     cidade = popular(banco)
-    cab = ["Prefixo", "Placa", "RENAVAM", "CNPJ da operadora", "Linha"]
-    primeira = _xlsx([cab, ["150", "IQQ1A11", "12345678900", CNPJ_1, "L10"]])
+    cab = ["Prefixo", "Placa", "RENAVAM", "CNPJ da operadora", "Linha", "Lugares sentados"]
+    primeira = _xlsx([cab, ["150", "IQQ1A11", "12345678900", CNPJ_1, "L10", 40]])
     importar_cadastro(banco.uow(), ADMIN, "veiculos", ler_conteudo(primeira, "a.xlsx"))
-    segunda = _xlsx([cab, ["150", "IQQ1A11", "12345678900", "11444777000161", "L20"]])
+    segunda = _xlsx([cab, ["150", "IQQ1A11", "12345678900", "11444777000161", "L20", 40]])
     importar_cadastro(banco.uow(), ADMIN, "veiculos", ler_conteudo(segunda, "b.xlsx"))
     with banco.leitura() as s:
         vid = s.scalar(sa.select(Veiculo.id).where(Veiculo.prefixo == "150"))

@@ -104,6 +104,10 @@ def test_ctrl_e_exporta_com_o_foco_na_busca(
     for campo in (pagina.busca, x11):
         if destino.exists():
             destino.unlink()
+        # The export's progress and message windows have closed; the offscreen platform does not hand the
+        # activation back by itself as a desktop does.
+        janela.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is janela)
         campo.setFocus()
         qtbot.waitUntil(lambda c=campo: QApplication.focusWidget() is c)  # type: ignore[misc]
         qtbot.keyClick(campo, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
