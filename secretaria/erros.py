@@ -104,7 +104,15 @@ def verificar_versao(registro: Versionavel, versao_esperada: int | None, descric
     if versao_esperada is not None and registro.versao != versao_esperada:
         quem = registro.alterado_por or "outro usuário"
         quando = registro.alterado_em.strftime("%d/%m/%Y às %H:%M")
+        # The description starts with its article, which the words agree with: "A representação … foi
+        # alterada … você a abriu", "Os dados do órgão foram alterados … você os abriu".
+        artigo = descricao.split(" ", 1)[0].lower()
+        verbo, pronome = {
+            "a": ("foi alterada", "a"),
+            "os": ("foram alterados", "os"),
+            "as": ("foram alteradas", "as"),
+        }.get(artigo, ("foi alterado", "o"))
         raise ConflitoEdicao(
-            f"{descricao} foi alterado por {quem} em {quando} depois que você o abriu. "
+            f"{descricao} {verbo} por {quem} em {quando} depois que você {pronome} abriu. "
             "Recarregue para ver a versão atual; nada foi gravado."
         )

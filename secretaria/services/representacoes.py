@@ -124,6 +124,58 @@ def receber_representacao(
 
 
 @retentavel
+def _conferir_arquivamento(
+    s: so.Session,
+    ator: Ator,
+    *,
+    representacao_id: int,
+    motivo: str,
+    data: date | None = None,
+    versao: int | None = None,
+    travar: bool = True,
+) -> tuple[Representacao, str, date]:
+    """Every check of `arquivar_representacao`, in its order, writing nothing: the petition, the reasons and
+    the day."""
+    exigir_papel(ator, "autoridade", "secretario", acao="arquivar representações")
+    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do arquivamento")
+    consulta = sa.select(Representacao).where(Representacao.id == representacao_id)
+    rep = s.scalar(consulta.with_for_update() if travar else consulta)
+    if rep is None:
+        raise ErroDominio("Representação não encontrada.", "representacao_id")
+    verificar_versao(rep, versao, f"A representação nº {rep.numero_formatado}")
+    if rep.situacao != "recebida":
+        raise ErroDominio(
+            f"A representação nº {rep.numero_formatado} já foi "
+            f"{'autuada' if rep.situacao == 'autuada' else 'arquivada'}.",
+            "representacao_id",
+        )
+    dia = data_valida(
+        data or relogio.hoje(),
+        "data",
+        "a data do arquivamento",
+        minimo=rep.recebida_em,
+        rotulo_minimo="o recebimento",
+    )
+    return rep, motivo_limpo, dia
+
+
+def verificar_arquivamento(
+    sessao: so.Session,
+    ator: Ator,
+    *,
+    representacao_id: int,
+    motivo: str,
+    data: date | None = None,
+    versao: int | None = None,
+) -> None:
+    """The refusals `arquivar_representacao` would raise, from a read session and writing nothing: what the
+    screen runs before asking to confirm the filing (which cannot be undone)."""
+    _conferir_arquivamento(
+        sessao, ator, representacao_id=representacao_id, motivo=motivo, data=data, versao=versao, travar=False
+    )
+
+
+@retentavel
 def arquivar_representacao(
     uow: UnidadeDeTrabalho,
     ator: Ator,
@@ -136,28 +188,13 @@ def arquivar_representacao(
     """File the petition away with reasons (art. 12 § 2º: the competent authority draws it up, or files it).
 
     Filing a citizen's petition is the authority's decision, not the inspector's: fiscal may receive it and
-    draw up the auto, but only autoridade or secretário may file it away.
+    draw up the auto, but only autoridade or secretário may file it away. The checks are
+    `verificar_arquivamento`'s, run again inside this unit of work.
     """
-    exigir_papel(ator, "autoridade", "secretario", acao="arquivar representações")
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do arquivamento")
     with uow:
         s = uow.session
-        rep = s.scalar(sa.select(Representacao).where(Representacao.id == representacao_id).with_for_update())
-        if rep is None:
-            raise ErroDominio("Representação não encontrada.", "representacao_id")
-        verificar_versao(rep, versao, f"A representação nº {rep.numero_formatado}")
-        if rep.situacao != "recebida":
-            raise ErroDominio(
-                f"A representação nº {rep.numero_formatado} já foi "
-                f"{'autuada' if rep.situacao == 'autuada' else 'arquivada'}.",
-                "representacao_id",
-            )
-        dia = data_valida(
-            data or relogio.hoje(),
-            "data",
-            "a data do arquivamento",
-            minimo=rep.recebida_em,
-            rotulo_minimo="o recebimento",
+        rep, motivo_limpo, dia = _conferir_arquivamento(
+            s, ator, representacao_id=representacao_id, motivo=motivo, data=data, versao=versao
         )
         antes = imagem(rep)
         rep.situacao = "arquivada"

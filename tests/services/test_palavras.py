@@ -84,3 +84,37 @@ def test_copia_diaria_com_plural_de_verdade(tmp_path: Path) -> None:
     duas = ResultadoDiaria(copia, (tmp_path / "a", tmp_path / "b")).mensagem
     assert duas.endswith("(2 cópias antigas removidas).")
     assert "(s)" not in duas
+
+
+@pytest.mark.parametrize(
+    ("descricao", "esperado"),
+    [
+        (
+            "O auto nº 0001/2026",
+            "O auto nº 0001/2026 foi alterado por ana em 30/11/2026 às 10:05 depois que você o abriu.",
+        ),
+        (
+            "A representação nº 0002/2026",
+            "A representação nº 0002/2026 foi alterada por ana em 30/11/2026 às 10:05 depois que você a abriu.",
+        ),
+        (
+            "Os dados do órgão",
+            "Os dados do órgão foram alterados por ana em 30/11/2026 às 10:05 depois que você os abriu.",
+        ),
+    ],
+)
+def test_conflito_de_edicao_concorda_com_o_artigo(descricao: str, esperado: str) -> None:
+    from dataclasses import dataclass
+    from datetime import datetime
+
+    from secretaria.erros import ConflitoEdicao, verificar_versao
+
+    @dataclass
+    class Registro:
+        versao: int = 3
+        alterado_por: str | None = "ana"
+        alterado_em: datetime = datetime(2026, 11, 30, 10, 5)
+
+    with pytest.raises(ConflitoEdicao) as erro:
+        verificar_versao(Registro(), 2, descricao)
+    assert erro.value.mensagem.startswith(esperado)

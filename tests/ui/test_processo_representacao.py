@@ -110,6 +110,44 @@ def test_arquivar_representacao_com_motivo(qtbot: QtBot, banco: Banco, roteiro: 
     assert not tela.botao_lavrar.isVisible() and not tela.botao_arquivar.isVisible()
 
 
+def test_arquivar_recusa_antes_de_pedir_confirmacao(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Filing cannot be undone, so what the service would refuse is said beside the field before any
+    "Arquivar?" box: a day before the receipt, and a petition filed meanwhile from another PC."""
+    from secretaria.services.representacoes import arquivar_representacao
+    from secretaria.ui.widgets import mensagens
+
+    pagina = ap.manter(PaginaRepresentacoes(ap.contexto(banco, "fiscal", "autoridade")))
+    qtbot.addWidget(pagina)
+    pagina.show()
+    _receber(qtbot, pagina, roteiro.cidade.operadora_id)
+    rep_id = pagina.modelo.id_da_linha(0)
+    tela = pagina.abrir_representacao(rep_id)
+    qtbot.mouseClick(tela.botao_arquivar, Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, DialogoArquivarRepresentacao)
+    qtbot.keyClicks(dialogo.motivo, "Fato nao confirmado.")  # QTest types ASCII only
+    dialogo.data.definir_data(date(2020, 1, 2))  # years before it was received
+    dialogo.arquivar()
+    assert mensagens.caixa_aberta(aguardar=False) is None
+    assert "recebimento" in dialogo.form.mensagem("data")
+
+    dialogo.data.definir_data(date(2026, 11, 30))
+    arquivar_representacao(
+        banco.uow(), fabrica.ATORES["autoridade"], representacao_id=rep_id, motivo="Arquivada por outro PC."
+    )
+    dialogo.arquivar()
+    assert mensagens.caixa_aberta(aguardar=False) is None
+    # The version check comes first: someone else changed it since the dialog opened (then Recarregar).
+    geral = dialogo.form.mensagem("")
+    assert "A representação nº 0001/2026 foi alterada por autoridade" in geral
+    assert "depois que você a abriu" in geral and "nada foi gravado" in geral
+    with banco.leitura() as s:
+        from secretaria.models import Representacao
+
+        gravada = s.get(Representacao, rep_id)
+        assert gravada is not None and gravada.motivo_arquivamento == "Arquivada por outro PC."
+    dialogo.descartar()
+
+
 def test_lista_de_autos_abre_o_caso_e_so_o_fiscal_lavra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
     consulta = ap.manter(PaginaAutos(ap.contexto(banco, "consulta")))

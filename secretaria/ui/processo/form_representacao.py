@@ -227,12 +227,25 @@ class DialogoArquivarRepresentacao(DialogoFormulario):
         layout.addWidget(self.botoes)
 
     def arquivar(self) -> None:
+        """Check everything the service will (a filed or drawn-up petition, a day before its receipt, the
+        role), then ask: the filing cannot be undone, so a refusal never comes after the confirmation."""
+        from secretaria.services.representacoes import verificar_arquivamento
+
         self.form.limpar_erros()
         if not self.motivo.texto().strip():
             self.form.mostrar_erro(ErroDominio("Informe o motivo do arquivamento.", "motivo"))
             return
         try:
-            self.data.data_ou_erro("data", "a data do arquivamento")
+            dia = self.data.data_ou_erro("data", "a data do arquivamento")
+            with self.contexto.banco.leitura() as s:
+                verificar_arquivamento(
+                    s,
+                    self.contexto.ator,
+                    representacao_id=self.representacao_id,
+                    motivo=self.motivo.texto(),
+                    data=dia,
+                    versao=self.versao,
+                )
         except ErroDominio as erro:
             self.form.mostrar_erro(erro)
             return
