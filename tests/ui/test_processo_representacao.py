@@ -140,6 +140,7 @@ def test_arquivar_recusa_antes_de_pedir_confirmacao(qtbot: QtBot, banco: Banco, 
     geral = dialogo.form.mensagem("")
     assert "A representação nº 0001/2026 foi alterada por autoridade" in geral
     assert "depois que você a abriu" in geral and "nada foi gravado" in geral
+    ap.salvar_png(dialogo, "arquivar-representacao-recusa")
     with banco.leitura() as s:
         from secretaria.models import Representacao
 
