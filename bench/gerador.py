@@ -37,10 +37,12 @@ from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
 from secretaria.services.semente import abrir_e_semear
 
 PASTA = Path(__file__).resolve().parent
-ARQUIVO_SQLITE = PASTA / "cidade_grande.sqlite"
+# Two checkouts measuring at once (or a branch with a new migration) each keep a city of their own:
+# SECRETARIA_BENCH_SQLITE names another file, SECRETARIA_BENCH_PG_BANCO another PostgreSQL database.
+ARQUIVO_SQLITE = Path(os.environ.get("SECRETARIA_BENCH_SQLITE", PASTA / "cidade_grande.sqlite"))
 URL_SQLITE = f"sqlite:///{ARQUIVO_SQLITE}"
 PG_SERVIDOR = os.environ.get("SECRETARIA_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
-URL_PG = f"{PG_SERVIDOR}/secretaria_bench"
+URL_PG = f"{PG_SERVIDOR}/{os.environ.get('SECRETARIA_BENCH_PG_BANCO', 'secretaria_bench')}"
 
 Progresso = Callable[[int, int, str], None]
 
