@@ -238,22 +238,32 @@ def _ativar(uow: UnidadeDeTrabalho, ator: Ator, codigo: str, ativo: bool) -> Non
         uow.commit()
 
 
+def verificar_exclusao_dispositivo(sessao: so.Session, ator: Ator, codigo: str) -> None:
+    """The refusals `excluir_dispositivo` would raise, from a read session and writing nothing: what the screen
+    runs before asking to confirm the deletion (which cannot be undone)."""
+    _conferir_exclusao(sessao, ator, codigo)
+
+
+def _conferir_exclusao(s: so.Session, ator: Ator, codigo: str) -> DispositivoCatalogo:
+    exigir_papel(ator, "administrador", acao="alterar o catálogo de dispositivos")
+    d = _dispositivo(s, codigo)
+    if d.origem == "lei":
+        raise ErroDominio(f"O {d.rotulo} é dispositivo da Lei nº 2.413/1978 e não pode ser excluído.", "codigo")
+    if _citacoes(s, d.codigo):
+        raise ErroDominio(
+            f"O dispositivo {d.rotulo} já foi citado em autos ou representações e não pode ser excluído; "
+            "desative-o para que não seja mais citado.",
+            "codigo",
+        )
+    return d
+
+
 def excluir_dispositivo(uow: UnidadeDeTrabalho, ator: Ator, codigo: str) -> None:
     """Delete a contractual provision typed by mistake; never one of the law, never one a case cites."""
     exigir_papel(ator, "administrador", acao="alterar o catálogo de dispositivos")
     with uow:
         s = uow.session
-        d = _dispositivo(s, codigo)
-        if d.origem == "lei":
-            raise ErroDominio(
-                f"O {d.rotulo} é dispositivo da Lei nº 2.413/1978 e não pode ser excluído.", "codigo"
-            )
-        if _citacoes(s, d.codigo):
-            raise ErroDominio(
-                f"O dispositivo {d.rotulo} já foi citado em autos ou representações e não pode ser excluído; "
-                "desative-o para que não seja mais citado.",
-                "codigo",
-            )
+        d = _conferir_exclusao(s, ator, codigo)
         antes = auditoria.instantaneo(d)
         s.delete(d)
         s.flush()

@@ -139,13 +139,25 @@ def editar_valor_urm(
         return int(registro.id)
 
 
+def verificar_exclusao_valor_urm(sessao: so.Session, ator: Ator, valor_id: int) -> None:
+    """The refusals `excluir_valor_urm` would raise, from a read session and writing nothing: what the screen
+    runs before asking to confirm the deletion (which cannot be undone)."""
+    _conferir_exclusao(sessao, ator, valor_id)
+
+
+def _conferir_exclusao(s: so.Session, ator: Ator, valor_id: int) -> ValorURM:
+    exigir_papel(ator, "administrador", acao="alterar a tabela da URM")
+    registro = obter_registro(s, ValorURM, valor_id, "Valor da URM")
+    antes_pares = _pares(s)
+    _conferir_decisoes(s, antes_pares, [p for p in antes_pares if p[0] != registro.vigencia], "vigencia")
+    return registro
+
+
 def excluir_valor_urm(uow: UnidadeDeTrabalho, ator: Ator, valor_id: int) -> None:
     exigir_papel(ator, "administrador", acao="alterar a tabela da URM")
     with uow:
         s = uow.session
-        registro = obter_registro(s, ValorURM, valor_id, "Valor da URM")
-        antes_pares = _pares(s)
-        _conferir_decisoes(s, antes_pares, [p for p in antes_pares if p[0] != registro.vigencia], "vigencia")
+        registro = _conferir_exclusao(s, ator, valor_id)
         antes = auditoria.instantaneo(registro)
         s.delete(registro)
         s.flush()

@@ -23,6 +23,8 @@ from secretaria.db import Banco
 from secretaria.models import (
     PAPEIS,
     Auditoria,
+    AutoInfracao,
+    Decisao,
     Empregado,
     Fiscal,
     Linha,
@@ -330,3 +332,53 @@ class Roteiro:
             fundamentacao="Julgado.",
             **campos,
         )
+
+
+def inserir_auto(
+    banco: Banco, *, data_decisao: date | None = None, codigo: str = "1-I", numero: int = 1
+) -> int:
+    """An auto (and its decision, when dated) inserted directly: only the dates matter here."""
+    base = {"versao": 1, "criado_em": datetime(2026, 1, 1), "alterado_em": datetime(2026, 1, 1)}
+    with banco.engine.begin() as c:
+        if c.scalar(sa.select(sa.func.count()).select_from(Operadora)) == 0:
+            c.execute(
+                sa.insert(Operadora).values(id=1, razao_social="Viação Alfa", cnpj="11222333000181", **base)
+            )
+            c.execute(sa.insert(Fiscal).values(id=1, nome="Fábio", matricula="1", **base))
+        auto_id = c.execute(
+            sa.insert(AutoInfracao)
+            .values(
+                ano=2026,
+                numero=numero,
+                operadora_id=1,
+                dispositivo_codigo=codigo,
+                tipo="E",
+                data_infracao=date(2025, 1, 2),
+                local="Centro",
+                data_lavratura=date(2025, 1, 2),
+                hora_lavratura=time(10),
+                local_lavratura="Centro",
+                descricao_fatos="Fatos.",
+                infrator_nome="X",
+                fiscal_id=1,
+                proxima_penalidade="",
+                lavrado_por="fabio",
+                **base,
+            )
+            .returning(AutoInfracao.id)
+        ).scalar_one()
+        if data_decisao is not None:
+            c.execute(
+                sa.insert(Decisao).values(
+                    auto_id=auto_id,
+                    data=data_decisao,
+                    resultado="aplicada",
+                    multa_ur=Decimal("0.5"),
+                    valor_urm=Decimal("100"),
+                    multa_reais=Decimal("50"),
+                    fundamentacao="",
+                    secretario="sec",
+                    **base,
+                )
+            )
+    return int(auto_id)

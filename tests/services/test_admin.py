@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from datetime import date, datetime, time
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -15,12 +15,8 @@ from secretaria import relogio
 from secretaria.db import Banco
 from secretaria.models import (
     Auditoria,
-    AutoInfracao,
-    Decisao,
     DiaNaoUtil,
     DispositivoCatalogo,
-    Fiscal,
-    Operadora,
     ValorURM,
 )
 from secretaria.services import (
@@ -34,6 +30,7 @@ from secretaria.services import (
     urm,
 )
 from secretaria.services.base import AcessoNegado, Ator, ConflitoEdicao, ErroDominio
+from tests.helpers import fabrica
 
 HOJE = date(2026, 11, 30)
 ADMIN = Ator("ana", "Ana", frozenset({"administrador"}))
@@ -49,54 +46,6 @@ def _hoje(monkeypatch: pytest.MonkeyPatch) -> None:
 def _contar(banco: Banco, modelo: Any) -> int:
     with banco.leitura() as s:
         return int(s.scalar(sa.select(sa.func.count()).select_from(modelo)) or 0)
-
-
-def _auto(banco: Banco, *, data_decisao: date | None = None, codigo: str = "1-I", numero: int = 1) -> int:
-    """An auto (and its decision, when dated) inserted directly: only the dates matter here."""
-    base = {"versao": 1, "criado_em": datetime(2026, 1, 1), "alterado_em": datetime(2026, 1, 1)}
-    with banco.engine.begin() as c:
-        if c.scalar(sa.select(sa.func.count()).select_from(Operadora)) == 0:
-            c.execute(
-                sa.insert(Operadora).values(id=1, razao_social="Viação Alfa", cnpj="11222333000181", **base)
-            )
-            c.execute(sa.insert(Fiscal).values(id=1, nome="Fábio", matricula="1", **base))
-        auto_id = c.execute(
-            sa.insert(AutoInfracao)
-            .values(
-                ano=2026,
-                numero=numero,
-                operadora_id=1,
-                dispositivo_codigo=codigo,
-                tipo="E",
-                data_infracao=date(2025, 1, 2),
-                local="Centro",
-                data_lavratura=date(2025, 1, 2),
-                hora_lavratura=time(10),
-                local_lavratura="Centro",
-                descricao_fatos="Fatos.",
-                infrator_nome="X",
-                fiscal_id=1,
-                proxima_penalidade="",
-                lavrado_por="fabio",
-                **base,
-            )
-            .returning(AutoInfracao.id)
-        ).scalar_one()
-        if data_decisao is not None:
-            c.execute(
-                sa.insert(Decisao).values(
-                    auto_id=auto_id,
-                    data=data_decisao,
-                    resultado="aplicada",
-                    multa_ur=Decimal("0.5"),
-                    valor_urm=Decimal("100"),
-                    multa_reais=Decimal("50"),
-                    fundamentacao="",
-                    secretario="sec",
-                    **base,
-                )
-            )
-    return int(auto_id)
 
 
 def test_tabela_da_urm_valor_em_vigor_e_recusas(banco: Banco) -> None:
@@ -148,7 +97,7 @@ def test_urm_usada_por_decisao_nao_muda(banco: Banco) -> None:
     v2026 = urm.adicionar_valor_urm(
         banco.uow(), ADMIN, vigencia=date(2026, 1, 1), valor="164,74", ato="Decreto 2"
     )
-    _auto(banco, data_decisao=date(2025, 3, 10))
+    fabrica.inserir_auto(banco, data_decisao=date(2025, 3, 10))
     with banco.leitura() as s:
         assert [x.decisoes for x in urm.tabela_urm(s)] == [1, 0]
     antes = _contar(banco, ValorURM), _contar(banco, Auditoria)
@@ -284,7 +233,7 @@ def test_dispositivos_contratuais(banco: Banco) -> None:
         banco.uow(), ADMIN, origem="ato", codigo="PT-7", texto="Texto.", tipo="A", ato="Portaria 7"
     )
     catalogo.excluir_dispositivo(banco.uow(), ADMIN, "PT-7")
-    _auto(banco, codigo="CT-01")
+    fabrica.inserir_auto(banco, codigo="CT-01")
     with pytest.raises(ErroDominio):
         catalogo.definir_tipo_dispositivo(banco.uow(), ADMIN, codigo="CT-01", tipo="E", ato="Aditivo 2")
     with pytest.raises(ErroDominio):

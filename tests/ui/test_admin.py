@@ -17,9 +17,10 @@ from secretaria.db import Banco
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA
 from secretaria.services.calendario import adicionar_dia_nao_util
+from secretaria.services.catalogo import adicionar_dispositivo_contratual, listar_dispositivos
 from secretaria.services.consulta_auditoria import RegistroAuditoria
 from secretaria.services.orgao import obter_dados_orgao
-from secretaria.services.urm import adicionar_valor_urm, valor_urm_em
+from secretaria.services.urm import adicionar_valor_urm, tabela_urm, valor_urm_em
 from secretaria.ui.admin import PaginaAdministracao
 from secretaria.ui.admin.auditoria import PaginaAuditoria
 from secretaria.ui.admin.catalogo import DialogoDispositivoContratual, DialogoTipo1X, PainelCatalogo
@@ -30,6 +31,7 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.janela_principal import JanelaPrincipal
 from secretaria.ui.modelo_tabela import ModeloTabela
 from secretaria.ui.widgets import arquivos, mensagens
+from tests.helpers import fabrica
 
 HOJE = date(2026, 11, 30)
 
@@ -241,6 +243,47 @@ def test_corrigir_valor_urm_e_dispositivo_contratual(qtbot: QtBot, banco_sqlite:
     catalogo.excluir()
     mensagens.responder(QMessageBox.StandardButton.Yes)
     assert "CT-01" not in _textos(catalogo.modelo)
+
+
+def test_exclusao_recusada_antes_da_pergunta(qtbot: QtBot, banco: Banco) -> None:
+    """A deletion the service would refuse is refused at once, with no "Excluir…?" box asked first; a
+    permitted one still asks, and only then deletes."""
+    contexto = _contexto(banco)
+    usado = adicionar_valor_urm(
+        banco.uow(), contexto.ator, vigencia=date(2020, 1, 1), valor=Decimal("100"), ato="Decreto 1"
+    )
+    livre = adicionar_valor_urm(
+        banco.uow(), contexto.ator, vigencia=date(2026, 1, 1), valor=Decimal("164.74"), ato="Decreto 2"
+    )
+    adicionar_dispositivo_contratual(
+        banco.uow(), contexto.ator, origem="contrato", codigo="CT-01", texto="Limpeza.", tipo="E", ato="C 1"
+    )
+    fabrica.inserir_auto(banco, data_decisao=date(2025, 3, 10), codigo="CT-01")
+    painel = PainelUrm(contexto)
+    qtbot.addWidget(painel)
+    catalogo = PainelCatalogo(contexto)
+    qtbot.addWidget(catalogo)
+    for tela, chave, trecho in (
+        (painel, usado, "10/03/2025"),
+        (catalogo, "CT-01", "já foi citado"),
+    ):
+        tela.recarregar(chave)
+        assert tela.id_selecionado() == chave
+        tela.excluir()
+        caixa = mensagens.caixa_aberta()
+        assert caixa is not None and caixa.icon() == QMessageBox.Icon.Warning, trecho
+        assert trecho in caixa.text()
+        assert "Excluir" not in {b.text() for b in caixa.buttons()}
+        caixa.button(QMessageBox.StandardButton.Ok).click()
+        assert mensagens.caixa_aberta() is None
+    with banco.leitura() as s:
+        assert [v.vigencia for v in tabela_urm(s)] == [date(2020, 1, 1), date(2026, 1, 1)]
+        assert "CT-01" in {d.codigo for d in listar_dispositivos(s)}
+    painel.recarregar(livre)
+    painel.excluir()
+    assert "Excluir o valor" in mensagens.responder(QMessageBox.StandardButton.Yes)
+    with banco.leitura() as s:
+        assert [v.vigencia for v in tabela_urm(s)] == [date(2020, 1, 1)]
 
 
 def test_modelos_das_tabelas_de_administracao(

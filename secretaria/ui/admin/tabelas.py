@@ -144,6 +144,12 @@ class PainelUrm(PainelTabela):
         linha = self._linhas.get(self.id_selecionado())
         if linha is None:
             return
+        try:  # every refusal before the question: the deletion cannot be undone
+            with self.contexto.banco.leitura() as s:
+                urm.verificar_exclusao_valor_urm(s, self.contexto.ator, linha.id)
+        except ErroDominio as erro:
+            mensagens.avisar_erro(self, "Tabela da URM", erro.mensagem)
+            return
 
         def executar() -> None:
             try:
