@@ -147,7 +147,7 @@ def verificar_exclusao_valor_urm(sessao: so.Session, ator: Ator, valor_id: int) 
 
 def _conferir_exclusao(s: so.Session, ator: Ator, valor_id: int) -> ValorURM:
     exigir_papel(ator, "administrador", acao="alterar a tabela da URM")
-    registro = obter_registro(s, ValorURM, valor_id, "Valor da URM")
+    registro: ValorURM = obter_registro(s, ValorURM, valor_id, "Valor da URM")
     antes_pares = _pares(s)
     _conferir_decisoes(s, antes_pares, [p for p in antes_pares if p[0] != registro.vigencia], "vigencia")
     return registro
