@@ -248,7 +248,9 @@ def _conferir_exclusao(s: so.Session, ator: Ator, codigo: str) -> DispositivoCat
     exigir_papel(ator, "administrador", acao="alterar o catálogo de dispositivos")
     d = _dispositivo(s, codigo)
     if d.origem == "lei":
-        raise ErroDominio(f"O {d.rotulo} é dispositivo da Lei nº 2.413/1978 e não pode ser excluído.", "codigo")
+        raise ErroDominio(
+            f"O {d.rotulo} é dispositivo da Lei nº 2.413/1978 e não pode ser excluído.", "codigo"
+        )
     if _citacoes(s, d.codigo):
         raise ErroDominio(
             f"O dispositivo {d.rotulo} já foi citado em autos ou representações e não pode ser excluído; "

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, SISTEMA, Ator, ErroDominio
-from secretaria.ui.widgets.formulario import Formulario, botoes_salvar_cancelar
+from secretaria.ui.widgets.formulario import DialogoFormulario, Formulario, botoes_salvar_cancelar
 from secretaria.ui.widgets.janelas import crescer_para_caber
 
 TITULO_PROGRAMA = "Secretaria"
@@ -264,9 +264,10 @@ class DialogoMinhaSenha(QDialog):
         return self.form.mensagem(campo)
 
 
-class DialogoPrimeiroAcesso(QDialog):
+class DialogoPrimeiroAcesso(DialogoFormulario):
     """First run on an empty real database: name, login and password of the administrator, who is created
-    (as the system) and logged in. `ator` holds the new administrator after `accepted`."""
+    (as the system) and logged in. `ator` holds the new administrator after `accepted`. Leaving it with
+    something typed asks "Descartar as alterações?" like every form (giving up closes the program)."""
 
     def __init__(self, banco: Banco, parent: QWidget | None = None) -> None:
         super().__init__(parent)

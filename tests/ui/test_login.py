@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import criar_usuario, existe_usuario
 from secretaria.ui.login import DialogoLogin, DialogoPrimeiroAcesso, precisa_primeiro_acesso
+from secretaria.ui.widgets import mensagens
+from secretaria.ui.widgets.edicao import PERGUNTA_DESCARTAR
 
 
 def _usuario(banco: Banco, login: str = "maria", papeis: tuple[str, ...] = ("protocolo",)) -> None:
@@ -106,6 +109,9 @@ def test_primeiro_acesso_cria_o_administrador(qtbot: QtBot, banco: Banco) -> Non
     dialogo.criar()
     assert dialogo.form.mensagem("repetir") == "As senhas não conferem."
     assert not existe_usuario(banco.uow())  # nothing written on a refusal
+    dialogo.reject()  # Escape with the form filled in: asked first, and "Continuar editando" keeps it
+    assert mensagens.responder(QMessageBox.StandardButton.Cancel) == PERGUNTA_DESCARTAR
+    assert dialogo.isVisible() and dialogo.nome.text() == "Ana Lima"
     dialogo.repetir.setText("boasenha1")
     with qtbot.waitSignal(dialogo.accepted):
         dialogo.criar()

@@ -5,6 +5,8 @@ reloaded after someone else saved it (`ProtecaoEdicao.avisar_alteracao_externa`)
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -198,10 +200,17 @@ def perguntar_descartar(parent: QWidget, ao_descartar: Callable[[], None]) -> QM
     from secretaria.ui.widgets import mensagens
 
     botoes = QMessageBox.StandardButton
+    # The box (a child of the form) keeps this callback until it is deleted. A bound method held strongly
+    # would keep a parentless form's wrapper alive until then, and the form would be deleted from inside its
+    # own child's destructor (a crash when the form was dropped before the box's deferred deletion).
+    alvo: Callable[[], Callable[[], None] | None] = (
+        weakref.WeakMethod(ao_descartar) if inspect.ismethod(ao_descartar) else lambda: ao_descartar
+    )
 
     def terminou(resultado: int) -> None:
-        if resultado == botoes.Discard.value:
-            ao_descartar()
+        funcao = alvo()
+        if resultado == botoes.Discard.value and funcao is not None:
+            funcao()
 
     caixa = mensagens.caixa_mensagem(
         parent,
