@@ -580,6 +580,16 @@ def _proxima_como_lavrada(auto: AutoInfracao, retificacoes: tuple[RetificacaoCas
     return anteriores[0] if anteriores else auto.proxima_penalidade
 
 
+def _lavratura(auto: AutoInfracao, proxima: str) -> str:
+    """How the timeline tells the drawing-up: an auto imported from the paper book has no hour of its own
+    (the import stores midnight), so none is shown."""
+    if auto.importado_de:
+        return (
+            f"Registrado no livro de autos (hora não registrada); importado de {auto.importado_de}. {proxima}"
+        )
+    return f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {proxima}"
+
+
 def _linha_do_tempo(
     auto: AutoInfracao,
     representacao: Representacao | None,
@@ -610,7 +620,7 @@ def _linha_do_tempo(
             auto.data_lavratura,
             "lavratura",
             f"Auto de infração nº {auto.numero_formatado}",
-            f"Lavrado às {auto.hora_lavratura:%H:%M} em {auto.local_lavratura}. {proxima}",
+            _lavratura(auto, proxima),
         )
     )
     ev += [_evento_retificacao(r) for r in retificacoes]

@@ -19,6 +19,7 @@ from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
 from secretaria.models import AutoInfracao, Decisao, Numeracao, Pagamento, Recurso
 from secretaria.services.base import Ator, ErroDominio
+from secretaria.services.caso import obter_caso
 from secretaria.services.importacao import arquivos
 from secretaria.services.importacao.leitura import ler_conteudo
 from secretaria.services.importacao.servico import importar, previa
@@ -167,6 +168,15 @@ def test_painel_de_sancao_igual_para_historico_importado_e_lavrado_no_programa(
     assert [a.contado for a in importado.antecedentes] == [True, True, True, False, False]
     assert all("(importado de livro-2026.xlsx)" in a.motivo for a in importado.antecedentes)
     assert not any("importado" in a.motivo for a in nativo.antecedentes)
+
+    # The book records no hour: the case's timeline says so instead of the import's midnight.
+    with banco.leitura() as s:
+        auto_id = s.scalar(sa.select(AutoInfracao.id).where(AutoInfracao.importado_de == "livro-2026.xlsx"))
+        assert auto_id is not None
+        caso = obter_caso(s, auto_id)
+    lavratura = next(e for e in caso.linha_do_tempo if e.ato == "lavratura")
+    assert "hora não registrada" in lavratura.descricao and "00:00" not in lavratura.descricao
+    assert "importado de livro-2026.xlsx" in lavratura.descricao
 
     # Numbers kept; the year's sequence continues after the highest imported one.
     with banco.leitura() as s:

@@ -574,7 +574,9 @@ class TelaCaso(QDialog):
             linha("Circunstâncias", c.circunstancias),
             linha(
                 "Lavratura",
-                f"{formatar_data(c.data_lavratura)} às {c.hora_lavratura:%H:%M}, {c.local_lavratura}",
+                # an imported auto's hour is the import's midnight, not the book's: not shown
+                f"{formatar_data(c.data_lavratura)}"
+                f"{'' if c.importado_de else f' às {c.hora_lavratura:%H:%M}'}, {c.local_lavratura}",
             ),
             linha("Fiscal autuante", f"{c.fiscal_nome} (matrícula {c.fiscal_matricula})"),
             linha("Testemunhas", testemunhas),
