@@ -28,8 +28,12 @@ typecheck: $(STAMP)
 
 # The whole suite runs once without a tracer (it is long); the law package's branch coverage (100% required)
 # is measured on its own tests, which is where that coverage must come from anyway.
+# Two processes (pytest-xdist; each has its own PostgreSQL database and temporary folders): the window tests
+# mostly wait on signals, so two share the machine's two cores well. `PROCESSOS=0 make test` runs in this one.
+PROCESSOS ?= 2
+XDIST := -n $(PROCESSOS)$(if $(filter 0,$(PROCESSOS)),, --dist worksteal)
 pytest: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider --durations=10
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -p no:cacheprovider $(XDIST) --durations=10
 	$(BIN)/coverage run --branch --source=secretaria/lei -m pytest -q -p no:cacheprovider tests/lei
 	$(BIN)/coverage report --fail-under=100 --show-missing --skip-covered
 
@@ -37,7 +41,7 @@ pytest: $(STAMP)
 # depends on the real date fails here. `FUTURO='2030-01-01 09:00:00' make test-futuro` picks the day.
 FUTURO ?= $(shell date -d '+400 days' '+%Y-%m-%d 09:00:00')
 test-futuro: $(STAMP)
-	QT_QPA_PLATFORM=offscreen faketime '$(FUTURO)' $(BIN)/python -m pytest -q -p no:cacheprovider
+	QT_QPA_PLATFORM=offscreen faketime '$(FUTURO)' $(BIN)/python -m pytest -q -p no:cacheprovider $(XDIST)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run

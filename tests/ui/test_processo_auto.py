@@ -187,7 +187,7 @@ def test_anterior_decidido_mas_ainda_recorrivel_nao_conta_e_diz_ate_quando(
     assert "Não conta — decisão de 07/03/2026 não notificada" in texto
     assert nao_notificado.numero_formatado in texto
     dialogo.resize(900, 900)
-    dialogo.painel.grab().save("/tmp/painel_nao_definitiva.png")
+    ap.salvar_png(dialogo.painel, "painel_nao_definitiva")
 
 
 def test_exemplo_4_anterior_sem_decisao_nao_conta(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:

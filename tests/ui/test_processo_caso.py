@@ -449,7 +449,7 @@ def test_dispositivo_contratual_desativado_depois_do_auto(qtbot: QtBot, banco: B
     _registrar(qtbot, dialogo)
     assert "multa de 0,60 URM" in ap.responder_caixa(qtbot, SIM)
     ap.responder_caixa(qtbot, OK)
-    tela.grab().save("/tmp/caso_ct07.png")
+    ap.salvar_png(tela, "caso_ct07")
     with banco.leitura() as s:
         assert obter_caso(s, r.id).decisao is not None
 

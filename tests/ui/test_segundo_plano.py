@@ -26,6 +26,7 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.exportar import exportar_para_excel
 from secretaria.ui.widgets.tarefas import Tarefa, aguardar_tarefas, em_andamento
+from tests.helpers import apoio_processo as ap
 from tests.helpers import cenario_documentos as cen
 
 
@@ -124,7 +125,7 @@ def test_exportacao_longa_a_janela_responde_e_cancelar_nao_deixa_arquivo(
     dialogo = _dialogo(janela)
     qtbot.waitUntil(lambda: dialogo.labelText() == "Gravando a linha 2.000 de 5.000…", timeout=5000)
     assert dialogo.windowModality() == Qt.WindowModality.NonModal  # the rest of the window stays usable
-    dialogo.grab().save("/tmp/h16-segundo-plano-progresso.png")
+    ap.salvar_png(dialogo, "h16-segundo-plano-progresso")
     _cancelar(dialogo)
     seguir.set()
     qtbot.waitUntil(tarefa.isFinished, timeout=10000)
@@ -211,7 +212,7 @@ def test_documento_cancelado_na_metade_nada_gravado(
     assert na_pagina_1.wait(20)
     dialogo = _dialogo(janela)
     qtbot.waitUntil(lambda: dialogo.labelText().startswith("Gerando a página 1"), timeout=5000)
-    dialogo.grab().save("/tmp/h16-segundo-plano-pagina.png")
+    ap.salvar_png(dialogo, "h16-segundo-plano-pagina")
     _cancelar(dialogo)
     assert dialogo.labelText() == "Cancelando… (nada será gravado)"
     seguir.set()
@@ -259,7 +260,7 @@ def test_banco_ocupado_a_janela_segue_pintando_e_o_usuario_desiste_ou_tenta_de_n
         qtbot.waitUntil(lambda: len(tiques) >= 30, timeout=3000)  # the window's own timer keeps running
         qtbot.waitUntil(dialogo.isVisible, timeout=3000)
         assert dialogo.labelText().startswith("Aguardando o banco de dados, ocupado por outro programa…")
-        dialogo.grab().save("/tmp/h16-segundo-plano-aguardando.png")
+        ap.salvar_png(dialogo, "h16-segundo-plano-aguardando")
         _cancelar(dialogo)
         assert aguardar_tarefas(20_000)
         assert mensagens.caixa_aberta() is None  # gave up: nothing to tell, nothing written
@@ -274,7 +275,7 @@ def test_banco_ocupado_a_janela_segue_pintando_e_o_usuario_desiste_ou_tenta_de_n
         assert "ocupado por outro" in caixa.text() and "nada foi gravado" in caixa.text()
         botoes = {b.text() for b in caixa.buttons()}
         assert {"Tentar de novo", "Desistir"} <= botoes
-        caixa.grab().save("/tmp/h16-segundo-plano-ocupado.png")
+        ap.salvar_png(caixa, "h16-segundo-plano-ocupado")
         assert _contar_documentos(banco) == antes
     (tentar,) = [b for b in caixa.buttons() if b.text() == "Tentar de novo"]
     tentar.click()
