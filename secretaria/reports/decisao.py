@@ -186,9 +186,13 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             f.append(Spacer(1, 4 * mm))
             f.append(self.recurso(dados))
 
+        # The signature never stands alone on a page: it goes with the text block before it (the appeal box,
+        # or the last paragraph of the grounds), so whoever reads the signed page reads what was decided.
+        ultimo = [f.pop()]
         f.append(
             KeepTogether(
                 [
+                    *ultimo,
                     Spacer(1, 4 * mm),
                     self.local_e_data(timbre, dados.data_decisao),
                     self.assinaturas([[f"<b>{texto(nome)}</b>", texto(cargo)]], altura_espaco=12 * mm),

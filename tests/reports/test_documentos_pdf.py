@@ -393,6 +393,25 @@ def test_decisao_de_arquivamento_nao_fala_em_multa_nem_recurso() -> None:
     assert "RECURSO" not in pagina
 
 
+FRASE = "O fiscal constatou a irregularidade descrita no auto, confirmada pelas fotografias do processo. "
+
+
+@pytest.mark.parametrize("frases", [1, 6, 14, 22, 30])
+@pytest.mark.parametrize("arquivada", [False, True], ids=["aplicada", "arquivada"])
+def test_assinatura_da_decisao_nunca_sozinha_na_pagina(arquivada: bool, frases: int) -> None:
+    """Whatever the length of the grounds, the page with the place, date and signature also carries the text
+    just before it: the appeal box (a penalty) or the end of the grounds (an archived auto)."""
+    base = decisao_arquivada() if arquivada else decisao()
+    fundamentacao = FRASE * (frases - 1) + "Fim da fundamentação."
+    texto = paginas(DecisaoPdf().render(replace(base, fundamentacao=fundamentacao)))
+    (assinada,) = [t for t in texto if "Pelotas, 18 de dezembro de 2026." in t]
+    antes_da_data = assinada.split("Pelotas, 18 de dezembro de 2026.")[0]
+    if arquivada:
+        assert "Fim da fundamentação." in antes_da_data
+    else:
+        assert "RECURSO (art. 15)" in antes_da_data and "Prefeito" in antes_da_data
+
+
 @pytest.mark.parametrize(
     ("mudancas", "mensagem"),
     [
