@@ -150,21 +150,21 @@ class AutoInfracaoPdf(DocumentoPdf[DadosAuto]):
             bloco.append(self.p(f"Nota: {texto(dispositivo.nota)}", "Nota"))
         f.append(KeepTogether(bloco))
 
-        # V – próxima penalidade
-        f.append(self.secao("V – Próxima penalidade a ser aplicada (art. 10, V)"))
-        f.append(self.p(texto(dados.proxima_penalidade), "Valor"))
-        f.append(
+        # V – próxima penalidade, kept on the page of the signatures: they never stand alone on a page
+        fim: list[Flowable] = [
+            self.secao("V – Próxima penalidade a ser aplicada (art. 10, V)"),
+            self.p(texto(dados.proxima_penalidade), "Valor"),
             self.p(
                 "Prazo para defesa: 15 (quinze) dias, contados da intimação, por petição contra recibo "
                 "dirigida ao Secretário Municipal de Serviços Urbanos (art. 14).",
                 "Nota",
-            )
-        )
+            ),
+        ]
 
         # assinaturas
         fiscal = dados.fiscal
         autuado = ["Autuado ou preposto"]
-        fim: list[Flowable] = [Spacer(1, 2 * mm), self.local_e_data(dados.timbre, dados.data_lavratura)]
+        fim += [Spacer(1, 2 * mm), self.local_e_data(dados.timbre, dados.data_lavratura)]
         if dados.recusou_assinar:
             autuado.append("<i>recusou-se a assinar</i>")
             fim.append(

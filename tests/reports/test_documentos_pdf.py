@@ -412,6 +412,20 @@ def test_assinatura_da_decisao_nunca_sozinha_na_pagina(arquivada: bool, frases: 
         assert "RECURSO (art. 15)" in antes_da_data and "Prefeito" in antes_da_data
 
 
+@pytest.mark.parametrize("frases", [1, 6, 11, 16, 24])
+def test_assinaturas_do_auto_nunca_sozinhas_na_pagina(frases: int) -> None:
+    """However long the facts, the signatures of the fiscal, the person present and the witnesses share
+    their page with section V (the next penalty and the defence deadline)."""
+    texto = paginas(AutoInfracaoPdf().render(auto(descricao_fatos=FRASE * frases)))
+    assinadas = [t for t in texto if "Pelotas, 20 de novembro de 2026." in t]
+    assert assinadas  # one per copy
+    for pagina in assinadas:
+        antes_da_data = pagina.split("Pelotas, 20 de novembro de 2026.")[0]
+        assert (
+            "V – Próxima penalidade a ser aplicada" in antes_da_data and "Prazo para defesa" in antes_da_data
+        )
+
+
 @pytest.mark.parametrize(
     ("mudancas", "mensagem"),
     [
