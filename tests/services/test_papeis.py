@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from secretaria.db import Banco
-from secretaria.models import PAPEIS
+from secretaria.models import PAPEIS, AutoInfracao
 from secretaria.services import autos, execucao, representacoes, retificacoes, revisao_prazos, tramitacao
 from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, Ator, ErroDominio
 from secretaria.services.caso import PAPEIS_DOS_ATOS
@@ -176,6 +176,9 @@ def test_um_usuario_com_varios_papeis_faz_o_que_cada_um_permite(banco: Banco, ro
     ator = Ator("ana", "Ana", frozenset({"fiscal", "secretario"}))
     r = autos.lavrar_auto(banco.uow(), ator, roteiro.novo_auto())
     autos.cancelar_auto(banco.uow(), ator, auto_id=r.id, motivo="Teste de papéis.")
+    with banco.leitura() as s:  # drawn up as fiscal, cancelled as secretário: both acts landed
+        auto = s.get(AutoInfracao, r.id)
+        assert auto is not None and auto.lavrado_por == "ana" and auto.fase == "cancelado"
 
 
 def test_a_tela_do_caso_usa_os_mesmos_papeis_que_os_servicos() -> None:
