@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -76,6 +76,52 @@ ao_esperar_banco: contextvars.ContextVar[Callable[[float], None] | None] = conte
 )
 """Set by the window's background tasks: called with the seconds waited so far while the database is
 busy (another program holds SQLite's write lock, or a PostgreSQL row/table lock)."""
+
+
+@dataclass
+class AtoDaJanela:
+    """An act the window runs (`ato_da_janela`): how long its transactions may wait for a lock (None: as
+    usual), and how many of them it has committed so far (the window runs a busy act again only while that
+    is 0: nothing of it written yet)."""
+
+    espera: float | None
+    gravadas: int = 0
+
+
+_ato_da_janela: contextvars.ContextVar[AtoDaJanela | None] = contextvars.ContextVar(
+    "ato_da_janela", default=None
+)
+
+
+@contextmanager
+def ato_da_janela(espera: float | None = None) -> Iterator[AtoDaJanela]:
+    """Run one act of the window, counting its commits. With `espera` (the GUI thread), every write
+    transaction begun inside, unless its unit of work says otherwise (`variante(espera=...)`), waits at most
+    `espera` seconds for the database's locks and then raises `BancoOcupado` at once, never retried: the
+    window then waits off the GUI thread instead of freezing for SQLITE_ESPERA_MS, or for as long as a
+    PostgreSQL row lock is held."""
+    ato = AtoDaJanela(espera)
+    marca = _ato_da_janela.set(ato)
+    try:
+        yield ato
+    finally:
+        _ato_da_janela.reset(marca)
+
+
+def _curta() -> bool:
+    ato = _ato_da_janela.get()
+    return ato is not None and ato.espera is not None
+
+
+def _espera_na_janela(opcoes: dict[str, Any]) -> float | None:
+    """The lock wait of a write transaction beginning now: its own option, else the GUI thread's short one."""
+    espera = opcoes.get(OPCAO_ESPERA)
+    if espera is None and opcoes.get("sqlite_begin") != "DEFERRED":
+        ato = _ato_da_janela.get()
+        if ato is not None:
+            return ato.espera
+    return cast(float | None, espera)
+
 
 _log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -307,7 +353,7 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()
         modo = opcoes.get("sqlite_begin", "IMMEDIATE")
-        espera = opcoes.get(OPCAO_ESPERA)
+        espera = _espera_na_janela(opcoes)
         bruta = conn.connection.driver_connection
         assert isinstance(bruta, sqlite3.Connection)
         # busy_timeout belongs to the connection: set it for this transaction only when it differs from
@@ -349,7 +395,7 @@ def _configurar_postgresql(engine: sa.Engine) -> None:
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()
-        espera = opcoes.get(OPCAO_ESPERA)
+        espera = _espera_na_janela(opcoes)
         leitura = opcoes.get("sqlite_begin") == "DEFERRED"  # `Banco.leitura()`: never cut short
         if espera is None and not leitura and ao_esperar_banco.get() is not None:
             # a background task: each attempt waits a second for a lock, com_retentativas tells the hook
@@ -463,7 +509,9 @@ class UnidadeDeTrabalho:
         if isinstance(exc, StaleDataError):
             raise self._conflito(suspeitos) from exc
         if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
-            raise BancoOcupado() from exc
+            # On the GUI thread a lock not obtained within its short wait is told at once (the window waits
+            # off the GUI thread instead): retrying here would freeze the window once per attempt.
+            raise BancoOcupado(repetir=not _curta()) from exc
         if isinstance(exc, sa.exc.DataError | OverflowError):
             _log.warning("Valor recusado pelo banco de dados: %s", type(exc).__name__)
             raise ValorRecusadoPeloBanco() from exc
@@ -478,6 +526,9 @@ class UnidadeDeTrabalho:
     def commit(self) -> None:
         self.session.commit()
         self._confirmado = True
+        ato = _ato_da_janela.get()
+        if ato is not None:
+            ato.gravadas += 1
 
     def rollback(self) -> None:
         self.session.rollback()

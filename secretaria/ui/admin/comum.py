@@ -68,15 +68,11 @@ class DialogoSimples(DialogoFormulario):
         raise NotImplementedError
 
     def salvar(self) -> None:
-        resultado: list[Any] = []
+        self.gravar_no_formulario(self.form, self.gravar, self._gravado)
 
-        def executar() -> bool:
-            resultado.append(self.gravar())
-            return True
-
-        if self.gravar_no_formulario(self.form, executar):
-            self.salvo.emit(resultado[0])
-            self.accept()
+    def _gravado(self, resultado: Any) -> None:
+        self.salvo.emit(resultado)
+        self.accept()
 
     def erro(self, campo: str) -> str:
         return self.form.mensagem(campo)

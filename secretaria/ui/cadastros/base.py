@@ -175,9 +175,9 @@ class DialogoCadastro(DialogoFormulario):
         if not self.pode_editar:
             self.reject()
             return
-        novo_id = self.gravar_no_formulario(self.form, lambda: self.gravar(self.contexto.banco.uow()))
-        if novo_id is None:
-            return
+        self.gravar_no_formulario(self.form, lambda: self.gravar(self.contexto.banco.uow()), self._gravado)
+
+    def _gravado(self, novo_id: int) -> None:
         self.registro_id = novo_id
         self.salvo.emit(novo_id)
         self.accept()

@@ -50,6 +50,7 @@ from secretaria.ui.processo.campos import (
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_OK, Adiador
 from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.formulario import DialogoFormulario
+from secretaria.ui.widgets.gravacao import gravar
 
 COR_DESTAQUE = "#1d4ed8"
 ESTILO_NORMAL = "color: palette(window-text);"
@@ -148,11 +149,12 @@ class DialogoRegistro(DialogoFormulario):
             self._executar()
 
     def _executar(self) -> None:
-        try:
-            resultado = self.executar()
-        except ErroDominio as erro:
-            self._recusado(erro)
-            return
+        # `gravar`: off the GUI thread, with the wait shown and Cancelar, when the database is busy
+        gravar(
+            self, self.executar, titulo=self.titulo, ao_concluir=self._executado, ao_recusar=self._recusado
+        )
+
+    def _executado(self, resultado: Any) -> None:
         self.concluir(resultado)
         self.accept()
 

@@ -421,24 +421,29 @@ class DialogoFormulario(QDialog):
             recarregar=True,
         )
 
-    def gravar_no_formulario(self, form: Formulario, acao: Callable[[], T]) -> T | None:
-        """`form.tentar(acao)`, except that a version conflict (someone else saved the record meanwhile)
-        shows above the buttons with "Recarregar" when this dialog can reload its record."""
-        conflito: list[ConflitoEdicao] = []
+    def gravar_no_formulario(
+        self, form: Formulario, acao: Callable[[], T], ao_gravar: Callable[[T], None]
+    ) -> None:
+        """Run the save `acao` (`gravacao.gravar`: off the GUI thread, with the wait shown, when the database
+        is busy) and then `ao_gravar(resultado)`; a refusal shows beside its field, nothing written, and a
+        version conflict (someone else saved the record meanwhile) above the buttons with "Recarregar" when
+        this dialog can reload its record."""
+        from secretaria.ui.widgets.gravacao import gravar
 
-        def executar() -> T | None:
-            try:
-                return acao()
-            except ConflitoEdicao as erro:
-                if not self.pode_recarregar():
-                    raise
-                conflito.append(erro)
-                return None
+        form.limpar_erros()
+        gravar(
+            self,
+            acao,
+            titulo=self.windowTitle() or "Salvar",
+            ao_concluir=ao_gravar,
+            ao_recusar=lambda erro: self.recusado_no_formulario(form, erro),
+        )
 
-        resultado = form.tentar(executar)
-        if conflito:
-            self.mostrar_conflito(conflito[0])
-        return resultado
+    def recusado_no_formulario(self, form: Formulario, erro: ErroDominio) -> None:
+        if isinstance(erro, ConflitoEdicao) and self.pode_recarregar():
+            self.mostrar_conflito(erro)
+        else:
+            form.mostrar_erro(erro)
 
     def mostrar_conflito(self, conflito: ConflitoEdicao) -> None:
         """A save refused because the record changed since it was loaded (nothing was written)."""

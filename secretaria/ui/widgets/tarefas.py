@@ -205,12 +205,14 @@ def em_segundo_plano(
     ao_cancelar: Callable[[str], None] | None = None,
     cancelavel: bool = True,
     chave: Hashable | None = None,
+    modal: bool = False,
 ) -> Tarefa | None:
     """Run `funcao(progresso)` off the GUI thread with a non-modal progress dialog (shown after 300 ms), and
     then `ao_concluir(resultado)` on the GUI thread. A refusal goes to `ao_falhar` or else to a message box
     titled `titulo`; Cancelar (when `cancelavel`) stops the work at its next `progresso` and calls
     `ao_cancelar`. With `chave`, a second call for the same key while the first runs is refused with a
-    message (and returns None): an act on the same record never runs twice at once."""
+    message (and returns None): an act on the same record never runs twice at once. `modal`: the progress
+    dialog blocks its window meanwhile (a save from a form, whose fields the work reads)."""
     from secretaria.ui.widgets import mensagens
 
     if chave is not None and chave in _ocupados:
@@ -251,6 +253,7 @@ def em_segundo_plano(
             ao_cancelar=ao_cancelar,
             cancelavel=cancelavel,
             chave=chave,
+            modal=modal,
         )
 
     tarefa.falhou.connect(falhou)
@@ -259,7 +262,7 @@ def em_segundo_plano(
     if chave is not None:
         _ocupados[chave] = titulo
         tarefa.chave = chave  # let go when the task ends, even after its window has gone
-    tarefa.iniciar(dialogo_progresso(parent, titulo, texto, cancelavel=cancelavel, modal=False))
+    tarefa.iniciar(dialogo_progresso(parent, titulo, texto, cancelavel=cancelavel, modal=modal))
     return tarefa
 
 

@@ -1,0 +1,147 @@
+"""A save from a form while another connection holds the database (issue 16): the window never waits on
+the GUI thread. The save goes to the background at once, says "Aguardando o banco de dados…" while the
+window's own timer keeps running, gives up on Cancelar with nothing written, and succeeds by itself once
+the lock is released, closing the dialog as a synchronous save would."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QProgressDialog, QPushButton, QWidget
+from pytestqt.qtbot import QtBot
+
+from secretaria.db import Banco, arquivo_sqlite, criar_engine
+from secretaria.services import cadastros
+from secretaria.services.base import SISTEMA
+from secretaria.services.contas import autenticar, criar_usuario
+from secretaria.ui.cadastros.operadoras import DialogoOperadora
+from secretaria.ui.contexto import Contexto
+from secretaria.ui.widgets import mensagens
+from secretaria.ui.widgets.gravacao import DESISTIU, ESPERA_NA_JANELA
+from secretaria.ui.widgets.tarefas import aguardar_tarefas
+
+CNPJ = "11222333000181"
+
+
+@contextmanager
+def _travado(banco: Banco, operadora_id: int) -> Iterator[None]:
+    """Another program holds the lock the save needs: SQLite's write lock (BEGIN IMMEDIATE on a connection
+    of its own); on PostgreSQL the operator's row (SELECT … FOR UPDATE)."""
+    if banco.eh_sqlite:
+        arquivo = arquivo_sqlite(banco.url)
+        assert arquivo is not None
+        outro = sqlite3.connect(arquivo, isolation_level=None)
+        outro.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            outro.rollback()
+            outro.close()
+        return
+    engine = criar_engine(banco.url)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT id FROM operadora WHERE id = {operadora_id} FOR UPDATE")
+            try:
+                yield
+            finally:
+                conn.rollback()
+    finally:
+        engine.dispose()
+
+
+def _bairro(banco: Banco, operadora_id: int) -> str | None:
+    with banco.leitura() as s:
+        return cadastros.obter_operadora(s, operadora_id).dados.bairro
+
+
+def _aguardando(janela: QWidget) -> QProgressDialog:
+    (dialogo,) = [d for d in janela.findChildren(QProgressDialog) if d.isVisible()]
+    return dialogo
+
+
+@pytest.fixture
+def montado(qtbot: QtBot, banco: Banco) -> tuple[QWidget, DialogoOperadora, int, list[int]]:
+    criar_usuario(
+        banco.uow(), SISTEMA, login="ana", nome="Ana", senha="segredo123", papeis=("administrador",)
+    )
+    contexto = Contexto(banco, autenticar(banco.uow(), "ana", "segredo123"))
+    oid = cadastros.criar_operadora(
+        banco.uow(),
+        contexto.ator,
+        cadastros.DadosOperadora(razao_social="Alfa Ltda.", cnpj=CNPJ, logradouro="Rua A"),
+    )
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    janela.resize(1000, 700)
+    janela.show()
+    tiques: list[int] = []
+    relogio_da_janela = QTimer(janela)
+    relogio_da_janela.timeout.connect(lambda: tiques.append(1))
+    relogio_da_janela.start(10)
+    dialogo = DialogoOperadora(contexto, oid, janela)
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    dialogo.bairro.setText("Centro")
+    return janela, dialogo, oid, tiques
+
+
+def test_gravar_com_o_banco_ocupado_espera_fora_da_janela_e_desiste_no_cancelar(
+    qtbot: QtBot, banco: Banco, montado: tuple[QWidget, DialogoOperadora, int, list[int]]
+) -> None:
+    _janela, dialogo, oid, tiques = montado
+    with _travado(banco, oid):
+        inicio = time.monotonic()
+        dialogo.salvar()
+        # back to the event loop after the short try, not after busy_timeout (15 s) or the lock's end
+        assert time.monotonic() - inicio < ESPERA_NA_JANELA + 1.5
+        espera = _aguardando(dialogo)
+        assert espera.windowModality() == Qt.WindowModality.WindowModal  # the form cannot change meanwhile
+        assert espera.labelText().startswith("Aguardando o banco de dados, ocupado por outro programa…")
+        tiques.clear()
+        qtbot.waitUntil(lambda: len(tiques) >= 30, timeout=3000)  # the window's own timer keeps running
+        assert dialogo.isVisible()
+        espera.grab().save("/tmp/gui-espera-aguardando.png")
+        (cancelar,) = espera.findChildren(QPushButton)
+        assert cancelar.text() == "Cancelar"
+        cancelar.click()
+        assert aguardar_tarefas(20_000)
+        assert mensagens.caixa_aberta() is None
+        assert dialogo.isVisible()  # still open with what was typed, told that nothing was written
+        assert dialogo.bairro.text() == "Centro"
+        assert dialogo.form.mensagem("") == DESISTIU
+        assert _bairro(banco, oid) != "Centro"
+
+
+def test_gravar_com_o_banco_ocupado_grava_quando_o_banco_e_liberado(
+    qtbot: QtBot, banco: Banco, montado: tuple[QWidget, DialogoOperadora, int, list[int]]
+) -> None:
+    _janela, dialogo, oid, tiques = montado
+    with _travado(banco, oid):
+        dialogo.salvar()
+        espera = _aguardando(dialogo)
+        tiques.clear()
+        qtbot.waitUntil(lambda: len(tiques) >= 20, timeout=3000)
+        assert _bairro(banco, oid) != "Centro" and dialogo.isVisible()
+    # the other program let go: the waiting save goes through and the dialog closes accepted
+    assert aguardar_tarefas(20_000)
+    assert mensagens.caixa_aberta() is None
+    assert not espera.isVisible()
+    assert not dialogo.isVisible() and dialogo.result() == DialogoOperadora.DialogCode.Accepted
+    assert _bairro(banco, oid) == "Centro"
+
+
+def test_gravar_sem_ninguem_no_banco_e_imediato(
+    qtbot: QtBot, banco: Banco, montado: tuple[QWidget, DialogoOperadora, int, list[int]]
+) -> None:
+    """The common case stays synchronous: the row is written when `salvar` returns, no wait dialog."""
+    _janela, dialogo, oid, _tiques = montado
+    dialogo.salvar()
+    assert _bairro(banco, oid) == "Centro"
+    assert not dialogo.isVisible()
+    assert not [d for d in dialogo.findChildren(QProgressDialog) if d.isVisible()]
