@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -37,6 +37,8 @@ from secretaria.services import auditoria
 from secretaria.services.anexos import verificar_anexos
 from secretaria.services.auditoria import ResultadoVerificacao, verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
+
+Progresso = Callable[[int, int, str], None]
 
 ACAO_TERMO = "termo_verificacao"
 ENTIDADE_TERMO = "termo_auditoria"
@@ -137,18 +139,33 @@ class RelatorioVerificacao:
 
 
 def verificar_tudo(
-    sessao: so.Session, ancoras: Sequence[tuple[int, str]] = (), *, lote: int = 1000
+    sessao: so.Session,
+    ancoras: Sequence[tuple[int, str]] = (),
+    *,
+    lote: int = 1000,
+    progresso: Progresso | None = None,
 ) -> RelatorioVerificacao:
-    """The chain, the protection, the anchors (given and recorded terms), the records and the documents."""
+    """The chain, the protection, the anchors (given and recorded terms), the records and the documents;
+    `progresso(feitas, total, etapa)` before each step (reads only: it may raise to stop)."""
+    total = len(TABELAS) + 3
+
+    def etapa(feitas: int, texto: str) -> None:
+        if progresso is not None:
+            progresso(feitas, total, texto)
+
+    etapa(0, "Conferindo a cadeia de auditoria…")
     relatorio = RelatorioVerificacao(verificar_cadeia(sessao))
     sessao.expunge_all()
     _conferir_protecao(sessao, relatorio)
     _conferir_ancoras(sessao, relatorio, ancoras)
-    for tabela in TABELAS:
+    for feitas, tabela in enumerate(TABELAS, start=1):
+        etapa(feitas, f"Conferindo os registros ({feitas} de {len(TABELAS)} tabelas)…")
         _conferir_tabela(sessao, relatorio, tabela, lote)
         sessao.expunge_all()
+    etapa(total - 2, "Conferindo os documentos emitidos…")
     _conferir_documentos(sessao, relatorio)
     sessao.expunge_all()
+    etapa(total - 1, "Conferindo os anexos…")
     for anexo in verificar_anexos(sessao):
         relatorio.anexos += 1
         if not anexo.integro:
@@ -169,8 +186,9 @@ class TermoEmitido:
     pdf: bytes
 
 
-def emitir_termo(banco: Banco, ator: Ator) -> TermoEmitido:
-    """Verify everything, then record a "termo de verificação" in the audit and render its PDF.
+def emitir_termo(banco: Banco, ator: Ator, *, progresso: Progresso | None = None) -> TermoEmitido:
+    """Verify everything, then record a "termo de verificação" in the audit and render its PDF
+    (`progresso` is called during the verification only: raising there stops with nothing written).
 
     Refused unless the audit is whole: a term must never vouch for a tampered database. The anchor is the
     last row the verification read (rows appended meanwhile are covered by the next term).
@@ -180,7 +198,7 @@ def emitir_termo(banco: Banco, ator: Ator) -> TermoEmitido:
 
     exigir_papel(ator, "administrador", "secretario", acao="emitir o termo de verificação da auditoria")
     with banco.leitura() as sessao:
-        relatorio = verificar_tudo(sessao)
+        relatorio = verificar_tudo(sessao, progresso=progresso)
     if not relatorio.integro or relatorio.cadeia.ultimo_id is None or relatorio.cadeia.ultimo_hash is None:
         motivo = (
             relatorio.cadeia.mensagem if not relatorio.cadeia.integra else "; ".join(relatorio.achados[:3])

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from secretaria.ui.modelo_tabela import (
     ColunaTabela,
+    Consulta,
     FiltroTabela,
     FonteLinhas,
     LinhaTabela,
@@ -259,6 +260,8 @@ class PaginaLista(QWidget):
 
     abrirRegistro = Signal(object)
     novoRegistro = Signal()
+    buscaMostrada = Signal()
+    """A search or live refresh read off the GUI thread is now on screen."""
 
     def __init__(
         self,
@@ -368,10 +371,13 @@ class PaginaLista(QWidget):
         self._espera = QTimer(self)
         self._espera.setSingleShot(True)
         self._espera.setInterval(ESPERA_BUSCA_MS)
-        self._espera.timeout.connect(self.aplicar_filtro)
+        self._espera.timeout.connect(self.buscar_em_segundo_plano)
+        self._geracao = 0  # searches started; the result of an older one than the last is dropped
+        # the reading under way off the GUI thread: its filter, whether it is a new search, and what follows
+        self._lendo: tuple[FiltroTabela, bool, Callable[[], None] | None] | None = None
         self.busca.textChanged.connect(lambda _t: self._espera.start())
         self.busca.returnPressed.connect(self._busca_enter)
-        self.combo_situacao.currentIndexChanged.connect(lambda _i: self.aplicar_filtro())
+        self.combo_situacao.currentIndexChanged.connect(lambda _i: self.buscar_em_segundo_plano())
         self.modelo.contagemMudou.connect(self._mostrar_contagem)
         self.modelo.modelReset.connect(self._depois_da_consulta)
         self.tabela.activated.connect(lambda idx: self._abrir_linha(idx.row()))
@@ -495,12 +501,79 @@ class PaginaLista(QWidget):
         first window of rows (not one deep in the result at the old scroll position, which cost an OFFSET scan).
         """
         self._espera.stop()
+        self._esquecer_busca()
         self.modelo.definir_filtro(self.filtro_atual())
         self.tabela.scrollToTop()
+
+    def buscar_em_segundo_plano(self, depois: Callable[[], None] | None = None) -> None:
+        """The search typed or chosen (the timer calls this 250 ms after the last key), read off the GUI
+        thread when the list's source queries a database: the rows on screen stay until the new ones
+        arrive, a newer search drops an older one's result, and `depois()` runs once it is on screen."""
+        self._espera.stop()
+        filtro = self.filtro_atual()
+        if not self.modelo.consulta_em_segundo_plano:
+            self.aplicar_filtro()
+        elif filtro != self.modelo.filtro:
+            self._consultar(filtro, nova_busca=True, depois=depois)
+            return
+        elif self._lendo is not None and self._lendo[1]:
+            self._esquecer_busca()  # back to what is on screen: a search still being read is of no use
+        if depois is not None:
+            depois()
+
+    def busca_pendente(self) -> bool:
+        """A search typed but not yet on screen (waiting for the last key, or being read)."""
+        return self._espera.isActive() or self._lendo is not None
+
+    def _esquecer_busca(self) -> None:
+        self._geracao += 1
+        self._lendo = None
+
+    def _consultar(
+        self, filtro: FiltroTabela, *, nova_busca: bool, depois: Callable[[], None] | None = None
+    ) -> None:
+        from secretaria.ui.widgets.tarefas import Tarefa
+
+        self._geracao += 1
+        geracao = self._geracao
+        consultar = self.modelo.consulta(filtro)
+        tarefa = Tarefa(lambda _progresso: consultar(), self)
+        tarefa.concluida.connect(
+            lambda consulta: self._mostrar_consulta(geracao, consulta, nova_busca, depois)
+        )
+        tarefa.falhou.connect(lambda mensagem: self._consulta_falhou(geracao, mensagem))
+        self._lendo = (filtro, nova_busca, depois)
+        tarefa.iniciar()
+
+    def _mostrar_consulta(
+        self, geracao: int, consulta: Consulta, nova_busca: bool, depois: Callable[[], None] | None
+    ) -> None:
+        if geracao != self._geracao:
+            return  # a newer search (or a reload on the GUI thread) superseded this one
+        self._lendo = None
+        if nova_busca:
+            # a new search shows its first results (the first block is already read: no OFFSET deep down)
+            self.modelo.aplicar_consulta(consulta)
+            self.tabela.scrollToTop()
+        else:
+            with mantendo_posicao(self.tabela, self.modelo):
+                self.modelo.aplicar_consulta(consulta)
+        self.buscaMostrada.emit()
+        if depois is not None:
+            depois()
+
+    def _consulta_falhou(self, geracao: int, mensagem: str) -> None:
+        if geracao != self._geracao:
+            return
+        self._lendo = None
+        from secretaria.ui.widgets import mensagens
+
+        mensagens.avisar_erro(self, self.titulo, mensagem)
 
     def recarregar(self, selecionar: Any = None) -> None:
         """Re-query (after a save); reselect the record `selecionar` when it is among the loaded rows."""
         atual = selecionar if selecionar is not None else self.id_selecionado()
+        self._esquecer_busca()
         self.modelo.recarregar()
         if atual is None:
             return
@@ -514,12 +587,22 @@ class PaginaLista(QWidget):
     def ao_mudar(self, mudancas: frozenset[Any]) -> None:
         """Another user's acts (forwarded by the main window while this page is on screen): the rows are
         read again where the user is — the same search, filters and order, the same record chosen (found by
-        its id, wherever it moved) and the same scroll. The search being typed is left alone."""
-        if mudancas:
+        its id, wherever it moved) and the same scroll. The search being typed is left alone. Read off the
+        GUI thread when the source queries a database (a search being read is read again: it may have
+        started before the other user's act)."""
+        if not mudancas:
+            return
+        if not self.modelo.consulta_em_segundo_plano:
             self.recarregar_mantendo()
+        elif self._lendo is not None:
+            filtro, nova_busca, depois = self._lendo
+            self._consultar(filtro, nova_busca=nova_busca, depois=depois)
+        else:
+            self._consultar(self.modelo.filtro, nova_busca=False)
 
     def recarregar_mantendo(self) -> None:
         """Re-query keeping the chosen record (by id) and the record at the top of the view."""
+        self._esquecer_busca()
         with mantendo_posicao(self.tabela, self.modelo):
             self.modelo.recarregar()
 
@@ -542,7 +625,7 @@ class PaginaLista(QWidget):
     def exportar(self) -> None:
         from secretaria.ui.widgets.exportar import exportar_para_excel
 
-        if self._espera.isActive():
+        if self.busca_pendente():
             self.aplicar_filtro()
         exportar_para_excel(
             self,
@@ -589,7 +672,9 @@ class PaginaLista(QWidget):
         self.busca.selectAll()
 
     def _busca_enter(self) -> None:
-        self.aplicar_filtro()
+        self.buscar_em_segundo_plano(depois=self._ir_a_primeira_linha)
+
+    def _ir_a_primeira_linha(self) -> None:
         if self.modelo.total:
             self.selecionar_linha(0)
             self.tabela.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -654,6 +739,10 @@ class FonteLista:
     @property
     def colunas(self) -> Sequence[ColunaTabela]:
         return self._colunas
+
+    consulta_em_segundo_plano = True
+    """A search of 200,000 autos takes 0.1–0.2 s: the page reads it off the GUI thread (one read session
+    per call, from the engine's pool, so any thread may call `contar` and `buscar`)."""
 
     def filtro_servico(self, filtro: FiltroTabela) -> Any:
         situacoes = {filtro.situacao} if filtro.situacao else set()
@@ -809,7 +898,7 @@ class PaginaListaServico(PaginaLista):
         from secretaria.ui.widgets.imprimir_lista import PedidoImpressao as Pedido
         from secretaria.ui.widgets.imprimir_lista import descrever_filtros
 
-        if self._espera.isActive():
+        if self.busca_pendente():
             self.aplicar_filtro()
         filtro, ordem = self.modelo.filtro, self.modelo.ordem
         nome = self.fonte.nome

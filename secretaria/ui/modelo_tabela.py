@@ -143,6 +143,17 @@ class FonteLinhas(Protocol):
     ) -> Sequence[LinhaTabela]: ...
 
 
+@dataclass(frozen=True)
+class Consulta:
+    """What a search read off the GUI thread (`ModeloTabela.consulta`): the count and the first block, for
+    `aplicar_consulta` to show at once."""
+
+    filtro: FiltroTabela
+    ordem: Ordem
+    total: int
+    primeiras: tuple[LinhaTabela, ...]
+
+
 class ModeloTabela(QAbstractTableModel):
     """A lazy, windowed `QAbstractTableModel` over a `FonteLinhas`.
 
@@ -220,6 +231,36 @@ class ModeloTabela(QAbstractTableModel):
         self.endResetModel()
         if mudaram and colunas:
             self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(colunas) - 1)
+        self.contagemMudou.emit(self._total)
+
+    @property
+    def consulta_em_segundo_plano(self) -> bool:
+        """The source queries a database (its `consulta_em_segundo_plano`): a page reads it off the GUI
+        thread. An in-memory source answers at once."""
+        return bool(getattr(self._fonte, "consulta_em_segundo_plano", False))
+
+    def consulta(self, filtro: FiltroTabela) -> Callable[[], Consulta]:
+        """The reading of a search with `filtro` (in the current order), as a function to run in any thread:
+        it touches only the source, never this model. `aplicar_consulta` then shows its result."""
+        fonte, ordem, bloco = self._fonte, self._ordem, self._bloco
+
+        def consultar() -> Consulta:
+            total = max(0, int(fonte.contar(filtro)))
+            primeiras = tuple(fonte.buscar(filtro, ordem, 0, bloco)) if total else ()
+            return Consulta(filtro, ordem, total, primeiras)
+
+        return consultar
+
+    def aplicar_consulta(self, consulta: Consulta) -> None:
+        """Show a search read by `consulta(...)()`: one reset, from the old rows straight to the new ones
+        (never an empty table in between). Its first block is kept unless the order changed meanwhile."""
+        self.beginResetModel()
+        self._filtro = consulta.filtro
+        self._cache.clear()
+        self._total = consulta.total
+        if consulta.ordem == self._ordem and consulta.primeiras:
+            self._cache[0] = consulta.primeiras
+        self.endResetModel()
         self.contagemMudou.emit(self._total)
 
     def linha(self, row: int) -> LinhaTabela | None:

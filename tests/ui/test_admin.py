@@ -31,6 +31,7 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.janela_principal import JanelaPrincipal
 from secretaria.ui.modelo_tabela import ModeloTabela
 from secretaria.ui.widgets import arquivos, mensagens
+from secretaria.ui.widgets.tarefas import em_andamento
 from tests.helpers import fabrica
 
 HOJE = date(2026, 11, 30)
@@ -360,6 +361,8 @@ def test_termo_de_verificacao_pela_janela(
     destino = tmp_path / "termo.pdf"
     monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
     qtbot.mouseClick(pagina.botao_termo, Qt.MouseButton.LeftButton)
+    # verified and rendered off the GUI thread (issue 16): the click returned with the work under way
+    assert em_andamento(("termo_auditoria",)) == "Termo de verificação"
     texto = mensagens.responder(QMessageBox.StandardButton.Ok)
     assert "Auditoria íntegra. Termo nº 1" in texto and destino.read_bytes().startswith(b"%PDF-")
     assert "Termo de verificação da auditoria" in _textos(pagina.lista.modelo, 4)

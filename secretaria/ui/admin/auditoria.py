@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from secretaria import relogio
 from secretaria.services import consulta_auditoria, contas, verificacao
@@ -19,6 +20,7 @@ from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.modelo_tabela import formatar_celula
 from secretaria.ui.widgets import arquivos
 from secretaria.ui.widgets.mensagens import avisar_erro, informar
+from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
 _DATA_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?)?$")
 
@@ -158,22 +160,33 @@ class PaginaAuditoria(QWidget):
         )
         if destino is None:
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            termo = verificacao.emitir_termo(self.contexto.banco, self.contexto.ator)
-        except ErroDominio as exc:
-            QApplication.restoreOverrideCursor()
-            avisar_erro(self, "Termo de verificação", exc.mensagem)
-            return
-        QApplication.restoreOverrideCursor()
-        try:
-            destino.write_bytes(termo.pdf)
-        except OSError as exc:
+        contexto = self.contexto
+
+        def emitir(progresso: Progresso) -> tuple[verificacao.TermoEmitido, str]:
+            termo = verificacao.emitir_termo(contexto.banco, contexto.ator, progresso=progresso)
+            try:
+                destino.write_bytes(termo.pdf)
+            except OSError as exc:  # the term is recorded: say where its paper failed
+                return termo, f"{exc.strerror or exc}"
+            return termo, ""
+
+        em_segundo_plano(
+            self,
+            emitir,
+            titulo="Termo de verificação",
+            texto="Conferindo a auditoria…",
+            ao_concluir=lambda resultado: self._termo_emitido(resultado, destino),
+            chave=("termo_auditoria",),
+        )
+
+    def _termo_emitido(self, resultado: tuple[verificacao.TermoEmitido, str], destino: Path) -> None:
+        termo, falha = resultado
+        if falha:
             avisar_erro(
                 self,
                 "Termo de verificação",
                 f"O termo nº {termo.numero} foi registrado, mas não pôde ser gravado em {destino}: "
-                f"{exc.strerror or exc}. Emita-o de novo em outra pasta.",
+                f"{falha}. Emita-o de novo em outra pasta.",
             )
             return
         self.recarregar()
