@@ -24,16 +24,6 @@ from secretaria.ui.widgets.formulario import DialogoFormulario
 ESTILO_AJUDA = "color: #555;"
 
 
-def sucesso(acao: Callable[[], object]) -> Callable[[], bool]:
-    """For `Formulario.tentar` around a service that returns nothing: True when it did not refuse."""
-
-    def executar() -> bool:
-        acao()
-        return True
-
-    return executar
-
-
 def rotulo_ajuda(texto: str) -> QLabel:
     rotulo = QLabel(texto)
     rotulo.setWordWrap(True)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.services import backup, configuracoes, orgao
-from secretaria.ui.admin.comum import rotulo_ajuda, sucesso
+from secretaria.ui.admin.comum import rotulo_ajuda
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import Formulario, arquivos, mensagens
 from secretaria.ui.widgets.tarefas import Progresso, Tarefa, dialogo_progresso
@@ -136,16 +136,19 @@ class PainelOrgao(QWidget):
             horario_expediente=self.horario_expediente.text(),
             pagamento_instrucoes=self.pagamento_instrucoes.text(),
         )
-        ok = self.form.tentar(
-            sucesso(
-                lambda: orgao.salvar_dados_orgao(
-                    self.contexto.banco.uow(), self.contexto.ator, dados, versao=self.versao
-                )
-            )
-        )
-        if ok:
+
+        def feito(_resultado: object) -> None:
             self.recarregar()
             mensagens.informar(self, "Dados do órgão", "Dados do órgão gravados.")
+
+        self.form.gravar(
+            self,
+            lambda: orgao.salvar_dados_orgao(
+                self.contexto.banco.uow(), self.contexto.ator, dados, versao=self.versao
+            ),
+            feito,
+            titulo="Dados do órgão",
+        )
 
 
 class PainelSistema(QWidget):
@@ -239,19 +242,22 @@ class PainelSistema(QWidget):
         self.prazo_pagamento_dias.setValue(c.prazo_pagamento_dias)
 
     def salvar(self) -> None:
-        ok = self.form.tentar(
-            sucesso(
-                lambda: configuracoes.salvar_configuracoes(
-                    self.contexto.banco.uow(),
-                    self.contexto.ator,
-                    copias_backup=self.copias_backup.value(),
-                    dias_decisao_atrasada=self.dias_decisao_atrasada.value(),
-                    prazo_pagamento_dias=self.prazo_pagamento_dias.value(),
-                )
-            )
+        pedido = {
+            "copias_backup": self.copias_backup.value(),
+            "dias_decisao_atrasada": self.dias_decisao_atrasada.value(),
+            "prazo_pagamento_dias": self.prazo_pagamento_dias.value(),
+        }
+        self.form.gravar(
+            self,
+            lambda: configuracoes.salvar_configuracoes(
+                self.contexto.banco.uow(), self.contexto.ator, **pedido
+            ),
+            lambda _resultado: self._gravadas(),
+            titulo="Configurações",
         )
-        if ok:
-            mensagens.informar(self, "Configurações", "Configurações gravadas.")
+
+    def _gravadas(self) -> None:
+        mensagens.informar(self, "Configurações", "Configurações gravadas.")
 
     def copia_agora(self) -> None:
         from secretaria.ui.janela_principal import fazer_copia_de_seguranca

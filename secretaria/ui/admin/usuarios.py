@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QHBoxLayout, QLabel, QLine
 
 from secretaria.services import contas
 from secretaria.services.base import ROTULOS_PAPEIS, ErroDominio
-from secretaria.ui.admin.comum import DialogoSimples, rotulo_ajuda, sucesso
+from secretaria.ui.admin.comum import DialogoSimples, rotulo_ajuda
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import mensagens
@@ -160,11 +160,13 @@ class DialogoUsuario(DialogoSimples):
 
     # -- immediate acts on an existing account ----------------------------------------------------
     def _agir(self, acao: Any, mensagem: str) -> None:
-        if self.form.tentar(sucesso(acao)):
+        def feito(_resultado: object) -> None:
             self.carregar()
             self.marcar_como_carregado()
             self.salvo.emit(self.usuario_id)
             mensagens.informar(self, "Usuário", mensagem)
+
+        self.form.gravar(self, acao, feito, titulo="Usuário")
 
     def redefinir_senha(self) -> None:
         dialogo = DialogoNovaSenha(self.contexto, self.usuario_id or 0, self.login.text(), self)

@@ -51,6 +51,7 @@ from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_O
 from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_salvar_cancelar, mensagens
 from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.gravacao import gravar
+from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
 COR_DESTAQUE = "#1d4ed8"
 ESTILO_NORMAL = "color: palette(window-text);"
@@ -1418,17 +1419,42 @@ class DialogoRetificacao(DialogoAto):
 
         verificar_retificacao(sessao, self.ator, **self.pedido())
 
-    def executar(self) -> str:
-        from secretaria.services.documentos import emitir_documento
+    def executar(self) -> Any:
         from secretaria.services.retificacoes import retificar_auto
 
-        resumo = retificar_auto(self.uow, self.ator, **self.pedido())
-        try:
-            emitir_documento(self.uow, self.ator, tipo="retificacao", retificacao_id=resumo.id)
-            pdf = "O PDF do termo está na aba Documentos, para imprimir e entregar à operadora."
-        except ErroDominio as erro:  # the termo stands; only its paper waits for the missing data
-            pdf = f"O PDF do termo não foi emitido: {erro.mensagem}"
-        return f"Termo de retificação nº {resumo.numero_formatado} lavrado. {resumo.explicacao} {pdf}"
+        return retificar_auto(self.uow, self.ator, **self.pedido())
+
+    def _executado(self, resumo: Any) -> None:
+        """The termo stands: its PDF is issued off the GUI thread (this dialog blocked meanwhile), then the
+        dialog closes saying what became of it."""
+        from secretaria.services.documentos import emitir_documento
+
+        contexto = self.contexto
+
+        def emitir(_progresso: Progresso) -> str:
+            try:
+                emitir_documento(
+                    contexto.banco.uow(), contexto.ator, tipo="retificacao", retificacao_id=resumo.id
+                )
+            except ErroDominio as erro:  # the termo stands; only its paper waits for the missing data
+                return f"O PDF do termo não foi emitido: {erro.mensagem}"
+            return "O PDF do termo está na aba Documentos, para imprimir e entregar à operadora."
+
+        def fim(pdf: str) -> None:
+            super(DialogoRetificacao, self)._executado(
+                f"Termo de retificação nº {resumo.numero_formatado} lavrado. {resumo.explicacao} {pdf}"
+            )
+
+        em_segundo_plano(
+            self,
+            emitir,
+            titulo=self.titulo,
+            texto="Emitindo o PDF do termo de retificação…",
+            ao_concluir=fim,
+            ao_falhar=lambda mensagem: fim(f"O PDF do termo não foi emitido: {mensagem}"),
+            cancelavel=False,
+            modal=True,
+        )
 
 
 DIALOGOS_ATOS: dict[str, Any] = {

@@ -63,7 +63,9 @@ from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar,
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.documentos import CampoMascarado
 from secretaria.ui.widgets.formulario import DialogoFormulario
+from secretaria.ui.widgets.gravacao import gravar
 from secretaria.ui.widgets.janelas import tamanho_na_tela
+from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
 if TYPE_CHECKING:
     from secretaria.services.documentos import DocumentoInfo as DocumentoEmitidoInfo
@@ -591,24 +593,60 @@ class DialogoAuto(DialogoFormulario):
         )
 
     def _gravar(self, dados: NovoAuto) -> None:
-        try:
-            resumo = lavrar_auto(self.contexto.banco.uow(), self.contexto.ator, dados)
-        except ErroDominio as erro:
-            self._mostrar_erro(erro)
-            return
-        falhas = []
-        for caminho in self._arquivos:
-            try:
-                anexar_evidencia(
-                    self.contexto.banco.uow(),
-                    self.contexto.ator,
-                    auto_id=resumo.id,
-                    nome_arquivo=caminho.name,
-                    conteudo=caminho.read_bytes(),
-                )
-            except (ErroDominio, OSError) as erro:
-                falhas.append(f"{caminho.name}: {getattr(erro, 'mensagem', erro)}")
-        self.documento, falha_pdf = self._emitir_pdf(resumo.id)
+        gravar(
+            self,
+            lambda: lavrar_auto(self.contexto.banco.uow(), self.contexto.ator, dados),
+            titulo="Lavrar auto de infração",
+            ao_concluir=lambda resumo: self._lavrado(dados, resumo),
+            ao_recusar=self._mostrar_erro,
+        )
+
+    def _lavrado(self, dados: NovoAuto, resumo: Any) -> None:
+        """The auto is saved: its evidence files and its PDF (SHA-256) follow off the GUI thread, the form
+        blocked meanwhile (a second "Lavrar" would make a second auto), whatever the user clicks next.
+
+        A failure of either is reported in the success box, never raised (raising would leave the form open
+        and invite a second, duplicate auto)."""
+        contexto, arquivos_prova = self.contexto, list(self._arquivos)
+
+        def seguir(progresso: Progresso) -> tuple[list[str], DocumentoEmitidoInfo | None, str]:
+            falhas = []
+            for i, caminho in enumerate(arquivos_prova):
+                progresso(i, len(arquivos_prova) + 1, f"Anexando {caminho.name}…")
+                try:
+                    anexar_evidencia(
+                        contexto.banco.uow(),
+                        contexto.ator,
+                        auto_id=resumo.id,
+                        nome_arquivo=caminho.name,
+                        conteudo=caminho.read_bytes(),
+                    )
+                except (ErroDominio, OSError) as erro:
+                    falhas.append(f"{caminho.name}: {getattr(erro, 'mensagem', erro)}")
+            progresso(len(arquivos_prova), len(arquivos_prova) + 1, "Emitindo o PDF do auto…")
+            documento, falha_pdf = _emitir_pdf(contexto, resumo.id)
+            return falhas, documento, falha_pdf
+
+        em_segundo_plano(
+            self,
+            seguir,
+            titulo="Auto lavrado",
+            texto="Emitindo o PDF do auto…",
+            ao_concluir=lambda feito: self._avisar(dados, resumo, *feito),
+            ao_falhar=lambda mensagem: self._avisar(dados, resumo, [], None, mensagem),
+            cancelavel=False,
+            modal=True,
+        )
+
+    def _avisar(
+        self,
+        dados: NovoAuto,
+        resumo: Any,
+        falhas: list[str],
+        documento: DocumentoEmitidoInfo | None,
+        falha_pdf: str,
+    ) -> None:
+        self.documento = documento
         self.resultado = (resumo.id, resumo.numero_formatado)
         self.autoLavrado.emit(resumo.id, resumo.numero_formatado)
         texto = (
@@ -620,13 +658,13 @@ class DialogoAuto(DialogoFormulario):
             texto += "\n\nArquivos de prova da representação juntados ao auto (com o mesmo SHA-256):\n" + (
                 "\n".join(resumo.provas_juntadas)
             )
-        falhas += [f"{p} (da representação)" for p in resumo.provas_nao_juntadas]
+        falhas = falhas + [f"{p} (da representação)" for p in resumo.provas_nao_juntadas]
         if falhas:
             texto += "\n\nArquivos não anexados (anexe-os pela tela do caso):\n" + "\n".join(falhas)
-        if self.documento is not None:
+        if documento is not None:
             texto += (
-                f"\n\nO PDF do auto foi emitido e guardado ({self.documento.nome_arquivo}, SHA-256 "
-                f"{self.documento.sha256[:16]}…). Imprima agora as duas vias, ou grave o PDF."
+                f"\n\nO PDF do auto foi emitido e guardado ({documento.nome_arquivo}, SHA-256 "
+                f"{documento.sha256[:16]}…). Imprima agora as duas vias, ou grave o PDF."
             )
         else:
             texto += (
@@ -639,31 +677,21 @@ class DialogoAuto(DialogoFormulario):
             self.contexto,
             resumo.id,
             texto,
-            documento_id=self.documento.id if self.documento is not None else None,
+            documento_id=documento.id if documento is not None else None,
         )
 
-    def _emitir_pdf(self, auto_id: int) -> tuple[DocumentoEmitidoInfo | None, str]:
-        """Issue and store the auto's PDF (SHA-256) right after the save, whatever the user clicks next.
 
-        The auto is already saved: a failure here is reported in the success box, never raised (raising
-        would leave the form open and invite a second, duplicate auto)."""
-        from PySide6.QtGui import QCursor
-        from PySide6.QtWidgets import QApplication
+def _emitir_pdf(contexto: Contexto, auto_id: int) -> tuple[DocumentoEmitidoInfo | None, str]:
+    """Issue and store the auto's PDF (in a background task), or say why not."""
+    from secretaria.services.documentos import emitir_documento
 
-        from secretaria.services.documentos import emitir_documento
-
-        QApplication.setOverrideCursor(QCursor(Qt.CursorShape.WaitCursor))
-        try:
-            return emitir_documento(
-                self.contexto.banco.uow(), self.contexto.ator, tipo="auto", auto_id=auto_id
-            ), ""
-        except ErroDominio as erro:
-            return None, erro.mensagem
-        except Exception as erro:  # the auto is saved: say what failed instead of crashing
-            logging.getLogger(__name__).exception("PDF do auto %s não emitido", auto_id)
-            return None, f"erro inesperado ({type(erro).__name__}: {erro})."
-        finally:
-            QApplication.restoreOverrideCursor()
+    try:
+        return emitir_documento(contexto.banco.uow(), contexto.ator, tipo="auto", auto_id=auto_id), ""
+    except ErroDominio as erro:
+        return None, erro.mensagem
+    except Exception as erro:  # the auto is saved: say what failed instead of crashing
+        logging.getLogger(__name__).exception("PDF do auto %s não emitido", auto_id)
+        return None, f"erro inesperado ({type(erro).__name__}: {erro})."
 
 
 def avisar_lavrado(

@@ -303,6 +303,16 @@ class Formulario:
             self.mostrar_erro(erro)
             return None
 
+    def gravar(
+        self, parent: QWidget, acao: Callable[[], T], ao_gravar: Callable[[T], None], *, titulo: str
+    ) -> None:
+        """`tentar` for a save (`gravacao.gravar`): off the GUI thread, with the wait shown, when the database
+        is busy; `ao_gravar(resultado)` once saved, the refusal beside its field otherwise."""
+        from secretaria.ui.widgets.gravacao import gravar
+
+        self.limpar_erros()
+        gravar(parent, acao, titulo=titulo, ao_concluir=ao_gravar, ao_recusar=self.mostrar_erro)
+
     @property
     def campos(self) -> dict[str, QWidget]:
         return {nome: w for nome, (w, _e) in self._campos.items()}
