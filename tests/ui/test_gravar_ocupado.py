@@ -9,29 +9,36 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QProgressDialog, QPushButton, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QProgressDialog, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
+from secretaria import db
 from secretaria.db import Banco, arquivo_sqlite, criar_engine
 from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA
+from secretaria.services.caso import obter_caso
 from secretaria.services.contas import autenticar, criar_usuario
 from secretaria.ui.cadastros.operadoras import DialogoOperadora
 from secretaria.ui.contexto import Contexto
+from secretaria.ui.processo import atos
+from secretaria.ui.processo.tela_caso import TelaCaso
 from secretaria.ui.widgets import mensagens
 from secretaria.ui.widgets.gravacao import DESISTIU, ESPERA_NA_JANELA
 from secretaria.ui.widgets.tarefas import aguardar_tarefas
+from tests.helpers import apoio_processo as ap
 
 CNPJ = "11222333000181"
 
 
 @contextmanager
-def _travado(banco: Banco, operadora_id: int) -> Iterator[None]:
+def _travado(banco: Banco, registro_id: int, tabela: str = "operadora") -> Iterator[None]:
     """Another program holds the lock the save needs: SQLite's write lock (BEGIN IMMEDIATE on a connection
-    of its own); on PostgreSQL the operator's row (SELECT … FOR UPDATE)."""
+    of its own); on PostgreSQL the record's row (SELECT … FOR UPDATE)."""
     if banco.eh_sqlite:
         arquivo = arquivo_sqlite(banco.url)
         assert arquivo is not None
@@ -46,7 +53,7 @@ def _travado(banco: Banco, operadora_id: int) -> Iterator[None]:
     engine = criar_engine(banco.url)
     try:
         with engine.connect() as conn:
-            conn.exec_driver_sql(f"SELECT id FROM operadora WHERE id = {operadora_id} FOR UPDATE")
+            conn.exec_driver_sql(f"SELECT id FROM {tabela} WHERE id = {registro_id} FOR UPDATE")
             try:
                 yield
             finally:
@@ -136,6 +143,33 @@ def test_gravar_com_o_banco_ocupado_grava_quando_o_banco_e_liberado(
     assert _bairro(banco, oid) == "Centro"
 
 
+def test_banco_ocupado_por_muito_tempo_o_usuario_e_avisado_e_desiste(
+    qtbot: QtBot,
+    banco: Banco,
+    montado: tuple[QWidget, DialogoOperadora, int, list[int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Left waiting, the user is told within seconds and offered "Tentar de novo" or "Desistir"; Desistir
+    leaves the form open with the reason beside it and nothing written."""
+    monkeypatch.setattr(db, "ESPERA_COM_AVISO", 1.0)
+    _janela, dialogo, oid, _tiques = montado
+    with _travado(banco, oid):
+        inicio = time.monotonic()
+        dialogo.salvar()
+        caixa = mensagens.caixa_aberta()  # once the background wait is over
+        assert caixa is not None
+        assert time.monotonic() - inicio < 10
+        assert "nada foi gravado" in caixa.text()
+        botoes = {b.text(): b for b in caixa.buttons()}
+        assert {"Tentar de novo", "Desistir"} <= set(botoes)
+        caixa.grab().save("/tmp/gui-espera-ocupado.png")
+        botoes["Desistir"].click()
+        qtbot.waitUntil(lambda: mensagens.caixa_aberta(aguardar=False) is None, timeout=3000)
+        assert dialogo.isVisible()
+        assert "nada foi gravado" in dialogo.form.mensagem("")
+        assert _bairro(banco, oid) != "Centro"
+
+
 def test_gravar_sem_ninguem_no_banco_e_imediato(
     qtbot: QtBot, banco: Banco, montado: tuple[QWidget, DialogoOperadora, int, list[int]]
 ) -> None:
@@ -145,3 +179,29 @@ def test_gravar_sem_ninguem_no_banco_e_imediato(
     assert _bairro(banco, oid) == "Centro"
     assert not dialogo.isVisible()
     assert not [d for d in dialogo.findChildren(QProgressDialog) if d.isVisible()]
+
+
+@pytest.mark.usefixtures("sem_caixas_abertas")
+def test_ato_do_caso_com_o_banco_ocupado_espera_e_registra(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """A case act (an intimação attempt) while the auto's row or the database is held: the act waits off
+    the GUI thread, then is recorded and the case screen says so, as it would at once."""
+    r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
+    tela = ap.manter(TelaCaso(ap.contexto(banco, "protocolo"), r.id))
+    qtbot.addWidget(tela)
+    tela.show()
+    qtbot.mouseClick(tela.botoes_atos["registrar_intimacao_auto"], Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, atos.DialogoIntimacao)
+    dialogo.data.editor.setText("20112026")
+    dialogo.resultado.setCurrentIndex(dialogo.resultado.findData("recusada"))
+    with _travado(banco, r.id, "auto_infracao"):
+        qtbot.mouseClick(
+            dialogo.botoes.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton
+        )
+        espera = _aguardando(dialogo)
+        assert espera.labelText().startswith("Aguardando o banco de dados")
+        with banco.leitura() as s:
+            assert not obter_caso(s, r.id).intimacoes  # nothing recorded while the lock is held
+    assert "sem êxito" in ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
+    assert ap.dialogo_aberto(atos.DialogoIntimacao) is None  # closed accepted (and deleted)
+    with banco.leitura() as s:
+        assert len(obter_caso(s, r.id).intimacoes) == 1

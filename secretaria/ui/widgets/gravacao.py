@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 
 from PySide6.QtWidgets import QWidget
 
-from secretaria.db import ESPERA_COM_AVISO, BancoOcupado, ao_esperar_banco, ato_da_janela
+from secretaria import db
+from secretaria.db import BancoOcupado, ao_esperar_banco, ato_da_janela
 from secretaria.services.base import Cancelado, ErroDominio
 from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
@@ -105,7 +106,7 @@ def em_espera(
                         isinstance(erro, Cancelado)
                         or ato.gravadas
                         or not erro.repetir
-                        or esperado >= ESPERA_COM_AVISO
+                        or esperado >= db.ESPERA_COM_AVISO
                     ):
                         raise  # the task's own handling: "Tentar de novo"/"Desistir", or cancelled
                 except ErroDominio as erro:
