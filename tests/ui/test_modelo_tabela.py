@@ -71,6 +71,29 @@ def test_modelo_passa_no_qtmodeltester(qtmodeltester: ModelTester) -> None:
     qtmodeltester.check(modelo)
 
 
+def test_consulta_lida_fora_e_aplicada_de_uma_vez(qtmodeltester: ModelTester, qtbot: QtBot) -> None:
+    """A search read by `consulta` (in any thread) is shown by `aplicar_consulta` in one reset: the count
+    signalled, the first block already in hand (no second read), and an order changed meanwhile wins."""
+    fonte = FonteContada(3000)
+    modelo = ModeloTabela(fonte, bloco=50)
+    qtmodeltester.check(modelo)
+    consulta = modelo.consulta(FiltroTabela("viação 001"))()
+    assert modelo.total == 3000  # reading it changed nothing on screen
+    fonte.pedidos.clear()
+    with qtbot.waitSignal(modelo.contagemMudou) as sinal:
+        modelo.aplicar_consulta(consulta)
+    esperadas = [lin for lin in fonte.todas if lin.valores[0][7:10] == "001"]
+    assert sinal.args == [len(esperadas)] and modelo.total == len(esperadas)
+    assert modelo.data(modelo.index(0, 0)) == esperadas[0].valores[0]
+    assert fonte.pedidos == []  # the first block came with the search
+    qtmodeltester.check(modelo)
+    modelo.sort(0, Qt.SortOrder.DescendingOrder)
+    antiga = modelo.consulta(FiltroTabela("viação"))
+    modelo.sort(0, Qt.SortOrder.AscendingOrder)
+    modelo.aplicar_consulta(antiga())
+    assert modelo.data(modelo.index(0, 0)) == "Viação 00000"  # the order on screen, not the one read
+
+
 def test_le_so_as_janelas_pedidas_e_limita_o_cache() -> None:
     fonte = FonteContada(100_000)
     modelo = ModeloTabela(fonte, bloco=200, blocos_em_cache=3)
