@@ -33,9 +33,10 @@ from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
 T = TypeVar("T")
 
-ESPERA_NA_JANELA = 0.3
-"""Seconds an act on the GUI thread may wait for a lock before it goes to the background (a frozen window
-is noticed from about a tenth of a second; a busy database is rare, so the common case stays synchronous)."""
+ESPERA_NA_JANELA = 0.1
+"""Seconds an act on the GUI thread may wait for a lock before it goes to the background: the window's
+goal is no freeze over 100 ms, and another writer's usual transaction (a few milliseconds) still ends
+within it, so the common case stays synchronous and the wait dialog shows only for a real wait."""
 
 TEXTO_AGUARDANDO = "Aguardando o banco de dados, ocupado por outro programa…"
 _PAUSA = 0.1
