@@ -401,7 +401,7 @@ class PaginaLista(QWidget):
         super().showEvent(evento)
         if not self._colunas_ajustadas:
             # After the layout has given the table its width (a queued call runs once the show settles).
-            QTimer.singleShot(0, self._ajustar_colunas_uma_vez)
+            QTimer.singleShot(0, self, self._ajustar_colunas_uma_vez)
 
     def _ajustar_colunas_uma_vez(self) -> None:
         if self._colunas_ajustadas or not self.isVisible():
@@ -422,9 +422,11 @@ class PaginaLista(QWidget):
         if not self.modelo.total or self.tabela.larguras_do_usuario:
             pass
         elif self._colunas_ajustadas:
-            QTimer.singleShot(0, self._reajustar_colunas)
+            # the page as the timer's context: a search shown just before the page is deleted (its result
+            # arrives from another thread) must not refit a page that is gone
+            QTimer.singleShot(0, self, self._reajustar_colunas)
         else:  # the first rows of a list shown empty: fit them now, not when the page is next opened
-            QTimer.singleShot(0, self._ajustar_colunas_uma_vez)
+            QTimer.singleShot(0, self, self._ajustar_colunas_uma_vez)
         self.tabela.viewport().update()
 
     def _reajustar_colunas(self) -> None:
