@@ -113,7 +113,7 @@ def test_gravar_com_o_banco_ocupado_espera_fora_da_janela_e_desiste_no_cancelar(
         tiques.clear()
         qtbot.waitUntil(lambda: len(tiques) >= 30, timeout=3000)  # the window's own timer keeps running
         assert dialogo.isVisible()
-        espera.grab().save("/tmp/gui-espera-aguardando.png")
+        ap.salvar_png(espera, "gui-espera-aguardando")
         (cancelar,) = espera.findChildren(QPushButton)
         assert cancelar.text() == "Cancelar"
         cancelar.click()
@@ -162,7 +162,7 @@ def test_banco_ocupado_por_muito_tempo_o_usuario_e_avisado_e_desiste(
         assert "nada foi gravado" in caixa.text()
         botoes = {b.text(): b for b in caixa.buttons()}
         assert {"Tentar de novo", "Desistir"} <= set(botoes)
-        caixa.grab().save("/tmp/gui-espera-ocupado.png")
+        ap.salvar_png(caixa, "gui-espera-ocupado")
         botoes["Desistir"].click()
         qtbot.waitUntil(lambda: mensagens.caixa_aberta(aguardar=False) is None, timeout=3000)
         assert dialogo.isVisible()

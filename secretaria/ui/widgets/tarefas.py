@@ -188,6 +188,10 @@ class Tarefa(QThread):
 # Records with work under way (`em_segundo_plano(..., chave=...)`), and what that work is called.
 _ocupados: dict[Hashable, str] = {}
 
+pendencias: set[object] = set()
+"""Work the window is doing from its event loop rather than in a thread (a save waiting for a busy
+database, `gravacao.em_espera`): `aguardar_tarefas` waits for it as for a task."""
+
 
 def em_andamento(chave: Hashable) -> str | None:
     """The title of the work running now on `chave` (a record), or None."""
@@ -274,7 +278,7 @@ def aguardar_tarefas(limite_ms: int = 60_000) -> bool:
     from PySide6.QtTest import QTest
 
     prazo = time.monotonic() + limite_ms / 1000
-    while Tarefa._em_andamento:
+    while Tarefa._em_andamento or pendencias:
         if time.monotonic() > prazo:
             return False
         QTest.qWait(10)
