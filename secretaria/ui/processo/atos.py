@@ -150,7 +150,7 @@ class DialogoRegistro(DialogoFormulario):
             self._executar()
 
     def _executar(self) -> None:
-        # `gravar`: off the GUI thread, with the wait shown and Cancelar, when the database is busy
+        # `gravar`: when the database is busy, the wait is shown (with Cancelar) and the window keeps running
         gravar(
             self, self.executar, titulo=self.titulo, ao_concluir=self._executado, ao_recusar=self._recusado
         )

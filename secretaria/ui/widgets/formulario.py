@@ -306,7 +306,7 @@ class Formulario:
     def gravar(
         self, parent: QWidget, acao: Callable[[], T], ao_gravar: Callable[[T], None], *, titulo: str
     ) -> None:
-        """`tentar` for a save (`gravacao.gravar`): off the GUI thread, with the wait shown, when the database
+        """`tentar` for a save (`gravacao.gravar`): the wait shown, the window running, when the database
         is busy; `ao_gravar(resultado)` once saved, the refusal beside its field otherwise."""
         from secretaria.ui.widgets.gravacao import gravar
 
@@ -434,7 +434,7 @@ class DialogoFormulario(QDialog):
     def gravar_no_formulario(
         self, form: Formulario, acao: Callable[[], T], ao_gravar: Callable[[T], None]
     ) -> None:
-        """Run the save `acao` (`gravacao.gravar`: off the GUI thread, with the wait shown, when the database
+        """Run the save `acao` (`gravacao.gravar`: the wait shown, the window running, when the database
         is busy) and then `ao_gravar(resultado)`; a refusal shows beside its field, nothing written, and a
         version conflict (someone else saved the record meanwhile) above the buttons with "Recarregar" when
         this dialog can reload its record."""
