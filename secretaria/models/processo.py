@@ -391,9 +391,23 @@ class Pagamento(Versionado, Base):
         sa.CheckConstraint(check_em("situacao", SituacaoPagamento), name="situacao_valida"),
         # The queue of unpaid final fines reads the open ones' decision and amount from the index alone.
         sa.Index("ix_pagamento_situacao", "situacao", "decisao_id", "valor"),
-        # The Painel's amounts paid and inscribed per month (migration 0008).
-        sa.Index("ix_pagamento_pago_em", "situacao", "pago_em", "valor_pago", "valor"),
-        sa.Index("ix_pagamento_divida", "situacao", "inscrito_divida_em", "valor"),
+        # The Painel's amounts paid and inscribed per month: partial (migration 0011), so that the queue's
+        # `situacao = 'aberto'` can never be read through them.
+        sa.Index(
+            "ix_pagamento_pago",
+            "pago_em",
+            "valor_pago",
+            "valor",
+            sqlite_where=sa.text("situacao = 'pago'"),
+            postgresql_where=sa.text("situacao = 'pago'"),
+        ),
+        sa.Index(
+            "ix_pagamento_divida_ativa",
+            "inscrito_divida_em",
+            "valor",
+            sqlite_where=sa.text("situacao = 'divida_ativa'"),
+            postgresql_where=sa.text("situacao = 'divida_ativa'"),
+        ),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)

@@ -346,8 +346,13 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
         .where(d.data >= f.desde, d.data <= f.ate, d.resultado == "aplicada", d.multa_reais > 0, *filtros)
         .group_by(_mes(sessao, d.data))
     )
-    pagas = ramo("paga", p.pago_em, sa.func.coalesce(p.valor_pago, p.valor), p.situacao == "pago")
-    divida = ramo("divida_ativa", p.inscrito_divida_em, p.valor, p.situacao == "divida_ativa")
+    # The situation as a literal, not a bound parameter: the partial indexes `ix_pagamento_pago` and
+    # `ix_pagamento_divida_ativa` (WHERE situacao = '…') serve only a query whose condition visibly implies
+    # theirs — a PostgreSQL generic plan (psycopg prepares a statement run five times) never proves it.
+    pago = p.situacao == sa.literal_column("'pago'")
+    inscrito = p.situacao == sa.literal_column("'divida_ativa'")
+    pagas = ramo("paga", p.pago_em, sa.func.coalesce(p.valor_pago, p.valor), pago)
+    divida = ramo("divida_ativa", p.inscrito_divida_em, p.valor, inscrito)
     uniao = sa.union_all(decididas, pagas, divida).subquery()
     linhas = sessao.execute(sa.select(uniao).order_by(uniao.c.mes, uniao.c.serie)).all()
     return tuple(ValorMes(m, s, Decimal(str(v or 0)).quantize(Decimal("0.01"))) for m, s, v in linhas)
@@ -373,63 +378,68 @@ def _dias_ate_final(sessao: so.Session, hoje: date) -> sa.ColumnElement[int]:
 
 def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> tuple[Mediana, ...]:
     """Median days from the infraction to the (first delivered) intimação of the auto, to the decision and
-    to the final decision, per month of the infraction; each median computed in SQL (window functions)."""
+    to the final decision, per month of the infraction; each median computed in SQL.
+
+    One pass over the period's autos gives each case's three day counts (the first intimação by
+    `ix_intimacao_entregue`, the decision and its appeal by their unique keys); the counts are grouped into a
+    histogram (month, step, days → cases), a few thousand rows where the cases are tens of thousands, and the
+    median is read from its running sums: the lower and upper middle case (the same for an odd count).
+    """
     dia = hoje or relogio.hoje()
     a, d, r, i = AutoInfracao, Decisao, Recurso, Intimacao
-    mes = _mes(sessao, a.data_infracao)
-    conds = [*_condicoes_auto(f), a.fase != "cancelado"]
-    # The first delivered intimação of each auto of the period: grouped over the period's autos (their
-    # intimações by `intimacao.auto_id`'s index), never over every intimação of the database.
-    primeira = (
-        sa.select(a.data_infracao.label("infracao"), sa.func.min(i.data).label("data"))
-        .join(i, i.auto_id == a.id)
-        .where(*conds, i.sucesso.is_(True), i.objeto == "auto")
-        .group_by(a.id, a.data_infracao)
-        .subquery()
+    primeira_intimacao = (
+        sa.select(sa.func.min(i.data))
+        .where(i.auto_id == a.id, i.sucesso.is_(True), i.objeto == "auto")
+        .scalar_subquery()
     )
-    intimacao = sa.select(
-        _mes(sessao, primeira.c.infracao).label("mes"),
-        sa.literal("intimacao").label("etapa"),
-        _dias(sessao, primeira.c.data, primeira.c.infracao).label("dias"),
-    )
-    decisao = (
+    casos = (
         sa.select(
-            mes.label("mes"),
-            sa.literal("decisao").label("etapa"),
-            _dias(sessao, d.data, a.data_infracao).label("dias"),
+            _mes(sessao, a.data_infracao).label("mes"),
+            _dias(sessao, primeira_intimacao, a.data_infracao).label("intimacao"),
+            _dias(sessao, d.data, a.data_infracao).label("decisao"),
+            _dias_ate_final(sessao, dia).label("final"),
         )
-        .join(d, d.auto_id == a.id)
-        .where(*conds)
-    )
-    ate_final = _dias_ate_final(sessao, dia)
-    final = (
-        sa.select(mes.label("mes"), sa.literal("final").label("etapa"), ate_final.label("dias"))
-        .join(d, d.auto_id == a.id)
+        .outerjoin(d, d.auto_id == a.id)
         .outerjoin(r, r.decisao_id == d.id)
-        .where(*conds, ate_final.is_not(None))
+        .where(*_condicoes_auto(f), a.fase != "cancelado")
+        .cte("casos")
     )
-    dados = sa.union_all(intimacao, decisao, final).subquery()
-    janela = (
-        sa.select(
-            dados.c.mes,
-            dados.c.etapa,
-            dados.c.dias,
-            sa.func.row_number()
-            .over(partition_by=(dados.c.mes, dados.c.etapa), order_by=dados.c.dias)
-            .label("ordem"),
-            sa.func.count().over(partition_by=(dados.c.mes, dados.c.etapa)).label("total"),
+    histograma = sa.union_all(
+        *(
+            sa.select(
+                casos.c.mes,
+                sa.literal(etapa).label("etapa"),
+                casos.c[etapa].label("dias"),
+                sa.func.count().label("casos"),
+            )
+            .where(casos.c[etapa].is_not(None))
+            .group_by(casos.c.mes, casos.c[etapa])
+            for etapa in ETAPAS
         )
-    ).subquery()
-    # The middle row (odd count) or the two middle rows (even count): integer division on both databases
-    # (SQLAlchemy's "/" is true division, which would miss the lower middle row of an even count).
-    meio = sa.or_(janela.c.ordem == (janela.c.total + 1) // 2, janela.c.ordem == (janela.c.total + 2) // 2)
+    ).subquery("histograma")
+    h = histograma.c
+    # Integers on both databases (PostgreSQL's sum of counts is numeric): `//` below must stay integer
+    # division, or an even count's lower middle case would be missed.
+    acumulado = sa.select(
+        h.mes,
+        h.etapa,
+        h.dias,
+        sa.cast(sa.func.sum(h.casos).over(partition_by=(h.mes, h.etapa), order_by=h.dias), sa.Integer).label(
+            "ate_aqui"
+        ),
+        sa.cast(sa.func.sum(h.casos).over(partition_by=(h.mes, h.etapa)), sa.Integer).label("total"),
+    ).subquery("acumulado")
+    c = acumulado.c
+    baixo = sa.func.min(sa.case((c.ate_aqui >= (c.total + 1) // 2, c.dias)))
+    alto = sa.func.min(sa.case((c.ate_aqui >= (c.total + 2) // 2, c.dias)))
     consulta = (
-        sa.select(janela.c.mes, janela.c.etapa, sa.func.avg(janela.c.dias), sa.func.max(janela.c.total))
-        .where(meio)
-        .group_by(janela.c.mes, janela.c.etapa)
-        .order_by(janela.c.mes, janela.c.etapa)
+        sa.select(c.mes, c.etapa, baixo, alto, sa.func.max(c.total))
+        .group_by(c.mes, c.etapa)
+        .order_by(c.mes, c.etapa)
     )
-    return tuple(Mediana(m, e, float(md), int(n)) for m, e, md, n in sessao.execute(consulta))
+    return tuple(
+        Mediana(m, e, (int(b) + int(t)) / 2, int(n)) for m, e, b, t, n in sessao.execute(consulta)
+    )
 
 
 def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Prazos:
@@ -490,43 +500,76 @@ def cadeias_abertas(
     """Operators with a recidivism chain open today (§ 4º): on some provision, a new infraction today would
     be level 1 or more. The most advanced chain of each operator, closest to suspension (§ 5º) first.
 
-    One query reads the final, not annulled penalties of the last 24 months of the (operator, provision)
-    pairs that had one within the longest window (8 months); the level is `calcular_sancao`'s, the law's one
-    reading, over those few rows (never over the period's autos).
+    The database walks each chain (a recursive query): from today, the latest infraction of the same operator
+    and provision punished by then (final by that day, not annulled), then the latest punished before that
+    one, while the step stays within the tipo's window — each step one seek on `ix_auto_recidiva`. Only the
+    autos of those steps are read, and the level is `calcular_sancao`'s, the law's one reading, over them:
+    the chain the law walks over all the operator's penalties passes through exactly these (each of its steps
+    takes the latest punished infraction, which the walk found), so the level is the same. The walk's window
+    is a few days generous (31 days a month), never short; `calcular_sancao` stops the chain exactly.
     """
     dia = hoje or relogio.hoje()
     a, dc = AutoInfracao, DispositivoCatalogo
-    conds = [
-        a.data_definitiva.is_not(None),
-        a.data_definitiva <= dia,
-        a.penalidade_anulada.is_(False),
-        a.fase != "cancelado",
-    ]
+    conds = [a.penalidade_anulada.is_(False), a.fase != "cancelado"]
     if f.operadora_id is not None:
         conds.append(a.operadora_id == f.operadora_id)
-    # A chain is open when a counted prior lies within its tipo's window (§ 4º); it reaches back at most the
-    # suspension level times that window (§ 5º), plus one window of margin. A day of margin for month ends:
-    # `calcular_sancao` decides exactly.
-    janela = sa.case(
-        {t: somar_meses(dia, -m) - timedelta(days=1) for t, m in JANELA_MESES.items()},
-        value=a.tipo,
-        else_=dia,
-    )
-    alcance = sa.case(
-        {t: somar_meses(dia, -(NIVEL_SUSPENSAO[t] + 1) * m) for t, m in JANELA_MESES.items()},
-        value=a.tipo,
-        else_=dia,
-    )
-    recentes = (
-        sa.select(a.operadora_id, a.dispositivo_codigo)
+    # How far back a chain is read: at most the suspension level times its tipo's window (§ 5º), plus one
+    # window of margin, and never beyond MESES_CADEIA.
+    inicio = somar_meses(dia, -MESES_CADEIA)
+    alcance = {t: max(somar_meses(dia, -(NIVEL_SUSPENSAO[t] + 1) * m), inicio) for t, m in JANELA_MESES.items()}
+    janela_dias = {t: 31 * m + 1 for t, m in JANELA_MESES.items()}
+
+    def anterior(operadora: Any, dispositivo: Any, tipo: Any, atual: Any) -> sa.ScalarSelect[Any]:
+        """The latest infraction of the pair before `atual` punished by `atual` (rule 1 at that day)."""
+        return (
+            sa.select(sa.func.max(a.data_infracao))
+            .where(
+                a.operadora_id == operadora,
+                a.dispositivo_codigo == dispositivo,
+                a.data_infracao < atual,
+                a.data_infracao >= sa.case(alcance, value=tipo, else_=dia),
+                a.data_definitiva <= atual,
+                *conds,
+            )
+            .scalar_subquery()
+        )
+
+    # The pairs (operator, provision) with a penalty final today whose infraction lies within the longest
+    # window: only they can have an open chain.
+    pares = (
+        sa.select(a.operadora_id, a.dispositivo_codigo, a.tipo)
         .where(
+            a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())) - timedelta(days=1),
+            a.data_infracao < dia,
+            a.data_definitiva <= dia,
             *conds,
-            a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())),
-            a.data_infracao >= janela,
         )
         .distinct()
-        .subquery()
+        .subquery("pares")
     )
+    elos = sa.select(
+        pares.c.operadora_id,
+        pares.c.dispositivo_codigo,
+        pares.c.tipo,
+        sa.literal(dia, sa.Date).label("atual"),
+        anterior(pares.c.operadora_id, pares.c.dispositivo_codigo, pares.c.tipo, dia).label("anterior"),
+    ).cte("elos", recursive=True)
+    e = elos.alias("e")
+    elos = elos.union_all(
+        sa.select(
+            e.c.operadora_id,
+            e.c.dispositivo_codigo,
+            e.c.tipo,
+            e.c.anterior,
+            anterior(e.c.operadora_id, e.c.dispositivo_codigo, e.c.tipo, e.c.anterior),
+        ).where(
+            e.c.anterior.is_not(None),
+            _dias(sessao, e.c.atual, e.c.anterior) <= sa.case(janela_dias, value=e.c.tipo, else_=0),
+        )
+    )
+    passos = sa.select(elos.c.operadora_id, elos.c.dispositivo_codigo, elos.c.anterior).where(
+        elos.c.anterior.is_not(None)
+    ).distinct().subquery("passos")
     linhas = sessao.execute(
         sa.select(
             a.operadora_id,
@@ -540,20 +583,16 @@ def cadeias_abertas(
             a.suspensao_dias,
         )
         .join(
-            recentes,
+            passos,
             sa.and_(
-                recentes.c.operadora_id == a.operadora_id,
-                recentes.c.dispositivo_codigo == a.dispositivo_codigo,
+                passos.c.operadora_id == a.operadora_id,
+                passos.c.dispositivo_codigo == a.dispositivo_codigo,
+                passos.c.anterior == a.data_infracao,
             ),
         )
         .join(Operadora, Operadora.id == a.operadora_id)
         .join(dc, dc.codigo == a.dispositivo_codigo)
-        .where(
-            *conds,
-            a.data_infracao >= somar_meses(dia, -MESES_CADEIA),
-            a.data_infracao >= alcance,
-            a.data_infracao < dia,
-        )
+        .where(a.data_definitiva <= dia, *conds)
     ).all()
     grupos: dict[tuple[int, str], list[Any]] = defaultdict(list)
     for linha in linhas:

@@ -220,3 +220,156 @@ def test_mediana_de_quantidade_par_e_a_media_dos_dois_do_meio(banco: Banco, rote
     with banco.leitura() as s:
         medianas = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, FILTRO, HOJE)}
     assert medianas == {("2026-03", "intimacao"): (2.5, 2), ("2026-04", "intimacao"): (7.0, 1)}
+
+
+def _medianas_esperadas(banco: Banco, filtro: painel.FiltroPainel) -> dict[tuple[str, str], tuple[float, int]]:
+    """The test's own medians: each step's day counts read with plain SELECTs, `statistics.median` here."""
+    with banco.leitura() as s:
+        autos = {
+            a.id: a
+            for a in s.execute(
+                sa.select(
+                    AutoInfracao.id,
+                    AutoInfracao.data_infracao,
+                    AutoInfracao.prazo_recurso,
+                    AutoInfracao.operadora_id,
+                    AutoInfracao.linha_id,
+                    AutoInfracao.fase,
+                )
+            )
+            if filtro.desde <= a.data_infracao <= filtro.ate
+            and a.fase != "cancelado"
+            and filtro.operadora_id in (None, a.operadora_id)
+            and filtro.linha_id in (None, a.linha_id)
+        }
+        intimacoes = s.execute(
+            sa.select(Intimacao.auto_id, Intimacao.data, Intimacao.sucesso, Intimacao.objeto)
+        ).all()
+        decisoes = s.execute(
+            sa.select(
+                Decisao.auto_id, Decisao.resultado, Decisao.data, Recurso.tempestivo, Recurso.julgado_em
+            ).outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        ).all()
+    primeira: dict[int, date] = {}
+    for auto_id, dia, sucesso, objeto in intimacoes:
+        if auto_id in autos and sucesso and objeto == "auto":
+            primeira[auto_id] = min(dia, primeira.get(auto_id, dia))
+    dias: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for auto_id, dia in primeira.items():
+        a = autos[auto_id]
+        dias[(_mes(a.data_infracao), "intimacao")].append((dia - a.data_infracao).days)
+    for auto_id, resultado, dia, tempestivo, julgado in decisoes:
+        if auto_id not in autos:
+            continue
+        a = autos[auto_id]
+        dias[(_mes(a.data_infracao), "decisao")].append((dia - a.data_infracao).days)
+        final = decisao_final(
+            resultado=resultado,
+            data_decisao=dia,
+            prazo_recurso=a.prazo_recurso,
+            recurso_tempestivo=tempestivo,
+            recurso_julgado_em=julgado,
+            dia=HOJE,
+        )
+        if final is not None:
+            dias[(_mes(a.data_infracao), "final")].append((final - a.data_infracao).days)
+    return {k: (float(statistics.median(v)), len(v)) for k, v in dias.items()}
+
+
+def test_medianas_impar_par_empates_meses_vazios_e_filtros(banco: Banco, roteiro: Roteiro) -> None:
+    """Odd and even counts, ties in the middle, a failed intimação before the delivered one, an intimação of
+    the decision (not the auto's), months with autos but no intimação and months with no auto; and the
+    same medians for one operator and for one line."""
+    c = roteiro.cidade
+    # March, first operator, its line: intimated 1, 3, 3, 7 days after (even count, tied middle: 3.0).
+    for dias in (7, 3, 1, 3):
+        r = roteiro.lavrar(data_infracao=date(2026, 3, 9), dispositivo="1-II", linha_id=c.linha_id)
+        roteiro.intimar(r.id, date(2026, 3, 9) + timedelta(days=dias))
+    # May, second operator, its line: 2, 5 and 9 days (odd: 5.0); the 9-day one had a returned letter first.
+    for dias in (9, 2, 5):
+        r = roteiro.lavrar(
+            data_infracao=date(2026, 5, 4), dispositivo="1-VI", operadora_id=c.operadora2_id, linha_id=c.linha2_id
+        )
+        if dias == 9:
+            roteiro.intimar(r.id, date(2026, 5, 6), resultado="devolvida")
+        roteiro.intimar(r.id, date(2026, 5, 4) + timedelta(days=dias))
+    # June: an auto never intimated; July: decided cases of both operators (decision and final steps too).
+    roteiro.lavrar(data_infracao=date(2026, 6, 10), dispositivo="1-II")
+    for dias, operadora in ((20, c.operadora_id), (35, c.operadora_id), (50, c.operadora2_id)):
+        roteiro.decidido(
+            data_infracao=date(2026, 7, 1), multa="0.30", dispositivo="1-VI", operadora_id=operadora,
+            dias_ate_decisao=dias,
+        )  # fmt: skip
+    filtros = (
+        FILTRO,
+        painel.FiltroPainel(FILTRO.desde, FILTRO.ate, operadora_id=c.operadora2_id),
+        painel.FiltroPainel(FILTRO.desde, FILTRO.ate, linha_id=c.linha_id),
+        painel.FiltroPainel(date(2026, 4, 1), date(2026, 4, 30)),  # no auto at all
+    )
+    for filtro in filtros:
+        with banco.leitura() as s:
+            medianas = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, filtro, HOJE)}
+        assert medianas == _medianas_esperadas(banco, filtro), filtro
+    with banco.leitura() as s:
+        todas = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, FILTRO, HOJE)}
+        linha = {
+            (m.mes, m.etapa): (m.dias, m.casos)
+            for m in painel.medianas_por_mes(s, filtros[2], HOJE)
+        }
+    assert todas[("2026-03", "intimacao")] == (3.0, 4)
+    assert todas[("2026-05", "intimacao")] == (5.0, 3)
+    assert not any(mes in ("2026-04", "2026-06") for mes, _ in todas)
+    assert ("2026-05", "intimacao") not in linha and linha[("2026-03", "intimacao")] == (3.0, 4)
+
+
+def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(banco: Banco, roteiro: Roteiro) -> None:
+    """The chains the database walks give the level `calcular_sancao` reads over ALL of each operator's autos
+    of each provision: a chain of three (two autos on one day among them), one broken by its window, one
+    whose latest auto is not final yet; the most advanced chain of each operator."""
+    from secretaria.lei.sancoes import Antecedente, calcular_sancao
+
+    c = roteiro.cidade
+    _cenario(roteiro)  # first operator: 1-I (tipo E), three final penalties
+    # Each fine inside the range of its own level then (twice the first range per level).
+    for dia, multa in (
+        (date(2026, 7, 1), "0.50"), (date(2026, 7, 1), "0.50"), (date(2026, 8, 20), "1.00"),
+        (date(2026, 10, 10), "2.00"),
+    ):  # 1-V, tipo B (2-month window)
+        roteiro.decidido(data_infracao=dia, multa=multa, dispositivo="1-V", operadora_id=c.operadora2_id)
+    for dia, multa in ((date(2026, 1, 5), "2.00"), (date(2026, 4, 1), "4.00")):  # 1-VIII, tipo D: 8 months old
+        roteiro.decidido(data_infracao=dia, multa=multa, dispositivo="1-VIII", operadora_id=c.operadora2_id)
+    roteiro.decidido(data_infracao=date(2026, 6, 15), multa="1.00", dispositivo="1-XV")  # tipo C
+    roteiro.decidido(data_infracao=date(2026, 9, 10), multa="2.00", dispositivo="1-XV", notificar=False)
+    with banco.leitura() as s:
+        cadeias = painel.cadeias_abertas(s, FILTRO, HOJE)
+        autos = s.execute(
+            sa.select(
+                AutoInfracao.operadora_id,
+                AutoInfracao.dispositivo_codigo,
+                AutoInfracao.tipo,
+                AutoInfracao.data_infracao,
+                AutoInfracao.data_definitiva,
+                AutoInfracao.penalidade_anulada,
+                AutoInfracao.fase,
+            )
+        ).all()
+    pares: dict[tuple[int, str], list[Antecedente]] = defaultdict(list)
+    tipos: dict[tuple[int, str], str] = {}
+    for a in autos:
+        if a.tipo in NIVEL_SUSPENSAO and a.data_infracao < HOJE:
+            anulada = a.penalidade_anulada or a.fase == "cancelado"
+            pares[(a.operadora_id, a.dispositivo_codigo)].append(
+                Antecedente(a.data_infracao, a.data_definitiva, anulada=anulada)
+            )
+            tipos[(a.operadora_id, a.dispositivo_codigo)] = a.tipo
+    niveis = {
+        par: calcular_sancao(tipos[par], HOJE, antecedentes).reincidencia for par, antecedentes in pares.items()
+    }
+    abertas = {par: n for par, n in niveis.items() if n >= 1}
+    assert abertas == {(c.operadora_id, "1-I"): 3, (c.operadora2_id, "1-V"): 3}
+    assert {(x.operadora_id, x.dispositivo): x.nivel for x in cadeias} == abertas
+    assert [x.operadora_id for x in cadeias] == [c.operadora_id, c.operadora2_id]  # at suspension before 3 of 5
+    (segunda,) = [x for x in cadeias if x.operadora_id == c.operadora2_id]
+    assert (segunda.ultima_infracao, segunda.nivel_suspensao, segunda.suspensao_cabivel) == (
+        date(2026, 10, 10), NIVEL_SUSPENSAO["B"], False,
+    )  # fmt: skip
