@@ -520,9 +520,10 @@ def cadeias_abertas(
     janela_dias = {t: 31 * m + 1 for t, m in JANELA_MESES.items()}
 
     def anterior(operadora: Any, dispositivo: Any, tipo: Any, atual: Any) -> sa.ScalarSelect[Any]:
-        """The latest infraction of the pair before `atual` punished by `atual` (rule 1 at that day)."""
+        """The latest infraction of the pair before `atual` punished by `atual` (rule 1 at that day): read
+        backwards on the index from `atual`, stopping at the first (a MAX would read the whole range)."""
         return (
-            sa.select(sa.func.max(a.data_infracao))
+            sa.select(a.data_infracao)
             .where(
                 a.operadora_id == operadora,
                 a.dispositivo_codigo == dispositivo,
@@ -531,29 +532,35 @@ def cadeias_abertas(
                 a.data_definitiva <= atual,
                 *conds,
             )
+            .order_by(a.data_infracao.desc())
+            .limit(1)
             .scalar_subquery()
         )
 
-    # The pairs (operator, provision) with a penalty final today whose infraction lies within the longest
-    # window: only they can have an open chain.
+    # Every (operator, provision) pair is walked from today; a step further back than the tipo's window (a
+    # generous one) ends the walk, and a pair whose first step does so has no chain open today (§ 4º).
     pares = (
-        sa.select(a.operadora_id, a.dispositivo_codigo, a.tipo)
-        .where(
-            a.data_infracao >= somar_meses(dia, -max(JANELA_MESES.values())) - timedelta(days=1),
-            a.data_infracao < dia,
-            a.data_definitiva <= dia,
-            *conds,
-        )
-        .distinct()
-        .subquery("pares")
+        sa.select(Operadora.id.label("operadora_id"), dc.codigo.label("dispositivo_codigo"), dc.tipo)
+        .join(dc, sa.true())
+        .where(dc.tipo.in_(tuple(JANELA_MESES)))
     )
+    if f.operadora_id is not None:
+        pares = pares.where(Operadora.id == f.operadora_id)
+    p = pares.subquery("pares")
     elos = sa.select(
-        pares.c.operadora_id,
-        pares.c.dispositivo_codigo,
-        pares.c.tipo,
+        p.c.operadora_id,
+        p.c.dispositivo_codigo,
+        p.c.tipo,
         sa.literal(dia, sa.Date).label("atual"),
-        anterior(pares.c.operadora_id, pares.c.dispositivo_codigo, pares.c.tipo, dia).label("anterior"),
+        anterior(p.c.operadora_id, p.c.dispositivo_codigo, p.c.tipo, dia).label("anterior"),
     ).cte("elos", recursive=True)
+
+    def na_janela(elo: Any) -> sa.ColumnElement[bool]:
+        return sa.and_(
+            elo.c.anterior.is_not(None),
+            _dias(sessao, elo.c.atual, elo.c.anterior) <= sa.case(janela_dias, value=elo.c.tipo, else_=-1),
+        )
+
     e = elos.alias("e")
     elos = elos.union_all(
         sa.select(
@@ -562,14 +569,14 @@ def cadeias_abertas(
             e.c.tipo,
             e.c.anterior,
             anterior(e.c.operadora_id, e.c.dispositivo_codigo, e.c.tipo, e.c.anterior),
-        ).where(
-            e.c.anterior.is_not(None),
-            _dias(sessao, e.c.atual, e.c.anterior) <= sa.case(janela_dias, value=e.c.tipo, else_=0),
-        )
+        ).where(na_janela(e))
     )
-    passos = sa.select(elos.c.operadora_id, elos.c.dispositivo_codigo, elos.c.anterior).where(
-        elos.c.anterior.is_not(None)
-    ).distinct().subquery("passos")
+    passos = (
+        sa.select(elos.c.operadora_id, elos.c.dispositivo_codigo, elos.c.anterior)
+        .where(na_janela(elos))
+        .distinct()
+        .subquery("passos")
+    )
     linhas = sessao.execute(
         sa.select(
             a.operadora_id,
