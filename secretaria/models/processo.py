@@ -91,6 +91,8 @@ class AutoInfracao(Versionado, Base):
         # The autos list's text search: one index per alternative, their ids united (services/listas).
         sa.Index("ix_auto_dispositivo", "dispositivo_codigo", "id"),
         sa.Index("ix_auto_infrator", "infrator_nome", "id"),
+        # The Painel's prescription warning: the undecided autos by phase and day (migration 0011).
+        sa.Index("ix_auto_fase_infracao", "fase", "data_infracao", "operadora_id", "linha_id"),
         # The Painel's counts over a period (month, operator, line, tipo, provision, phase, deadlines) read
         # this index alone, never the wide auto rows (migration 0008).
         sa.Index(
@@ -336,11 +338,16 @@ class Decisao(Versionado, Base):
     """Art. 13: the Secretary applies the penalty inside the § 3 range, or dismisses the auto."""
 
     __tablename__ = "decisao"
-    __table_args__ = (sa.CheckConstraint(check_em("resultado", ResultadoDecisao), name="resultado_valido"),)
+    __table_args__ = (
+        sa.CheckConstraint(check_em("resultado", ResultadoDecisao), name="resultado_valido"),
+        # By day, with what the Painel's fines decided and decisions within the limit read (migration 0011):
+        # the wide decision rows (their reasoning) are not read for a count or a sum.
+        sa.Index("ix_decisao_painel", "data", "resultado", "multa_reais", "auto_id"),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), unique=True)
-    data: so.Mapped[date] = so.mapped_column(sa.Date, index=True)
+    data: so.Mapped[date] = so.mapped_column(sa.Date)
     resultado: so.Mapped[str] = so.mapped_column(sa.String(10))
     multa_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD, default=Decimal(0))
     valor_urm: so.Mapped[Decimal | None] = so.mapped_column(VALOR_URM)
@@ -365,7 +372,11 @@ class Recurso(Versionado, Base):
     """Art. 15: the appeal to the Prefeito and its outcome (one per decision)."""
 
     __tablename__ = "recurso"
-    __table_args__ = (sa.CheckConstraint(check_em("resultado", ResultadoRecurso), name="resultado_valido"),)
+    __table_args__ = (
+        sa.CheckConstraint(check_em("resultado", ResultadoRecurso), name="resultado_valido"),
+        # The Painel's appeals per month of filing, timely or late (migration 0011).
+        sa.Index("ix_recurso_protocolado", "protocolado_em", "tempestivo", "decisao_id"),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     decisao_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("decisao.id"), unique=True)

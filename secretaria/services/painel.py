@@ -342,10 +342,11 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
             sa.literal("decidida").label("serie"),
             sa.func.sum(d.multa_reais).label("valor"),
         )
-        .join(a, a.id == d.auto_id)
-        .where(d.data >= f.desde, d.data <= f.ate, d.resultado == "aplicada", d.multa_reais > 0, *filtros)
+        .where(d.data >= f.desde, d.data <= f.ate, d.resultado == "aplicada", d.multa_reais > 0)
         .group_by(_mes(sessao, d.data))
     )
+    if filtros:  # read from `ix_decisao_painel` alone unless the auto's operator or line is asked
+        decididas = decididas.join(a, a.id == d.auto_id).where(*filtros)
     # The situation as a literal, not a bound parameter: the partial indexes `ix_pagamento_pago` and
     # `ix_pagamento_divida_ativa` (WHERE situacao = '…') serve only a query whose condition visibly implies
     # theirs — a PostgreSQL generic plan (psycopg prepares a statement run five times) never proves it.
@@ -427,7 +428,11 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
         sa.cast(sa.func.sum(h.casos).over(partition_by=(h.mes, h.etapa), order_by=h.dias), sa.Integer).label(
             "ate_aqui"
         ),
-        sa.cast(sa.func.sum(h.casos).over(partition_by=(h.mes, h.etapa)), sa.Integer).label("total"),
+        # The same partition and order as the running sum, over the whole partition: one sort for both.
+        sa.cast(
+            sa.func.sum(h.casos).over(partition_by=(h.mes, h.etapa), order_by=h.dias, rows=(None, None)),
+            sa.Integer,
+        ).label("total"),
     ).subquery("acumulado")
     c = acumulado.c
     baixo = sa.func.min(sa.case((c.ate_aqui >= (c.total + 1) // 2, c.dias)))
@@ -437,9 +442,7 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
         .group_by(c.mes, c.etapa)
         .order_by(c.mes, c.etapa)
     )
-    return tuple(
-        Mediana(m, e, (int(b) + int(t)) / 2, int(n)) for m, e, b, t, n in sessao.execute(consulta)
-    )
+    return tuple(Mediana(m, e, (int(b) + int(t)) / 2, int(n)) for m, e, b, t, n in sessao.execute(consulta))
 
 
 def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Prazos:
@@ -464,18 +467,19 @@ def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Pra
         .order_by(mes_d)
     ).all()
     mes_r = _mes(sessao, r.protocolado_em)
-    recursos = sessao.execute(
+    consulta_r = (
         sa.select(
             mes_r,
             sa.func.sum(sa.case((r.tempestivo.is_(True), 1), else_=0)),
             sa.func.sum(sa.case((r.tempestivo.is_(True), 0), else_=1)),
         )
-        .join(d, d.id == r.decisao_id)
-        .join(a, a.id == d.auto_id)
-        .where(r.protocolado_em >= f.desde, r.protocolado_em <= f.ate, *filtros)
+        .where(r.protocolado_em >= f.desde, r.protocolado_em <= f.ate)
         .group_by(mes_r)
         .order_by(mes_r)
-    ).all()
+    )
+    if filtros:  # read from `ix_recurso_protocolado` alone unless the auto's operator or line is asked
+        consulta_r = consulta_r.join(d, d.id == r.decisao_id).join(a, a.id == d.auto_id).where(*filtros)
+    recursos = sessao.execute(consulta_r).all()
     vence = somar_meses(dia, -12 * ANOS_PRESCRICAO)
     proxima = somar_meses(vence, MESES_AVISO_PRESCRICAO)
     sem_decisao = [a.fase.in_(("lavrado", "intimado")), *filtros]
@@ -516,7 +520,9 @@ def cadeias_abertas(
     # How far back a chain is read: at most the suspension level times its tipo's window (§ 5º), plus one
     # window of margin, and never beyond MESES_CADEIA.
     inicio = somar_meses(dia, -MESES_CADEIA)
-    alcance = {t: max(somar_meses(dia, -(NIVEL_SUSPENSAO[t] + 1) * m), inicio) for t, m in JANELA_MESES.items()}
+    alcance = {
+        t: max(somar_meses(dia, -(NIVEL_SUSPENSAO[t] + 1) * m), inicio) for t, m in JANELA_MESES.items()
+    }
     janela_dias = {t: 31 * m + 1 for t, m in JANELA_MESES.items()}
 
     def anterior(operadora: Any, dispositivo: Any, tipo: Any, atual: Any) -> sa.ScalarSelect[Any]:

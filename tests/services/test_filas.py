@@ -313,7 +313,8 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
     consultas: dict[str, tuple[Callable[[so.Session], filas.Fila], str, tuple[str, ...], str]] = {
         "aguardando_intimacao": (
             lambda s: filas.autos_aguardando_intimacao(s, HOJE), "auto_infracao",
-            ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso"), "fase",
+            # ix_auto_fase_infracao: the Painel's (migration 0011), led by fase too
+            ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso", "ix_auto_fase_infracao"), "fase",
         ),
         "defesas_a_vencer": (
             lambda s: filas.defesas_a_vencer(s, HOJE, dias=7), "auto_infracao", ("ix_auto_fase_prazo",),
@@ -335,10 +336,9 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
             lambda s: filas.recursos_aguardando_julgamento(s, HOJE), "recurso", ("ix_recurso_resultado",),
             "resultado",
         ),
-        "multas_em_aberto": (  # driven by the open payments or by the final phases, as the planner finds cheaper
-            lambda s: filas.multas_definitivas_em_aberto(s, HOJE), "pagamento|auto_infracao",
-            # ix_pagamento_divida (the Painel's, migration 0010) leads with situacao too
-            ("ix_pagamento_situacao", "ix_pagamento_divida", "ix_auto_fase_prazo_recurso"), "situacao|fase",
+        "multas_em_aberto": (  # driven by the open payments (the Painel's payment indexes are partial: 0011)
+            lambda s: filas.multas_definitivas_em_aberto(s, HOJE), "pagamento", ("ix_pagamento_situacao",),
+            "situacao",
         ),
         "veiculos_vencidos": (
             lambda s: filas.veiculos_vencidos(s, HOJE), "veiculo", ("ix_veiculo_vistoria", "ix_veiculo_licenca"),

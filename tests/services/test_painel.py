@@ -222,7 +222,9 @@ def test_mediana_de_quantidade_par_e_a_media_dos_dois_do_meio(banco: Banco, rote
     assert medianas == {("2026-03", "intimacao"): (2.5, 2), ("2026-04", "intimacao"): (7.0, 1)}
 
 
-def _medianas_esperadas(banco: Banco, filtro: painel.FiltroPainel) -> dict[tuple[str, str], tuple[float, int]]:
+def _medianas_esperadas(
+    banco: Banco, filtro: painel.FiltroPainel
+) -> dict[tuple[str, str], tuple[float, int]]:
     """The test's own medians: each step's day counts read with plain SELECTs, `statistics.median` here."""
     with banco.leitura() as s:
         autos = {
@@ -288,7 +290,10 @@ def test_medianas_impar_par_empates_meses_vazios_e_filtros(banco: Banco, roteiro
     # May, second operator, its line: 2, 5 and 9 days (odd: 5.0); the 9-day one had a returned letter first.
     for dias in (9, 2, 5):
         r = roteiro.lavrar(
-            data_infracao=date(2026, 5, 4), dispositivo="1-VI", operadora_id=c.operadora2_id, linha_id=c.linha2_id
+            data_infracao=date(2026, 5, 4),
+            dispositivo="1-VI",
+            operadora_id=c.operadora2_id,
+            linha_id=c.linha2_id,
         )
         if dias == 9:
             roteiro.intimar(r.id, date(2026, 5, 6), resultado="devolvida")
@@ -312,17 +317,16 @@ def test_medianas_impar_par_empates_meses_vazios_e_filtros(banco: Banco, roteiro
         assert medianas == _medianas_esperadas(banco, filtro), filtro
     with banco.leitura() as s:
         todas = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, FILTRO, HOJE)}
-        linha = {
-            (m.mes, m.etapa): (m.dias, m.casos)
-            for m in painel.medianas_por_mes(s, filtros[2], HOJE)
-        }
+        linha = {(m.mes, m.etapa): (m.dias, m.casos) for m in painel.medianas_por_mes(s, filtros[2], HOJE)}
     assert todas[("2026-03", "intimacao")] == (3.0, 4)
     assert todas[("2026-05", "intimacao")] == (5.0, 3)
     assert not any(mes in ("2026-04", "2026-06") for mes, _ in todas)
     assert ("2026-05", "intimacao") not in linha and linha[("2026-03", "intimacao")] == (3.0, 4)
 
 
-def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(banco: Banco, roteiro: Roteiro) -> None:
+def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(
+    banco: Banco, roteiro: Roteiro
+) -> None:
     """The chains the database walks give the level `calcular_sancao` reads over ALL of each operator's autos
     of each provision: a chain of three (two autos on one day among them), one broken by its window, one
     whose latest auto is not final yet; the most advanced chain of each operator."""
@@ -332,11 +336,16 @@ def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(banco: 
     _cenario(roteiro)  # first operator: 1-I (tipo E), three final penalties
     # Each fine inside the range of its own level then (twice the first range per level).
     for dia, multa in (
-        (date(2026, 7, 1), "0.50"), (date(2026, 7, 1), "0.50"), (date(2026, 8, 20), "1.00"),
+        (date(2026, 7, 1), "0.50"),
+        (date(2026, 7, 1), "0.50"),
+        (date(2026, 8, 20), "1.00"),
         (date(2026, 10, 10), "2.00"),
     ):  # 1-V, tipo B (2-month window)
         roteiro.decidido(data_infracao=dia, multa=multa, dispositivo="1-V", operadora_id=c.operadora2_id)
-    for dia, multa in ((date(2026, 1, 5), "2.00"), (date(2026, 4, 1), "4.00")):  # 1-VIII, tipo D: 8 months old
+    for dia, multa in (
+        (date(2026, 1, 5), "2.00"),
+        (date(2026, 4, 1), "4.00"),
+    ):  # 1-VIII, tipo D: 8 months old
         roteiro.decidido(data_infracao=dia, multa=multa, dispositivo="1-VIII", operadora_id=c.operadora2_id)
     roteiro.decidido(data_infracao=date(2026, 6, 15), multa="1.00", dispositivo="1-XV")  # tipo C
     roteiro.decidido(data_infracao=date(2026, 9, 10), multa="2.00", dispositivo="1-XV", notificar=False)
@@ -363,12 +372,14 @@ def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(banco: 
             )
             tipos[(a.operadora_id, a.dispositivo_codigo)] = a.tipo
     niveis = {
-        par: calcular_sancao(tipos[par], HOJE, antecedentes).reincidencia for par, antecedentes in pares.items()
+        par: calcular_sancao(tipos[par], HOJE, antecedentes).reincidencia
+        for par, antecedentes in pares.items()
     }
     abertas = {par: n for par, n in niveis.items() if n >= 1}
     assert abertas == {(c.operadora_id, "1-I"): 3, (c.operadora2_id, "1-V"): 3}
     assert {(x.operadora_id, x.dispositivo): x.nivel for x in cadeias} == abertas
-    assert [x.operadora_id for x in cadeias] == [c.operadora_id, c.operadora2_id]  # at suspension before 3 of 5
+    # The first operator's chain is at the suspension level (3 of 2), the second's at 3 of 5.
+    assert [x.operadora_id for x in cadeias] == [c.operadora_id, c.operadora2_id]
     (segunda,) = [x for x in cadeias if x.operadora_id == c.operadora2_id]
     assert (segunda.ultima_infracao, segunda.nivel_suspensao, segunda.suspensao_cabivel) == (
         date(2026, 10, 10), NIVEL_SUSPENSAO["B"], False,
