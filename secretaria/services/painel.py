@@ -192,6 +192,14 @@ def _postgres(sessao: so.Session) -> bool:
     return sessao.get_bind().dialect.name == "postgresql"
 
 
+def _sem_jit(sessao: so.Session) -> None:
+    """PostgreSQL compiles (JIT) any plan estimated above `jit_above_cost` (100,000 by default, which a year
+    of autos joined to their decisions passes): 0.2–0.3 s of compiling per chart on the bench city, more
+    than the query itself runs. Off for this read transaction only (SET LOCAL)."""
+    if _postgres(sessao):
+        sessao.execute(sa.text("SET LOCAL jit = off"))
+
+
 def _mes(sessao: so.Session, coluna: Any) -> sa.ColumnElement[str]:
     """ "aaaa-mm" of a date column, the same text on both databases."""
     if _postgres(sessao):
@@ -241,6 +249,7 @@ def _condicoes_auto(f: FiltroPainel, periodo: bool = True) -> list[sa.ColumnElem
 def autos_por_mes(sessao: so.Session, f: FiltroPainel, por: str = "operadora") -> tuple[Contagem, ...]:
     """Autos by month of the infraction (every auto drawn up, cancelled ones too: the list shows the same),
     one segment per operator (`por="operadora"`) or per tipo (`por="tipo"`)."""
+    _sem_jit(sessao)
     a = AutoInfracao
     mes = _mes(sessao, a.data_infracao).label("mes")
     if por == "tipo":
@@ -268,6 +277,7 @@ def autos_por_mes(sessao: so.Session, f: FiltroPainel, por: str = "operadora") -
 def dispositivos_mais_citados(
     sessao: so.Session, f: FiltroPainel, limite: int = 10
 ) -> tuple[DispositivoCitado, ...]:
+    _sem_jit(sessao)
     a, dc = AutoInfracao, DispositivoCatalogo
     contagem = (
         sa.select(a.dispositivo_codigo.label("codigo"), sa.func.count().label("n"))
@@ -290,6 +300,7 @@ def dispositivos_mais_citados(
 
 def autos_por_frota(sessao: so.Session, f: FiltroPainel) -> tuple[AutosPorFrota, ...]:
     """Per operator: its autos in the period and its fleet (vehicles registered and not retired today)."""
+    _sem_jit(sessao)
     a, v, o = AutoInfracao, Veiculo, Operadora
     autos = (
         sa.select(a.operadora_id.label("oid"), sa.func.count().label("n"))
@@ -321,6 +332,7 @@ def autos_por_frota(sessao: so.Session, f: FiltroPainel) -> tuple[AutosPorFrota,
 def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
     """R$ per month: fines applied (by decision day), paid (by payment day, the amount paid), inscribed in
     dívida ativa (by inscription day) — one statement, three grouped branches."""
+    _sem_jit(sessao)
     a, d, p = AutoInfracao, Decisao, Pagamento
     filtros = _condicoes_auto(f, periodo=False)
 
@@ -386,6 +398,7 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
     histogram (month, step, days → cases), a few thousand rows where the cases are tens of thousands, and the
     median is read from its running sums: the lower and upper middle case (the same for an odd count).
     """
+    _sem_jit(sessao)
     dia = hoje or relogio.hoje()
     a, d, r, i = AutoInfracao, Decisao, Recurso, Intimacao
     primeira_intimacao = (
@@ -448,6 +461,7 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
 def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Prazos:
     """Decisions within the office's limit, appeals timely or late (per month), and the prescription
     warning (undecided autos 4 years after the infraction) — three statements: two grouped, one count."""
+    _sem_jit(sessao)
     dia = hoje or relogio.hoje()
     a, d, r = AutoInfracao, Decisao, Recurso
     limite = dias_para_decidir(sessao)
@@ -512,6 +526,7 @@ def cadeias_abertas(
     takes the latest punished infraction, which the walk found), so the level is the same. The walk's window
     is a few days generous (31 days a month), never short; `calcular_sancao` stops the chain exactly.
     """
+    _sem_jit(sessao)
     dia = hoje or relogio.hoje()
     a, dc = AutoInfracao, DispositivoCatalogo
     conds = [a.penalidade_anulada.is_(False), a.fase != "cancelado"]
