@@ -406,15 +406,23 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
         .where(i.auto_id == a.id, i.sucesso.is_(True), i.objeto == "auto")
         .scalar_subquery()
     )
+    # The decision and its appeal as subqueries on their unique keys: joined, PostgreSQL reads every decision
+    # of the database (a hash join over a sequential scan) for the period's few.
+    ate_decisao = sa.select(_dias(sessao, d.data, a.data_infracao)).where(d.auto_id == a.id).scalar_subquery()
+    ate_final = (
+        sa.select(_dias_ate_final(sessao, dia))
+        .select_from(d)
+        .outerjoin(r, r.decisao_id == d.id)
+        .where(d.auto_id == a.id)
+        .scalar_subquery()
+    )
     casos = (
         sa.select(
             _mes(sessao, a.data_infracao).label("mes"),
             _dias(sessao, primeira_intimacao, a.data_infracao).label("intimacao"),
-            _dias(sessao, d.data, a.data_infracao).label("decisao"),
-            _dias_ate_final(sessao, dia).label("final"),
+            ate_decisao.label("decisao"),
+            ate_final.label("final"),
         )
-        .outerjoin(d, d.auto_id == a.id)
-        .outerjoin(r, r.decisao_id == d.id)
         .where(*_condicoes_auto(f), a.fase != "cancelado")
         .cte("casos")
     )
