@@ -4,8 +4,8 @@ office is doing, aggregated by the database.
 Each chart is ONE aggregated query on indexed columns (`auto_infracao.data_infracao`, `decisao.data`,
 `pagamento.situacao`, …): the database groups by month and returns a few dozen rows, never the autos. Months
 are "aaaa-mm" text from one portable expression (`_mes`), day counts from `_dias`; medians are computed in SQL
-with window functions (row_number/count), which both SQLite and PostgreSQL have — SQLite has no
-`percentile_cont`.
+from a histogram of day counts and its running sums (window functions, which both SQLite and PostgreSQL
+have — SQLite has no `percentile_cont`).
 
 The definitions are the program's own: a decision is late by `filas.primeiro_dia_de_atraso` (the "Decisões
 atrasadas" queue's rule, with the "Dias para decidir" setting), a case is final by
