@@ -894,20 +894,45 @@ def _janela_vazia() -> Any:
 # 6. Process start to the login window
 # --------------------------------------------------------------------------------------------------------
 
+# The login dialog is patched when the program itself imports its module, so the program loads everything
+# in its own order: importing `secretaria.ui.login` here first would load Qt before SQLAlchemy, and PySide6
+# reads the source of every module imported after Qt (its `__feature__` check) — about 0.15 s that the
+# program, which opens the database before it starts Qt, never spends.
 _INICIO = r"""
-import os, sys, time
+import importlib.machinery, os, sys, time
 sys.path.insert(0, {raiz!r})
 {importar_tudo}
-import secretaria.ui.login as _login
-from PySide6.QtCore import QTimer
 
-_original = _login.DialogoLogin.showEvent
+def _marcar(login):
+    from PySide6.QtCore import QTimer
 
-def _mostrado(self, evento):
-    _original(self, evento)
-    QTimer.singleShot(0, lambda: (print("PRONTO", time.time(), flush=True), os._exit(0)))
+    original = login.DialogoLogin.showEvent
 
-_login.DialogoLogin.showEvent = _mostrado
+    def mostrado(self, evento):
+        original(self, evento)
+        QTimer.singleShot(0, lambda: (print("PRONTO", time.time(), flush=True), os._exit(0)))
+
+    login.DialogoLogin.showEvent = mostrado
+
+class _AoImportarLogin:
+    @staticmethod
+    def find_spec(nome, caminho=None, alvo=None):
+        if nome != "secretaria.ui.login":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(nome, caminho)
+        executar = spec.loader.exec_module
+
+        def exec_module(modulo):
+            executar(modulo)
+            _marcar(modulo)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+if "secretaria.ui.login" in sys.modules:
+    _marcar(sys.modules["secretaria.ui.login"])
+else:
+    sys.meta_path.insert(0, _AoImportarLogin)
 from secretaria.cli import main
 main(["--db", {url!r}])
 """

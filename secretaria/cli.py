@@ -369,23 +369,28 @@ def _conferir_bibliotecas_graficas() -> None:
 
 
 def _abrir_programa(url: str | None, *, demo: bool) -> int:
-    from secretaria.services.semente import abrir_e_semear
+    from secretaria.db import abrir_banco
 
     _conferir_bibliotecas_graficas()
-    banco = abrir_e_semear(url)
+    # Created or upgraded (a SQLite file is copied first) before any window. Seeding the law's catalogue
+    # waits for the login (`app.executar`): it needs the ORM models, a fifth of the start, and the login
+    # reads none of what it writes.
+    banco = abrir_banco(url)
     from secretaria.ui import app
 
     if demo:
         return app.executar(banco, demo=demo)
     # The day's first copy of a large file takes seconds: it runs beside the login window (its own sqlite3
     # connections; the backup API copies a live WAL database safely) and the main window's status bar says
-    # when it is done or why it failed. Closing the program waits for it: no half copy is left behind.
+    # when it is done or why it failed. It starts once the login is on screen (`app.entrar`), so its
+    # imports and queries do not delay that window, and at the latest here. Closing the program waits for
+    # it: no half copy is left behind.
     copia = CopiaDiaria(banco)
-    copia.start()
     app.acompanhar_copia_diaria(copia)
     try:
         return app.executar(banco, demo=demo)
     finally:
+        copia.iniciar()
         copia.join()
 
 
@@ -434,6 +439,11 @@ class CopiaDiaria(threading.Thread):
         self.banco = banco
         self.copia: Path | None = None
         self.erro: str | None = None
+
+    def iniciar(self) -> None:
+        """Start the copy unless it has started already (the login window, then the end of the program)."""
+        if self.ident is None:
+            self.start()
 
     def run(self) -> None:
         from secretaria.db import ErroBanco

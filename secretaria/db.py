@@ -667,9 +667,12 @@ def _ouvir_confirmacoes(fabrica: so.sessionmaker[so.Session], origem: Origem) ->
     """Every write session notes the audit rows it inserts; just before COMMIT a PostgreSQL session sends
     `pg_notify(CANAL_MUDANCAS, …)` inside the transaction (delivered only if it commits), naming the
     entities, the acting login and `origem.id`; after COMMIT the rows become `origem.proprios`."""
-    from secretaria.models import Auditoria
 
     def depois_do_flush(sessao: so.Session, _contexto: Any) -> None:
+        # Imported at the first flush, not when the database opens: the models are a fifth of the
+        # program's start, and the login window needs none of them.
+        from secretaria.models import Auditoria
+
         novos = [obj for obj in sessao.new if isinstance(obj, Auditoria)]
         if novos:
             sessao.info.setdefault(_CHAVE_AUDITADOS, []).extend(

@@ -7,6 +7,7 @@ Nothing heavy is imported here: ReportLab and openpyxl load only when a document
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -72,7 +73,8 @@ QHeaderView::section { padding: 4px 6px; }
 
 def entrar(banco: Banco, *, demo: bool, parent: object = None) -> object | None:
     """Run the first-run or the login dialog (blocking: the program has no window yet); return the
-    `Contexto` of the user who entered, or None if they gave up."""
+    `Contexto` of the user who entered, or None if they gave up. Once the dialog is on screen, the daily
+    copy starts (`acompanhar_copia_diaria`)."""
     from PySide6.QtWidgets import QDialog, QWidget
 
     from secretaria.ui.contexto import Contexto
@@ -84,9 +86,30 @@ def entrar(banco: Banco, *, demo: bool, parent: object = None) -> object | None:
         dialogo = DialogoPrimeiroAcesso(banco, pai)
     else:
         dialogo = DialogoLogin(banco, demo=demo, parent=pai)
+    if _copia_diaria is not None:
+        depois_de_pintar(dialogo, _copia_diaria.iniciar)
     if dialogo.exec() != QDialog.DialogCode.Accepted or dialogo.ator is None:
         return None
     return Contexto(banco, dialogo.ator, demo)
+
+
+def depois_de_pintar(janela: object, acao: Callable[[], None]) -> None:
+    """Run `acao` on the GUI thread once `janela` has painted for the first time: work the window does not
+    need waits until it is on screen instead of delaying it."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QWidget
+
+    assert isinstance(janela, QWidget)
+
+    class _AoPintar(QObject):
+        def eventFilter(self, objeto: QObject, evento: QEvent) -> bool:
+            if evento.type() == QEvent.Type.Paint:
+                objeto.removeEventFilter(self)
+                self.deleteLater()
+                QTimer.singleShot(0, acao)  # after this paint has reached the screen
+            return False
+
+    janela.installEventFilter(_AoPintar(janela))
 
 
 class _Copia(Protocol):
@@ -98,11 +121,17 @@ class _Copia(Protocol):
     def is_alive(self) -> bool: ...
 
 
-_copia_diaria: _Copia | None = None
+class _CopiaAIniciar(_Copia, Protocol):
+    def iniciar(self) -> None:
+        """Start the copy unless it has started already."""
 
 
-def acompanhar_copia_diaria(copia: _Copia) -> None:
-    """The daily copy running beside the login window: the main window's status bar reports its end."""
+_copia_diaria: _CopiaAIniciar | None = None
+
+
+def acompanhar_copia_diaria(copia: _CopiaAIniciar) -> None:
+    """The daily copy to run beside the login window: it starts once the login is on screen (or, at the
+    latest, after it), and the main window's status bar reports its end."""
     global _copia_diaria
     _copia_diaria = copia
 
@@ -130,7 +159,6 @@ def executar(banco: Banco, *, demo: bool) -> int:
     from PySide6.QtWidgets import QApplication
 
     from secretaria.ui.contexto import Contexto
-    from secretaria.ui.janela_principal import JanelaPrincipal
 
     app = configurar_aplicacao()
     assert isinstance(app, QApplication)
@@ -140,6 +168,14 @@ def executar(banco: Banco, *, demo: bool) -> int:
     contexto = entrar(banco, demo=demo)
     if not isinstance(contexto, Contexto):
         return 0
+    if _copia_diaria is not None:
+        _copia_diaria.iniciar()  # the login may have been too quick to paint
+    # What the login does not need loads after it: the law's catalogue and the letterhead row, which every
+    # page may read (idempotent, one query when nothing changed), and the main window's modules.
+    from secretaria.services.semente import semear_basico
+    from secretaria.ui.janela_principal import JanelaPrincipal
+
+    semear_basico(banco)
     janela = JanelaPrincipal(contexto)
     janela.show()
     if _copia_diaria is not None:

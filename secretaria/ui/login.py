@@ -323,6 +323,6 @@ class DialogoPrimeiroAcesso(DialogoFormulario):
 
 
 def precisa_primeiro_acesso(banco: Banco) -> bool:
-    from secretaria.services.contas import existe_usuario
+    from secretaria.services.primeiro_acesso import existe_usuario
 
     return not existe_usuario(banco.uow(somente_leitura=True))
