@@ -6,14 +6,14 @@ it itself, else the table `SECOES` below (by class name, so the screens need no 
 F1 walks from the focused widget up through its parents and takes the first one with a section; with none,
 the manual's start page.
 
-    instalar_f1()                          # once, on the QApplication (app.py, the main window)
+    instalar_f1()                          # once, on the QApplication (app.py, the main window): ui.tecla_f1
     abrir_ajuda("primeiros-passos", self)  # Ajuda → Primeiros passos
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QUrl
-from PySide6.QtGui import QDesktopServices, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.services import manual as servico_manual
+from secretaria.ui.tecla_f1 import instalar_f1 as instalar_f1
 
 __all__ = ["SECOES", "JanelaAjuda", "abrir_ajuda", "instalar_f1", "secao_do_widget"]
 
@@ -319,37 +320,3 @@ def abrir_ajuda(secao: str = servico_manual.INICIO, parent: QWidget | None = Non
     janela.raise_()
     janela.activateWindow()
     return janela
-
-
-class _FiltroF1(QObject):
-    """F1 anywhere in the program opens the manual at the section of the widget that has the focus."""
-
-    def eventFilter(self, objeto: QObject, evento: QEvent) -> bool:
-        if (
-            evento.type() == QEvent.Type.KeyPress
-            and isinstance(evento, QKeyEvent)
-            and evento.key() == Qt.Key.Key_F1
-            and evento.modifiers() == Qt.KeyboardModifier.NoModifier
-        ):
-            foco = QApplication.focusWidget()
-            alvo = foco if foco is not None else (objeto if isinstance(objeto, QWidget) else None)
-            if isinstance(alvo, QWidget) and isinstance(alvo.window(), JanelaAjuda):
-                return False  # F1 inside the manual itself: nothing to open
-            abrir_ajuda(secao_do_widget(alvo))
-            return True
-        return False
-
-
-_filtro: _FiltroF1 | None = None
-
-
-def instalar_f1() -> None:
-    """Install F1 on the application (once; again after a new QApplication)."""
-    global _filtro
-    app = QApplication.instance()
-    if app is None:
-        return
-    if _filtro is not None and _filtro.parent() is app:
-        return
-    _filtro = _FiltroF1(app)
-    app.installEventFilter(_filtro)

@@ -37,9 +37,9 @@ def configurar_aplicacao() -> object:
         return app
     app.setStyle("Fusion")
     instalar_traducoes(app)
-    from secretaria.ui.ajuda import instalar_f1
+    from secretaria.ui.tecla_f1 import instalar_f1
 
-    instalar_f1()  # F1 on every window, the login included
+    instalar_f1()  # F1 on every window, the login included (the manual itself loads at the first F1)
     app.setStyleSheet(ESTILO)
     app.setProperty("secretaria_configurada", True)
     return app

@@ -20,7 +20,7 @@ from secretaria.ui import app
 from secretaria.ui.contexto import Contexto
 
 # Nothing of these is needed to show the login (or the first-run dialog): each is loaded when a page, a
-# document, a write or the daily copy (started once the login has painted) first needs it. The ORM models
+# document, a write, the first F1 or the daily copy (started once the login has painted) first needs it. The ORM models
 # alone are a fifth of the start; Alembic only loads when the schema must be upgraded.
 _SO_DEPOIS_DO_LOGIN = (
     "matplotlib",
@@ -37,8 +37,10 @@ _SO_DEPOIS_DO_LOGIN = (
     "secretaria.services.importacao",
     "secretaria.services.mudancas",
     "secretaria.services.painel",
+    "secretaria.services.manual",
     "secretaria.services.semente",
     "secretaria.services.vencimentos",
+    "secretaria.ui.ajuda",
     "secretaria.ui.inicio",
     "secretaria.ui.janela_principal",
     "secretaria.ui.painel",
