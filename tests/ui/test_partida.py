@@ -44,7 +44,11 @@ _SO_DEPOIS_DO_LOGIN = (
     "secretaria.ui.inicio",
     "secretaria.ui.janela_principal",
     "secretaria.ui.painel",
+    "secretaria.ui.seletor_arquivo",
     "secretaria.ui.vigia",
+    "secretaria.ui.widgets.arquivos",
+    "secretaria.ui.widgets.exportar",
+    "secretaria.ui.widgets.tarefas",
 )
 
 _PARTIDA = """

@@ -16,11 +16,53 @@
 
 from __future__ import annotations
 
-from secretaria.ui.widgets import arquivos, mensagens
-from secretaria.ui.widgets.datas import CampoData, ler_data
-from secretaria.ui.widgets.documentos import CampoCnpj, CampoCpf, CampoMascarado, CampoPlaca
-from secretaria.ui.widgets.formulario import Formulario, botoes_salvar_cancelar, rotulo_erro, traduzir_botoes
-from secretaria.ui.widgets.valores import CampoDecimal, RotuloValor, ler_decimal, texto_reais, texto_urm
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from secretaria.ui.widgets import arquivos, mensagens
+    from secretaria.ui.widgets.datas import CampoData, ler_data
+    from secretaria.ui.widgets.documentos import CampoCnpj, CampoCpf, CampoMascarado, CampoPlaca
+    from secretaria.ui.widgets.formulario import (
+        Formulario,
+        botoes_salvar_cancelar,
+        rotulo_erro,
+        traduzir_botoes,
+    )
+    from secretaria.ui.widgets.valores import CampoDecimal, RotuloValor, ler_decimal, texto_reais, texto_urm
+
+# Each name is imported from its module when first asked for (PEP 562), so a screen that needs one widget
+# loads only that one's module: the login, before which every millisecond counts, needs only the form.
+_MODULOS = {
+    "arquivos": "arquivos",
+    "mensagens": "mensagens",
+    "CampoData": "datas",
+    "ler_data": "datas",
+    "CampoCnpj": "documentos",
+    "CampoCpf": "documentos",
+    "CampoMascarado": "documentos",
+    "CampoPlaca": "documentos",
+    "Formulario": "formulario",
+    "botoes_salvar_cancelar": "formulario",
+    "rotulo_erro": "formulario",
+    "traduzir_botoes": "formulario",
+    "CampoDecimal": "valores",
+    "RotuloValor": "valores",
+    "ler_decimal": "valores",
+    "texto_reais": "valores",
+    "texto_urm": "valores",
+}
+
+
+def __getattr__(nome: str) -> Any:
+    modulo = _MODULOS.get(nome)
+    if modulo is None:  # a submodule not listed (exportar, tarefas…): the import system loads it
+        raise AttributeError(f"module {__name__!r} has no attribute {nome!r}")
+    carregado = importlib.import_module(f"{__name__}.{modulo}")
+    valor = carregado if nome == modulo else getattr(carregado, nome)
+    globals()[nome] = valor
+    return valor
+
 
 __all__ = [
     "CampoCnpj",
