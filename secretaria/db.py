@@ -15,6 +15,7 @@ import os
 import random
 import re
 import sqlite3
+import threading
 import time
 import uuid
 from collections import deque
@@ -23,12 +24,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from sqlalchemy import event
-from sqlalchemy.orm.exc import StaleDataError
+
+if TYPE_CHECKING:
+    # The ORM loads with the first unit of work (`Banco.fabrica`), not when the database opens: the login
+    # window, shown right after, needs none of it.
+    import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.erros import (
@@ -486,6 +490,8 @@ class UnidadeDeTrabalho:
     def __exit__(
         self, tipo: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        from sqlalchemy.orm.exc import StaleDataError
+
         sessao = self.session
         suspeitos = _suspeitos_de_conflito(sessao) if isinstance(exc, StaleDataError) else []
         try:
@@ -588,6 +594,8 @@ _CHAVE_VERSOES = "secretaria_versoes_carregadas"
 
 
 def _anotar_versoes(sessao: so.Session, _contexto: Any, _instancias: Any) -> None:
+    import sqlalchemy.orm as so
+
     from secretaria.models import Versionado
 
     anotadas = sessao.info.setdefault(_CHAVE_VERSOES, {})
@@ -726,8 +734,6 @@ class Banco:
 
     url: str
     engine: sa.Engine
-    fabrica: so.sessionmaker[so.Session]
-    fabrica_leitura: so.sessionmaker[so.Session]
     _fechado: bool = field(default=False, init=False, repr=False)
     ao_encerrar_sessao: list[Callable[[SessaoEncerrada], None]] = field(
         default_factory=list, init=False, repr=False
@@ -739,6 +745,27 @@ class Banco:
     observadores: list[Observador] = field(default_factory=list, init=False, repr=False)
     """What watches this database on a connection of its own (`services.mudancas.Vigia`): closed by
     `fechar()`, paused while a restore needs every connection of this process closed."""
+    _sessoes: tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]] | None = field(
+        default=None, init=False, repr=False
+    )
+    _trava_sessoes: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def _fabricas_de_sessao(self) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
+        # Made (and the ORM imported) at the first unit of work, by whichever thread comes first.
+        with self._trava_sessoes:
+            if self._sessoes is None:
+                self._sessoes = _fabricas(self.engine, self.origem)
+            return self._sessoes
+
+    @property
+    def fabrica(self) -> so.sessionmaker[so.Session]:
+        """Sessions that write (BEGIN IMMEDIATE on SQLite)."""
+        return self._fabricas_de_sessao()[0]
+
+    @property
+    def fabrica_leitura(self) -> so.sessionmaker[so.Session]:
+        """Sessions that only read (BEGIN DEFERRED on SQLite)."""
+        return self._fabricas_de_sessao()[1]
 
     @property
     def url_exibicao(self) -> str:
@@ -796,14 +823,15 @@ class Banco:
 
 
 def _fabricas(
-    engine: sa.Engine,
-) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session], Origem]:
+    engine: sa.Engine, origem: Origem
+) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
+    import sqlalchemy.orm as so
+
     escrita = so.sessionmaker(bind=engine, expire_on_commit=False)
     event.listen(escrita, "before_flush", _anotar_versoes)
-    origem = Origem()
     _ouvir_confirmacoes(escrita, origem)
     leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
-    return escrita, leitura, origem
+    return escrita, leitura
 
 
 def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
@@ -813,8 +841,7 @@ def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
     Closing the Banco closes `conexao`."""
     engine = sa.create_engine("sqlite://", creator=lambda: conexao, poolclass=sa.pool.StaticPool)
     _configurar_sqlite(engine)
-    escrita, leitura, origem = _fabricas(engine)
-    return Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura, origem=origem)
+    return Banco(url=url, engine=engine)
 
 
 def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: bool = True) -> Banco:
@@ -868,8 +895,7 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
                 arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{relogio.carimbo()}.sqlite")
             )
         migracoes.atualizar(engine)
-    escrita, leitura, origem = _fabricas(engine)
-    banco = Banco(url=url, engine=engine, fabrica=escrita, fabrica_leitura=leitura, origem=origem)
+    banco = Banco(url=url, engine=engine)
     if arquivo is not None:
         _registrar_arquivo(arquivo, +1)
     return banco

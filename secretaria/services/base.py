@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
-
-import sqlalchemy.orm as so
+from typing import TYPE_CHECKING, Any
 
 # Re-exported: the windows and lists import the roles' labels from here.
 from secretaria.codigos import ROTULOS_PAPEIS as ROTULOS_PAPEIS
@@ -25,6 +23,9 @@ from secretaria.erros import SessaoEncerrada as SessaoEncerrada
 from secretaria.erros import recusa_de_disco as recusa_de_disco
 from secretaria.erros import verificar_versao as verificar_versao
 from secretaria.lei.formato import formatar_data
+
+if TYPE_CHECKING:
+    import sqlalchemy.orm as so
 
 
 @dataclass(frozen=True)

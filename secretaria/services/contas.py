@@ -40,9 +40,6 @@ from secretaria.services.base import (
     verificar_versao,
 )
 
-# Re-exported: the login asks it before the models load (plain SQL), the demo and the tests ask it here.
-from secretaria.services.primeiro_acesso import existe_usuario as existe_usuario
-
 FALHAS_PARA_BLOQUEIO = 5
 DURACAO_BLOQUEIO = timedelta(minutes=15)
 SENHA_MINIMA = 8
@@ -340,6 +337,12 @@ def criar_usuario(
         auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
+
+
+def existe_usuario(uow: UnidadeDeTrabalho) -> bool:
+    """Whether the database has any account (the login asks `primeiro_acesso`, which needs no models)."""
+    with uow:
+        return (uow.session.scalar(sa.select(sa.func.count(Usuario.id))) or 0) > 0
 
 
 # -- user administration (administrador), and changing one's own password (anyone) ------------------

@@ -325,4 +325,4 @@ class DialogoPrimeiroAcesso(DialogoFormulario):
 def precisa_primeiro_acesso(banco: Banco) -> bool:
     from secretaria.services.primeiro_acesso import existe_usuario
 
-    return not existe_usuario(banco.uow(somente_leitura=True))
+    return not existe_usuario(banco)

@@ -20,14 +20,15 @@ from secretaria.ui import app
 from secretaria.ui.contexto import Contexto
 
 # Nothing of these is needed to show the login (or the first-run dialog): each is loaded when a page, a
-# document, a write, the first F1 or the daily copy (started once the login has painted) first needs it. The ORM models
-# alone are a fifth of the start; Alembic only loads when the schema must be upgraded.
+# document, a unit of work, the first F1 or the daily copy (started once the login has painted) first needs
+# it. The ORM and the models were a third of the start; Alembic only loads when the schema must be upgraded.
 _SO_DEPOIS_DO_LOGIN = (
     "matplotlib",
     "reportlab",
     "openpyxl",
     "alembic",
     "PySide6.QtPrintSupport",
+    "sqlalchemy.orm",
     "secretaria.models",
     "secretaria.reports",
     "secretaria.demo",
