@@ -967,7 +967,8 @@ def medir_inicio(banco: Banco, nome_banco: str, vezes: int = 5) -> list[Resultad
     medida = "Início do programa até a janela de login"
     resultados: list[Resultado] = []
     try:
-        primeira = _inicio_ate_login(banco.url, False)  # the day's first start makes the daily copy (SQLite)
+        # The day's first start owes the daily copy (SQLite); it starts once the login has painted.
+        primeira = _inicio_ate_login(banco.url, False)
         valor = statistics.median(_inicio_ate_login(banco.url, False) for _ in range(vezes))
         simples = statistics.median(_inicio_ate_login(banco.url, True) for _ in range(max(3, vezes // 2)))
     except Exception as exc:  # a failed start is reported in the table, not raised
@@ -992,7 +993,7 @@ def medir_inicio(banco: Banco, nome_banco: str, vezes: int = 5) -> list[Resultad
                 None,
                 "",
                 0.8,
-                nota="inclui a cópia de segurança diária do arquivo (backup.copia_diaria)",
+                nota="a cópia de segurança diária (backup.copia_diaria) começa quando o login aparece",
             )
         )
     return resultados

@@ -383,8 +383,9 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
     # The day's first copy of a large file takes seconds: it runs beside the login window (its own sqlite3
     # connections; the backup API copies a live WAL database safely) and the main window's status bar says
     # when it is done or why it failed. It starts once the login is on screen (`app.entrar`), so its
-    # imports and queries do not delay that window, and at the latest here. Closing the program waits for
-    # it: no half copy is left behind.
+    # imports and queries do not delay that window, and at the latest here; those imports (the ORM and the
+    # models, on PostgreSQL too) are then ready before the user has typed the password. Closing the program
+    # waits for it: no half copy is left behind.
     copia = CopiaDiaria(banco)
     app.acompanhar_copia_diaria(copia)
     try:
