@@ -864,7 +864,11 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
 def _aquecer(pagina: Any) -> None:
     """Once per session, not per action: the report libraries imported and the first message box shown
     and the PDF fonts registered (a user's first document or workbook of the session pays 0.2–0.3 s of
-    imports, font loading and style loading once, which hold Python's GIL)."""
+    imports, font loading and style loading once, which hold Python's GIL). The start-up's objects are set
+    aside from the cyclic collector first, as the program does once its main window is built."""
+    from secretaria.ui.widgets.tarefas import guardar_objetos_do_inicio
+
+    guardar_objetos_do_inicio()
     import openpyxl  # noqa: F401
     import reportlab.platypus  # noqa: F401
 

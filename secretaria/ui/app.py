@@ -177,6 +177,9 @@ def executar(banco: Banco, *, demo: bool) -> int:
 
     semear_basico(banco)
     janela = JanelaPrincipal(contexto)
+    from secretaria.ui.widgets.tarefas import guardar_objetos_do_inicio
+
+    guardar_objetos_do_inicio()
     janela.show()
     if _copia_diaria is not None:
         _informar_copia(janela, _copia_diaria)

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 
 from PySide6.QtWidgets import QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from secretaria.services.base import ErroDominio
-from secretaria.ui.widgets.tarefas import Progresso, Tarefa, dialogo_progresso
+from secretaria.ui.widgets.tarefas import (
+    Progresso,
+    Tarefa,
+    dialogo_progresso,
+    guardar_objetos_do_inicio,
+)
 
 
 def _janela(qtbot: QtBot) -> QWidget:
@@ -108,3 +115,40 @@ def test_janela_fechada_no_meio_nao_derruba_o_programa(qtbot: QtBot) -> None:
     qtbot.waitUntil(tarefa.isFinished)
     qtbot.wait(50)
     assert entregues == []
+
+
+def test_coletor_espera_enquanto_a_tarefa_roda_e_volta_depois(qtbot: QtBot) -> None:
+    """No cyclic collection (which holds the GIL, freezing the window) while a task works; the collector is
+    back once it has ended."""
+    durante: list[bool] = []
+
+    def trabalhar(_progresso: Progresso) -> None:
+        durante.append(gc.isenabled())
+
+    assert gc.isenabled()
+    tarefa = Tarefa(trabalhar, _janela(qtbot))
+    with qtbot.waitSignal(tarefa.finished, timeout=5000):
+        tarefa.iniciar()
+    assert durante == [False]
+    assert gc.isenabled()
+
+
+class _No:
+    def __init__(self) -> None:
+        self.eu = self  # a reference cycle: only the cyclic collector frees it
+
+
+def test_objetos_do_inicio_saem_da_coleta_e_o_lixo_do_inicio_e_liberado() -> None:
+    """What lives when the main window is built is never walked again by a full collection; garbage of the
+    start-up is freed first, not kept for ever."""
+    vivo = [_No()]
+    lixo = weakref.ref(_No())
+    assert lixo() is not None  # the cycle keeps it until a collection
+    guardar_objetos_do_inicio()
+    try:
+        assert lixo() is None
+        assert gc.get_freeze_count() > 0
+        assert not any(o is vivo for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+    assert any(o is vivo for o in gc.get_objects())
