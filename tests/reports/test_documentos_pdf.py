@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import os
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
+from reportlab.pdfgen.canvas import Canvas
 
 from secretaria.reports.auto_infracao import AutoInfracaoPdf
 from secretaria.reports.dados import (
@@ -485,6 +487,30 @@ def test_ficha_tem_cadastro_resumo_e_todos_os_processos_com_cabecalho_repetido()
         assert caso.numero in juntas
     assert "5 dias: 01/03/2025 a 05/03/2025" in juntas
     assert "Pago em 01/06/2025" in juntas
+
+
+def test_paginas_de_um_documento_longo_nao_esperam_o_coletor_de_ciclos() -> None:
+    """What each page drew is freed by reference counting once the page is written, not left in reference
+    cycles for the cyclic collector to free all at once (which holds the GIL: the window froze as the
+    biggest operator's ficha ended)."""
+    gc.collect()
+    ligado = gc.isenabled()
+    gc.disable()  # as during a background task
+    try:
+        pdf = FichaOperadoraPdf().render(ficha(60))
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        telas = {id(vars(o)) for o in gc.garbage if isinstance(o, Canvas)}  # a canvas's own attributes
+        estados_de_pagina = [  # what the numbered canvas kept of each page until the footers were drawn
+            o for o in gc.garbage if isinstance(o, dict) and "rodape_grupo" in o and id(o) not in telas
+        ]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if ligado:
+            gc.enable()
+    assert len(paginas(pdf)) >= 2
+    assert estados_de_pagina == []
 
 
 def test_ficha_sem_processos() -> None:
