@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from datetime import time as dt_time
@@ -708,9 +708,15 @@ def periodo_de_mil_intimacoes(banco: Banco, hoje: date, quantidade: int = 1000) 
     return inicio, hoje, int(n or 0)
 
 
-def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list[Resultado]:
+ACOES_JANELA = ("ficha", "planilha", "lote", "exportar", "busca", "copia")
+
+
+def medir_janela(
+    banco: Banco, nome_banco: str, hoje: date, pasta: Path, acoes: Collection[str] = ACOES_JANELA
+) -> list[Resultado]:
     """Each long action through the screens' own code, in an offscreen window, while a 5 ms timer on the GUI
-    thread records the longest freeze of the window (goal: none over 100 ms). Measured after `_aquecer`."""
+    thread records the longest freeze of the window (goal: none over 100 ms). Measured after `_aquecer`.
+    `acoes` (keys of ACOES_JANELA) picks some of them (bench/run --janela)."""
     import itertools
 
     from secretaria.reports import dados as dados_pdf
@@ -748,8 +754,14 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
     )
 
     def medir(
-        medida: str, acao: Callable[[], Any], nota: str, pronto: Callable[[], bool] | None = None
+        chave: str,
+        medida: str,
+        acao: Callable[[], Any],
+        nota: str,
+        pronto: Callable[[], bool] | None = None,
     ) -> None:
+        if chave not in acoes:
+            return
         try:
             segundos = medidor.medir(acao, pronto or _terminou_com_mensagem)
             mensagem = _fechar_mensagens()
@@ -782,6 +794,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
             pagina.ficha("salvar")
 
         medir(
+            "ficha",
             "Janela: ficha da maior operadora",
             ficha,
             f"{nome}, {autos} autos{nota_pg}",
@@ -794,7 +807,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
             pagina.mes.setCurrentIndex(mes - 1)
             pagina.gerar_planilha()
 
-        medir("Janela: planilha do mês mais cheio", planilha, f"{mes:02d}/{ano}, {n_mes} autos")
+        medir("planilha", "Janela: planilha do mês mais cheio", planilha, f"{mes:02d}/{ano}, {n_mes} autos")
 
         inicio, fim, n_lote = periodo_de_mil_intimacoes(banco, hoje)
 
@@ -805,6 +818,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
             pagina.lote("salvar")
 
         medir(
+            "lote",
             "Janela: lote de ~1.000 intimações",
             lote,
             f"{inicio:%d/%m/%Y} a {fim:%d/%m/%Y}: {n_lote} autos{nota_pg}",
@@ -828,7 +842,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
                 dinheiro=[c.dinheiro for c in autos_pagina.modelo.colunas],
             )
 
-        medir("Janela: exportar 15.000 linhas", exportar, f"{quantas} linhas da lista de autos")
+        medir("exportar", "Janela: exportar 15.000 linhas", exportar, f"{quantas} linhas da lista de autos")
 
         achados: list[int] = []
         autos_pagina.buscaMostrada.connect(lambda: achados.append(autos_pagina.modelo.total))
@@ -838,6 +852,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
             autos_pagina.buscar_em_segundo_plano()  # what the page's timer calls 250 ms after the last key
 
         medir(
+            "busca",
             f"Janela: busca “{TERMO_BUSCA}” na lista de autos",
             buscar,
             "a consulta",
@@ -850,6 +865,7 @@ def medir_janela(banco: Banco, nome_banco: str, hoje: date, pasta: Path) -> list
 
         janela = _janela_vazia()
         medir(
+            "copia",
             "Janela: cópia de segurança",
             lambda: fazer_copia_de_seguranca(janela, contexto),
             "SQLite: cópia verificada" if banco.eh_sqlite else "PostgreSQL: mostra o comando do pg_dump",
