@@ -217,12 +217,17 @@ def _quebrar(texto: str, largura: int = 90) -> str:
     return "\n".join(textwrap.wrap(texto, largura))
 
 
-def alvo_do_clique(gid: str | None) -> tuple[int, int] | None:
-    """(série, categoria) of a clicked bar, from its `gid`; None for anything else (a line, the legend)."""
+def alvo_do_clique(gid: str | None, x: float | None = None) -> tuple[int, int] | None:
+    """(série, categoria) of a clicked bar, from its `gid`, or of a clicked point of a line (its `gid`
+    "série:linha" and the point's `x`, the category's position); None for anything else (the legend)."""
     if not gid or ":" not in gid:
         return None
     serie, categoria = gid.split(":", 1)
-    if not (serie.isdigit() and categoria.isdigit()):
+    if not serie.isdigit():
+        return None
+    if categoria == "linha":
+        return None if x is None or x != x else (int(serie), round(x))
+    if not categoria.isdigit():
         return None
     return int(serie), int(categoria)
 

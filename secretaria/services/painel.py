@@ -34,6 +34,7 @@ from secretaria.lei.sancoes import (
     NIVEL_SUSPENSAO,
     Antecedente,
     calcular_sancao,
+    classificar_antecedentes,
     limite_reincidencia,
     somar_meses,
 )
@@ -51,15 +52,16 @@ from secretaria.reports.graficos import Grafico, Serie, rotulo_mes
 from secretaria.reports.relatorio_anual import DadosAnuais, DispositivoAnual, LinhaAnual, MesAnual
 from secretaria.services.base import ErroDominio
 from secretaria.services.filas import dias_para_decidir
-from secretaria.services.listas.nucleo import _nome_operadora, _rotulo_dispositivo
+from secretaria.services.listas.nucleo import EtapaAuto, _nome_operadora, _rotulo_dispositivo
 
 ANOS_PRESCRICAO = 4
 """A warning, not a legal reading: an undecided case this many years after the infraction is at risk."""
 MESES_AVISO_PRESCRICAO = 6
 """… and one that reaches it within this many months is shown as nearing it."""
 MESES_CADEIA = 24
-"""How far back a recidivism chain is read: the longest chain that matters (the suspension level times the
-window of its tipo: D 3 × 6 months = 18) fits in it, so a longer one is already at the suspension level."""
+"""How far back a recidivism chain is read at first: the suspension level (plus one) times the window of its
+tipo (E: 3 × 8 months) fits in it. A chain whose oldest link may continue before that is read again whole, so
+a chain of any length shows its true level (`_cadeias_inteiras`)."""
 
 ETAPAS = ("intimacao", "decisao", "final")
 ROTULOS_ETAPAS = {
@@ -67,7 +69,15 @@ ROTULOS_ETAPAS = {
     "decisao": "Até a decisão",
     "final": "Até a decisão definitiva",
 }
+ETAPAS_AUTOS = {"intimacao": "intimado", "decisao": "decidido", "final": "definitivo"}
+"""The autos list's step (`listas.EtapaAuto`) behind each line of the times chart."""
+ROTULOS_ETAPAS_LISTA = {
+    "intimacao": "Autos intimados",
+    "decisao": "Autos decididos",
+    "final": "Autos com decisão definitiva",
+}
 SERIES_MULTAS = ("decidida", "paga", "divida_ativa")
+ETAPAS_MULTAS = {"decidida": "multa_aplicada", "paga": "multa_paga", "divida_ativa": "divida_ativa"}
 ROTULOS_MULTAS = {
     "decidida": "Multas aplicadas",
     "paga": "Pagas",
@@ -533,6 +543,8 @@ def cadeias_abertas(
     the chain the law walks over all the operator's penalties passes through exactly these (each of its steps
     takes the latest punished infraction, which the walk found), so the level is the same. The walk's window
     is a few days generous (31 days a month), never short; `calcular_sancao` stops the chain exactly.
+    A chain that may reach further back than that walk (MESES_CADEIA) is read again whole
+    (`_cadeias_inteiras`): the level shown is the true one at any length.
     """
     _sem_jit(sessao)
     dia = hoje or relogio.hoje()
@@ -633,6 +645,7 @@ def cadeias_abertas(
     grupos: dict[tuple[int, str], list[Any]] = defaultdict(list)
     for linha in linhas:
         grupos[(linha[0], linha[2])].append(linha)
+    grupos = _cadeias_inteiras(sessao, grupos, dia, conds)
     melhores: dict[int, CadeiaAberta] = {}
     for (oid, codigo), itens in grupos.items():
         cadeia = _cadeia(oid, codigo, itens, dia)
@@ -695,6 +708,67 @@ def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) ->
     )
 
 
+def _cadeias_inteiras(
+    sessao: so.Session, grupos: dict[tuple[int, str], list[Any]], dia: date, conds: Sequence[Any]
+) -> dict[tuple[int, str], list[Any]]:
+    """`grupos` with the pairs whose chain may continue before the first read (its oldest counted link within
+    one window of the read's limit) read again without a limit: one query over those few pairs
+    (`ix_auto_recidiva`), repeated never — it reads every final penalty of the pair."""
+    a, dc = AutoInfracao, DispositivoCatalogo
+    cortadas: list[tuple[int, str]] = []
+    for (oid, codigo), itens in grupos.items():
+        tipo = itens[0].tipo
+        if tipo not in NIVEL_SUSPENSAO:
+            continue
+        contados = [
+            c.antecedente.data_infracao
+            for c in classificar_antecedentes(tipo, dia, [_antecedente(i) for i in itens])
+            if c.contado
+        ]
+        if not contados:
+            continue
+        janela = JANELA_MESES[tipo]
+        limite = max(somar_meses(dia, -MESES_CADEIA), somar_meses(dia, -(NIVEL_SUSPENSAO[tipo] + 1) * janela))
+        # A prior before `limite` continues the chain only if its window reaches the oldest link (§ 4º).
+        if somar_meses(limite - timedelta(days=1), janela) >= min(contados):
+            cortadas.append((oid, codigo))
+    if not cortadas:
+        return grupos
+    linhas = sessao.execute(
+        sa.select(
+            a.operadora_id,
+            _nome_operadora(),
+            a.dispositivo_codigo,
+            dc.rotulo,
+            dc.tipo,
+            a.data_infracao,
+            a.data_definitiva,
+            a.multa_ur,
+            a.suspensao_dias,
+        )
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .join(dc, dc.codigo == a.dispositivo_codigo)
+        .where(
+            *conds,
+            a.data_infracao < dia,
+            sa.or_(*(sa.and_(a.operadora_id == o, a.dispositivo_codigo == c) for o, c in cortadas)),
+        )
+    ).all()
+    inteiras = {k: v for k, v in grupos.items() if k not in cortadas}
+    for linha in linhas:
+        inteiras.setdefault((linha[0], linha[2]), []).append(linha)
+    return inteiras
+
+
+def _antecedente(linha: Any) -> Antecedente:
+    return Antecedente(
+        linha.data_infracao,
+        linha.data_definitiva,
+        Decimal(linha.multa_ur or 0),
+        int(linha.suspensao_dias or 0),
+    )
+
+
 # --- the charts' descriptions and where a click leads ----------------------------------------------------
 
 
@@ -708,6 +782,8 @@ class DestinoLista:
     linha_id: int | None = None
     tipo: str | None = None
     dispositivo: str | None = None
+    etapa: EtapaAuto | None = None
+    """The step of the case the bar counts, in its own period (a fine paid in that month, …)."""
     rotulo: str = ""
     """What the filter is, in words (shown above the list)."""
 
@@ -812,7 +888,20 @@ def _grafico_multas(p: Painel) -> GraficoPainel:
         tuple(Serie(ROTULOS_MULTAS[s], tuple(valores[s])) for s in SERIES_MULTAS),
         formato="reais",
     )
-    return GraficoPainel(g, {})
+    # A bar is the fines of the month by its own day (decision, payment, inscription), whatever the day of
+    # the infraction: the list keeps the Painel's operator and line, not its period.
+    f = p.filtro
+    destinos = {
+        (j, i): DestinoLista(
+            operadora_id=f.operadora_id,
+            linha_id=f.linha_id,
+            etapa=EtapaAuto(ETAPAS_MULTAS[s], *_limites_mes(mes, f)),
+            rotulo=f"{ROTULOS_MULTAS[s]} em {rotulo_mes(mes)}",
+        )
+        for j, s in enumerate(SERIES_MULTAS)
+        for i, mes in enumerate(p.meses)
+    }
+    return GraficoPainel(g, destinos)
 
 
 def _grafico_tempos(p: Painel) -> GraficoPainel:
@@ -829,7 +918,20 @@ def _grafico_tempos(p: Painel) -> GraficoPainel:
         forma="linhas",
         formato="dias",
     )
-    return GraficoPainel(g, {})
+    # A point is the autos of that month of the infraction that reached the step (the median's cases).
+    f = p.filtro
+    destinos = {
+        (j, i): DestinoLista(
+            *_limites_mes(mes, f),
+            f.operadora_id,
+            f.linha_id,
+            etapa=EtapaAuto(ETAPAS_AUTOS[e]),
+            rotulo=f"{ROTULOS_ETAPAS_LISTA[e]}, infrações de {rotulo_mes(mes)}",
+        )
+        for j, e in enumerate(ETAPAS)
+        for i, mes in enumerate(p.meses)
+    }
+    return GraficoPainel(g, destinos)
 
 
 def _grafico_prazos(p: Painel) -> GraficoPainel:
@@ -864,7 +966,24 @@ def _grafico_prazos(p: Painel) -> GraficoPainel:
         ),
         nota=aviso.strip(),
     )
-    return GraficoPainel(g, {})
+    f = p.filtro
+    etapas = (
+        ("decisao_no_prazo", "Decisões no prazo"),
+        ("decisao_atrasada", "Decisões atrasadas"),
+        ("recurso_tempestivo", "Recursos tempestivos"),
+        ("recurso_intempestivo", "Recursos intempestivos"),
+    )
+    destinos = {
+        (j, i): DestinoLista(
+            operadora_id=f.operadora_id,
+            linha_id=f.linha_id,
+            etapa=EtapaAuto(etapa, *_limites_mes(mes, f), p.prazos.dias_para_decidir),
+            rotulo=f"{rotulo} em {rotulo_mes(mes)}",
+        )
+        for j, (etapa, rotulo) in enumerate(etapas)
+        for i, mes in enumerate(p.meses)
+    }
+    return GraficoPainel(g, destinos)
 
 
 def _grafico_reincidencia(p: Painel) -> GraficoPainel:

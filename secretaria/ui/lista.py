@@ -762,6 +762,7 @@ class FonteLista:
             entidade=extra.get("entidade"),
             dispositivo=extra.get("dispositivo"),
             linha_id=extra.get("linha_id"),
+            etapa=extra.get("etapa"),
         )
 
     @staticmethod

@@ -3,8 +3,11 @@
 For a period (the last 12 months by default) and optionally one operator or line: autos per month, the
 provisions most cited, autos per 100 vehicles, fines decided/paid/in dívida ativa, median days to each step,
 deadlines kept, open recidivism chains. The numbers come from `services.painel` (one aggregated query per
-chart) read in a background task, so the window never waits on them; a click on a bar opens the autos
-list filtered to the autos it counts. Each chart, and the whole page, exports as PNG and one-page PDF.
+chart) read in a background task, so the window never waits on them; a click on a bar (or on a point of
+the times chart) opens the autos list filtered to the autos it counts: the month's autos of an operator or
+tipo, of a provision, the fines decided/paid/inscribed that month, the decisions and appeals of the month,
+the autos of a month of infraction that reached a step. Each chart, and the whole page, exports as PNG and
+one-page PDF.
 
 matplotlib (`reports.graficos`, BSD-style licence — Qt Charts is GPL-only) is imported only when the first
 numbers arrive, after the window is on the screen: the program's start-up never loads it.
@@ -98,13 +101,23 @@ class CartaoGrafico(QFrame):
         self.figura.clear()
         self._graficos.desenhar(self.figura.add_subplot(), grafico)
         self.canvas.draw_idle()  # type: ignore[no-untyped-call]
-        self.dica.setText("Clique numa barra para ver os autos." if clicavel and grafico.tem_dados else "")
+        dica = (
+            "Clique num ponto para ver os autos."
+            if grafico.forma == "linhas"
+            else "Clique numa barra para ver os autos."
+        )
+        self.dica.setText(dica if clicavel and grafico.tem_dados else "")
         self.canvas.setAccessibleName(grafico.titulo)
 
     def _escolheu(self, evento: PickEvent) -> None:
         if getattr(evento.mouseevent, "button", None) != 1:
             return
-        alvo = self._graficos.alvo_do_clique(evento.artist.get_gid())
+        artista = evento.artist
+        indices = getattr(evento, "ind", None)  # a line's points under the mouse
+        x = None
+        if indices is not None and len(indices) and hasattr(artista, "get_xdata"):
+            x = float(artista.get_xdata()[indices[0]])
+        alvo = self._graficos.alvo_do_clique(artista.get_gid(), x)
         if alvo is not None:
             self.clicado.emit(*alvo)
 

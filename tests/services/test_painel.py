@@ -384,3 +384,89 @@ def test_cadeias_conferem_com_calcular_sancao_sobre_todas_as_penalidades(
     assert (segunda.ultima_infracao, segunda.nivel_suspensao, segunda.suspensao_cabivel) == (
         date(2026, 10, 10), NIVEL_SUSPENSAO["B"], False,
     )  # fmt: skip
+
+
+def test_cadeia_mais_longa_que_a_primeira_leitura_mostra_o_nivel_inteiro(
+    banco: Banco, roteiro: Roteiro
+) -> None:
+    """A tipo C chain (4-month window, suspension from level 4) with a link every 3 months for almost three
+    years: longer than the 20 months first read for tipo C. The level shown is the law's over every final
+    penalty of the pair, not over the last 20 months."""
+    from secretaria.lei.sancoes import Antecedente, calcular_sancao, somar_meses
+
+    def finais(ate: date, desde: date | None = None) -> list[Antecedente]:
+        a = AutoInfracao
+        with banco.leitura() as s:
+            linhas = s.execute(
+                sa.select(a.data_infracao, a.data_definitiva, a.multa_ur, a.suspensao_dias).where(
+                    a.dispositivo_codigo == "1-XV", a.operadora_id == roteiro.cidade.operadora_id
+                )
+            ).all()
+        return [
+            Antecedente(d, f, m or Decimal(0), s or 0)
+            for d, f, m, s in linhas
+            if f is not None and f <= ate and (desde is None or d >= desde)
+        ]
+
+    dia = date(2024, 2, 5)
+    while dia < date(2026, 11, 1):
+        multa = calcular_sancao("C", dia, finais(dia)).multa_min_ur
+        roteiro.decidido(data_infracao=dia, multa=str(multa), dispositivo="1-XV")
+        dia = somar_meses(dia, 3)
+    esperado = calcular_sancao("C", HOJE, finais(HOJE))
+    assert esperado.reincidencia == 11  # every link of the eleven counts
+    # What the last 20 months alone say (the old cap): fewer links.
+    assert calcular_sancao("C", HOJE, finais(HOJE, somar_meses(HOJE, -20))).reincidencia < 11
+    with banco.leitura() as s:
+        (cadeia,) = painel.cadeias_abertas(s, FILTRO, HOJE)
+    assert (cadeia.dispositivo, cadeia.tipo) == ("1-XV", "C")
+    assert cadeia.nivel == esperado.reincidencia and cadeia.suspensao_cabivel
+    assert cadeia.ultima_infracao == date(2026, 8, 5)
+
+
+def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
+    banco: Banco, roteiro: Roteiro
+) -> None:
+    """Every bar (and point) of the fines, times and deadlines charts: the autos list under its filter holds
+    exactly the autos the test's own reading says; a deadline bar counts them, a times point is the median
+    of them."""
+    from secretaria.services import listas
+    from secretaria.services.autos import cancelar_auto
+    from tests.helpers.autos_do_painel import autos_esperados
+    from tests.helpers.fabrica import ATORES
+
+    _cenario(roteiro)
+    # A cancelled auto, delivered before: no step of the times chart counts it.
+    cancelado = roteiro.lavrar(data_infracao=date(2026, 10, 5), dispositivo="1-II").id
+    roteiro.intimar(cancelado, date(2026, 10, 7))
+    cancelar_auto(roteiro.uow(), ATORES["secretario"], auto_id=cancelado, motivo="Lavrado em duplicidade.")
+    with banco.leitura() as s:
+        p = painel.ler_painel(s, FILTRO, HOJE)
+    graficos = {g.grafico.chave: g for g in painel.graficos_do_painel(p)}
+    casos = {(m.mes, m.etapa): m.casos for m in p.medianas}
+    vistos: Counter[str] = Counter()
+    for chave in ("multas", "tempos", "prazos"):
+        g = graficos[chave]
+        assert len(g.destinos) == len(g.grafico.series) * len(p.meses)
+        for (j, i), destino in g.destinos.items():
+            assert destino.etapa is not None
+            filtro = listas.Filtro(
+                operadora_id=destino.operadora_id,
+                desde=destino.desde,
+                ate=destino.ate,
+                linha_id=destino.linha_id,
+                etapa=destino.etapa,
+            )
+            with banco.leitura() as s:
+                ids = {linha[0] for linha in listas.pagina(s, "autos", filtro, None, 0, 10_000)}
+                assert listas.contar(s, "autos", filtro) == len(ids)
+            assert ids == autos_esperados(banco, destino, HOJE), (chave, destino.rotulo)
+            valor = g.grafico.series[j].valores[i]
+            if chave == "prazos":
+                assert valor == len(ids)
+            elif chave == "tempos":
+                assert len(ids) == casos.get((p.meses[i], painel.ETAPAS[j]), 0)
+            else:
+                assert (valor > 0) == bool(ids)
+            vistos[chave] += bool(ids)
+    assert all(vistos[c] >= 2 for c in ("multas", "tempos", "prazos")), vistos

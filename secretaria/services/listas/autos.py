@@ -7,13 +7,26 @@ from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from secretaria.lei.documentos import DocumentoInvalido, chave_placa
 from secretaria.lei.urm import urm_para_reais
-from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo, Operadora, Veiculo
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    DispositivoCatalogo,
+    Intimacao,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Veiculo,
+)
+from secretaria.services.base import ErroDominio
 from secretaria.services.listas.nucleo import (
+    ETAPAS_AUTO,
     Coluna,
     DefinicaoLista,
+    EtapaAuto,
     Filtro,
     _busca_numero,
     _Chave,
@@ -183,16 +196,99 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         operadora=a.operadora_id,
         periodo=a.data_infracao,
         unicas=frozenset({"numero"}),
-        extras=_filtros_painel,
+        extras=lambda filtro: _filtros_painel(filtro, ctx),
     )
 
 
-def _filtros_painel(filtro: Filtro) -> list[sa.ColumnElement[bool]]:
-    """The provision and the line (the Painel opens the list on the autos behind a bar)."""
+def _filtros_painel(filtro: Filtro, ctx: _Contexto) -> list[sa.ColumnElement[bool]]:
+    """The provision, the line and the step of the case (the Painel opens the list on the autos behind a
+    bar)."""
     a = AutoInfracao
     conds: list[sa.ColumnElement[bool]] = []
     if filtro.dispositivo is not None:
         conds.append(a.dispositivo_codigo == filtro.dispositivo)
     if filtro.linha_id is not None:
         conds.append(a.linha_id == filtro.linha_id)
+    if filtro.etapa is not None:
+        conds.append(_na_etapa(filtro.etapa, ctx))
     return conds
+
+
+def _dias(ctx: _Contexto, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
+    """Whole days from `inicio` to `fim` (date columns), as `services.painel` counts them."""
+    if ctx.postgres:
+        return sa.cast(fim - inicio, sa.Integer)
+    return sa.cast(sa.func.julianday(fim) - sa.func.julianday(inicio), sa.Integer)
+
+
+def _na_etapa(e: EtapaAuto, ctx: _Contexto) -> sa.ColumnElement[bool]:
+    """The autos at step `e.etapa` (its day within the period): the ids read from the step's own table by
+    its day's index (`ix_pagamento_pago_em`, `ix_pagamento_divida`, …), never a test per auto of the whole
+    table. The definitions are the Painel's (`services.painel.multas_por_mes`, `medianas_por_mes`, `prazos`),
+    so the list holds exactly the autos a bar counts."""
+    a, d, p, r, i = AutoInfracao, Decisao, Pagamento, Recurso, Intimacao
+    outro = so.aliased(AutoInfracao)  # the auto's own dates, inside a subquery that reads the decisions
+    if e.etapa not in ETAPAS_AUTO:
+        raise ErroDominio(f"Etapa desconhecida: {e.etapa}.")
+
+    def no_periodo(dia: Any) -> list[sa.ColumnElement[bool]]:
+        conds: list[sa.ColumnElement[bool]] = []
+        if e.desde is not None:
+            conds.append(dia >= e.desde)
+        if e.ate is not None:
+            conds.append(dia <= e.ate)
+        return conds
+
+    if e.etapa == "multa_aplicada":
+        ids = sa.select(d.auto_id).where(d.resultado == "aplicada", d.multa_reais > 0, *no_periodo(d.data))
+        return a.id.in_(ids)
+    if e.etapa in ("multa_paga", "divida_ativa"):
+        dia = p.pago_em if e.etapa == "multa_paga" else p.inscrito_divida_em
+        situacao = "pago" if e.etapa == "multa_paga" else "divida_ativa"
+        ids = (
+            sa.select(d.auto_id).join(p, p.decisao_id == d.id).where(p.situacao == situacao, *no_periodo(dia))
+        )
+        return a.id.in_(ids)
+    if e.etapa in ("recurso_tempestivo", "recurso_intempestivo"):
+        tempestivo = r.tempestivo.is_(True)
+        ids = (
+            sa.select(d.auto_id)
+            .join(r, r.decisao_id == d.id)
+            .where(tempestivo if e.etapa == "recurso_tempestivo" else sa.not_(tempestivo))
+            .where(*no_periodo(r.protocolado_em))
+        )
+        return a.id.in_(ids)
+    if e.etapa in ("decisao_no_prazo", "decisao_atrasada"):
+        # `filas.primeiro_dia_de_atraso`: decided more than "Dias para decidir" after the defence deadline.
+        limite = e.dias_para_decidir if e.dias_para_decidir is not None else 0
+        atrasada = _dias(ctx, d.data, outro.prazo_defesa) > limite
+        ids = (
+            sa.select(d.auto_id)
+            .join(outro, outro.id == d.auto_id)
+            .where(outro.prazo_defesa.is_not(None), *no_periodo(d.data))
+            .where(atrasada if e.etapa == "decisao_atrasada" else sa.not_(atrasada))
+        )
+        return a.id.in_(ids)
+    # The times chart: autos not cancelled that reached the step (its day is not the bar's month: the
+    # month is the infraction's, the list's own period).
+    ativo = a.fase != "cancelado"
+    if e.etapa == "intimado":
+        entregue = sa.select(i.auto_id).where(i.sucesso.is_(True), i.objeto == "auto", *no_periodo(i.data))
+        return sa.and_(ativo, a.id.in_(entregue))
+    if e.etapa == "decidido":
+        return sa.and_(ativo, a.id.in_(sa.select(d.auto_id).where(*no_periodo(d.data))))
+    # "definitivo": `definitividade.decisao_definitiva_em` on today, the Painel's `_dias_ate_final` CASE.
+    hoje = ctx.hoje
+    final = sa.case(
+        (d.resultado == "arquivado", d.data),
+        (r.tempestivo.is_(True), sa.case((r.julgado_em <= hoje, r.julgado_em), else_=None)),
+        (sa.and_(d.resultado == "aplicada", outro.prazo_recurso < hoje), outro.prazo_recurso),
+        else_=None,
+    )
+    ids = (
+        sa.select(d.auto_id)
+        .join(outro, outro.id == d.auto_id)
+        .outerjoin(r, r.decisao_id == d.id)
+        .where(final.is_not(None))
+    )
+    return sa.and_(ativo, a.id.in_(ids))

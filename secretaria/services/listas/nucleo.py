@@ -76,6 +76,38 @@ class DefinicaoLista:
         return tuple(dict.fromkeys(f.grupo for f in self.filtros))
 
 
+ETAPAS_AUTO = (
+    "multa_aplicada",
+    "multa_paga",
+    "divida_ativa",
+    "intimado",
+    "decidido",
+    "definitivo",
+    "decisao_no_prazo",
+    "decisao_atrasada",
+    "recurso_tempestivo",
+    "recurso_intempestivo",
+)
+"""What `EtapaAuto.etapa` may say: the steps the Painel's fines, times and deadlines charts count."""
+
+
+@dataclass(frozen=True)
+class EtapaAuto:
+    """Autos only: the autos that reached a step of the case, the step's day within `desde`…`ate` (None = any
+    day) — what a bar of the Painel's fines, times or deadlines chart counts.
+
+    "multa_aplicada" (decided with a fine, by the decision's day), "multa_paga" (by the payment's day),
+    "divida_ativa" (by the inscription's day); "intimado" (the auto delivered), "decidido", "definitivo" (the
+    decision final today) — these three of autos not cancelled; "decisao_no_prazo"/"decisao_atrasada" (by the
+    decision's day, late when more than `dias_para_decidir` days after the defence deadline);
+    "recurso_tempestivo"/"recurso_intempestivo" (by the appeal's filing day)."""
+
+    etapa: str
+    desde: date | None = None
+    ate: date | None = None
+    dias_para_decidir: int | None = None
+
+
 @dataclass(frozen=True)
 class Filtro:
     texto: str = ""
@@ -92,6 +124,8 @@ class Filtro:
     """Autos only: the provision cited (its code), e.g. from a bar of the Painel."""
     linha_id: int | None = None
     """Autos only: the line recorded on the auto."""
+    etapa: EtapaAuto | None = None
+    """Autos only: the autos that reached a step of the case in a period (a bar of the Painel)."""
 
 
 def _f(grupo: str, rotulos: dict[str, str]) -> tuple[OpcaoFiltro, ...]:

@@ -44,7 +44,8 @@ class PaginaAutos(PaginaListaServico):
         self.novoRegistro.connect(self.novo_auto)
         self.tela: TelaCaso | None = None
         self.dialogo: DialogoAuto | None = None
-        # A filter the Painel set that has no widget of its own (the provision, the line): said, and undone.
+        # A filter the Painel set that has no widget of its own (the provision, the line, the step of the
+        # case — a fine paid in a month): said, and undone.
         self.aviso_painel = QLabel()
         self.aviso_painel.setStyleSheet("color: #1f5f99")
         self.botao_limpar_painel = QPushButton("Limpar &filtro do Painel")
@@ -55,8 +56,8 @@ class PaginaAutos(PaginaListaServico):
         self.botao_limpar_painel.setVisible(False)
 
     def filtrar(self, destino: DestinoLista) -> None:
-        """Show the autos behind a bar of the Painel: its period, operator, tipo, provision and line; the
-        search and the other filters are cleared. One query, after every widget is set."""
+        """Show the autos behind a bar of the Painel: its period, operator, tipo, provision, line and step of
+        the case; the search and the other filters are cleared. One query, after every widget is set."""
         widgets: list[QWidget] = [self.busca, self.combo_situacao, *self.combos_grupo.values()]
         if self.combo_operadora is not None:
             widgets.append(self.combo_operadora)
@@ -87,10 +88,11 @@ class PaginaAutos(PaginaListaServico):
                 "ate": destino.ate,
                 "dispositivo": destino.dispositivo,
                 "linha_id": destino.linha_id,
+                "etapa": destino.etapa,
             }.items()
             if valor is not None
         }
-        proprio = destino.dispositivo is not None or destino.linha_id is not None
+        proprio = any(x is not None for x in (destino.dispositivo, destino.linha_id, destino.etapa))
         self.aviso_painel.setText(f"Do Painel: {destino.rotulo}" if proprio else "")
         self.aviso_painel.setVisible(proprio)
         self.botao_limpar_painel.setVisible(proprio)
@@ -99,6 +101,7 @@ class PaginaAutos(PaginaListaServico):
     def limpar_filtro_painel(self) -> None:
         self._extra.pop("dispositivo", None)
         self._extra.pop("linha_id", None)
+        self._extra.pop("etapa", None)
         self.aviso_painel.setVisible(False)
         self.botao_limpar_painel.setVisible(False)
         self.aplicar_filtro()
