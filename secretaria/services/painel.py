@@ -76,8 +76,14 @@ ROTULOS_ETAPAS_LISTA = {
     "decisao": "Autos decididos",
     "final": "Autos com decisão definitiva",
 }
+"""Above the list (its period, the month of the infraction, is in the list's own date fields)."""
 SERIES_MULTAS = ("decidida", "paga", "divida_ativa")
 ETAPAS_MULTAS = {"decidida": "multa_aplicada", "paga": "multa_paga", "divida_ativa": "divida_ativa"}
+ROTULOS_MULTAS_LISTA = {
+    "decidida": "Multas aplicadas",
+    "paga": "Multas pagas",
+    "divida_ativa": "Dívida ativa",
+}
 ROTULOS_MULTAS = {
     "decidida": "Multas aplicadas",
     "paga": "Pagas",
@@ -896,7 +902,7 @@ def _grafico_multas(p: Painel) -> GraficoPainel:
             operadora_id=f.operadora_id,
             linha_id=f.linha_id,
             etapa=EtapaAuto(ETAPAS_MULTAS[s], *_limites_mes(mes, f)),
-            rotulo=f"{ROTULOS_MULTAS[s]} em {rotulo_mes(mes)}",
+            rotulo=f"{ROTULOS_MULTAS_LISTA[s]} em {rotulo_mes(mes)}",
         )
         for j, s in enumerate(SERIES_MULTAS)
         for i, mes in enumerate(p.meses)
@@ -926,7 +932,7 @@ def _grafico_tempos(p: Painel) -> GraficoPainel:
             f.operadora_id,
             f.linha_id,
             etapa=EtapaAuto(ETAPAS_AUTOS[e]),
-            rotulo=f"{ROTULOS_ETAPAS_LISTA[e]}, infrações de {rotulo_mes(mes)}",
+            rotulo=ROTULOS_ETAPAS_LISTA[e],
         )
         for j, e in enumerate(ETAPAS)
         for i, mes in enumerate(p.meses)

@@ -71,6 +71,7 @@ class CartaoGrafico(QFrame):
         self.canvas.setFixedHeight(ALTURA_GRAFICO)
         self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.canvas.mpl_connect("pick_event", self._escolheu)
+        self._ultimo_clique: object = None
         self.dica = QLabel()
         self.dica.setStyleSheet("color: #555")
         self.botao_png = QPushButton("PNG")
@@ -112,6 +113,10 @@ class CartaoGrafico(QFrame):
     def _escolheu(self, evento: PickEvent) -> None:
         if getattr(evento.mouseevent, "button", None) != 1:
             return
+        # One click, one list: where two lines' points coincide, matplotlib reports each; the first counts.
+        if evento.mouseevent is self._ultimo_clique:
+            return
+        self._ultimo_clique = evento.mouseevent
         artista = evento.artist
         indices = getattr(evento, "ind", None)  # a line's points under the mouse
         x = None

@@ -422,6 +422,14 @@ def test_cadeia_mais_longa_que_a_primeira_leitura_mostra_o_nivel_inteiro(
     assert (cadeia.dispositivo, cadeia.tipo) == ("1-XV", "C")
     assert cadeia.nivel == esperado.reincidencia and cadeia.suspensao_cabivel
     assert cadeia.ultima_infracao == date(2026, 8, 5)
+    # The sanction panel, drawing up an auto today, says the same level.
+    from secretaria.services.sancao import avaliar_sancao
+
+    with banco.leitura() as s:
+        avaliacao = avaliar_sancao(
+            s, operadora_id=roteiro.cidade.operadora_id, dispositivo_codigo="1-XV", data_infracao=HOJE
+        )
+    assert avaliacao.sancao.reincidencia == cadeia.nivel
 
 
 def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -176,3 +177,71 @@ def test_abrir_o_programa_nao_carrega_o_matplotlib() -> None:
     )
     saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
     assert saida.stdout.strip() == "False"
+
+
+def _clicar_ponto(qtbot: QtBot, cartao: CartaoGrafico, serie: int, categoria: int) -> None:
+    """A real mouse click on a point of a line (the times chart)."""
+    cartao.canvas.draw()  # type: ignore[no-untyped-call]
+    eixos = cartao.figura.axes[0]
+    linha = next(x for x in eixos.lines if x.get_gid() == f"{serie}:linha")
+    pontos: Any = linha.get_xydata()  # (x, y) of each point drawn
+    xs, ys = [float(p[0]) for p in pontos], [float(p[1]) for p in pontos]
+    k = xs.index(categoria)
+    px, py = eixos.transData.transform((xs[k], ys[k]))
+    razao = cartao.canvas.device_pixel_ratio
+    x, y = px / razao, cartao.canvas.height() - py / razao
+    qtbot.mouseClick(cartao.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
+
+
+def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
+    """A click on a bar of the fines and deadlines charts, and on a point of the times chart, opens the autos
+    list with exactly the autos the test's own reading of the rows says, the filter said above it."""
+    from tests.helpers.autos_do_painel import autos_esperados
+
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    chaves = [g.grafico.chave for g in pagina.graficos]
+    pedidos = (
+        ("multas", "Pagas", "abr/26"),
+        ("multas", "Inscritas em dívida ativa", "set/26"),
+        ("prazos", "Recursos intempestivos", "mai/26"),
+        ("prazos", "Decisões atrasadas", "mar/26"),
+        ("tempos", "Até a decisão definitiva", "fev/26"),
+    )
+    autos: PaginaAutos | None = None
+    for chave, serie_rotulo, mes in pedidos:
+        janela.mostrar_pagina("painel")
+        k = chaves.index(chave)
+        gp = pagina.graficos[k]
+        serie = [s.rotulo for s in gp.grafico.series].index(serie_rotulo)
+        categoria = gp.grafico.categorias.index(mes)
+        destino = gp.destinos[(serie, categoria)]
+        esperado = autos_esperados(banco, destino, roteiro.hoje)
+        assert esperado, (chave, serie_rotulo, mes)
+        if chave == "tempos":
+            _clicar_ponto(qtbot, pagina.cartoes[k], serie, categoria)
+        else:
+            _clicar_barra(qtbot, pagina.cartoes[k], serie, categoria)
+        aberta = janela.pagina_atual()
+        assert isinstance(aberta, PaginaAutos)
+        autos = aberta
+        n = len(esperado)
+        qtbot.waitUntil(lambda a=aberta, n=n: a.modelo.total == n)  # type: ignore[misc]
+        assert {autos.modelo.id_da_linha(i) for i in range(autos.modelo.total)} == esperado
+        assert autos.aviso_painel.isVisible() and destino.rotulo in autos.aviso_painel.text()
+        if chave == "tempos":  # the month of the infraction: the list's own period
+            assert autos.desde is not None and autos.desde.data() == destino.desde
+        else:
+            assert mes in autos.aviso_painel.text()
+    # Its button undoes the Painel's filter: every auto of the infraction period the point kept.
+    assert autos is not None
+    qtbot.mouseClick(autos.botao_limpar_painel, Qt.MouseButton.LeftButton)
+    with banco.leitura() as s:
+        do_mes = s.scalar(
+            sa.select(sa.func.count())
+            .select_from(AutoInfracao)
+            .where(AutoInfracao.data_infracao.between(date(2026, 2, 1), date(2026, 2, 28)))
+        )
+    qtbot.waitUntil(lambda: autos.modelo.total == do_mes)
+    janela.close()
