@@ -106,9 +106,8 @@ def _documento_anual() -> type[Any]:
             return f"Relatório anual {dados.ano}"
 
         def historia(self, dados: DadosAnuais) -> list[Any]:
-            from reportlab.lib import colors
             from reportlab.lib.units import mm
-            from reportlab.platypus import Image, KeepTogether, Spacer, Table, TableStyle
+            from reportlab.platypus import CondPageBreak, Image, KeepTogether, Spacer
 
             h: list[Any] = [
                 self.p(f"Relatório anual de {dados.ano}", "Titulo"),
@@ -131,73 +130,114 @@ def _documento_anual() -> type[Any]:
                         ("Emitido em", formatar_data(dados.emitido_em)),
                     ]
                 ),
-                self.secao("Por operadora e tipo"),
             ]
-            estilo = TableStyle(
+            por_operadora = self._tabela(
                 [
-                    ("FONT", (0, 0), (-1, -1), "LiberationSans", 8),
-                    ("FONT", (0, 0), (-1, 0), "LiberationSans-Bold", 8),
-                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dbe5f1")),
-                    ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
-                    ("ALIGN", (2, 1), (-1, -1), "RIGHT"),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ]
+                    "Operadora",
+                    "Tipo",
+                    "Autos",
+                    "Multas",
+                    "Arquivados",
+                    "Multas (R$)",
+                    "Suspensões",
+                    "Dias de suspensão",
+                ],
+                [
+                    [
+                        texto(x.operadora),
+                        x.tipo,
+                        str(x.autos),
+                        str(x.multas_aplicadas),
+                        str(x.arquivados),
+                        formatar_reais(x.multas_reais),
+                        str(x.suspensoes),
+                        str(x.dias_suspensao),
+                    ]
+                    for x in dados.linhas
+                ],
+                numericas=2,
             )
-            cabecalho = [
-                "Operadora",
-                "Tipo",
-                "Autos",
-                "Multas",
-                "Arquivados",
-                "Multas (R$)",
-                "Suspensões",
-                "Dias",
-            ]
-            linhas = [cabecalho] + [
+            # The long table splits over pages (its header repeated): its heading only goes down with room
+            # for the header and a few rows under it, never alone at the foot of a page.
+            h += [CondPageBreak(30 * mm), self.secao("Por operadora e tipo"), por_operadora]
+            meses = self._tabela(
+                ["Mês", "Autos", "Multas aplicadas (R$)", "Pago (R$)", "Dívida ativa (R$)"],
                 [
-                    self.p(texto(x.operadora), "Celula"),
-                    x.tipo,
-                    str(x.autos),
-                    str(x.multas_aplicadas),
-                    str(x.arquivados),
-                    formatar_reais(x.multas_reais),
-                    str(x.suspensoes),
-                    str(x.dias_suspensao),
-                ]
-                for x in dados.linhas
-            ]
-            larguras = [52 * mm, 10 * mm, 14 * mm, 14 * mm, 18 * mm, 26 * mm, 18 * mm, 12 * mm]
-            h.append(Table(linhas, colWidths=larguras, repeatRows=1, style=estilo))
-            h.append(self.secao("Por mês"))
-            meses = [["Mês", "Autos", "Multas aplicadas (R$)", "Pago (R$)", "Dívida ativa (R$)"]] + [
-                [
-                    rotulo_mes(m.mes),
-                    str(m.autos),
-                    formatar_reais(m.multas_reais),
-                    formatar_reais(m.pago),
-                    formatar_reais(m.divida_ativa),
-                ]
-                for m in dados.meses
-            ]
-            h.append(
-                Table(
-                    meses, colWidths=[22 * mm, 18 * mm, 40 * mm, 36 * mm, 36 * mm], repeatRows=1, style=estilo
-                )
+                    [
+                        rotulo_mes(m.mes),
+                        str(m.autos),
+                        formatar_reais(m.multas_reais),
+                        formatar_reais(m.pago),
+                        formatar_reais(m.divida_ativa),
+                    ]
+                    for m in dados.meses
+                ],
+                numericas=1,
             )
-            h.append(self.secao("Os dispositivos mais citados"))
-            disp = [["Dispositivo", "Tipo", "Autos"]] + [
-                [d.rotulo, d.tipo, str(d.autos)] for d in dados.dispositivos
-            ]
-            h.append(Table(disp, colWidths=[60 * mm, 14 * mm, 18 * mm], repeatRows=1, style=estilo))
-            h.append(self.secao("Gráficos"))
+            h.append(KeepTogether([self.secao("Por mês"), meses]))  # twelve rows: heading and table together
+            disp = self._tabela(
+                ["Dispositivo", "Tipo", "Autos"],
+                [[d.rotulo, d.tipo, str(d.autos)] for d in dados.dispositivos],
+                numericas=2,
+            )
+            h.append(KeepTogether([self.secao("Os dispositivos mais citados"), disp]))
             largura = self.largura_util
-            for g in dados.graficos:
+            for k, g in enumerate(dados.graficos):
                 altura = 4.0 if g.forma != "barras_h" else max(4.0, 0.22 * len(g.categorias) + 1.0)
                 imagem = Image(
                     io.BytesIO(png(g, 8.0, altura, 150)), width=largura, height=largura * altura / 8.0
                 )
-                h.append(KeepTogether([imagem, Spacer(1, 4 * mm)]))
+                bloco = [imagem, Spacer(1, 4 * mm)]
+                h.append(KeepTogether([self.secao("Gráficos"), *bloco] if k == 0 else bloco))
             return h
+
+        def _tabela(self, cabecalho: list[str], linhas: list[list[str]], numericas: int) -> Any:
+            """A table whose header repeats on each page, every column as wide as its header and values
+            need (bold headers wrap at spaces, never cut), the first one taking the room left; the columns
+            from `numericas` on right-aligned, headers too."""
+            from reportlab.lib import colors
+            from reportlab.lib.units import mm
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+            from reportlab.platypus import Paragraph, Table, TableStyle
+
+            folga = 14.0  # the cell's padding (6 pt each side) and a little air
+            negrito = self.estilos["CelulaCabecalho"]
+            corpo = self.estilos["Celula"]
+
+            def largura(i: int, partir: bool) -> float:
+                valores = [stringWidth(x[i], corpo.fontName, corpo.fontSize) for x in linhas]
+                partes = cabecalho[i].split() if partir else [cabecalho[i]]
+                titulo = [stringWidth(w, negrito.fontName, negrito.fontSize) for w in partes]
+                return float(max([*valores, *titulo, 0.0])) + folga
+
+            # Headers on one line when the page has room for them, else wrapped at their spaces.
+            larguras = [largura(i, False) for i in range(len(cabecalho))]
+            if sum(larguras) > self.largura_util:
+                larguras = [largura(i, True) for i in range(len(cabecalho))]
+            resto = self.largura_util - sum(larguras[1:])
+            larguras[0] = max(min(larguras[0], resto), 30 * mm)
+
+            def cabeca(i: int, t: str) -> Paragraph:
+                estilo = negrito if i < numericas else negrito.clone("CabecalhoDireita", alignment=2)
+                return Paragraph(texto(t), estilo)
+
+            # The first column (a name) wraps within its width; the others are short values.
+            corpo_linhas = [[Paragraph(texto(x[0]), corpo), *x[1:]] for x in linhas]
+            estilo = TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), corpo.fontName, corpo.fontSize),
+                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#dbe5f1")),
+                    ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
+                    ("ALIGN", (numericas, 1), (-1, -1), "RIGHT"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ]
+            )
+            return Table(
+                [[cabeca(i, t) for i, t in enumerate(cabecalho)], *corpo_linhas],
+                colWidths=larguras,
+                repeatRows=1,
+                style=estilo,
+            )
 
     return _DocumentoAnual
 

@@ -15,7 +15,7 @@ atrasadas" queue's rule, with the "Dias para decidir" setting), a case is final 
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -53,6 +53,7 @@ from secretaria.reports.relatorio_anual import DadosAnuais, DispositivoAnual, Li
 from secretaria.services.base import ErroDominio
 from secretaria.services.filas import dias_para_decidir
 from secretaria.services.listas.nucleo import EtapaAuto, _nome_operadora, _rotulo_dispositivo
+from secretaria.services.rotulos import formatar_cnpj
 
 ANOS_PRESCRICAO = 4
 """A warning, not a legal reading: an undecided case this many years after the infraction is at risk."""
@@ -1039,16 +1040,17 @@ def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> Dado
     dia = hoje or relogio.hoje()
     f = FiltroPainel(date(ano, 1, 1), date(ano, 12, 31))
     a, d = AutoInfracao, Decisao
+    # By the operator's id, as the Painel counts: one row per operator and tipo whatever its name, and two
+    # operators that share a trade name stay two rows (each named so a reader tells them apart).
     autos = sessao.execute(
-        sa.select(_nome_operadora(), a.tipo, sa.func.count())
-        .join(Operadora, Operadora.id == a.operadora_id)
+        sa.select(a.operadora_id, a.tipo, sa.func.count())
         .where(*_condicoes_auto(f))
-        .group_by(Operadora.id, Operadora.nome_fantasia, Operadora.razao_social, a.tipo)
+        .group_by(a.operadora_id, a.tipo)
     ).all()
     aplicada = d.resultado == "aplicada"
     decisoes = sessao.execute(
         sa.select(
-            _nome_operadora(),
+            a.operadora_id,
             a.tipo,
             sa.func.sum(sa.case((sa.and_(aplicada, d.multa_ur > 0), 1), else_=0)),
             sa.func.sum(sa.case((d.resultado == "arquivado", 1), else_=0)),
@@ -1057,24 +1059,26 @@ def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> Dado
             sa.func.coalesce(sa.func.sum(sa.case((aplicada, d.suspensao_dias), else_=0)), 0),
         )
         .join(a, a.id == d.auto_id)
-        .join(Operadora, Operadora.id == a.operadora_id)
         .where(d.data >= f.desde, d.data <= f.ate)
-        .group_by(Operadora.id, Operadora.nome_fantasia, Operadora.razao_social, a.tipo)
+        .group_by(a.operadora_id, a.tipo)
     ).all()
-    por_chave: dict[tuple[str, str], list[Any]] = defaultdict(lambda: [0, 0, 0, Decimal(0), 0, 0])
-    for nome, tipo, n in autos:
-        por_chave[(nome, tipo)][0] = int(n)
-    for nome, tipo, multas, arquivados, reais, suspensoes, dias in decisoes:
-        por_chave[(nome, tipo)][1:] = [
+    por_chave: dict[tuple[int, str], list[Any]] = defaultdict(lambda: [0, 0, 0, Decimal(0), 0, 0])
+    for oid, tipo, n in autos:
+        por_chave[(oid, tipo)][0] = int(n)
+    for oid, tipo, multas, arquivados, reais, suspensoes, dias in decisoes:
+        por_chave[(oid, tipo)][1:] = [
             int(multas),
             int(arquivados),
             Decimal(str(reais)),
             int(suspensoes),
             int(dias),
         ]
+    nomes = _nomes_das_operadoras(sessao, {oid for oid, _t in por_chave})
     linhas = tuple(
-        LinhaAnual(nome, tipo, *valores)
-        for (nome, tipo), valores in sorted(por_chave.items(), key=lambda x: (x[0][0].casefold(), x[0][1]))
+        LinhaAnual(nomes[oid], tipo, *valores)
+        for (oid, tipo), valores in sorted(
+            por_chave.items(), key=lambda x: (nomes[x[0][0]].casefold(), x[0][1])
+        )
     )
     painel = ler_painel(sessao, f, dia)
     por_mes: dict[str, int] = defaultdict(int)
@@ -1096,6 +1100,26 @@ def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> Dado
         g.grafico for g in graficos_do_painel(painel, "tipo") if g.grafico.chave != "reincidencia"
     )
     return DadosAnuais(ano, timbre(sessao), dia, linhas, meses, dispositivos, graficos)
+
+
+def _nomes_das_operadoras(sessao: so.Session, ids: set[int]) -> dict[int, str]:
+    """Each operator's name as the lists say it (trade name, else company name); where two share it, the
+    company name beside it (and the CNPJ where that too is the same): a legal entity's, not personal data."""
+    o = Operadora
+    linhas = sessao.execute(
+        sa.select(o.id, _nome_operadora(), o.razao_social, o.cnpj).where(o.id.in_(ids))
+    ).all()
+    vezes = Counter(nome for _i, nome, _r, _c in linhas)
+    razoes = Counter((nome, razao) for _i, nome, razao, _c in linhas)
+    nomes: dict[int, str] = {}
+    for oid, nome, razao, cnpj in linhas:
+        if vezes[nome] == 1:
+            nomes[oid] = nome
+        elif razoes[(nome, razao)] == 1 and razao != nome:
+            nomes[oid] = f"{nome} ({razao})"
+        else:
+            nomes[oid] = f"{nome} (CNPJ {formatar_cnpj(cnpj)})"
+    return nomes
 
 
 def gerar_relatorio_anual(banco: Banco, ano: int, destino: Path) -> str:

@@ -18,7 +18,16 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from secretaria.db import Banco
-from secretaria.models import AutoInfracao, Decisao, Empregado, Operadora
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    Empregado,
+    Fiscal,
+    Intimacao,
+    Operadora,
+    Representacao,
+    Usuario,
+)
 from secretaria.reports.relatorio_anual import ABAS_ANUAIS
 from secretaria.services import painel
 from secretaria.services.base import ErroDominio
@@ -39,9 +48,27 @@ def _com_dados_pessoais(r: Roteiro) -> list[str]:
         peticionario_profissao="Professora", peticionario_endereco="Rua A, 1", fatos="Atraso.", meios_prova="Relato.",
     )  # fmt: skip
     r.lavrar(data_infracao=date(2026, 11, 10), dispositivo="6-I", empregado_id=r.cidade.empregado_id)
+    # Two operators under one trade name: the report tells them apart without anyone's personal data.
+    with r.banco.engine.begin() as conexao:
+        conexao.execute(
+            sa.update(Operadora)
+            .where(Operadora.id == r.cidade.operadora2_id)
+            .values(nome_fantasia="Princesa do Sul")
+        )
     with r.banco.leitura() as s:
-        nomes = list(s.scalars(sa.select(Empregado.nome)))
-    return [PETICIONARIA, *nomes]
+        pessoais = [
+            *s.scalars(sa.select(Empregado.nome)),
+            *s.scalars(sa.select(Empregado.cpf)),
+            *s.scalars(sa.select(Fiscal.nome)),
+            *s.scalars(sa.select(Usuario.nome)),
+            *s.scalars(sa.select(Representacao.peticionario_nome)),
+            *s.scalars(sa.select(Intimacao.recebedor_nome)),
+            *s.scalars(sa.select(Operadora.representante_nome)),
+            *s.scalars(sa.select(Operadora.representante_cpf)),
+        ]
+    nomes = sorted({n for n in pessoais if n})
+    assert PETICIONARIA in nomes and "Carlos Representante" in nomes
+    return nomes
 
 
 def _sem_dados_pessoais(texto: str, nomes: list[str]) -> None:
@@ -127,3 +154,30 @@ def test_linha_de_comando(banco_url: str, tmp_path: Path) -> None:
     )  # fmt: skip
     assert "Relatório anual de 2026 gravado em" in saida.stdout
     assert load_workbook(destino).sheetnames[0] == ABAS_ANUAIS[0]
+
+
+def test_duas_operadoras_com_o_mesmo_nome_fantasia_sao_duas_linhas(banco: Banco, roteiro: Roteiro) -> None:
+    """Rows are by operator, as the Painel counts: two operators under one trade name stay two rows, each
+    with its own numbers and told apart by the company name; each operator is one row per tipo."""
+    cenario(roteiro)
+    c = roteiro.cidade
+    with banco.engine.begin() as conexao:
+        conexao.execute(
+            sa.update(Operadora)
+            .where(Operadora.id == c.operadora2_id)
+            .values(nome_fantasia="Princesa do Sul")
+        )
+    with banco.leitura() as s:
+        dados = painel.dados_anuais(s, 2026)
+        autos = s.execute(
+            sa.select(AutoInfracao.operadora_id, AutoInfracao.tipo, AutoInfracao.data_infracao)
+        ).all()
+        razoes = {i: r for i, r in s.execute(sa.select(Operadora.id, Operadora.razao_social))}
+    do_ano = Counter((o, t) for o, t, d in autos if d.year == 2026)
+    assert {o for o, _t in do_ano} == {c.operadora_id, c.operadora2_id}
+    nomes = {oid: f"Princesa do Sul ({razoes[oid]})" for oid in (c.operadora_id, c.operadora2_id)}
+    assert {(x.operadora, x.tipo): x.autos for x in dados.linhas if x.autos} == {
+        (nomes[o], t): n for (o, t), n in do_ano.items()
+    }
+    assert len({(x.operadora, x.tipo) for x in dados.linhas}) == len(dados.linhas)
+    assert dados.total_autos == sum(do_ano.values())
