@@ -37,6 +37,17 @@ CORES = (
     "#6f6f6f",
     "#b5b82e",
     "#1fa5b5",
+    # … and a lighter tone of each, so twenty operators stacked in one bar stay twenty colours.
+    "#8fb8e0",
+    "#f5bd85",
+    "#98d49f",
+    "#ee9a9a",
+    "#c3b3dc",
+    "#c9b08f",
+    "#f0b8de",
+    "#bdbdbd",
+    "#dfe08a",
+    "#92dbe4",
 )
 PASTA_FONTES = Path(secretaria.resources.__file__).with_name("fonts")
 FORMAS = ("barras", "barras_h", "linhas")
@@ -206,7 +217,9 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
         ax.grid(axis="y", alpha=0.3)
     if len(g.series) > 1 or g.referencia is not None:
         # Beside the plot, never over the bars; constrained layout makes room for it.
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+        # Twenty operators do not fit one column beside a chart of the page's height: two columns then.
+        colunas = 2 if len(g.series) > 12 else 1
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, ncols=colunas)
     if g.nota:
         ax.set_xlabel(_quebrar(g.nota), fontsize=7, color="#555", loc="left")
 

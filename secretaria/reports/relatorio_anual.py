@@ -17,7 +17,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, BinaryIO
 
-from secretaria.lei.formato import formatar_data, formatar_reais
+from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_reais
 from secretaria.reports.dados import Timbre
 from secretaria.reports.graficos import Grafico, png, rotulo_mes
 
@@ -75,6 +75,11 @@ class DadosAnuais:
 ABAS_ANUAIS = ("Por operadora e tipo", "Por mês", "Dispositivos")
 
 
+def _inteiro(n: int) -> str:
+    """ "27.665", as the charts and the summary write a count."""
+    return formatar_decimal(n, 0)
+
+
 def nome_arquivo_anual(ano: int, extensao: str) -> str:
     return f"relatorio-anual-{ano}.{extensao}"
 
@@ -120,7 +125,7 @@ def _documento_anual() -> type[Any]:
                 Spacer(1, 3 * mm),
                 self.campos(
                     [
-                        ("Autos lavrados", f"{dados.total_autos:,}".replace(",", ".")),
+                        ("Autos lavrados", _inteiro(dados.total_autos)),
                         ("Multas aplicadas", formatar_reais(dados.total_multas)),
                         ("Pago no ano", formatar_reais(sum((m.pago for m in dados.meses), Decimal(0)))),
                         (
@@ -146,12 +151,12 @@ def _documento_anual() -> type[Any]:
                     [
                         texto(x.operadora),
                         x.tipo,
-                        str(x.autos),
-                        str(x.multas_aplicadas),
-                        str(x.arquivados),
+                        _inteiro(x.autos),
+                        _inteiro(x.multas_aplicadas),
+                        _inteiro(x.arquivados),
                         formatar_reais(x.multas_reais),
-                        str(x.suspensoes),
-                        str(x.dias_suspensao),
+                        _inteiro(x.suspensoes),
+                        _inteiro(x.dias_suspensao),
                     ]
                     for x in dados.linhas
                 ],
@@ -165,7 +170,7 @@ def _documento_anual() -> type[Any]:
                 [
                     [
                         rotulo_mes(m.mes),
-                        str(m.autos),
+                        _inteiro(m.autos),
                         formatar_reais(m.multas_reais),
                         formatar_reais(m.pago),
                         formatar_reais(m.divida_ativa),
@@ -177,7 +182,7 @@ def _documento_anual() -> type[Any]:
             h.append(KeepTogether([self.secao("Por mês"), meses]))  # twelve rows: heading and table together
             disp = self._tabela(
                 ["Dispositivo", "Tipo", "Autos"],
-                [[d.rotulo, d.tipo, str(d.autos)] for d in dados.dispositivos],
+                [[d.rotulo, d.tipo, _inteiro(d.autos)] for d in dados.dispositivos],
                 numericas=2,
             )
             h.append(KeepTogether([self.secao("Os dispositivos mais citados"), disp]))

@@ -652,12 +652,9 @@ def cadeias_abertas(
     grupos: dict[tuple[int, str], list[Any]] = defaultdict(list)
     for linha in linhas:
         grupos[(linha[0], linha[2])].append(linha)
-    grupos = _cadeias_inteiras(sessao, grupos, dia, conds)
     melhores: dict[int, CadeiaAberta] = {}
-    for (oid, codigo), itens in grupos.items():
-        cadeia = _cadeia(oid, codigo, itens, dia)
-        if cadeia is None:
-            continue
+    for cadeia in _cadeias_inteiras(sessao, grupos, dia, conds):
+        oid = cadeia.operadora_id
         atual = melhores.get(oid)
         if atual is None or _proximidade(cadeia) > _proximidade(atual):
             melhores[oid] = cadeia
@@ -717,54 +714,91 @@ def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) ->
 
 def _cadeias_inteiras(
     sessao: so.Session, grupos: dict[tuple[int, str], list[Any]], dia: date, conds: Sequence[Any]
-) -> dict[tuple[int, str], list[Any]]:
-    """`grupos` with the pairs whose chain may continue before the first read (its oldest counted link within
-    one window of the read's limit) read again without a limit: one query over those few pairs
-    (`ix_auto_recidiva`), repeated never — it reads every final penalty of the pair."""
-    a, dc = AutoInfracao, DispositivoCatalogo
-    cortadas: list[tuple[int, str]] = []
+) -> list[CadeiaAberta]:
+    """The open chain of each pair of `grupos` (the first read) at its true level, however long: a chain
+    that may continue before what was read is read further back — as far again as read so far, one query
+    for all such pairs (`ix_auto_recidiva`) — until it ends inside the read. A pair's whole history (up to
+    a thousand penalties in ten years) is never handed to the law at once."""
+    cadeias: list[CadeiaAberta] = []
+    pendentes: dict[tuple[int, str], tuple[list[Any], date]] = {}
     for (oid, codigo), itens in grupos.items():
-        tipo = itens[0].tipo
-        if tipo not in NIVEL_SUSPENSAO:
+        cadeia = _cadeia(oid, codigo, itens, dia)
+        if cadeia is None:
             continue
-        contados = [
-            c.antecedente.data_infracao
-            for c in classificar_antecedentes(tipo, dia, [_antecedente(i) for i in itens])
-            if c.contado
+        janela = JANELA_MESES[cadeia.tipo]
+        limite = max(
+            somar_meses(dia, -MESES_CADEIA), somar_meses(dia, -(NIVEL_SUSPENSAO[cadeia.tipo] + 1) * janela)
+        )
+        if _pode_continuar_antes(cadeia, itens, limite, dia):
+            pendentes[(oid, codigo)] = (itens, limite)
+        else:
+            cadeias.append(cadeia)
+    while pendentes:
+        a, dc = AutoInfracao, DispositivoCatalogo
+        novos = {par: limite - (dia - limite) for par, (_itens, limite) in pendentes.items()}
+        faixas = [
+            sa.and_(
+                a.operadora_id == oid,
+                a.dispositivo_codigo == codigo,
+                a.data_infracao >= novos[(oid, codigo)],
+                a.data_infracao < limite,
+            )
+            for (oid, codigo), (_itens, limite) in pendentes.items()
         ]
-        if not contados:
-            continue
-        janela = JANELA_MESES[tipo]
-        limite = max(somar_meses(dia, -MESES_CADEIA), somar_meses(dia, -(NIVEL_SUSPENSAO[tipo] + 1) * janela))
-        # A prior before `limite` continues the chain only if its window reaches the oldest link (§ 4º).
-        if somar_meses(limite - timedelta(days=1), janela) >= min(contados):
-            cortadas.append((oid, codigo))
-    if not cortadas:
-        return grupos
-    linhas = sessao.execute(
-        sa.select(
-            a.operadora_id,
-            _nome_operadora(),
-            a.dispositivo_codigo,
-            dc.rotulo,
-            dc.tipo,
-            a.data_infracao,
-            a.data_definitiva,
-            a.multa_ur,
-            a.suspensao_dias,
-        )
-        .join(Operadora, Operadora.id == a.operadora_id)
-        .join(dc, dc.codigo == a.dispositivo_codigo)
-        .where(
-            *conds,
-            a.data_infracao < dia,
-            sa.or_(*(sa.and_(a.operadora_id == o, a.dispositivo_codigo == c) for o, c in cortadas)),
-        )
-    ).all()
-    inteiras = {k: v for k, v in grupos.items() if k not in cortadas}
-    for linha in linhas:
-        inteiras.setdefault((linha[0], linha[2]), []).append(linha)
-    return inteiras
+        linhas = sessao.execute(
+            sa.select(
+                a.operadora_id,
+                _nome_operadora(),
+                a.dispositivo_codigo,
+                dc.rotulo,
+                dc.tipo,
+                a.data_infracao,
+                a.data_definitiva,
+                a.multa_ur,
+                a.suspensao_dias,
+            )
+            .join(Operadora, Operadora.id == a.operadora_id)
+            .join(dc, dc.codigo == a.dispositivo_codigo)
+            .where(*conds, sa.or_(*faixas))
+        ).all()
+        lidas: dict[tuple[int, str], list[Any]] = defaultdict(list)
+        for linha in linhas:
+            lidas[(linha[0], linha[2])].append(linha)
+        seguintes: dict[tuple[int, str], tuple[list[Any], date]] = {}
+        for (oid, codigo), (itens, _limite) in pendentes.items():
+            todos = [*lidas.get((oid, codigo), []), *itens]
+            cadeia = _cadeia(oid, codigo, todos, dia)
+            if cadeia is None:  # cannot happen (more priors never shorten a chain); kept total
+                continue
+            # Nothing further back read: the chain ends inside what was read (the gap passes one window).
+            if (oid, codigo) in lidas and _pode_continuar_antes(cadeia, todos, novos[(oid, codigo)], dia):
+                seguintes[(oid, codigo)] = (todos, novos[(oid, codigo)])
+            else:
+                cadeias.append(cadeia)
+        pendentes = seguintes
+    return cadeias
+
+
+def _pode_continuar_antes(cadeia: CadeiaAberta, itens: Sequence[Any], limite: date, dia: date) -> bool:
+    """Whether a final penalty before `limite` (not read) could continue `cadeia`: only when its oldest link
+    lies within one window after `limite` (§ 4º). Each link lies at most one window before the next, so
+    first a bound without the law (`nivel` windows before today); then the links themselves, as the law
+    counts them (`classificar_antecedentes`)."""
+    janela = JANELA_MESES[cadeia.tipo]
+    alcance = somar_meses(limite - timedelta(days=1), janela)
+    mais_cedo = dia
+    for _ in range(cadeia.nivel):
+        mais_cedo = somar_meses(mais_cedo, -janela)
+        if mais_cedo <= alcance:
+            break
+    if mais_cedo > alcance:
+        return False
+    contados = [
+        c.antecedente.data_infracao
+        for c in classificar_antecedentes(cadeia.tipo, dia, [_antecedente(i) for i in itens])
+        if c.contado
+    ]
+    return bool(contados) and min(contados) <= alcance
 
 
 def _antecedente(linha: Any) -> Antecedente:
