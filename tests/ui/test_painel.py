@@ -230,6 +230,7 @@ def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Ban
         qtbot.waitUntil(lambda a=aberta, n=n: a.modelo.total == n)  # type: ignore[misc]
         assert {autos.modelo.id_da_linha(i) for i in range(autos.modelo.total)} == esperado
         assert autos.aviso_painel.isVisible() and destino.rotulo in autos.aviso_painel.text()
+        assert ("Do Painel", destino.rotulo) in autos.pedido_impressao().filtros  # the printed list says so
         if chave == "tempos":  # the month of the infraction: the list's own period
             assert autos.desde is not None and autos.desde.data() == destino.desde
         else:
@@ -244,4 +245,5 @@ def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Ban
             .where(AutoInfracao.data_infracao.between(date(2026, 2, 1), date(2026, 2, 28)))
         )
     qtbot.waitUntil(lambda: autos.modelo.total == do_mes)
+    assert not [f for f in autos.pedido_impressao().filtros if f[0] == "Do Painel"]
     janela.close()

@@ -270,25 +270,27 @@ def _na_etapa(e: EtapaAuto, ctx: _Contexto) -> sa.ColumnElement[bool]:
         )
         return a.id.in_(ids)
     # The times chart: autos not cancelled that reached the step (its day is not the bar's month: the
-    # month is the infraction's, the list's own period).
+    # month is the infraction's, the list's own period). Tested per auto of that period (EXISTS on the
+    # step's index by auto): the steps of every auto of the database are never read.
     ativo = a.fase != "cancelado"
     if e.etapa == "intimado":
-        entregue = sa.select(i.auto_id).where(i.sucesso.is_(True), i.objeto == "auto", *no_periodo(i.data))
-        return sa.and_(ativo, a.id.in_(entregue))
+        entregue = sa.exists().where(
+            i.auto_id == a.id, i.objeto == "auto", i.sucesso.is_(True), *no_periodo(i.data)
+        )
+        return sa.and_(ativo, entregue)
     if e.etapa == "decidido":
-        return sa.and_(ativo, a.id.in_(sa.select(d.auto_id).where(*no_periodo(d.data))))
+        return sa.and_(ativo, sa.exists().where(d.auto_id == a.id, *no_periodo(d.data)))
     # "definitivo": `definitividade.decisao_definitiva_em` on today, the Painel's `_dias_ate_final` CASE.
     hoje = ctx.hoje
     final = sa.case(
         (d.resultado == "arquivado", d.data),
         (r.tempestivo.is_(True), sa.case((r.julgado_em <= hoje, r.julgado_em), else_=None)),
-        (sa.and_(d.resultado == "aplicada", outro.prazo_recurso < hoje), outro.prazo_recurso),
+        (sa.and_(d.resultado == "aplicada", a.prazo_recurso < hoje), a.prazo_recurso),
         else_=None,
     )
-    ids = (
-        sa.select(d.auto_id)
-        .join(outro, outro.id == d.auto_id)
-        .outerjoin(r, r.decisao_id == d.id)
-        .where(final.is_not(None))
+    definitiva = (
+        sa.exists()
+        .select_from(sa.outerjoin(d, r, r.decisao_id == d.id))
+        .where(d.auto_id == a.id, final.is_not(None))
     )
-    return sa.and_(ativo, a.id.in_(ids))
+    return sa.and_(ativo, definitiva)

@@ -7,7 +7,8 @@ sort in SQL, status filters, export of the visible rows); these pages add what o
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
@@ -19,6 +20,9 @@ from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.processo.form_auto import DialogoAuto
 from secretaria.ui.processo.form_representacao import DialogoRepresentacao, TelaRepresentacao
 from secretaria.ui.processo.tela_caso import TelaCaso, abrir_caso
+
+if TYPE_CHECKING:
+    from secretaria.ui.widgets.imprimir_lista import PedidoImpressao
 
 
 def _reais(valor: Any) -> str:
@@ -54,6 +58,14 @@ class PaginaAutos(PaginaListaServico):
         self.adicionar_filtro(self.botao_limpar_painel, linha=2)
         self.aviso_painel.setVisible(False)
         self.botao_limpar_painel.setVisible(False)
+        self.rotulo_painel = ""
+        """The Painel's filter in words while one is set (the printed list names it too)."""
+
+    def pedido_impressao(self) -> PedidoImpressao:
+        pedido = super().pedido_impressao()
+        if not self.rotulo_painel:
+            return pedido
+        return replace(pedido, filtros=(*pedido.filtros, ("Do Painel", self.rotulo_painel)))
 
     def filtrar(self, destino: DestinoLista) -> None:
         """Show the autos behind a bar of the Painel: its period, operator, tipo, provision, line and step of
@@ -93,6 +105,7 @@ class PaginaAutos(PaginaListaServico):
             if valor is not None
         }
         proprio = any(x is not None for x in (destino.dispositivo, destino.linha_id, destino.etapa))
+        self.rotulo_painel = destino.rotulo if proprio else ""
         self.aviso_painel.setText(f"Do Painel: {destino.rotulo}" if proprio else "")
         self.aviso_painel.setVisible(proprio)
         self.botao_limpar_painel.setVisible(proprio)
@@ -102,6 +115,7 @@ class PaginaAutos(PaginaListaServico):
         self._extra.pop("dispositivo", None)
         self._extra.pop("linha_id", None)
         self._extra.pop("etapa", None)
+        self.rotulo_painel = ""
         self.aviso_painel.setVisible(False)
         self.botao_limpar_painel.setVisible(False)
         self.aplicar_filtro()
