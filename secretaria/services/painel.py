@@ -61,8 +61,8 @@ MESES_AVISO_PRESCRICAO = 6
 """… and one that reaches it within this many months is shown as nearing it."""
 MESES_CADEIA = 24
 """How far back a recidivism chain is read at first: the suspension level (plus one) times the window of its
-tipo (E: 3 × 8 months) fits in it. A chain whose oldest link may continue before that is read again whole, so
-a chain of any length shows its true level (`_cadeias_inteiras`)."""
+tipo (E: 3 × 8 months) fits in it. A chain whose oldest link may continue before that is read further back
+until it ends, so a chain of any length shows its true level (`_cadeias_inteiras`)."""
 
 ETAPAS = ("intimacao", "decisao", "final")
 ROTULOS_ETAPAS = {
@@ -550,8 +550,8 @@ def cadeias_abertas(
     the chain the law walks over all the operator's penalties passes through exactly these (each of its steps
     takes the latest punished infraction, which the walk found), so the level is the same. The walk's window
     is a few days generous (31 days a month), never short; `calcular_sancao` stops the chain exactly.
-    A chain that may reach further back than that walk (MESES_CADEIA) is read again whole
-    (`_cadeias_inteiras`): the level shown is the true one at any length.
+    A chain that may reach further back than that walk (MESES_CADEIA) is read further back
+    until it ends (`_cadeias_inteiras`): the level shown is the true one at any length.
     """
     _sem_jit(sessao)
     dia = hoje or relogio.hoje()
