@@ -759,7 +759,8 @@ def _cadeias_inteiras(
             )
             .join(Operadora, Operadora.id == a.operadora_id)
             .join(dc, dc.codigo == a.dispositivo_codigo)
-            .where(*conds, sa.or_(*faixas))
+            # Final by today, whatever `conds` says (the operator's filter, not annulled, not cancelled).
+            .where(*conds, a.data_definitiva.is_not(None), a.data_definitiva <= dia, sa.or_(*faixas))
         ).all()
         lidas: dict[tuple[int, str], list[Any]] = defaultdict(list)
         for linha in linhas:
