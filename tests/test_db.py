@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from secretaria.db import Banco, ErroBanco, mascarar_url
 from secretaria.models import Configuracao
 from secretaria.services.semente import abrir_e_semear
+from tests.helpers import fabrica
 
 
 def test_sqlite_em_wal_com_chaves_estrangeiras(tmp_path: Path) -> None:
@@ -152,3 +153,21 @@ def test_unidade_de_trabalho_marca_o_erro_inesperado_como_desfeito(banco: Banco)
         uow.session.flush()
         raise RuntimeError("bug")
     assert NOTA_DESFEITA in info.value.__notes__
+
+
+def test_sqlite_guarda_as_estatisticas_do_planejador_ao_fechar(tmp_path: Path) -> None:
+    """A file the program used gains the planner's statistics (PRAGMA optimize on closing): without them
+    the queues' and the Painel's plans are the planner's guesses."""
+    url = f"sqlite:///{tmp_path / 'estatisticas.sqlite'}"
+    banco = abrir_e_semear(url)
+    for numero in range(1, 41):
+        fabrica.inserir_auto(banco, numero=numero)
+    with banco.leitura() as s:
+        assert s.execute(sa.text("SELECT count(*) FROM auto_infracao WHERE fase = 'lavrado'")).scalar() == 40
+    banco.fechar()
+    conexao = sqlite3.connect(tmp_path / "estatisticas.sqlite")
+    try:
+        tabelas = {t for (t,) in conexao.execute("SELECT tbl FROM sqlite_stat1")}
+    finally:
+        conexao.close()
+    assert "auto_infracao" in tabelas
