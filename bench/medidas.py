@@ -610,6 +610,7 @@ class Congelamento:
 
         vigia.timeout.connect(conferir)
         self.maior, self._ultimo = 0.0, time.perf_counter()
+        amostrador = _Amostrador(self) if os.environ.get("SECRETARIA_BENCH_AMOSTRAR") else None
         self._timer.start()
         QTimer.singleShot(0, acao)
         vigia.start(20)
@@ -617,9 +618,71 @@ class Congelamento:
         vigia.stop()
         self._tique()
         self._timer.stop()
+        if amostrador is not None:
+            amostrador.parar()
         if time.perf_counter() - inicio > limite:
             raise TimeoutError(f"a ação não terminou em {limite:.0f} s")
         return time.perf_counter() - inicio
+
+
+class _Amostrador:
+    """SECRETARIA_BENCH_AMOSTRAR=1: while a freeze is measured, a thread of its own looks at the GUI thread's
+    stack whenever the timer is more than 100 ms late and prints, at the end, where the window was each time
+    (what froze it). A diagnosis aid; the figures are measured the same way with it or without it."""
+
+    def __init__(self, congelamento: Congelamento) -> None:
+        import threading
+
+        self._congelamento = congelamento
+        self._gui = threading.get_ident()
+        self._gui_nativo = threading.get_native_id()
+        self.cpu_nas_paradas: list[tuple[float, float]] = []
+        self._parar = threading.Event()
+        self._vistos: dict[str, int] = {}
+        self._fio = threading.Thread(target=self._olhar, daemon=True)
+        self._fio.start()
+
+    def _olhar(self) -> None:
+        import threading
+        import traceback
+
+        def cpu() -> float:
+            with open(f"/proc/self/task/{self._gui_nativo}/stat") as f:
+                campos = f.read().rsplit(")", 1)[1].split()
+            return (int(campos[11]) + int(campos[12])) / os.sysconf("SC_CLK_TCK")
+
+        anterior, parada = cpu(), None
+        while not self._parar.wait(0.02):
+            atraso = time.perf_counter() - self._congelamento._ultimo
+            if atraso < 0.1:
+                if parada is not None:
+                    self.cpu_nas_paradas.append((parada[0], cpu() - parada[1]))
+                    parada = None
+                continue
+            parada = (atraso, anterior if parada is None else parada[1])
+            anterior = cpu()
+            eu = threading.get_ident()
+            partes = []
+            for ident, quadro in sys._current_frames().items():
+                if ident == eu:
+                    continue
+                quem = "janela" if ident == self._gui else "outra"
+                partes.append(
+                    f"[{quem}]\n" + "".join(traceback.format_list(traceback.extract_stack(quadro)[-6:]))
+                )
+            pilha = "".join(sorted(partes))
+            self._vistos[pilha] = self._vistos.get(pilha, 0) + 1
+
+    def parar(self) -> None:
+        self._parar.set()
+        self._fio.join()
+        for atraso, gasto in self.cpu_nas_paradas:
+            print(
+                f"--- parada de ≥{atraso * 1000:.0f} ms: a thread da janela usou {gasto * 1000:.0f} ms de CPU",
+                file=sys.stderr,
+            )
+        for pilha, vezes in sorted(self._vistos.items(), key=lambda p: -p[1])[:5]:
+            print(f"--- a janela parada aqui ({vezes} amostras de 20 ms):\n{pilha}", file=sys.stderr)
 
 
 def _terminou_com_mensagem() -> bool:

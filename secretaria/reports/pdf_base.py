@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, time
+from time import monotonic
 from typing import Any, ClassVar, Generic, TypeVar
 from xml.sax.saxutils import escape
 
@@ -687,6 +688,7 @@ def _andamento_das_paginas(progresso: Progresso) -> Callable[[str, int], None]:
     estimate of the pages to come. A story of a few long tables (a ficha) says only the page, with a busy
     bar: its share of flowables says nothing about the pages left."""
     estado = {"total": 0, "feitos": 0}
+    relatado_em = [0.0]
 
     def andamento(tipo: str, valor: int) -> None:
         if tipo == "SIZE_EST":
@@ -695,6 +697,10 @@ def _andamento_das_paginas(progresso: Progresso) -> Callable[[str, int], None]:
             estado["feitos"] = int(valor)
         elif tipo == "PAGE":
             feitos, total, pagina = estado["feitos"], estado["total"], int(valor)
+            agora = monotonic()
+            if pagina > 1 and agora - relatado_em[0] < INTERVALO_ANDAMENTO:
+                return
+            relatado_em[0] = agora
             if total < _FLOWABLES_PARA_ESTIMAR or not feitos:
                 progresso(0, 0, f"Gerando a página {pagina}…")
                 return
@@ -710,3 +716,7 @@ def _andamento_das_paginas(progresso: Progresso) -> Callable[[str, int], None]:
 
 
 _FLOWABLES_PARA_ESTIMAR = 100
+INTERVALO_ANDAMENTO = 0.1
+"""Seconds between two page reports (the first page is always told). A batch lays out a page a millisecond:
+a report each was a queued signal and a repaint of the progress dialog each, and that flood kept the window
+from Python's lock for up to 0.8 s at a time (bench part janela)."""

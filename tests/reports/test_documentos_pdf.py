@@ -19,6 +19,7 @@ from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 from reportlab.pdfgen.canvas import Canvas
 
+from secretaria.reports import pdf_base
 from secretaria.reports.auto_infracao import AutoInfracaoPdf
 from secretaria.reports.dados import (
     TEXTO_ART_14,
@@ -632,3 +633,20 @@ def test_decisao_e_lote_nao_dependem_do_processo() -> None:
         hashlib.sha256(LoteIntimacoesPdf().render(lote(3))).hexdigest(),
     ]
     assert saida.stdout.split() == aqui
+
+
+@pytest.mark.parametrize(("passo", "todas"), [(0.001, False), (0.5, True)])
+def test_andamento_das_paginas_no_maximo_a_cada_intervalo(
+    monkeypatch: pytest.MonkeyPatch, passo: float, todas: bool
+) -> None:
+    """A batch lays out pages faster than anyone reads them: the first page is told at once, the next ones
+    only once INTERVALO_ANDAMENTO has passed (a flood of reports froze the window), all of them when pages
+    come slowly."""
+    relogio_falso = iter(range(1_000_000))
+    monkeypatch.setattr(pdf_base, "monotonic", lambda: next(relogio_falso) * passo)
+    relatos: list[str] = []
+    pdf = LoteIntimacoesPdf().render(lote(40), lambda _f, _t, texto: relatos.append(texto))
+    total = len(PdfReader(io.BytesIO(pdf)).pages)
+    paginas = [int(t.split()[3].rstrip("…")) for t in relatos if t.startswith("Gerando a página")]
+    assert paginas[0] == 1
+    assert paginas == (list(range(1, total + 1)) if todas else [1])
