@@ -1184,7 +1184,7 @@ def medir_ao_vivo(banco: Banco, nome_banco: str, hoje: date, vezes: int = 5) -> 
             janela.resize(1366, 768)
             janela.show()
             _esperar_na_tela(app, lambda: janela.vigia is not None)
-            inicio = janela.pagina_atual()
+            inicio = janela.mostrar_pagina("inicio")  # the Secretary's role starts on the Painel
             lista: Any = None
 
             def na_fila() -> int:
