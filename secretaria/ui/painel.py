@@ -66,6 +66,7 @@ class CartaoGrafico(QFrame):
         self._graficos = graficos
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.grafico: graficos.Grafico | None = None
+        self._impressao: tuple[str, bool] | None = None
         self.figura = graficos.nova_figura(5.6, ALTURA_GRAFICO / 100)
         self.canvas = FigureCanvasQTAgg(self.figura)  # type: ignore[no-untyped-call]
         self.canvas.setFixedHeight(ALTURA_GRAFICO)
@@ -95,7 +96,13 @@ class CartaoGrafico(QFrame):
         return self.grafico.chave if self.grafico is not None else ""
 
     def mostrar(self, grafico: Any, clicavel: bool) -> None:
-        self.grafico = grafico
+        # Drawing is matplotlib's slow part (0.1–0.4 s a chart, on the GUI thread): a chart whose numbers did
+        # not change (the page shown again, another PC's act that touched other numbers) keeps its drawing.
+        # (Compared by repr: a month without a median is NaN, which equals nothing, not even itself.)
+        impressao = (repr(grafico), clicavel)
+        if impressao == self._impressao:
+            return
+        self.grafico, self._impressao = grafico, impressao
         # Horizontal bars grow with their categories (20 operators must still read), the others keep the grid's.
         linhas = len(grafico.categorias) if grafico.forma == "barras_h" else 0
         self.canvas.setFixedHeight(max(ALTURA_GRAFICO, 20 * linhas + 90))

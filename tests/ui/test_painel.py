@@ -247,3 +247,33 @@ def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Ban
     qtbot.waitUntil(lambda: autos.modelo.total == do_mes)
     assert not [f for f in autos.pedido_impressao().filtros if f[0] == "Do Painel"]
     janela.close()
+
+
+def test_grafico_sem_mudanca_nao_e_redesenhado(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read again with the same numbers (the page shown again, another PC's act elsewhere), no chart is
+    drawn again; a new auto redraws the charts that count it and leaves the fines and recidivism alone."""
+    from secretaria.reports import graficos
+
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    desenhados: list[str] = []
+    original = graficos.desenhar
+
+    def contar(eixo: object, grafico: graficos.Grafico) -> None:
+        desenhados.append(grafico.chave)
+        original(eixo, grafico)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(graficos, "desenhar", contar)
+    pagina.recarregar()
+    qtbot.waitUntil(lambda: pagina.tarefa is None, timeout=30_000)
+    assert desenhados == []
+    roteiro.lavrar(data_infracao=roteiro.hoje)
+    pagina.recarregar()
+    qtbot.waitUntil(lambda: pagina.tarefa is None and bool(desenhados), timeout=30_000)
+    chaves = [g.grafico.chave for g in pagina.graficos]
+    assert chaves[0] in desenhados  # autos per month
+    assert chaves[3] not in desenhados and chaves[6] not in desenhados  # fines, recidivism
+    janela.close()
