@@ -669,9 +669,9 @@ class _Amostrador:
                 if parada is not None:
                     self.cpu_nas_paradas.append((parada[0], cpu() - parada[1]))
                     parada = None
+                anterior = cpu()  # the window thread's CPU just before a freeze may begin
                 continue
             parada = (atraso, anterior if parada is None else parada[1])
-            anterior = cpu()
             eu = threading.get_ident()
             partes = []
             for ident, quadro in sys._current_frames().items():
