@@ -537,6 +537,22 @@ def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Pra
     )
 
 
+def _selecionar_elos() -> sa.Select[Any]:
+    """The columns of a chain's links as `_cadeia` reads them (the walk and the re-read of a long chain)."""
+    a, dc = AutoInfracao, DispositivoCatalogo
+    return sa.select(
+        a.operadora_id,
+        _nome_operadora(),
+        a.dispositivo_codigo,
+        dc.rotulo,
+        dc.tipo,
+        a.data_infracao,
+        a.data_definitiva,
+        a.multa_ur,
+        a.suspensao_dias,
+    )
+
+
 def cadeias_abertas(
     sessao: so.Session, f: FiltroPainel, hoje: date | None = None
 ) -> tuple[CadeiaAberta, ...]:
@@ -626,17 +642,7 @@ def cadeias_abertas(
         .subquery("passos")
     )
     linhas = sessao.execute(
-        sa.select(
-            a.operadora_id,
-            _nome_operadora(),
-            a.dispositivo_codigo,
-            dc.rotulo,
-            dc.tipo,
-            a.data_infracao,
-            a.data_definitiva,
-            a.multa_ur,
-            a.suspensao_dias,
-        )
+        _selecionar_elos()
         .join(
             passos,
             sa.and_(
@@ -746,17 +752,7 @@ def _cadeias_inteiras(
             for (oid, codigo), (_itens, limite) in pendentes.items()
         ]
         linhas = sessao.execute(
-            sa.select(
-                a.operadora_id,
-                _nome_operadora(),
-                a.dispositivo_codigo,
-                dc.rotulo,
-                dc.tipo,
-                a.data_infracao,
-                a.data_definitiva,
-                a.multa_ur,
-                a.suspensao_dias,
-            )
+            _selecionar_elos()
             .join(Operadora, Operadora.id == a.operadora_id)
             .join(dc, dc.codigo == a.dispositivo_codigo)
             # Final by today, whatever `conds` says (the operator's filter, not annulled, not cancelled).
