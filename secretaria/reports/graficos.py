@@ -12,6 +12,7 @@ Text is in Liberation Sans (the documents' font) and Portuguese: months "jan/26"
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -102,26 +103,30 @@ def formatar(valor: float, formato: str) -> str:
 
 
 _configurado = False
+_trava_configuracao = (
+    threading.Lock()
+)  # the Painel's drawing and an export may start at once, each in a thread
 
 
 def _configurar() -> None:
     """Liberation Sans for every chart (once per process)."""
     global _configurado
-    if _configurado:
-        return
-    from matplotlib import font_manager, rcParams
+    with _trava_configuracao:
+        if _configurado:
+            return
+        from matplotlib import font_manager, rcParams
 
-    for arquivo in sorted(PASTA_FONTES.glob("LiberationSans-*.ttf")):
-        font_manager.fontManager.addfont(str(arquivo))
-    rcParams["font.family"] = "Liberation Sans"
-    rcParams["font.size"] = 9
-    rcParams["axes.titlesize"] = 10
-    rcParams["axes.titleweight"] = "bold"
-    rcParams["pdf.fonttype"] = 42  # TrueType embedded: the PDF's text stays text
-    rcParams["axes.spines.top"] = False
-    rcParams["axes.spines.right"] = False
-    rcParams["axes.formatter.use_locale"] = False
-    _configurado = True
+        for arquivo in sorted(PASTA_FONTES.glob("LiberationSans-*.ttf")):
+            font_manager.fontManager.addfont(str(arquivo))
+        rcParams["font.family"] = "Liberation Sans"
+        rcParams["font.size"] = 9
+        rcParams["axes.titlesize"] = 10
+        rcParams["axes.titleweight"] = "bold"
+        rcParams["pdf.fonttype"] = 42  # TrueType embedded: the PDF's text stays text
+        rcParams["axes.spines.top"] = False
+        rcParams["axes.spines.right"] = False
+        rcParams["axes.formatter.use_locale"] = False
+        _configurado = True
 
 
 def nova_figura(largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:
@@ -243,6 +248,71 @@ def alvo_do_clique(gid: str | None, x: float | None = None) -> tuple[int, int] |
     if not categoria.isdigit():
         return None
     return int(serie), int(categoria)
+
+
+@dataclass(frozen=True)
+class Regiao:
+    """Where a bar (or a line's point) lies on a drawn image, in pixels from its top-left corner."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    serie: int
+    categoria: int
+
+
+@dataclass(frozen=True)
+class Imagem:
+    """A chart drawn into pixels (RGBA, 4 bytes each, rows from the top) and where each of its bars lies, so
+    a screen can show it without matplotlib's canvas and still tell which bar a click fell on."""
+
+    rgba: bytes
+    largura: int
+    altura: int
+    regioes: tuple[Regiao, ...]
+
+    def alvo(self, x: float, y: float) -> tuple[int, int] | None:
+        """(série, categoria) under the pixel (x, y); where two lines' points coincide, the first series."""
+        for r in self.regioes:
+            if r.x0 <= x <= r.x1 and r.y0 <= y <= r.y1:
+                return r.serie, r.categoria
+        return None
+
+
+RAIO_DO_PONTO = 5.0
+"""How near a line's point (in typographic points) a click still counts as on it (matplotlib's picker=5)."""
+
+
+def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Imagem:
+    """Draw `g` into an image of `largura_px` × `altura_px` pixels (`dpi` scales the text: 100 on a normal
+    screen, 200 on one of device pixel ratio 2). Pure computation on a figure of its own, with no Qt: a
+    worker thread draws it while the window goes on painting."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = nova_figura(largura_px / dpi, altura_px / dpi, round(dpi))
+    tela = FigureCanvasAgg(fig)
+    eixos = fig.add_subplot()
+    desenhar(eixos, g)
+    tela.draw()  # type: ignore[no-untyped-call]
+    largura, altura = tela.get_width_height()
+    regioes: list[Regiao] = []
+    for barra in eixos.patches:
+        alvo = alvo_do_clique(barra.get_gid())
+        if alvo is not None:
+            caixa = barra.get_window_extent()
+            regioes.append(Regiao(caixa.x0, altura - caixa.y1, caixa.x1, altura - caixa.y0, *alvo))
+    raio = RAIO_DO_PONTO * dpi / 72
+    for linha in eixos.lines:
+        gid = linha.get_gid()
+        pontos: Any = linha.get_xydata()  # an (n, 2) array of the points drawn
+        for x, y in pontos:
+            alvo = alvo_do_clique(gid, float(x))
+            if alvo is not None:
+                px, py = eixos.transData.transform((float(x), float(y)))
+                regioes.append(Regiao(px - raio, altura - py - raio, px + raio, altura - py + raio, *alvo))
+    rgba = bytes(tela.buffer_rgba())  # type: ignore[no-untyped-call]
+    return Imagem(rgba, largura, altura, tuple(regioes))
 
 
 def figura(g: Grafico, largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:

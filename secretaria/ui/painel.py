@@ -15,11 +15,12 @@ numbers arrive, after the window is on the screen: the program's start-up never 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QImage, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -41,38 +42,89 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.datas import CampoData
 from secretaria.ui.widgets.formulario import alvo_do_foco
-from secretaria.ui.widgets.tarefas import Tarefa
+from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
 if TYPE_CHECKING:
-    from matplotlib.backend_bases import PickEvent
+    from secretaria.reports.graficos import Grafico, Imagem
 
 ALTURA_GRAFICO = 300
 FILTRO_PNG = "Imagem PNG (*.png)"
 FILTRO_PDF = "Documento PDF (*.pdf)"
 
 
-class CartaoGrafico(QFrame):
-    """One chart on a Qt canvas (matplotlib's QtAgg backend) with its export buttons. A click on a bar
-    emits `clicado(serie, categoria)`."""
+class VistaGrafico(QWidget):
+    """A chart drawn in the background (`graficos.imagem`), shown as the image it is; a click on one of its
+    bars (or points) emits `clicado(serie, categoria)`, found in the image's own map of where each bar lies.
+    Until the first drawing arrives it says that it is drawing."""
 
     clicado = Signal(int, int)
+    larguraMudou = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.imagem: Imagem | None = None
+        self._quadro: QImage | None = None
+        self.clicavel = False
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(200)
+
+    def mostrar(self, imagem: Imagem, quadro: QImage) -> None:
+        self.imagem, self._quadro = imagem, quadro
+        self.update()
+
+    def tamanho_em_pixels(self) -> tuple[int, int, float]:
+        """(width, height) the drawing must have to fill the widget, in device pixels, and their ratio."""
+        razao = self.devicePixelRatioF()
+        return round(self.width() * razao), round(self.height() * razao), razao
+
+    def resizeEvent(self, evento: QResizeEvent) -> None:
+        if evento.oldSize().width() != evento.size().width():
+            self.larguraMudou.emit()
+
+    def paintEvent(self, _evento: QPaintEvent) -> None:
+        pintor = QPainter(self)
+        pintor.fillRect(self.rect(), Qt.GlobalColor.white)
+        if self._quadro is not None:
+            # While the window is being resized, the old drawing stays as it was until the new one comes.
+            pintor.drawImage(0, 0, self._quadro)
+        else:
+            pintor.setPen(Qt.GlobalColor.darkGray)
+            pintor.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "Desenhando o gráfico…")
+        pintor.end()
+
+    def _alvo(self, posicao: QPointF) -> tuple[int, int] | None:
+        if self.imagem is None or not self.clicavel:
+            return None
+        razao = self.devicePixelRatioF()
+        return self.imagem.alvo(posicao.x() * razao, posicao.y() * razao)
+
+    def mouseMoveEvent(self, evento: QMouseEvent) -> None:
+        sobre_barra = self._alvo(evento.position()) is not None
+        self.setCursor(Qt.CursorShape.PointingHandCursor if sobre_barra else Qt.CursorShape.ArrowCursor)
+
+    def mousePressEvent(self, evento: QMouseEvent) -> None:
+        if evento.button() != Qt.MouseButton.LeftButton:
+            return
+        alvo = self._alvo(evento.position())
+        if alvo is not None:
+            self.clicado.emit(*alvo)
+
+
+class CartaoGrafico(QFrame):
+    """One chart with its export buttons. `desejado` says what drawing it should show (the chart, whether it
+    is clickable, its size in pixels); the page draws the cards whose drawing differs, in the background."""
 
     def __init__(self, exportar: Callable[[str, str], object], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-
-        from secretaria.reports import graficos
-
-        self._graficos = graficos
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.grafico: graficos.Grafico | None = None
-        self._impressao: tuple[str, bool] | None = None
-        self.figura = graficos.nova_figura(5.6, ALTURA_GRAFICO / 100)
-        self.canvas = FigureCanvasQTAgg(self.figura)  # type: ignore[no-untyped-call]
-        self.canvas.setFixedHeight(ALTURA_GRAFICO)
-        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.canvas.mpl_connect("pick_event", self._escolheu)
-        self._ultimo_clique: object = None
+        self.grafico: Grafico | None = None
+        self.clicavel = False
+        self.impressao: tuple[object, ...] | None = None
+        """What the drawing on screen shows (None: nothing yet)."""
+        self.vista = VistaGrafico()
+        self.vista.setFixedHeight(ALTURA_GRAFICO)
+        self.clicado = self.vista.clicado
         self.dica = QLabel()
         self.dica.setStyleSheet("color: #555")
         self.botao_png = QPushButton("PNG")
@@ -87,7 +139,7 @@ class CartaoGrafico(QFrame):
         rodape.addWidget(self.botao_pdf)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.canvas)
+        layout.addWidget(self.vista)
         layout.addLayout(rodape)
         layout.addStretch(1)  # beside a taller card, the chart stays at the top
 
@@ -95,43 +147,58 @@ class CartaoGrafico(QFrame):
     def chave(self) -> str:
         return self.grafico.chave if self.grafico is not None else ""
 
-    def mostrar(self, grafico: Any, clicavel: bool) -> None:
-        # Drawing is matplotlib's slow part (0.1–0.4 s a chart, on the GUI thread): a chart whose numbers did
-        # not change (the page shown again, another PC's act that touched other numbers) keeps its drawing.
-        # (Compared by repr: a month without a median is NaN, which equals nothing, not even itself.)
-        impressao = (repr(grafico), clicavel)
-        if impressao == self._impressao:
-            return
-        self.grafico, self._impressao = grafico, impressao
+    def definir(self, grafico: Grafico, clicavel: bool) -> None:
+        """The chart this card shows from now on (its drawing follows, from the page's drawing task)."""
+        self.grafico, self.clicavel = grafico, clicavel
         # Horizontal bars grow with their categories (20 operators must still read), the others keep the grid's.
         linhas = len(grafico.categorias) if grafico.forma == "barras_h" else 0
-        self.canvas.setFixedHeight(max(ALTURA_GRAFICO, 20 * linhas + 90))
-        self.figura.clear()
-        self._graficos.desenhar(self.figura.add_subplot(), grafico)
-        self.canvas.draw_idle()  # type: ignore[no-untyped-call]
+        self.vista.setFixedHeight(max(ALTURA_GRAFICO, 20 * linhas + 90))
         dica = (
             "Clique num ponto para ver os autos."
             if grafico.forma == "linhas"
             else "Clique numa barra para ver os autos."
         )
         self.dica.setText(dica if clicavel and grafico.tem_dados else "")
-        self.canvas.setAccessibleName(grafico.titulo)
+        self.vista.setAccessibleName(grafico.titulo)
 
-    def _escolheu(self, evento: PickEvent) -> None:
-        if getattr(evento.mouseevent, "button", None) != 1:
-            return
-        # One click, one list: where two lines' points coincide, matplotlib reports each; the first counts.
-        if evento.mouseevent is self._ultimo_clique:
-            return
-        self._ultimo_clique = evento.mouseevent
-        artista = evento.artist
-        indices = getattr(evento, "ind", None)  # a line's points under the mouse
-        x = None
-        if indices is not None and len(indices) and hasattr(artista, "get_xdata"):
-            x = float(artista.get_xdata()[indices[0]])
-        alvo = self._graficos.alvo_do_clique(artista.get_gid(), x)
-        if alvo is not None:
-            self.clicado.emit(*alvo)
+    def desejado(self) -> tuple[object, ...] | None:
+        """What the drawing should be now: the chart (compared by repr — a month without a median is NaN,
+        which equals nothing, not even itself), whether it is clickable, and its size; None before a chart."""
+        if self.grafico is None:
+            return None
+        return (repr(self.grafico), self.clicavel, *self.vista.tamanho_em_pixels())
+
+    def receber(self, impressao: tuple[object, ...], imagem: Imagem, quadro: QImage) -> None:
+        self.impressao = impressao
+        self.vista.clicavel = self.clicavel
+        self.vista.mostrar(imagem, quadro)
+
+
+def _desenhar_em_segundo_plano(pedidos: list[tuple[int, tuple[object, ...], Grafico]]) -> Callable[..., None]:
+    """The drawing task's function: each chart drawn in turn (`graficos.imagem`, in the worker thread) and
+    handed over as soon as it is ready, so the page fills in chart by chart; a newer request cancels it at
+    the next chart."""
+
+    def desenhar(progresso: Progresso, entregar: Callable[[object], None]) -> None:
+        from secretaria.reports import graficos
+
+        for feitos, (indice, impressao, grafico) in enumerate(pedidos):
+            progresso(feitos, len(pedidos), f"Desenhando “{grafico.titulo}”…")
+            largura, altura, razao = impressao[2], impressao[3], impressao[4]
+            assert isinstance(largura, int) and isinstance(altura, int) and isinstance(razao, float)
+            imagem = graficos.imagem(grafico, max(1, largura), max(1, altura), 100 * razao)
+            # A QImage (unlike a QPixmap) may be made in any thread: the GUI thread only paints it.
+            quadro = QImage(
+                imagem.rgba, imagem.largura, imagem.altura, 4 * imagem.largura, QImage.Format.Format_RGBA8888
+            ).copy()
+            quadro.setDevicePixelRatio(razao)
+            entregar((indice, impressao, imagem, quadro))
+            # A figure leaves some 20,000 objects in reference cycles; while a task runs the cyclic collector
+            # waits (Tarefa.run), and the GUI thread's first collection afterwards walked all seven figures'
+            # (80–90 ms of the window). Collected here, chart by chart, each walk is a figure's.
+            gc.collect(0)
+
+    return desenhar
 
 
 class PaginaPainel(QWidget):
@@ -146,7 +213,17 @@ class PaginaPainel(QWidget):
         self.graficos: tuple[servico.GraficoPainel, ...] = ()
         self.cartoes: list[CartaoGrafico] = []
         self.tarefa: Tarefa | None = None
+        """Reading the numbers."""
+        self.desenho: Tarefa | None = None
+        """Drawing the charts whose numbers (or size) changed."""
         self._pendente = False
+        self._redesenhar = False
+        self._pedidos: list[tuple[int, tuple[object, ...], Grafico]] = []
+        # A resize draws again once the window has stopped changing size, not at each step of the drag.
+        self._espera_desenho = QTimer(self)
+        self._espera_desenho.setSingleShot(True)
+        self._espera_desenho.setInterval(150)
+        self._espera_desenho.timeout.connect(self._pedir_desenhos)
 
         titulo = QLabel("Painel")
         fonte = titulo.font()
@@ -316,14 +393,77 @@ class PaginaPainel(QWidget):
             for k in range(len(self.graficos)):
                 cartao = CartaoGrafico(self.exportar_grafico, self.grade_widget)
                 cartao.clicado.connect(lambda j, i, k=k: self.abrir_autos(k, j, i))
+                cartao.vista.larguraMudou.connect(self._espera_desenho.start)
                 largo = k == len(self.graficos) - 1 and len(self.graficos) % 2 == 1
                 self.grade.addWidget(cartao, k // 2, k % 2, 1, 2 if largo else 1)
                 self.cartoes.append(cartao)
         for cartao, gp in zip(self.cartoes, self.graficos, strict=True):
-            cartao.mostrar(gp.grafico, bool(gp.destinos))
+            cartao.definir(gp.grafico, bool(gp.destinos))
         f = p.filtro
         self.situacao.setText(f"{formatar_data(f.desde)} a {formatar_data(f.ate)}" + self._descricao_filtro())
-        self.carregado.emit()
+        # After the layout has given the new cards their width.
+        self._espera_desenho.start(0)
+
+    # -- drawing (in the background: matplotlib takes 0.1–0.4 s a chart) --------------------------------
+    def _a_desenhar(self) -> list[tuple[int, tuple[object, ...], Grafico]]:
+        """The cards on screen whose drawing is not what they should show (a chart whose numbers did not
+        change keeps its drawing: the page shown again, another PC's act that touched other numbers). A
+        hidden page draws nothing until it is shown (`showEvent`)."""
+        if not self.isVisible():
+            return []
+        pedidos = []
+        for k, cartao in enumerate(self.cartoes):
+            desejado = cartao.desejado()
+            if cartao.grafico is not None and desejado is not None and desejado != cartao.impressao:
+                pedidos.append((k, desejado, cartao.grafico))
+        return pedidos
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        self._espera_desenho.start(0)
+
+    @property
+    def pronta(self) -> bool:
+        """The numbers of the current filter read and every chart on screen drawn with them."""
+        return bool(self.cartoes) and self.tarefa is None and self.desenho is None and not self._a_desenhar()
+
+    def _pedir_desenhos(self) -> None:
+        if self.desenho is not None:
+            self._redesenhar = True
+            # The drawing under way is of numbers (or a size) no longer wanted: stop it at the next chart.
+            if any(self.cartoes[k].desejado() != impressao for k, impressao, _g in self._pedidos):
+                self.desenho.cancelar()
+            return
+        self._pedidos = pedidos = self._a_desenhar()
+        if not pedidos:
+            if self.tarefa is None:
+                self.carregado.emit()
+            return
+        funcao = _desenhar_em_segundo_plano(pedidos)
+        tarefa = Tarefa(lambda progresso: funcao(progresso, tarefa.parcial.emit), parent=self)
+        tarefa.parcial.connect(self._desenhado)
+        tarefa.concluida.connect(self._fim_do_desenho)
+        tarefa.cancelada.connect(self._fim_do_desenho)
+        tarefa.falhou.connect(self._desenho_falhou)
+        self.desenho = tarefa
+        tarefa.iniciar()
+
+    def _desenhado(self, entrega: tuple[int, tuple[object, ...], Imagem, QImage]) -> None:
+        indice, impressao, imagem, quadro = entrega
+        cartao = self.cartoes[indice]
+        # A drawing of numbers since replaced is still better than an empty card while the new one comes.
+        if impressao == cartao.desejado() or cartao.impressao is None:
+            cartao.receber(impressao, imagem, quadro)
+
+    def _fim_do_desenho(self, _resultado: object = None) -> None:
+        self.desenho = None
+        self._redesenhar = False
+        self._pedir_desenhos()
+
+    def _desenho_falhou(self, mensagem: str) -> None:
+        self.desenho = None
+        self._redesenhar = False
+        mensagens.avisar_erro(self, "Painel", mensagem)  # said once; the next change of numbers tries again
 
     def _descricao_filtro(self) -> str:
         partes = [c.currentText() for c in (self.operadora, self.linha) if c.currentData() is not None]
@@ -350,7 +490,7 @@ class PaginaPainel(QWidget):
         f = self.painel.filtro
         return f"Período: {formatar_data(f.desde)} a {formatar_data(f.ate)}{self._descricao_filtro()}"
 
-    def exportar_grafico(self, chave: str, formato: str) -> Path | None:
+    def exportar_grafico(self, chave: str, formato: str) -> Tarefa | None:
         from secretaria.reports import graficos
 
         gp = next((g for g in self.graficos if g.grafico.chave == chave), None)
@@ -363,7 +503,7 @@ class PaginaPainel(QWidget):
             f"painel-{chave}.pdf", FILTRO_PDF, lambda: graficos.pdf([g], g.titulo, self._subtitulo())
         )
 
-    def exportar_pagina(self, formato: str) -> Path | None:
+    def exportar_pagina(self, formato: str) -> Tarefa | None:
         from secretaria.reports import graficos
 
         if not self.graficos:
@@ -378,14 +518,31 @@ class PaginaPainel(QWidget):
             )
         return self._gravar(nome, FILTRO_PDF, lambda: graficos.pdf(todos, titulo, self._subtitulo()))
 
-    def _gravar(self, nome: str, filtro: str, conteudo: Callable[[], bytes]) -> Path | None:
+    def _gravar(self, nome: str, filtro: str, conteudo: Callable[[], bytes]) -> Tarefa | None:
+        """Ask where, then draw and write the file in the background (a page of seven charts takes a second
+        or two); "Gravado em …" says when it is there."""
         destino = arquivos.salvar_como(self, "Exportar", nome, filtro)
         if destino is None:
             return None
-        try:
-            destino.write_bytes(conteudo())
-        except OSError as exc:
-            mensagens.avisar_erro(self, "Exportar", arquivos.texto_falha_gravacao(destino, exc))
-            return None
-        self.situacao.setText(f"Gravado em {destino}")
-        return destino
+
+        def gravar(_progresso: Progresso) -> str:
+            try:
+                destino.write_bytes(conteudo())
+            except OSError as exc:
+                return arquivos.texto_falha_gravacao(destino, exc)
+            return ""
+
+        def concluido(falha: str) -> None:
+            if falha:
+                mensagens.avisar_erro(self, "Exportar", falha)
+            else:
+                self.situacao.setText(f"Gravado em {destino}")
+
+        return em_segundo_plano(
+            self,
+            gravar,
+            titulo="Exportar",
+            texto=f"Gerando {destino.name}…",
+            ao_concluir=concluido,
+            cancelavel=False,
+        )

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -21,6 +20,7 @@ from secretaria.ui.janela_principal import JanelaPrincipal
 from secretaria.ui.painel import CartaoGrafico, PaginaPainel
 from secretaria.ui.processo.paginas import PaginaAutos
 from secretaria.ui.widgets import arquivos
+from secretaria.ui.widgets.tarefas import aguardar_tarefas
 from tests.helpers import apoio_processo as ap
 from tests.helpers.cenario_painel import cenario
 from tests.helpers.fabrica import Roteiro
@@ -37,19 +37,18 @@ def _janela(qtbot: QtBot, banco: Banco, *papeis: str) -> JanelaPrincipal:
 def _painel_carregado(qtbot: QtBot, janela: JanelaPrincipal) -> PaginaPainel:
     pagina = janela.pagina_atual()
     assert isinstance(pagina, PaginaPainel)
-    qtbot.waitUntil(lambda: bool(pagina.cartoes) and pagina.tarefa is None, timeout=30_000)
+    qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
     return pagina
 
 
 def _clicar_barra(qtbot: QtBot, cartao: CartaoGrafico, serie: int, categoria: int) -> None:
-    """A real mouse click on the middle of the bar, through Qt (matplotlib's y axis points up)."""
-    cartao.canvas.draw()  # type: ignore[no-untyped-call]
-    barra = next(a for a in cartao.figura.axes[0].patches if a.get_gid() == f"{serie}:{categoria}")
-    caixa = barra.get_window_extent()
-    razao = cartao.canvas.device_pixel_ratio
-    x = (caixa.x0 + caixa.x1) / 2 / razao
-    y = cartao.canvas.height() - (caixa.y0 + caixa.y1) / 2 / razao
-    qtbot.mouseClick(cartao.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
+    """A real mouse click, through Qt, on the middle of the bar (or of the line's point) of the drawing on
+    screen — where matplotlib put it, as the drawing's own map says."""
+    assert cartao.vista.imagem is not None
+    regiao = next(r for r in cartao.vista.imagem.regioes if (r.serie, r.categoria) == (serie, categoria))
+    razao = cartao.vista.devicePixelRatioF()
+    x, y = (regiao.x0 + regiao.x1) / 2 / razao, (regiao.y0 + regiao.y1) / 2 / razao
+    qtbot.mouseClick(cartao.vista, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
 
 
 def test_secretario_e_autoridade_comecam_no_painel(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
@@ -158,6 +157,7 @@ def test_exportar_grafico_e_pagina(
     qtbot.mouseClick(cartao.botao_pdf, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pagina.botao_png, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(pagina.botao_pdf, Qt.MouseButton.LeftButton)
+    assert aguardar_tarefas()  # drawn and written in the background
     assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     for nome, titulo in (("g.pdf", "Multas por mês"), ("p.pdf", "Reincidência aberta hoje")):
@@ -177,20 +177,6 @@ def test_abrir_o_programa_nao_carrega_o_matplotlib() -> None:
     )
     saida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
     assert saida.stdout.strip() == "False"
-
-
-def _clicar_ponto(qtbot: QtBot, cartao: CartaoGrafico, serie: int, categoria: int) -> None:
-    """A real mouse click on a point of a line (the times chart)."""
-    cartao.canvas.draw()  # type: ignore[no-untyped-call]
-    eixos = cartao.figura.axes[0]
-    linha = next(x for x in eixos.lines if x.get_gid() == f"{serie}:linha")
-    pontos: Any = linha.get_xydata()  # (x, y) of each point drawn
-    xs, ys = [float(p[0]) for p in pontos], [float(p[1]) for p in pontos]
-    k = xs.index(categoria)
-    px, py = eixos.transData.transform((xs[k], ys[k]))
-    razao = cartao.canvas.device_pixel_ratio
-    x, y = px / razao, cartao.canvas.height() - py / razao
-    qtbot.mouseClick(cartao.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
 
 
 def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Banco, roteiro: Roteiro) -> None:
@@ -219,10 +205,7 @@ def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Ban
         destino = gp.destinos[(serie, categoria)]
         esperado = autos_esperados(banco, destino, roteiro.hoje)
         assert esperado, (chave, serie_rotulo, mes)
-        if chave == "tempos":
-            _clicar_ponto(qtbot, pagina.cartoes[k], serie, categoria)
-        else:
-            _clicar_barra(qtbot, pagina.cartoes[k], serie, categoria)
+        _clicar_barra(qtbot, pagina.cartoes[k], serie, categoria)  # on a point of the times chart
         aberta = janela.pagina_atual()
         assert isinstance(aberta, PaginaAutos)
         autos = aberta
@@ -269,11 +252,46 @@ def test_grafico_sem_mudanca_nao_e_redesenhado(
     monkeypatch.setattr(graficos, "desenhar", contar)
     pagina.recarregar()
     qtbot.waitUntil(lambda: pagina.tarefa is None, timeout=30_000)
+    qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
     assert desenhados == []
     roteiro.lavrar(data_infracao=roteiro.hoje)
     pagina.recarregar()
-    qtbot.waitUntil(lambda: pagina.tarefa is None and bool(desenhados), timeout=30_000)
+    qtbot.waitUntil(lambda: pagina.tarefa is None, timeout=30_000)
+    qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
     chaves = [g.grafico.chave for g in pagina.graficos]
     assert chaves[0] in desenhados  # autos per month
     assert chaves[3] not in desenhados and chaves[6] not in desenhados  # fines, recidivism
+    janela.close()
+
+
+def test_graficos_desenhados_fora_da_janela_e_de_novo_ao_redimensionar(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """matplotlib draws in a worker thread, never on the GUI thread (0.1–0.4 s a chart would freeze the
+    Secretary's home page); a narrower window draws the charts again at the cards' new width."""
+    import threading
+
+    from secretaria.reports import graficos
+
+    cenario(roteiro)
+    linhas: list[bool] = []
+    original = graficos.desenhar
+
+    def onde(eixo: object, grafico: graficos.Grafico) -> None:
+        linhas.append(threading.current_thread() is threading.main_thread())
+        original(eixo, grafico)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(graficos, "desenhar", onde)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    assert linhas and not any(linhas)
+    cartao = pagina.cartoes[0]
+    assert cartao.vista.imagem is not None
+    largura = cartao.vista.imagem.largura
+    assert largura == cartao.vista.tamanho_em_pixels()[0]
+    janela.resize(1000, 700)
+    qtbot.waitUntil(lambda: cartao.vista.width() < largura / cartao.vista.devicePixelRatioF())
+    qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
+    assert cartao.vista.imagem.largura == cartao.vista.tamanho_em_pixels()[0] < largura
+    assert not any(linhas)
     janela.close()

@@ -76,9 +76,11 @@ def dialogo_progresso(
 
 class Tarefa(QThread):
     """Runs `funcao(progresso)` in a thread of its own. Signals reach the GUI thread queued, in order:
-    every `progresso` before `concluida` (the result) or `falhou` (the message to show)."""
+    every `progresso` before `concluida` (the result) or `falhou` (the message to show). A function that
+    hands results over as it goes (the Painel's charts, one by one) emits `parcial` with each."""
 
     progresso = Signal(int, int, str)
+    parcial = Signal(object)
     concluida = Signal(object)
     falhou = Signal(str)
     cancelada = Signal(str)
@@ -118,7 +120,14 @@ class Tarefa(QThread):
     def _sem_janela(self) -> None:
         """The window that started the task is gone: the work goes on (a restore cannot stop half-way), but
         nothing may reach the widgets that are no longer there."""
-        for sinal in (self.progresso, self.concluida, self.falhou, self.cancelada, self.finished):
+        for sinal in (
+            self.progresso,
+            self.parcial,
+            self.concluida,
+            self.falhou,
+            self.cancelada,
+            self.finished,
+        ):
             with warnings.catch_warnings():  # PySide warns (and raises) when a signal has no receivers
                 warnings.simplefilter("ignore", RuntimeWarning)
                 with contextlib.suppress(RuntimeError, SystemError):
@@ -290,13 +299,15 @@ def em_segundo_plano(
 def aguardar_tarefas(limite_ms: int = 60_000) -> bool:
     """For tests: let the event loop run until every background task has finished and delivered its
     result (the message box it opens is then on screen). False if some task is still running."""
-    import time
-
-    from PySide6.QtTest import QTest
+    from PySide6.QtCore import QEventLoop
 
     prazo = time.monotonic() + limite_ms / 1000
+    laco = QEventLoop()
     while Tarefa._em_andamento or pendencias:
         if time.monotonic() > prazo:
             return False
-        QTest.qWait(10)
+        # An event loop of its own, not QTest.qWait: PySide's qWait keeps the GIL while it sleeps, and a
+        # worker thread then crawled (the Painel's charts: 27 s instead of 0.6 s).
+        QTimer.singleShot(10, laco.quit)
+        laco.exec()
     return True
