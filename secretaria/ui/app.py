@@ -183,4 +183,8 @@ def executar(banco: Banco, *, demo: bool) -> int:
     janela.show()
     if _copia_diaria is not None:
         _informar_copia(janela, _copia_diaria)
-    return int(app.exec())
+    from secretaria.ui.widgets.tarefas import encerrar_tarefas
+
+    codigo = int(app.exec())
+    encerrar_tarefas()
+    return codigo

@@ -147,6 +147,7 @@ class JanelaPrincipal(QMainWindow):
         self.dialogo_senha: DialogoMinhaSenha | None = None
         self.aviso_encerrada: QLabel | None = None
         self._saida_registrada = False
+        self._sair_mesmo_assim = False
         self.sessao_encerrada.connect(self.encerrar_sessao, Qt.ConnectionType.QueuedConnection)
         self._bancos_ouvidos: list[Banco] = []
         self.vigia: VigiaMudancas | None = None
@@ -504,6 +505,22 @@ class JanelaPrincipal(QMainWindow):
         )
 
     def closeEvent(self, evento: QCloseEvent) -> None:
+        from secretaria.ui.widgets.tarefas import trabalho_em_andamento
+
+        em_andamento = trabalho_em_andamento()
+        if em_andamento and not self._sair_mesmo_assim:
+            evento.ignore()  # asked first; "Sair" closes again
+            mensagens.confirmar(
+                self,
+                "Sair do programa",
+                "Ainda está em andamento: " + "; ".join(em_andamento) + ".\n\nSe sair agora, o trabalho que "
+                "pode ser cancelado será cancelado, sem nada dele gravado; o que não pode parar no meio (uma "
+                "restauração) termina antes de o programa fechar.",
+                self._sair_assim_mesmo,
+                texto_sim="Sair",
+                texto_nao="Continuar",
+            )
+            return
         if not self._saida_registrada:
             self._registrar_saida(self.contexto.ator)
         self._deixar_de_ouvir()
@@ -511,6 +528,10 @@ class JanelaPrincipal(QMainWindow):
             self.vigia.fechar()
             self.vigia = None
         evento.accept()
+
+    def _sair_assim_mesmo(self) -> None:
+        self._sair_mesmo_assim = True
+        self.close()
 
 
 def aviso_de_alteracao(janela: object, mudancas: frozenset[Any]) -> str | None:

@@ -104,9 +104,14 @@ class Tarefa(QThread):
         )
         self._cancelar = threading.Event()
         self._aguardando_ate = 0.0
+        self.titulo = ""
+        self.pode_cancelar = True
 
     def iniciar(self, dialogo: QProgressDialog | None = None) -> None:
         self.dialogo = dialogo
+        # What the program's exit needs to know once the dialog may be gone (`encerrar_tarefas`).
+        self.titulo = dialogo.windowTitle() if dialogo is not None else ""
+        self.pode_cancelar = dialogo is None or bool(dialogo.property("cancelavel"))
         if dialogo is not None:
             self.progresso.connect(self._mostrar)
             self.finished.connect(dialogo.close)
@@ -294,6 +299,23 @@ def em_segundo_plano(
         tarefa.chave = chave  # let go when the task ends, even after its window has gone
     tarefa.iniciar(dialogo_progresso(parent, titulo, texto, cancelavel=cancelavel, modal=modal))
     return tarefa
+
+
+def trabalho_em_andamento() -> list[str]:
+    """The titles of the long work running now that the user started and is watching (its progress dialog):
+    what closing the window asks about."""
+    return sorted({t.titulo for t in Tarefa._em_andamento if t.titulo and t.isRunning()})
+
+
+def encerrar_tarefas() -> None:
+    """Before the program exits: every task that can stop with nothing written is asked to stop (at its next
+    `progresso`), and every one is waited for — a restore cannot stop half-way. Qt aborts the process when a
+    QThread is destroyed while it runs: closing the window while the Painel drew ended in "Abortado"."""
+    for tarefa in list(Tarefa._em_andamento):
+        if tarefa.isRunning() and tarefa.pode_cancelar:
+            tarefa._cancelar.set()
+    for tarefa in list(Tarefa._em_andamento):
+        tarefa.wait()  # PySide lets go of the GIL meanwhile: the worker can finish
 
 
 def aguardar_tarefas(limite_ms: int = 60_000) -> bool:
