@@ -1373,31 +1373,51 @@ def medir_painel(banco: Banco, nome_banco: str, hoje: date, vezes: int = 7) -> l
 
 
 def _medir_pagina_do_painel(banco: Banco, nome_banco: str) -> list[Resultado]:
-    """The Painel page itself, shown at 1366×768: the numbers read and the 7 charts drawn (in the background,
-    as on screen), with the longest freeze of the window meanwhile; then shown again with the same numbers."""
+    """The Painel page itself, shown at 1366×768, with the longest freeze of the window meanwhile: its first
+    open (matplotlib imported, the 7 charts drawn in the background); opened again (the numbers read again,
+    the charts whose numbers did not change kept: the issue's "after the first open"); and every chart drawn
+    afresh, as when the period or the operator changes."""
+    import sys
+
     from secretaria.services.base import Ator
     from secretaria.ui.contexto import Contexto
     from secretaria.ui.painel import PaginaPainel
 
     _aplicacao()
     ator = Ator("bench", "Benchmark", frozenset({"secretario"}))
-    pagina = PaginaPainel(Contexto(banco, ator, demo=False))
-    pagina.resize(1366, 768)
-    pagina.show()
+    paginas: list[PaginaPainel] = []
     medidor = Congelamento()
     resultados = []
+
+    def abrir() -> None:
+        pagina = PaginaPainel(Contexto(banco, ator, demo=False))
+        pagina.resize(1366, 768)
+        pagina.show()
+        paginas.append(pagina)
+
     try:
-        medidor.medir(lambda: None, lambda: pagina.pronta, limite=120)  # matplotlib imported, fonts loaded
+        importado = "matplotlib" in sys.modules
+        primeira = medidor.medir(abrir, lambda: bool(paginas) and paginas[0].pronta, limite=120)
+        resultados.append(
+            Resultado(
+                "Painel: 1ª abertura (números e os 7 gráficos, em segundo plano)",
+                nome_banco,
+                primeira,
+                congelamento=medidor.maior,
+                nota="matplotlib já importado" if importado else "com a importação do matplotlib",
+            )
+        )
+        pagina = paginas[0]
 
         def de_novo(redesenhar: bool) -> None:
             if redesenhar:
                 for cartao in pagina.cartoes:
-                    cartao.impressao = None  # drawn afresh, as when the numbers changed
+                    cartao.impressao = None  # drawn afresh, as when every chart's numbers changed
             pagina.recarregar()
 
-        for rotulo, redesenhar in (
-            ("Painel: números e os 7 gráficos desenhados (em segundo plano)", True),
-            ("Painel: mostrado de novo, números iguais (nada redesenhado)", False),
+        for rotulo, redesenhar, meta in (
+            ("Painel: aberto de novo (números relidos, gráficos iguais mantidos)", False, 0.3),
+            ("Painel: os 7 gráficos redesenhados (outro período), em segundo plano", True, None),
         ):
             tempos, congelamentos = [], []
             acao = functools.partial(de_novo, redesenhar)
@@ -1409,7 +1429,7 @@ def _medir_pagina_do_painel(banco: Banco, nome_banco: str) -> list[Resultado]:
                     rotulo,
                     nome_banco,
                     statistics.median(tempos),
-                    meta=0.3,
+                    meta=meta,
                     congelamento=max(congelamentos),
                     nota="mediana de 3; congelamento: o maior das 3",
                 )
@@ -1417,8 +1437,9 @@ def _medir_pagina_do_painel(banco: Banco, nome_banco: str) -> list[Resultado]:
     except Exception as exc:
         resultados.append(falha("Painel: a página com os 7 gráficos", nome_banco, exc, 0.3))
     finally:
-        pagina.close()
-        pagina.deleteLater()
+        for pagina in paginas:
+            pagina.close()
+            pagina.deleteLater()
         _apagar_pendentes()
     return resultados
 

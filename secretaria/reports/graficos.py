@@ -129,6 +129,12 @@ def _configurar() -> None:
         _configurado = True
 
 
+def preparar() -> None:
+    """matplotlib imported and configured now, before the first chart (a drawing process's start)."""
+    _configurar()
+    from matplotlib.backends import backend_agg  # noqa: F401
+
+
 def nova_figura(largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:
     _configurar()
     from matplotlib.figure import Figure
@@ -164,7 +170,7 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
     from matplotlib.ticker import FuncFormatter
 
     if titulo:
-        ax.set_title(g.titulo, loc="left")
+        ax.set_title(g.titulo, loc="left", wrap=True)  # a narrow card wraps a long title, never cuts it
     if not g.tem_dados:
         ax.set_axis_off()
         ax.text(0.5, 0.5, g.vazio, ha="center", va="center", transform=ax.transAxes, color="#666")

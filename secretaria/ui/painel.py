@@ -15,7 +15,6 @@ numbers arrive, after the window is on the screen: the program's start-up never 
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -175,28 +174,35 @@ class CartaoGrafico(QFrame):
 
 
 def _desenhar_em_segundo_plano(pedidos: list[tuple[int, tuple[object, ...], Grafico]]) -> Callable[..., None]:
-    """The drawing task's function: each chart drawn in turn (`graficos.imagem`, in the worker thread) and
-    handed over as soon as it is ready, so the page fills in chart by chart; a newer request cancels it at
-    the next chart."""
+    """The drawing task's function: the charts drawn in the helper processes (`desenho_em_processos`), each
+    handed over as soon as it is ready, so the page fills in chart by chart; a newer request cancels it (the
+    charts not yet begun are dropped)."""
 
     def desenhar(progresso: Progresso, entregar: Callable[[object], None]) -> None:
-        from secretaria.reports import graficos
+        from secretaria.ui import desenho_em_processos
 
-        for feitos, (indice, impressao, grafico) in enumerate(pedidos):
-            progresso(feitos, len(pedidos), f"Desenhando “{grafico.titulo}”…")
+        impressoes = {k: impressao for k, impressao, _g in pedidos}
+        feitos = 0
+
+        def cancelado() -> bool:
+            progresso(feitos, len(pedidos), "Desenhando os gráficos…")  # raises Cancelado when asked to stop
+            return False
+
+        lista = []
+        for k, impressao, grafico in pedidos:
             largura, altura, razao = impressao[2], impressao[3], impressao[4]
             assert isinstance(largura, int) and isinstance(altura, int) and isinstance(razao, float)
-            imagem = graficos.imagem(grafico, max(1, largura), max(1, altura), 100 * razao)
+            lista.append((k, grafico, max(1, largura), max(1, altura), 100 * razao))
+        for indice, imagem in desenho_em_processos.desenhar(lista, cancelado):
             # A QImage (unlike a QPixmap) may be made in any thread: the GUI thread only paints it.
             quadro = QImage(
                 imagem.rgba, imagem.largura, imagem.altura, 4 * imagem.largura, QImage.Format.Format_RGBA8888
             ).copy()
+            razao = impressoes[indice][4]
+            assert isinstance(razao, float)
             quadro.setDevicePixelRatio(razao)
-            entregar((indice, impressao, imagem, quadro))
-            # A figure leaves some 20,000 objects in reference cycles; while a task runs the cyclic collector
-            # waits (Tarefa.run), and the GUI thread's first collection afterwards walked all seven figures'
-            # (80–90 ms of the window). Collected here, chart by chart, each walk is a figure's.
-            gc.collect(0)
+            entregar((indice, impressoes[indice], imagem, quadro))
+            feitos += 1
 
     return desenhar
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -232,24 +233,32 @@ def test_multas_prazos_e_tempos_abrem_os_autos_da_barra(qtbot: QtBot, banco: Ban
     janela.close()
 
 
+def _contar_desenhos(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys of the charts the page asks to draw, in order (what it sends to the drawing processes)."""
+    from secretaria.ui import painel as ui_painel
+
+    pedidos: list[str] = []
+    original = ui_painel._desenhar_em_segundo_plano
+
+    def contar(lista: list[Any]) -> Any:
+        pedidos.extend(g.chave for _k, _i, g in lista)
+        return original(lista)
+
+    monkeypatch.setattr(ui_painel, "_desenhar_em_segundo_plano", contar)
+    return pedidos
+
+
 def test_grafico_sem_mudanca_nao_e_redesenhado(
     qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Read again with the same numbers (the page shown again, another PC's act elsewhere), no chart is
     drawn again; a new auto redraws the charts that count it and leaves the fines and recidivism alone."""
-    from secretaria.reports import graficos
-
     cenario(roteiro)
+    desenhados = _contar_desenhos(monkeypatch)
     janela = _janela(qtbot, banco, "secretario")
     pagina = _painel_carregado(qtbot, janela)
-    desenhados: list[str] = []
-    original = graficos.desenhar
-
-    def contar(eixo: object, grafico: graficos.Grafico) -> None:
-        desenhados.append(grafico.chave)
-        original(eixo, grafico)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(graficos, "desenhar", contar)
+    assert len(desenhados) >= 7  # the first drawing: every chart (again, if a card's width changed)
+    desenhados.clear()
     pagina.recarregar()
     qtbot.waitUntil(lambda: pagina.tarefa is None, timeout=30_000)
     qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
@@ -264,27 +273,24 @@ def test_grafico_sem_mudanca_nao_e_redesenhado(
     janela.close()
 
 
-def test_graficos_desenhados_fora_da_janela_e_de_novo_ao_redimensionar(
+def test_graficos_desenhados_em_outros_processos_e_de_novo_ao_redimensionar(
     qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """matplotlib draws in a worker thread, never on the GUI thread (0.1–0.4 s a chart would freeze the
-    Secretary's home page); a narrower window draws the charts again at the cards' new width."""
-    import threading
-
+    """matplotlib draws in helper processes, never in the window's (drawing in a thread still froze the
+    window while it held the GIL); a narrower window draws the charts again at the cards' new width."""
     from secretaria.reports import graficos
+    from secretaria.ui import desenho_em_processos
 
+    def aqui_nao(*_a: object, **_k: object) -> None:
+        raise AssertionError("desenhado no processo da janela")
+
+    monkeypatch.setattr(graficos, "imagem", aqui_nao)
     cenario(roteiro)
-    linhas: list[bool] = []
-    original = graficos.desenhar
-
-    def onde(eixo: object, grafico: graficos.Grafico) -> None:
-        linhas.append(threading.current_thread() is threading.main_thread())
-        original(eixo, grafico)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(graficos, "desenhar", onde)
     janela = _janela(qtbot, banco, "secretario")
     pagina = _painel_carregado(qtbot, janela)
-    assert linhas and not any(linhas)
+    ajudantes = desenho_em_processos.ajudantes()
+    assert len(ajudantes) == 2 and all(a.processo.poll() is None for a in ajudantes)
+    assert all(c.vista.imagem is not None for c in pagina.cartoes)
     cartao = pagina.cartoes[0]
     assert cartao.vista.imagem is not None
     largura = cartao.vista.imagem.largura
@@ -293,5 +299,31 @@ def test_graficos_desenhados_fora_da_janela_e_de_novo_ao_redimensionar(
     qtbot.waitUntil(lambda: cartao.vista.width() < largura / cartao.vista.devicePixelRatioF())
     qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
     assert cartao.vista.imagem.largura == cartao.vista.tamanho_em_pixels()[0] < largura
-    assert not any(linhas)
     janela.close()
+
+
+def test_sem_processos_de_desenho_os_graficos_sao_desenhados_assim_mesmo(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where helper processes cannot start, the charts are drawn in the drawing thread: slower, never missing;
+    and where one dies, the charts it had not drawn are drawn there too."""
+    from secretaria.ui import desenho_em_processos
+
+    cenario(roteiro)
+    monkeypatch.setattr(desenho_em_processos, "ajudantes", list)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    assert all(c.vista.imagem is not None and c.vista.imagem.regioes for c in pagina.cartoes[:2])
+    janela.close()
+
+    morto = desenho_em_processos._Ajudante()
+    morto.processo.kill()
+    morto.processo.wait()
+    monkeypatch.setattr(desenho_em_processos, "ajudantes", lambda: [morto])
+    grafico = pagina.graficos[0].grafico
+    imagens = list(
+        desenho_em_processos.desenhar(
+            [(0, grafico, 560, 300, 100.0), (1, grafico, 500, 300, 100.0)], lambda: False
+        )
+    )
+    assert sorted((k, i.largura, i.altura) for k, i in imagens) == [(0, 560, 300), (1, 500, 300)]
