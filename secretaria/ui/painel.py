@@ -9,8 +9,10 @@ tipo, of a provision, the fines decided/paid/inscribed that month, the decisions
 the autos of a month of infraction that reached a step. Each chart, and the whole page, exports as PNG and
 one-page PDF.
 
-matplotlib (`reports.graficos`, BSD-style licence — Qt Charts is GPL-only) is imported only when the first
-numbers arrive, after the window is on the screen: the program's start-up never loads it.
+matplotlib (`reports.graficos`, BSD-style licence — Qt Charts is GPL-only) draws each chart into an image in
+two helper processes (`ui.desenho_em_processos`), started when the Painel first draws: the window's process
+never waits for matplotlib, and its start-up never loads it. The page shows the images and maps a click
+through each image's own map of where its bars lie.
 """
 
 from __future__ import annotations
