@@ -103,9 +103,8 @@ def formatar(valor: float, formato: str) -> str:
 
 
 _configurado = False
-_trava_configuracao = (
-    threading.Lock()
-)  # the Painel's drawing and an export may start at once, each in a thread
+# Two exports of the Painel may start at once, each in a thread of its own.
+_trava_configuracao = threading.Lock()
 
 
 def _configurar() -> None:
@@ -292,8 +291,8 @@ RAIO_DO_PONTO = 5.0
 
 def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Imagem:
     """Draw `g` into an image of `largura_px` × `altura_px` pixels (`dpi` scales the text: 100 on a normal
-    screen, 200 on one of device pixel ratio 2). Pure computation on a figure of its own, with no Qt: a
-    worker thread draws it while the window goes on painting."""
+    screen, 200 on one of device pixel ratio 2). Pure computation on a figure of its own, with no Qt: the
+    Painel's helper processes (`desenhista`) run it while the window goes on painting."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fig = nova_figura(largura_px / dpi, altura_px / dpi, round(dpi))

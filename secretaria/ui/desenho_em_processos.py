@@ -43,7 +43,8 @@ class _Ajudante:
 
     def __init__(self) -> None:
         raiz = str(Path(secretaria.__file__).resolve().parent.parent)
-        ambiente = {**os.environ, "PYTHONPATH": os.pathsep.join([raiz, os.environ.get("PYTHONPATH", "")])}
+        caminhos = [raiz, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+        ambiente = {**os.environ, "PYTHONPATH": os.pathsep.join(caminhos)}
         self.processo = subprocess.Popen(
             [sys.executable, "-m", "secretaria.reports.desenhista"],
             stdin=subprocess.PIPE,
