@@ -18,6 +18,15 @@ from secretaria.models import Base
 REVISOES_PUBLICADAS = {
     "0001_esquema_inicial.py": "b660d4b6c5a4248ee834d1bbb7978fe265f7c98c045889e8b3de36add7ddae3e",
     "0002_auditoria_somente_insercao.py": "0c3d5dbdff949a16464933bb779b8e89c84ecd0575c4d46fb3714eb04ea51968",
+    "0003_avisos.py": "48fabfcc5989abe50cd28add8b448f9858a3f19a5f86cc3ccc16026520c5a0b1",
+    "0004_penalidade_definitiva.py": "fe3a9d6d6a4352a9147fa39d92ffbfaa315621f66ca1cb47f1b744dce5b1d3b1",
+    "0005_auditoria_sem_truncate.py": "c0a29c4454e0f692114da3fd064e9e2b67f04bab654307871cd58418a803f536",
+    "0006_papel_check_do_enum.py": "b0a3380263913d78afcd413727848224cbdd27cf791fa426fa9c1319655ba818",
+    "0007_retificacao.py": "8f3da12b193a79bf23d1f87b0ca743b61b0aa76a1e8442671686ff4c9408100a",
+    "0008_trocar_senha.py": "a2eeaa08238439f6471af77e89b5086f80d68326fc76d6a7a1e76c51d4c505e2",
+    "0009_auto_importado.py": "a8c1deb1d810724c962f85bf89550ffa8c5d86aae912c2e79ef491dc4e767a58",
+    "0010_indices_painel.py": "4e5437a9a9d1f2888e9f9aa5ff14fad22171ed72fa312cf454ce6924cdbd01e7",
+    "0011_indices_painel_2.py": "38017d6e45802d1dd70130da35e435c18e5947623b65bcfdb2db051c9713da3e",
 }
 
 
