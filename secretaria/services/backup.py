@@ -103,6 +103,9 @@ def fazer_backup(url: str | None, destino: Path | None = None, progresso: Progre
     raises (Cancelar) removes the partial copy.
     """
     url = resolver_url(url)
+    arquivo = arquivo_sqlite(url)
+    if arquivo is not None:
+        conferir_pasta_local(arquivo)  # before the backups folder is made beside it
     if destino is None:
         destino = destino_sugerido(url)
         destino.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +113,6 @@ def fazer_backup(url: str | None, destino: Path | None = None, progresso: Progre
         raise ErroBanco(f"O destino {destino} já existe; escolha outro nome (nada foi sobrescrito).")
     if not destino.parent.is_dir():
         raise ErroBanco(f"A pasta {destino.parent} não existe; nada foi copiado.")
-    arquivo = arquivo_sqlite(url)
     if arquivo is None:
         return _backup_pg(url, destino)
     if not arquivo.exists():
