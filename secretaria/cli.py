@@ -459,7 +459,12 @@ class CopiaDiaria(threading.Thread):
 
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:
-    from secretaria.services.backup import copia_diaria, definir_copias_mantidas, fazer_backup
+    from secretaria.services.backup import (
+        copia_diaria,
+        definir_copias_mantidas,
+        fazer_backup,
+        remover_parciais_abandonadas,
+    )
     from secretaria.services.base import SISTEMA
     from secretaria.services.semente import abrir_e_semear
 
@@ -479,6 +484,7 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
                     raise ErroLinhaDeComando(
                         "A cópia diária automática é só para bancos SQLite; no PostgreSQL use o pg_dump."
                     )
+                remover_parciais_abandonadas(banco)  # a scheduled copy cut short by a shutdown
                 print(copia_diaria(banco).mensagem)
         finally:
             banco.fechar()

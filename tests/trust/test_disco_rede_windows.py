@@ -8,6 +8,7 @@ import errno
 import os
 import shlex
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Callable
 from datetime import date
@@ -276,6 +277,21 @@ def test_parciais_abandonadas_removidas_no_windows(
     backup.remover_parciais_abandonadas(banco_sqlite)
     assert sorted(p.name for p in pasta.iterdir()) == [viva.name]
     assert set(perguntados) == {111, 222}
+
+
+def test_backup_diaria_agendado_tambem_remove_parciais_abandonadas(
+    url_sqlite: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arquivo = arquivo_sqlite(url_sqlite)
+    assert arquivo is not None
+    pasta = arquivo.parent / "backups"
+    pasta.mkdir()
+    morto = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    abandonada = pasta / f".secretaria-2026-11-29.sqlite.{int(morto.stdout)}.parcial"
+    abandonada.write_bytes(b"meia copia")
+    assert cli.main(["backup", "--diaria", "--db", url_sqlite]) == 0
+    assert "Cópia diária gravada" in capsys.readouterr().out
+    assert [p.name for p in pasta.iterdir()] == ["secretaria-2026-11-30.sqlite"]
 
 
 DESTINO_WINDOWS = Path(r"C:\Users\Ana Maria\Fiscalização #2 100%\secretaria-20261130.dump")

@@ -247,6 +247,22 @@ def test_copia_de_banco_vazio_ou_inexistente_nunca_e_sucesso(pasta: Path) -> Non
     assert [p.name for p in pasta.iterdir()] == ["vazio.sqlite"]
 
 
+def test_copia_sem_as_tabelas_da_fonte_e_recusada_e_apagada(
+    url: str, pasta: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secretaria import db
+    from secretaria.db import ErroBanco
+
+    def so_uma_tabela(fonte: sqlite3.Connection, alvo: sqlite3.Connection, progresso: object) -> None:
+        alvo.execute("CREATE TABLE usuario (id INTEGER)")  # a copy step that wrote almost nothing
+
+    monkeypatch.setattr(db, "_copiar_paginas", so_uma_tabela)
+    destino = pasta / "copia.sqlite"
+    with pytest.raises(ErroBanco, match="saiu incompleta \\(faltam a tabela alembic_version"):
+        copiar_sqlite(pasta / "secretaria.sqlite", destino)
+    assert not list(pasta.glob("copia*"))  # neither the copy nor its journal
+
+
 def test_url_com_interrogacao_recusada(tmp_path: Path) -> None:
     from secretaria.db import ErroBanco
 
