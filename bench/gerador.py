@@ -24,7 +24,7 @@ import sqlalchemy as sa
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from secretaria.db import Banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite, url_sqlite
 from secretaria.demo.cidade import (
     CHAVE_CONFIGURACAO,
     ESCALA_BENCH,
@@ -40,7 +40,7 @@ PASTA = Path(__file__).resolve().parent
 # Two checkouts measuring at once (or a branch with a new migration) each keep a city of their own:
 # SECRETARIA_BENCH_SQLITE names another file, SECRETARIA_BENCH_PG_BANCO another PostgreSQL database.
 ARQUIVO_SQLITE = Path(os.environ.get("SECRETARIA_BENCH_SQLITE", PASTA / "cidade_grande.sqlite"))
-URL_SQLITE = f"sqlite:///{ARQUIVO_SQLITE}"
+URL_SQLITE = url_sqlite(ARQUIVO_SQLITE)
 PG_SERVIDOR = os.environ.get("SECRETARIA_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
 URL_PG = f"{PG_SERVIDOR}/{os.environ.get('SECRETARIA_BENCH_PG_BANCO', 'secretaria_bench')}"
 

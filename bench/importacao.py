@@ -17,7 +17,7 @@ from typing import Any
 
 from bench import gerador
 from bench.medidas import Resultado
-from secretaria.db import Banco
+from secretaria.db import Banco, url_sqlite
 from secretaria.lei.documentos import digito_renavam, digitos_cnpj, digitos_cpf
 from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA
@@ -181,7 +181,7 @@ def _banco_novo(url: str) -> Banco:
 
 def _url_temporaria(nome_banco: str, pasta: Path, sufixo: str) -> str:
     if nome_banco == "SQLite":
-        return f"sqlite:///{pasta / f'importacao-{sufixo}.sqlite'}"
+        return url_sqlite(pasta / f"importacao-{sufixo}.sqlite")
     return f"{gerador.PG_SERVIDOR}/secretaria_bench_importacao_{sufixo}"
 
 

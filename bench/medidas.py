@@ -1118,14 +1118,14 @@ def _copia_descartavel(banco: Banco) -> Iterator[str]:
     """A throwaway copy of the city to write acts into (the cached city stays as generated): SQLite's backup
     API into a file beside it; on PostgreSQL a database made from it as TEMPLATE (which needs nobody
     connected to it: our own pool is emptied first), dropped afterwards."""
-    from secretaria.db import arquivo_sqlite, copiar_sqlite
+    from secretaria.db import arquivo_sqlite, copiar_sqlite, url_sqlite
 
     arquivo = arquivo_sqlite(banco.url)
     if arquivo is not None:
         destino = arquivo.with_name(f"{arquivo.stem}-ao-vivo-descartavel.sqlite")
         copiar_sqlite(arquivo, destino)
         try:
-            yield f"sqlite:///{destino}"
+            yield url_sqlite(destino)
         finally:
             for sufixo in ("", "-wal", "-shm", "-journal"):
                 Path(f"{destino}{sufixo}").unlink(missing_ok=True)

@@ -353,9 +353,9 @@ def _conferir_banco_existe(url: str | None, args: argparse.Namespace) -> None:
 
 
 def url_demo() -> str:
-    from secretaria.db import pasta_dados
+    from secretaria.db import pasta_dados, url_sqlite
 
-    return f"sqlite:///{pasta_dados() / 'demo.sqlite'}"
+    return url_sqlite(pasta_dados() / "demo.sqlite")
 
 
 def _conferir_bibliotecas_graficas() -> None:
@@ -459,7 +459,12 @@ class CopiaDiaria(threading.Thread):
 
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:
-    from secretaria.services.backup import copia_diaria, definir_copias_mantidas, fazer_backup
+    from secretaria.services.backup import (
+        copia_diaria,
+        definir_copias_mantidas,
+        fazer_backup,
+        remover_parciais_abandonadas,
+    )
     from secretaria.services.base import SISTEMA
     from secretaria.services.semente import abrir_e_semear
 
@@ -479,6 +484,7 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
                     raise ErroLinhaDeComando(
                         "A cópia diária automática é só para bancos SQLite; no PostgreSQL use o pg_dump."
                     )
+                remover_parciais_abandonadas(banco)  # a scheduled copy cut short by a shutdown
                 print(copia_diaria(banco).mensagem)
         finally:
             banco.fechar()
@@ -649,7 +655,7 @@ def _servidor_preparar(url: str | None, saida: Path) -> int:
         raise ErroLinhaDeComando(f"{saida} já existe; indique outro arquivo com --saida. Nada foi alterado.")
     assert url is not None  # --db is required
     preparado = preparar(url)
-    descritor = os.open(saida, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    descritor = os.open(saida, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # ignored by Windows
     with os.fdopen(descritor, "w", encoding="utf-8") as arquivo:
         arquivo.write(
             "# Secretaria: endereços do banco preparado. Guarde em local seguro e apague este arquivo.\n"
@@ -657,8 +663,19 @@ def _servidor_preparar(url: str | None, saida: Path) -> int:
             f"# Programa (SECRETARIA_DB ou --db em todos os computadores):\n{preparado.url_app}\n"
         )
     print(preparado.mensagem)
-    print(f"Os endereços completos, com as senhas, foram gravados em {saida} (só você pode lê-lo).")
+    print(f"Os endereços completos, com as senhas, foram gravados em {saida} {_quem_pode_ler()}.")
     return 0
+
+
+def _quem_pode_ler() -> str:
+    """Who can read the file `servidor preparar` wrote. POSIX: its mode is 0600. Windows ignores that mode:
+    the file takes the folder's permissions, which the program does not change, so it says so."""
+    if sys.platform == "win32":
+        return (
+            "(no Windows, quem pode lê-lo depende das permissões da pasta: guarde-o numa pasta só sua e "
+            "apague-o depois de usar)"
+        )
+    return "(só você pode lê-lo)"
 
 
 def _ler_senha() -> str:

@@ -11,12 +11,15 @@ import contextvars
 import functools
 import json
 import logging
+import ntpath
 import os
 import random
 import re
 import sqlite3
+import sys
 import threading
 import time
+import urllib.parse
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -271,7 +274,34 @@ def pasta_dados() -> Path:
 
 
 def url_padrao() -> str:
-    return f"sqlite:///{pasta_dados() / 'secretaria.sqlite'}"
+    return url_sqlite(pasta_dados() / "secretaria.sqlite")
+
+
+def url_sqlite(arquivo: Path) -> str:
+    """The SQLAlchemy URL of the SQLite file `arquivo`. SQLAlchemy keeps "#", "%" and spaces of the path as
+    they are, but reads a "?" as the start of the query: such a path is refused rather than silently
+    naming another file."""
+    url = sa.URL.create("sqlite", database=str(arquivo)).render_as_string(hide_password=False)
+    if arquivo_sqlite(url) != Path(arquivo):
+        raise ErroBanco(
+            f"O caminho {arquivo} não pode ser usado para o banco de dados (tem “?” no nome); "
+            "renomeie a pasta ou o arquivo."
+        )
+    return url
+
+
+def uri_sqlite(arquivo: Path, **parametros: str) -> str:
+    """The `file:` URI of `arquivo` for `sqlite3.connect(..., uri=True)`, with `parametros` as its query.
+
+    Every character that means something in a URI is percent-encoded ("#" starts a fragment, "%" an escape,
+    "?" the query): `f"file:{arquivo}?mode=ro"` of a database in "Fiscalização #2 100%" opened a new, empty
+    "Fiscalização " beside that folder, read-write, and the backup copied that. Windows: "C:/…" becomes
+    "file:///C:/…" and "\\\\servidor\\pasta\\…" "file:////servidor/pasta/…", the forms SQLite reads."""
+    caminho = Path(os.path.abspath(arquivo)).as_posix()
+    if not caminho.startswith("/"):
+        caminho = "/" + caminho
+    uri = "file://" + urllib.parse.quote_from_bytes(os.fsencode(caminho), safe="/:")
+    return uri + ("?" + urllib.parse.urlencode(parametros) if parametros else "")
 
 
 def resolver_url(url: str | None) -> str:
@@ -865,8 +895,10 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
     from secretaria import migracoes
 
     url = resolver_url(url)
-    engine = criar_engine(url)
     arquivo = arquivo_sqlite(url)
+    if arquivo is not None:
+        conferir_pasta_local(arquivo)
+    engine = criar_engine(url)
     if arquivo is not None and criar_pasta and url == url_padrao():
         arquivo.parent.mkdir(parents=True, exist_ok=True)
     if arquivo is not None and not arquivo.parent.is_dir():
@@ -907,14 +939,107 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
         )
     if migrar and situacao.pendente:
         if arquivo is not None and situacao.revisao_atual is not None and arquivo.exists():
-            copiar_sqlite(
-                arquivo, arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{relogio.carimbo()}.sqlite")
-            )
+            try:
+                copiar_sqlite(
+                    arquivo,
+                    arquivo.with_name(f"{arquivo.stem}.antes-de-atualizar-{relogio.carimbo()}.sqlite"),
+                )
+            except BaseException:
+                engine.dispose()  # not upgraded without its copy: the refusal says why
+                raise
         migracoes.atualizar(engine)
     banco = Banco(url=url, engine=engine)
     if arquivo is not None:
         _registrar_arquivo(arquivo, +1)
     return banco
+
+
+VARIAVEL_REDE = "SECRETARIA_SQLITE_EM_REDE"
+"""Set to 1 to open a SQLite file on a network share anyway (to copy it off to this computer, say)."""
+_SISTEMAS_DE_REDE = frozenset(
+    {
+        "nfs",
+        "nfs4",
+        "cifs",
+        "smb3",
+        "smbfs",
+        "sshfs",
+        "fuse.sshfs",
+        "afs",
+        "ceph",
+        "glusterfs",
+        "fuse.glusterfs",
+    }
+)
+_MONTAGENS = Path("/proc/mounts")
+_DRIVE_REMOTE = 4  # GetDriveTypeW: a mapped network drive
+
+
+def conferir_pasta_local(arquivo: Path) -> None:
+    """Refuse a SQLite file on a network share unless VARIAVEL_REDE=1: the program runs SQLite in WAL mode,
+    whose shared memory and locks do not work over SMB or NFS; several PCs writing one file there corrupt
+    it. Several PCs are what the PostgreSQL server is for."""
+    onde = pasta_de_rede(arquivo)
+    if onde is None or os.environ.get(VARIAVEL_REDE) == "1":
+        return
+    raise ErroBanco(
+        f"O banco de dados {arquivo} está numa pasta de rede ({onde}). O SQLite não funciona com segurança "
+        "em pastas compartilhadas (SMB, NFS): o arquivo pode ser corrompido quando é usado pela rede.\n"
+        "Nada foi aberto. Deixe o arquivo numa pasta deste computador ou, para usar o programa em vários "
+        "computadores, use um servidor PostgreSQL (veja o README, seção “Servidor PostgreSQL”).\n"
+        f"Para abri-lo mesmo assim (por exemplo, só para copiá-lo para este computador), defina a variável "
+        f"{VARIAVEL_REDE}=1."
+    )
+
+
+def pasta_de_rede(arquivo: Path) -> str | None:
+    """Which network share `arquivo` lies on, as the message names it; None when local (or unknown: macOS)."""
+    if sys.platform == "win32":
+        return _rede_windows(str(arquivo))
+    if sys.platform.startswith("linux"):
+        return _rede_linux(arquivo)
+    return None
+
+
+def _rede_windows(caminho: str) -> str | None:
+    """A UNC path (\\\\servidor\\pasta, \\\\?\\UNC\\servidor\\pasta) or a mapped network drive."""
+    unidade = ntpath.splitdrive(caminho)[0] or ntpath.splitdrive(os.getcwd())[0]
+    unidade = unidade.replace("/", "\\")
+    if unidade.startswith(("\\\\?\\", "\\\\.\\")):  # the long form of a path: \\?\C:\… is local
+        unidade = unidade[4:]
+        if unidade.upper().startswith("UNC\\"):
+            return f"compartilhamento \\\\{unidade[4:]}"
+    elif unidade.startswith("\\\\"):
+        return f"compartilhamento {unidade}"
+    if len(unidade) == 2 and unidade[1] == ":" and _tipo_de_unidade(unidade + "\\") == _DRIVE_REMOTE:
+        return f"unidade de rede {unidade.upper()}"
+    return None
+
+
+def _tipo_de_unidade(raiz: str) -> int:
+    """GetDriveTypeW of a drive's root ("Z:\\"). Windows only."""
+    import ctypes
+
+    return int(getattr(ctypes, "windll").kernel32.GetDriveTypeW(raiz))  # noqa: B009 - absent off Windows
+
+
+def _rede_linux(arquivo: Path) -> str | None:
+    """The file system of the mount `arquivo` is on (the deepest mount point above it, /proc/mounts)."""
+    try:
+        linhas = _MONTAGENS.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    caminho = os.path.realpath(arquivo)
+    ponto, tipo = "", ""
+    for linha in linhas:
+        partes = linha.split()
+        if len(partes) < 3:
+            continue
+        montagem = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), partes[1])  # "\040" is a space
+        dentro = caminho == montagem or caminho.startswith(montagem.rstrip("/") + "/")
+        if dentro and len(montagem) >= len(ponto):  # the deepest; of two on one point, the later
+            ponto, tipo = montagem, partes[2]
+    return f"{tipo} em {ponto}" if tipo in _SISTEMAS_DE_REDE else None
 
 
 def _pode_migrar(engine: sa.Engine) -> bool:
@@ -948,30 +1073,89 @@ def _mensagem_conexao(url: str, exc: Exception) -> str:
 def copiar_sqlite(
     origem: Path, destino: Path, progresso: Callable[[int, int, str], None] | None = None
 ) -> None:
-    """A consistent copy of a live SQLite database (online backup API), checked with integrity_check.
+    """A consistent copy of a live SQLite database (online backup API), checked with integrity_check and
+    against the source: the copy holds every table the source holds, and the source opened is `origem`
+    itself (never a new empty file some other path named), so an empty copy is never reported as done.
     With `progresso(feitas, total, texto)`, the copy goes in steps of 1,024 pages and reports each; whatever
-    `progresso` raises (Cancelar) stops the copy and removes the partial file."""
-    fonte = sqlite3.connect(f"file:{origem}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000)
+    `progresso` raises (Cancelar) stops the copy. A copy that fails (a full disk included) leaves nothing
+    behind: the partial file and its journal are removed."""
     try:
+        fonte = sqlite3.connect(uri_sqlite(origem, mode="ro"), uri=True, timeout=SQLITE_ESPERA_MS / 1000)
+    except sqlite3.Error as exc:
+        raise ErroBanco(
+            f"Não foi possível ler o banco {origem} para copiá-lo ({exc}); nada foi copiado."
+        ) from exc
+    try:
+        _conferir_fonte(fonte, origem)
         alvo = sqlite3.connect(destino)
         try:
-            if progresso is None:
-                fonte.backup(alvo)
-            else:
-
-                def passo(_estado: int, restantes: int, total: int) -> None:
-                    progresso(total - restantes, total, "Copiando o banco de dados…")
-
-                fonte.backup(alvo, pages=1024, progress=passo)
-                progresso(1, 1, "Verificando a integridade da cópia…")
+            _copiar_paginas(fonte, alvo, progresso)
             resultado = alvo.execute("PRAGMA integrity_check").fetchone()
+            faltam = sorted(_objetos(fonte) - _objetos(alvo))
         finally:
             alvo.close()
-    except BaseException:
-        destino.unlink(missing_ok=True)
+    except BaseException as exc:
+        _apagar_copia(destino)
+        recusa = recusa_do_banco(exc) if isinstance(exc, Exception) else None
+        if recusa is not None:
+            onde = f"a cópia de segurança em {destino.parent}"
+            texto = str(DiscoCheio(onde) if isinstance(recusa, DiscoCheio) else FalhaDeDisco(onde))
+            raise ErroBanco(f"{texto} (A cópia incompleta foi apagada.)") from exc
         raise
     finally:
         fonte.close()
     if not resultado or resultado[0] != "ok":
-        destino.unlink(missing_ok=True)
+        _apagar_copia(destino)
         raise ErroBanco(f"A cópia de segurança em {destino} não passou na verificação de integridade.")
+    if faltam:
+        _apagar_copia(destino)
+        raise ErroBanco(
+            f"A cópia de segurança em {destino} saiu incompleta (faltam {', '.join(faltam[:5])}); "
+            "ela foi apagada. Tente de novo."
+        )
+
+
+def _copiar_paginas(
+    fonte: sqlite3.Connection, alvo: sqlite3.Connection, progresso: Callable[[int, int, str], None] | None
+) -> None:
+    if progresso is None:
+        fonte.backup(alvo)
+        return
+
+    def passo(_estado: int, restantes: int, total: int) -> None:
+        progresso(total - restantes, total, "Copiando o banco de dados…")
+
+    fonte.backup(alvo, pages=1024, progress=passo)
+    progresso(1, 1, "Verificando a integridade da cópia…")
+
+
+def _conferir_fonte(fonte: sqlite3.Connection, origem: Path) -> None:
+    """Refuse to copy unless the connection reads `origem` and it holds tables: a source that is empty, or
+    another file than the one named, would give a "whole" copy of nothing."""
+    aberto = str(fonte.execute("PRAGMA database_list").fetchone()[2] or "")
+    try:
+        mesmo = bool(aberto) and os.path.samefile(aberto, origem)
+    except OSError:
+        mesmo = False
+    if not mesmo:
+        raise ErroBanco(f"Não foi possível ler o banco {origem} para copiá-lo; nada foi copiado.")
+    if not _objetos(fonte):
+        raise ErroBanco(f"O banco {origem} está vazio (não tem nenhuma tabela); nada foi copiado.")
+
+
+def _objetos(conexao: sqlite3.Connection) -> set[str]:
+    """The tables, indexes, views and triggers a database holds ("tabela usuario", as a message names them)."""
+    linhas = conexao.execute("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+    return {f"{_TIPOS_DE_OBJETO.get(tipo, tipo)} {nome}" for tipo, nome in linhas}
+
+
+_TIPOS_DE_OBJETO = {"table": "a tabela", "index": "o índice", "trigger": "o gatilho", "view": "a visão"}
+
+
+def _apagar_copia(destino: Path) -> None:
+    """A failed copy and whatever SQLite wrote beside it (a full disk leaves the rollback journal)."""
+    for sufixo in ("", "-journal", "-wal", "-shm"):
+        try:
+            Path(f"{destino}{sufixo}").unlink(missing_ok=True)
+        except OSError:  # pragma: no cover - nothing more to do for a file the disk will not let go
+            _log.warning("Não foi possível apagar %s%s", destino, sufixo, exc_info=True)

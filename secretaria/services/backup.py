@@ -10,6 +10,7 @@ database file, keeping the last N (Configuracao "backup_manter", default 7). A s
 from __future__ import annotations
 
 import dataclasses
+import glob
 import hashlib
 import itertools
 import os
@@ -18,6 +19,7 @@ import shlex
 import shutil
 import sqlite3
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,10 +38,13 @@ from secretaria.db import (
     abrir_banco,
     arquivo_sqlite,
     banco_sobre_conexao,
+    conferir_pasta_local,
     copiar_sqlite,
     eh_transitorio,
     mascarar_url,
+    pasta_dados,
     resolver_url,
+    uri_sqlite,
 )
 from secretaria.models import Auditoria, Configuracao
 from secretaria.services import auditoria
@@ -57,8 +62,10 @@ _CABECALHO_SQLITE = b"SQLite format 3\x00"
 
 
 def comando_pg_dump(url: str, destino: Path) -> str:
-    """The pg_dump command line for `url` (never with the password: pg_dump asks for it or reads .pgpass)."""
-    return " ".join(shlex.quote(p) for p in _argumentos_pg(url, destino))
+    """The pg_dump command line for `url` (never with the password: pg_dump asks for it or reads .pgpass),
+    quoted for the shell it will be pasted into: cmd.exe on Windows, a POSIX shell elsewhere."""
+    partes = _argumentos_pg(url, destino)
+    return subprocess.list2cmdline(partes) if sys.platform == "win32" else shlex.join(partes)
 
 
 def _argumentos_pg(url: str, destino: Path) -> list[str]:
@@ -75,14 +82,15 @@ def _argumentos_pg(url: str, destino: Path) -> list[str]:
 
 
 def destino_sugerido(url: str | None) -> Path:
-    """Where a backup made now would go by default: the `backups` folder beside a SQLite file (the current
-    folder for PostgreSQL), named with the date and time."""
+    """Where a backup made now would go by default, named with the date and time: the `backups` folder
+    beside a SQLite file; for PostgreSQL the `backups` folder in the user's data folder (where the default
+    SQLite file lives), never the current folder, which a shortcut may set to the program's own."""
     url = resolver_url(url)
     carimbo = relogio.carimbo()
     arquivo = arquivo_sqlite(url)
     if arquivo is None:
         nome = sa.make_url(url).database or "secretaria"
-        return Path.cwd() / f"{nome}-{carimbo}.dump"
+        return pasta_dados() / PASTA_BACKUPS / f"{nome}-{carimbo}.dump"
     return arquivo.parent / PASTA_BACKUPS / f"{arquivo.stem}-{carimbo}.sqlite"
 
 
@@ -95,6 +103,9 @@ def fazer_backup(url: str | None, destino: Path | None = None, progresso: Progre
     raises (Cancelar) removes the partial copy.
     """
     url = resolver_url(url)
+    arquivo = arquivo_sqlite(url)
+    if arquivo is not None:
+        conferir_pasta_local(arquivo)  # before the backups folder is made beside it
     if destino is None:
         destino = destino_sugerido(url)
         destino.parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +113,6 @@ def fazer_backup(url: str | None, destino: Path | None = None, progresso: Progre
         raise ErroBanco(f"O destino {destino} já existe; escolha outro nome (nada foi sobrescrito).")
     if not destino.parent.is_dir():
         raise ErroBanco(f"A pasta {destino.parent} não existe; nada foi copiado.")
-    arquivo = arquivo_sqlite(url)
     if arquivo is None:
         return _backup_pg(url, destino)
     if not arquivo.exists():
@@ -250,15 +260,18 @@ def remover_parciais_abandonadas(banco: Banco) -> None:
     arquivo = arquivo_sqlite(banco.url)
     if arquivo is None or not pasta_backups(arquivo).is_dir():
         return
-    for parcial in pasta_backups(arquivo).glob(f".{arquivo.stem}-*.parcial*"):
+    for parcial in pasta_backups(arquivo).glob(f".{glob.escape(arquivo.stem)}-*.parcial*"):
         pid = parcial.name.split(".parcial")[0].rsplit(".", 1)[-1]
         if pid.isdigit() and int(pid) != os.getpid() and not _processo_vivo(int(pid)):
-            parcial.unlink(missing_ok=True)
+            try:
+                parcial.unlink(missing_ok=True)
+            except OSError:  # still open somewhere (Windows refuses that): left for another day
+                continue
 
 
 def _processo_vivo(pid: int) -> bool:
-    if os.name != "posix":  # on Windows os.kill would end the process: its half copy is left alone
-        return True
+    if sys.platform == "win32":  # os.kill would end the process there
+        return _processo_vivo_windows(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -266,6 +279,34 @@ def _processo_vivo(pid: int) -> bool:
     except OSError:  # another user's process, or no such check here: leave its file alone
         return True
     return True
+
+
+_PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
+_STILL_ACTIVE = 259
+_ERROR_INVALID_PARAMETER = 87  # OpenProcess of a pid no process has
+
+
+def _processo_vivo_windows(pid: int) -> bool:
+    """OpenProcess + GetExitCodeProcess. Only a pid Windows says does not exist (or a process that has
+    exited) counts as gone; any other failure (another user's process) leaves its file alone."""
+    import ctypes
+
+    # WinDLL and get_last_error exist only on Windows (hence getattr); use_last_error keeps the error code
+    # of the call itself, not of whatever Python ran after it.
+    kernel32 = getattr(ctypes, "WinDLL")("kernel32", use_last_error=True)  # noqa: B009
+    kernel32.OpenProcess.restype = ctypes.c_void_p
+    kernel32.GetExitCodeProcess.argtypes = (ctypes.c_void_p, ctypes.POINTER(ctypes.c_ulong))
+    kernel32.CloseHandle.argtypes = (ctypes.c_void_p,)
+    alca = kernel32.OpenProcess(_PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+    if not alca:
+        return bool(getattr(ctypes, "get_last_error")() != _ERROR_INVALID_PARAMETER)  # noqa: B009
+    try:
+        codigo = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(alca, ctypes.byref(codigo)):
+            return True
+        return codigo.value == _STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(alca)
 
 
 # ----------------------------------------------------------------------------------------------- restore
@@ -386,6 +427,7 @@ def _arquivo_a_restaurar(url: str) -> Path:
         )
     if not arquivo.parent.is_dir():
         raise ErroBanco(f"A pasta {arquivo.parent} não existe; nada foi alterado.")
+    conferir_pasta_local(arquivo)
     return arquivo
 
 
@@ -551,8 +593,9 @@ def _sha256(arquivo: Path) -> str:
 def _uri_somente_leitura(arquivo: Path) -> str:
     # immutable: nothing at all is written beside a closed copy (no -wal/-shm); a file that still has a
     # -wal (a live database copied by hand) is read normally so its last transactions are seen.
-    extra = "" if Path(f"{arquivo}-wal").exists() else "&immutable=1"
-    return f"file:{arquivo}?mode=ro{extra}"
+    if Path(f"{arquivo}-wal").exists():
+        return uri_sqlite(arquivo, mode="ro")
+    return uri_sqlite(arquivo, mode="ro", immutable="1")
 
 
 def o_que_se_perde(copia: CopiaVerificada, url: str | None) -> Perdas | None:
@@ -564,7 +607,7 @@ def o_que_se_perde(copia: CopiaVerificada, url: str | None) -> Perdas | None:
     engine = sa.create_engine(
         "sqlite://",
         creator=lambda: sqlite3.connect(
-            f"file:{arquivo}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
+            uri_sqlite(arquivo, mode="ro"), uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
         ),
     )
     try:
@@ -765,7 +808,11 @@ def _guardar_e_copiar(
 
 def _substituir_arquivo(arquivo: Path, origem: Path, guardado: Path | None) -> sqlite3.Connection:
     """The current file (with its -wal/-shm) renamed aside, and the copy, written under a temporary name and
-    locked there, renamed into its place; returns the connection holding the lock on it."""
+    checked there, renamed into its place; returns the connection holding the lock on it.
+
+    Nothing is renamed while this process holds it open: Windows cannot rename an open file (SQLite opens
+    it without FILE_SHARE_DELETE), so the temporary file's lock is dropped before the renames and taken
+    again on the file's own name after them."""
     parcial = arquivo.with_name(f".{arquivo.name}.restaurando-{os.getpid()}")
     for sufixo in ("", "-journal", "-wal", "-shm"):
         Path(f"{parcial}{sufixo}").unlink(missing_ok=True)
@@ -776,26 +823,26 @@ def _substituir_arquivo(arquivo: Path, origem: Path, guardado: Path | None) -> s
             fonte.backup(alvo)
         finally:
             alvo.close()
+    except BaseException:
+        for sufixo in ("", "-journal"):
+            Path(f"{parcial}{sufixo}").unlink(missing_ok=True)
+        raise
     finally:
         fonte.close()
-    trava = _travar(parcial)
-    try:
-        if guardado is not None:
-            for sufixo in ("", "-wal", "-shm"):
-                parte = Path(f"{arquivo}{sufixo}")
-                if parte.exists():
-                    os.replace(parte, Path(f"{guardado}{sufixo}"))
-        os.replace(parcial, arquivo)
-    except BaseException:
-        trava.close()
-        raise
-    # A connection keeps the name it opened the file with, and SQLite names the WAL after it: the migration
-    # and the restore's audit row written through this one would go to ".restaurando-…-wal", which the
-    # restored file never reads. Take the lock again under the file's own name (anyone opening it in
-    # between makes this refuse as BancoAberto, like any restore of a database in use).
-    trava.close()
+    # Locked once to prove it opens as a database and nobody took it; closed before any rename. (It must be
+    # reopened under the file's own name anyway: SQLite names the WAL after the name a connection opened,
+    # and the migration and the restore's audit row would otherwise go to ".restaurando-…-wal", which the
+    # restored file never reads.) Anyone opening the file between the renames and the lock below makes the
+    # lock refuse as BancoAberto, like any restore of a database in use.
+    _travar(parcial).close()
     for sufixo in ("-journal", "-wal", "-shm"):  # empty: that connection wrote nothing
         Path(f"{parcial}{sufixo}").unlink(missing_ok=True)
+    if guardado is not None:
+        for sufixo in ("", "-wal", "-shm"):
+            parte = Path(f"{arquivo}{sufixo}")
+            if parte.exists():
+                os.replace(parte, Path(f"{guardado}{sufixo}"))
+    os.replace(parcial, arquivo)
     return _travar(arquivo)
 
 

@@ -327,7 +327,7 @@ def test_libreoffice_calcula_os_totais_e_o_filtro_nao_os_fixa(tmp_path: Path, da
     gerar_planilha_mensal(dados, arquivo)
     filtro = "Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
     subprocess.run(
-        ["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path}/perfil", "--convert-to",
+        ["soffice", "--headless", f"-env:UserInstallation={(tmp_path / 'perfil').as_uri()}", "--convert-to",
          f"csv:{filtro}", "--outdir", str(tmp_path), str(arquivo)],
         check=True, capture_output=True, timeout=180,
     )  # fmt: skip
