@@ -100,7 +100,9 @@ def test_programa_congelado_desenha_com_seu_processo_auxiliar(
     programa = congelar(monkeypatch, tmp_path)
     ajudante = desenho_em_processos._Ajudante()
     try:
-        assert list(ajudante.processo.args)[:3] == [str(programa), "--auxiliar", auxiliares.DESENHISTA]
+        argumentos = ajudante.processo.args
+        assert isinstance(argumentos, list)
+        assert argumentos[:3] == [str(programa), "--auxiliar", auxiliares.DESENHISTA]
         imagem = ajudante.desenhar((GRAFICO, 240, 120, 100.0))
         assert (imagem.largura, imagem.altura) == (240, 120)
         assert len(imagem.rgba) == 4 * 240 * 120
