@@ -169,20 +169,29 @@ class _Ajudante:
                 self._descartar()
 
     def encerrar(self) -> None:
-        """At the program's end: its input closed, it ends on its own (killed if it does not)."""
-        with self.trava:
-            if self.perdido:
-                return
-            self.perdido = True
-            if self.processo.stdin is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    self.processo.stdin.close()
-            try:
-                self.processo.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.processo.kill()
-                self.processo.wait()
-            self.respostas.close()
+        """At the program's end: its input closed, it ends on its own (killed if it does not). One still busy
+        with a chart (a stuck one would hold the exit up to its timeout) is killed at once."""
+        if not self.trava.acquire(timeout=1):
+            with contextlib.suppress(OSError):
+                self.processo.kill()  # the thread waiting for it then fails and drops it
+            return
+        try:
+            if not self.perdido:
+                self.perdido = True
+                self._fechar_entrada_e_esperar()
+        finally:
+            self.trava.release()
+
+    def _fechar_entrada_e_esperar(self) -> None:
+        if self.processo.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.processo.stdin.close()
+        try:
+            self.processo.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.processo.kill()
+            self.processo.wait()
+        self.respostas.close()
 
 
 _trava = threading.Lock()

@@ -256,3 +256,24 @@ def test_dois_pedidos_ao_mesmo_ajudante_que_morre_nao_dao_erro(
     assert resultados == [ESPERADO, ESPERADO]
     assert ajudante.perdido and ajudante not in dp._ajudantes
     assert len(desenhados_aqui) == 2 * len(PEDIDOS)
+
+
+@pytest.mark.usefixtures("reserva")
+def test_ao_fechar_o_programa_um_ajudante_ocupado_e_morto_e_o_grafico_desenhado_aqui(
+    ajudante_de_teste: Callable[[str], list[int]], desenhados_aqui: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exit does not wait for a stuck helper's timeout: it is killed, and the drawing waiting for it
+    ends with its charts drawn here."""
+    monkeypatch.setattr(dp, "ESPERA_PRIMEIRA_RESPOSTA", 3600.0)
+    ajudante_de_teste(_RESPONDE_E.format(pausa=0, resposta=b"", depois="time.sleep(3600)"))
+    (ajudante,) = dp.ajudantes()
+    resultados: list[object] = []
+    linha = threading.Thread(target=lambda: resultados.append(_desenhar()))
+    linha.start()
+    while not ajudante.trava.locked():  # the first request sent, its answer awaited
+        threading.Event().wait(0.05)
+    dp.encerrar()
+    linha.join(timeout=120)
+    assert resultados == [ESPERADO]
+    assert ajudante.perdido and ajudante.processo.poll() is not None
+    assert len(desenhados_aqui) == len(PEDIDOS)
