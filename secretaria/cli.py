@@ -274,7 +274,10 @@ def _inteiro(texto: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argumentos = list(sys.argv[1:] if argv is None else argv)
+    if argumentos[:1] == ["--auxiliar"]:  # a frozen program started as one of its own helpers
+        return _auxiliar(argumentos[1:])
+    args = _parser().parse_args(argumentos)
     url = getattr(args, "db_sub", None) or args.db
     from secretaria.db import ErroBanco
     from secretaria.services.base import ErroDominio
@@ -309,6 +312,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"secretaria: {exc}", file=sys.stderr)
         return SAIDA_ERRO
     return 0
+
+
+def _auxiliar(argumentos: list[str]) -> int:
+    """Run a helper process's module (`secretaria.auxiliares`): only those of its list, each imported here by
+    name so that a frozen build collects it. Nothing else is loaded first (the helpers start fast)."""
+    from secretaria import auxiliares
+
+    modulo = argumentos[0] if argumentos else ""
+    if modulo == auxiliares.DESENHISTA:
+        from secretaria.reports import desenhista
+
+        return desenhista.main(argumentos[1:])
+    if modulo == auxiliares.SELETOR_ARQUIVO:
+        from secretaria.ui import seletor_arquivo
+
+        return seletor_arquivo.main(argumentos[1:])
+    print(f"secretaria: --auxiliar: “{modulo}” não é um processo auxiliar do programa", file=sys.stderr)
+    return SAIDA_ERRO
 
 
 # Sub-commands that may create the database they are pointed at: the window (it then asks for the first

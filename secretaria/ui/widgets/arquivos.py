@@ -13,9 +13,7 @@ would drop the locks all the same, and writing a PDF or spreadsheet over it woul
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import re
 import sys
 from pathlib import Path
@@ -23,7 +21,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QProcess, QProcessEnvironment, QStandardPaths
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
-import secretaria
+from secretaria import auxiliares
+from secretaria.ui import seletor_arquivo
 from secretaria.ui.seletor_arquivo import Pedido, dialogo_arquivo
 
 __all__ = [
@@ -119,13 +118,13 @@ class _EsperaDoSeletor(QObject):
 
 
 def _comando_do_seletor(pedido_json: str) -> tuple[str, list[str], QProcessEnvironment]:
-    """The child's command line; its PYTHONPATH starts with this program's own package folder, so the child
-    runs the same code whether the program is installed or run from its source tree."""
-    raiz = str(Path(secretaria.__file__).resolve().parent.parent)
-    ambiente = QProcessEnvironment.systemEnvironment()
-    anterior = ambiente.value("PYTHONPATH")
-    ambiente.insert("PYTHONPATH", os.pathsep.join(p for p in (raiz, anterior) if p))
-    return sys.executable, ["-m", "secretaria.ui.seletor_arquivo", pedido_json], ambiente
+    """The child's program, arguments and environment (`secretaria.auxiliares`: the same code whether the
+    program is installed, run from its source tree or frozen)."""
+    programa, *argumentos = auxiliares.comando(auxiliares.SELETOR_ARQUIVO, pedido_json)
+    ambiente = QProcessEnvironment()
+    for nome, valor in auxiliares.ambiente().items():
+        ambiente.insert(nome, valor)
+    return programa, argumentos, ambiente
 
 
 def _centro(parent: QWidget | None) -> tuple[int, int] | None:
@@ -135,15 +134,20 @@ def _centro(parent: QWidget | None) -> tuple[int, int] | None:
     return centro.x(), centro.y()
 
 
-def _falha_do_seletor(parent: QWidget | None, titulo: str, detalhe: str) -> list[str]:
+FALHA_AO_ABRIR = "Não foi possível abrir a janela de escolha de arquivos"
+FALHA_NA_RESPOSTA = "A janela de escolha de arquivos fechou sem dizer qual arquivo foi escolhido"
+
+
+def _falha_do_seletor(
+    parent: QWidget | None, titulo: str, detalhe: str, *, falha: str = FALHA_AO_ABRIR
+) -> list[str]:
     from secretaria.ui.widgets import mensagens
 
     _log.error("Janela de escolha de arquivo não funcionou: %s", detalhe)
     mensagens.avisar_erro(
         parent,
         titulo,
-        "Não foi possível abrir a janela de escolha de arquivos; nada foi feito. Tente de novo; se o "
-        "problema continuar, avise o suporte.",
+        f"{falha}; nada foi feito. Tente de novo; se o problema continuar, avise o suporte.",
         detalhes=detalhe,
     )
     return []
@@ -190,13 +194,12 @@ def _escolher(
     erros = bytes(processo.readAllStandardError().data()).decode("utf-8", "replace").strip()
     if erros:
         _log.warning("Janela de escolha de arquivo (stderr): %s", erros)
+    if processo.exitStatus() != QProcess.ExitStatus.NormalExit or processo.exitCode() != 0:
+        return _falha_do_seletor(parent, titulo, f"código de saída {processo.exitCode()}\n{erros}".strip())
     try:
-        if processo.exitStatus() != QProcess.ExitStatus.NormalExit or processo.exitCode() != 0:
-            raise ValueError(f"código de saída {processo.exitCode()}")
-        resposta = json.loads(bytes(processo.readAllStandardOutput().data()).decode("ascii"))
-        nomes = [str(n) for n in resposta["caminhos"] if n]
-    except (ValueError, KeyError, TypeError) as exc:
-        return _falha_do_seletor(parent, titulo, f"{exc}\n{erros}".strip())
+        nomes = seletor_arquivo.ler_resposta(bytes(processo.readAllStandardOutput().data()))
+    except ValueError as exc:
+        return _falha_do_seletor(parent, titulo, f"{exc}\n{erros}".strip(), falha=FALHA_NA_RESPOSTA)
     return _sem_arquivos_do_banco(parent, titulo, nomes)
 
 
