@@ -995,7 +995,8 @@ class DialogoSuspensao(DialogoAto):
 
     def montar(self) -> None:
         self.inicio = CampoData(obrigatoria=True)
-        self.inicio.definir_data(relogio.hoje())
+        # The first free day: after the operator's other started suspensions (REGRAS § 5).
+        self.inicio.definir_data(self.caso.inicio_suspensao_proposto or relogio.hoje())
         self.fim = rotulo_dica()
         self.form.adicionar("inicio", "&Início:", self.inicio)
         self.form.layout.addRow(self.fim)
@@ -1062,6 +1063,13 @@ class DialogoPagamento(DialogoAto):
         valor.addStretch(1)
         devido = formatar_reais(pagamento.valor) if pagamento is not None else "—"
         self.layout_principal.insertWidget(1, QLabel(f"Valor da multa: {devido}"))
+        self.prazo = rotulo_dica()
+        if (prazo := self.caso.prazo_pagamento) is not None:
+            self.prazo.setText(
+                f"Prazo de pagamento até {formatar_data(prazo)}: a multa só pode ser inscrita em dívida ativa "
+                f"a partir de {formatar_data(prazo + timedelta(days=1))}."
+            )
+            self.layout_principal.insertWidget(2, self.prazo)
         f = self.form
         f.adicionar("situacao", "&Situação:", self.situacao)
         f.adicionar("data", "&Data:", self.data)
