@@ -573,6 +573,28 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     )
 
 
+def _texto_intimacao(i: IntimacaoCaso) -> str:
+    """ "Na pessoa do representante legal: entregue, recebida por Fulana; prazo até dd/mm/aaaa." """
+    meio = MEIOS_INTIMACAO.get(i.meio, i.meio)
+    texto = f"{meio[:1].upper()}{meio[1:]}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
+    if i.recebedor_nome and i.resultado == "recusada":
+        texto += f" por {i.recebedor_nome}"  # "recusada por Fulana", never "recusada, recusada por"
+    elif i.recebedor_nome:
+        texto += f", recebida por {i.recebedor_nome}"
+    if i.prazo is not None:
+        texto += f"; prazo até {formatar_data(i.prazo)}"
+    return _frase(texto)
+
+
+def _dias(n: int) -> str:
+    return f"{n} {'dia' if n == 1 else 'dias'}"
+
+
+def _frase(texto: str) -> str:
+    """A sentence ended once: a name typed with its own period ("… Ltda.") takes no second one."""
+    return texto if texto.rstrip().endswith((".", "!", "?", "…")) else texto + "."
+
+
 def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
     """The termo on the timeline: each item old → new, the reason, and what a correction of substance reopens."""
     natureza = "de substância" if r.substancial else "formal"
@@ -649,19 +671,12 @@ def _linha_do_tempo(
     ev += [_evento_retificacao(r) for r in retificacoes]
     for i in intimacoes:
         objeto = _objeto_intimado(i)
-        meio = MEIOS_INTIMACAO.get(i.meio, i.meio)
-        texto = f"{meio[:1].upper()}{meio[1:]}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
-        if i.recebedor_nome:
-            quem = "recusada por" if i.resultado == "recusada" else "recebida por"
-            texto += f", {quem} {i.recebedor_nome}"
-        if i.prazo is not None:
-            texto += f"; prazo até {formatar_data(i.prazo)}"
         ev.append(
             EventoCaso(
                 i.data,
                 "intimacao",
                 f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}",
-                texto + ".",
+                _texto_intimacao(i),
                 ressalva=not i.sucesso,
             )
         )
@@ -679,7 +694,7 @@ def _linha_do_tempo(
     for p in propostas:
         texto = (
             f"Multa de {formatar_urm(p.multa_ur)}"
-            + (f" e suspensão de {p.suspensao_dias} dias" if p.suspensao_dias else "")
+            + (f" e suspensão de {_dias(p.suspensao_dias)}" if p.suspensao_dias else "")
             if p.acao == "aplicar"
             else "Arquivamento"
         )
@@ -688,7 +703,7 @@ def _linha_do_tempo(
         if decisao.resultado == "aplicada":
             texto = f"Multa de {formatar_urm(decisao.multa_ur)} = {formatar_reais(decisao.multa_reais)}"
             if decisao.suspensao_dias:
-                texto += f" e suspensão de {decisao.suspensao_dias} dias"
+                texto += f" e suspensão de {_dias(decisao.suspensao_dias)}"
             ev.append(EventoCaso(decisao.data, "decisao", "Decisão: penalidade aplicada", texto + "."))
         else:
             ev.append(EventoCaso(decisao.data, "decisao", "Decisão: auto arquivado", decisao.fundamentacao))
@@ -709,7 +724,7 @@ def _linha_do_tempo(
                 "provido": "Recurso provido: penalidade anulada.",
                 "provido_parcialmente": f"Recurso provido em parte: multa reduzida a {formatar_urm(recurso.multa_ur_nova or Decimal(0))}"
                 + (
-                    f" e suspensão a {recurso.suspensao_dias_nova} dias"
+                    f" e suspensão a {_dias(recurso.suspensao_dias_nova)}"
                     if recurso.suspensao_dias_nova
                     else ""
                 )
@@ -718,7 +733,7 @@ def _linha_do_tempo(
             ev.append(EventoCaso(recurso.julgado_em, "julgamento_recurso", "Julgamento do recurso", texto))
     if suspensao is not None:
         texto = (
-            f"De {formatar_data(suspensao.inicio)} a {formatar_data(suspensao.fim)} ({suspensao.dias} dias)"
+            f"De {formatar_data(suspensao.inicio)} a {formatar_data(suspensao.fim)} ({_dias(suspensao.dias)})"
         )
         ev.append(
             EventoCaso(

@@ -32,6 +32,7 @@ from secretaria.models import (
     Pagamento,
     Recurso,
     Representacao,
+    Retificacao,
     RevisaoPrazo,
     Suspensao,
     Veiculo,
@@ -109,19 +110,32 @@ def autos_aguardando_intimacao(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
     a = AutoInfracao
+    # A correction of substance sends an intimated auto back here: what awaits intimação is then the termo.
+    termo = (
+        sa.select(sa.func.max(Retificacao.data))
+        .where(Retificacao.auto_id == a.id, Retificacao.substancial.is_(True))
+        .scalar_subquery()
+        .label("termo")
+    )
     consulta = (
-        sa.select(*_auto_colunas())
+        sa.select(*_auto_colunas(), termo)
         .join(Operadora, Operadora.id == a.operadora_id)
         .where(a.fase == "lavrado")
         .order_by(a.data_lavratura, a.id)
     )
+
+    def detalhe(r: Any) -> str:
+        if r.termo is not None:
+            return f"Termo de retificação de {formatar_data(r.termo)} aguardando intimação"
+        return f"Lavrado em {formatar_data(r.data_lavratura)}"
+
     return _executar(
         sessao,
         consulta,
         limite,
         "aguardando_intimacao",
         "Autos aguardando intimação",
-        _linha_auto(lambda r: None, lambda r: f"Lavrado em {formatar_data(r.data_lavratura)}"),
+        _linha_auto(lambda r: None, detalhe),
     )
 
 

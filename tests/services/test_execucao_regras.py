@@ -13,6 +13,7 @@ does.
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -55,9 +56,7 @@ def _duas_suspensoes_definitivas(roteiro: Roteiro) -> tuple[int, int]:
 
 def _suspensoes(banco: Banco) -> list[tuple[date, date]]:
     with banco.leitura() as s:
-        return [
-            tuple(r) for r in s.execute(sa.select(Suspensao.inicio, Suspensao.fim).order_by(Suspensao.id))
-        ]  # type: ignore[misc]
+        return list(s.execute(sa.select(Suspensao.inicio, Suspensao.fim).order_by(Suspensao.id)).tuples())
 
 
 def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_livre(
@@ -123,7 +122,7 @@ def test_divida_ativa_so_depois_do_prazo_de_pagamento(banco: Banco, roteiro: Rot
     auto = _multa_definitiva(roteiro)
     for hoje, inscricao in ((date(2026, 6, 12), date(2026, 6, 12)), (date(2026, 7, 13), date(2026, 7, 13))):
         roteiro.hoje = hoje
-        pedido = {"auto_id": auto, "situacao": "divida_ativa", "data": inscricao}
+        pedido: dict[str, Any] = {"auto_id": auto, "situacao": "divida_ativa", "data": inscricao}
         with banco.leitura() as s, pytest.raises(ErroDominio) as recusa:
             verificar_pagamento(s, PROTOCOLO, **pedido)
         assert recusa.value.campo == "data" and "13/07/2026" in recusa.value.mensagem
