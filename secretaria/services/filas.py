@@ -314,7 +314,7 @@ def multas_definitivas_em_aberto(
             return f"{multa} em aberto"
         if ate >= dia:
             return f"{multa} no prazo de pagamento (até {formatar_data(ate)})"
-        return f"{multa} vencida em {formatar_data(ate)}: pode ser inscrita em dívida ativa"
+        return f"{multa} vencida em {formatar_data(ate)}"  # only now may it go to dívida ativa
 
     linha = _linha_auto(prazo, detalhe)
     total = resultado[0].total_fila if resultado else 0
@@ -554,15 +554,20 @@ def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: i
         .order_by(a.data_definitiva, a.id)
     )
 
-    def detalhe(r: Any) -> str:
-        texto = (
-            f"Suspensão de {r.suspensao_dias} {'dia' if r.suspensao_dias == 1 else 'dias'} definitiva "
-            f"desde {formatar_data(r.data_definitiva)}: registre o início"
+    def livre(r: Any) -> date | None:
+        """The first day free of the operator's started suspensions, when later than today."""
+        return (
+            r.ocupada_ate + timedelta(days=1) if r.ocupada_ate is not None and r.ocupada_ate >= dia else None
         )
-        if r.ocupada_ate is not None and r.ocupada_ate >= dia:
-            livre = r.ocupada_ate + timedelta(days=1)
-            texto += f" a partir de {formatar_data(livre)}, após a suspensão em curso"
-        return texto
+
+    def detalhe(r: Any) -> str:
+        dias = f"{r.suspensao_dias} {'dia' if r.suspensao_dias == 1 else 'dias'}"
+        if (inicio := livre(r)) is not None:
+            return (
+                f"Suspensão de {dias}: inicie a partir de {formatar_data(inicio)}, após a suspensão em curso "
+                f"(definitiva desde {formatar_data(r.data_definitiva)})"
+            )
+        return f"Suspensão de {dias} definitiva desde {formatar_data(r.data_definitiva)}: registre o início"
 
     return _executar(
         sessao,
@@ -570,7 +575,8 @@ def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: i
         limite,
         "suspensoes_a_iniciar",
         "Suspensões definitivas ainda não iniciadas",
-        _linha_auto(lambda r: r.data_definitiva, detalhe),
+        # The date column: from when it may start (the day it became final, or the first free day).
+        _linha_auto(lambda r: livre(r) or r.data_definitiva, detalhe),
     )
 
 

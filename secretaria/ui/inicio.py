@@ -59,7 +59,7 @@ TITULOS_PRAZO = {
     "veiculos_vencidos": "Venceu em",
     "veiculos_a_vencer": "Vence em",
     "contratos_a_vencer": "Vigente até",
-    "suspensoes_a_iniciar": "Definitiva desde",
+    "suspensoes_a_iniciar": "Iniciar a partir de",
     "revisoes_de_prazo": "Novo prazo",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""

@@ -82,7 +82,7 @@ def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_
         assert obter_caso(s, b).inicio_suspensao_proposto == date(2026, 12, 7)
         fila = filas.suspensoes_a_iniciar(s, date(2026, 11, 30))
         (linha,) = [x for x in fila.linhas if x.id == b]
-        assert "07/12/2026" in linha.detalhe
+        assert linha.prazo == date(2026, 12, 7) and "inicie a partir de 07/12/2026" in linha.detalhe
     iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=b, inicio=date(2026, 12, 7))  # 07/12 to 10/12
     assert _suspensoes(banco) == [
         (date(2026, 12, 1), date(2026, 12, 6)),

@@ -236,3 +236,22 @@ def test_importacao_nao_rebaixa_a_sigla() -> None:
     from secretaria.ui.importacao import _minuscula
 
     assert _minuscula("Fiscais da SMSU") == "fiscais da SMSU"
+
+
+def test_configuracoes_dizem_1_dia_e_aceitam_15_digitado(qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QSpinBox
+
+    from secretaria.ui.admin.sistema import _sufixo_no_numero
+
+    campo = QSpinBox()
+    qtbot.addWidget(campo)
+    campo.setRange(1, 365)
+    _sufixo_no_numero(campo, "dia", "dias")
+    campo.setValue(1)
+    assert campo.text() == "1 dia"
+    campo.show()
+    campo.setFocus()
+    campo.selectAll()
+    qtbot.keyClicks(campo, "15")
+    campo.interpretText()
+    assert (campo.value(), campo.text()) == (15, "15 dias")
