@@ -51,7 +51,7 @@ def test_campos_da_defesa_nao_pulam_quando_a_tempestividade_muda(
     posicoes = []
     for digitado, esperado in (("20112026", "Tempestiva"), ("30112026", "INTEMPESTIVA"), ("", "Prazo")):
         dialogo.protocolada_em.editor.setText(digitado)
-        qtbot.waitUntil(lambda esperado=esperado: dialogo.situacao.text().startswith(esperado))
+        assert dialogo.situacao.text().startswith(esperado)
         dialogo.layout().activate()
         posicoes.append(dialogo.requerente.mapTo(dialogo, QPoint()).y())
     assert len(set(posicoes)) == 1, posicoes
@@ -72,6 +72,7 @@ def test_operadora_escolhida_por_placeholder_e_achada_pela_razao_social(qtbot: Q
     qtbot.keyClicks(editor, "Santa")
     assert editor.text() == "Santa"  # never "Santa— escolha a operadora —"
     completador = combo.completer()
+    assert completador is not None
     for busca, achada in (
         ("transportes", "Santa Maria"),
         ("santa", "Santa Maria"),

@@ -175,12 +175,12 @@ class PainelSistema(QWidget):
         banco = contexto.banco
         if banco.eh_sqlite:
             texto = (
-                f"Banco de dados: {banco.url_exibicao}.\nUma cópia diária é feita automaticamente ao abrir o "
+                f"Banco de dados: {banco.descricao_local}.\nUma cópia diária é feita automaticamente ao abrir o "
                 "programa, na pasta “backups” ao lado do arquivo. Faça também cópias num disco externo."
             )
         else:
             texto = (
-                f"Banco de dados no servidor PostgreSQL: {banco.url_exibicao}.\nAs cópias são feitas no servidor "
+                f"Banco de dados: {banco.descricao_local}.\nAs cópias são feitas no servidor "
                 "com o pg_dump (o comando aparece ao clicar no botão abaixo) e restauradas à mão com o "
                 "pg_restore num banco novo (veja o README, “Restaurar”)."
             )
