@@ -256,3 +256,15 @@ def test_configuracoes_dizem_1_dia_e_aceitam_15_digitado(qtbot: QtBot) -> None:
     qtbot.keyClicks(campo, "15")
     campo.interpretText()
     assert (campo.value(), campo.text()) == (15, "15 dias")
+
+
+def test_cabecalho_do_caso_diz_1_dia(banco: Banco, roteiro: Roteiro) -> None:
+    from dataclasses import replace
+
+    from secretaria.ui.processo.tela_caso import TelaCaso
+
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    with banco.leitura() as s:
+        caso = obter_caso(s, r.id)
+    assert "suspensão de 1 dia (" in TelaCaso._texto_da_penalidade(replace(caso, suspensao_dias=1))
+    assert "suspensão de 2 dias (" in TelaCaso._texto_da_penalidade(replace(caso, suspensao_dias=2))
