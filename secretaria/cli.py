@@ -720,14 +720,20 @@ def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) ->
         ator = SISTEMA
         if existe_administrador_ativo(banco.uow(somente_leitura=True)):
             ator = _autenticar_no_terminal(banco, "administrador", acao="criar usuários")
+        # An administrator chose this password: its user replaces it at the first login.
+        temporaria = ator is not SISTEMA
         try:
             senha = _ler_senha()
-            criar_usuario(banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis)
+            criar_usuario(
+                banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis, temporaria=temporaria
+            )
         finally:
             registrar_saida(banco.uow(), ator)  # nothing for the system
     finally:
         banco.fechar()
     print(f"Usuário {login.strip().lower()} criado com os papéis: {', '.join(sorted(set(papeis)))}.")
+    if temporaria:
+        print("A senha é provisória: o usuário deve trocá-la no primeiro acesso.")
     return 0
 
 

@@ -818,6 +818,17 @@ class Banco:
         return mascarar_url(self.url)
 
     @property
+    def descricao_local(self) -> str:
+        """Where the data is, as a person reads it: "arquivo /srv/dados/secretaria.sqlite" or "servidor
+        PostgreSQL 10.0.0.5:5432, banco secretaria" (the URL, `sqlite:////…`, is no name for a clerk)."""
+        arquivo = arquivo_sqlite(self.url)
+        if arquivo is not None:
+            return f"arquivo {arquivo}"
+        u = sa.make_url(self.url)
+        porta = f":{u.port}" if u.port else ""
+        return f"servidor PostgreSQL {u.host or 'localhost'}{porta}, banco {u.database}"
+
+    @property
     def eh_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 

@@ -260,6 +260,8 @@ class Opcao:
 
     id: int
     rotulo: str
+    busca: str = ""
+    """More words a search finds the choice by (an operator shown by its trade name: its razão social)."""
 
 
 # -- operators ------------------------------------------------------------------------------------
@@ -814,10 +816,11 @@ def vinculos_operadora(sessao: so.Session, operadora_id: int) -> VinculosOperado
 
 
 def opcoes_operadoras(sessao: so.Session) -> list[Opcao]:
+    """Every operator by the name the office calls it (the trade name, else the razão social), found by
+    either."""
     nome = sa.func.coalesce(sa.func.nullif(Operadora.nome_fantasia, ""), Operadora.razao_social)
-    return [
-        Opcao(i, r) for i, r in sessao.execute(sa.select(Operadora.id, nome).order_by(nome, Operadora.id))
-    ]
+    consulta = sa.select(Operadora.id, nome, Operadora.razao_social).order_by(nome, Operadora.id)
+    return [Opcao(i, r, razao if razao != r else "") for i, r, razao in sessao.execute(consulta)]
 
 
 def opcoes_linhas(sessao: so.Session, operadora_id: int, *, somente_ativas: bool = True) -> list[Opcao]:

@@ -6,7 +6,7 @@ Plain frozen dataclasses (never live ORM objects), read in a handful of indexed 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 from decimal import Decimal
 
@@ -35,6 +35,7 @@ from secretaria.models import (
     Suspensao,
 )
 from secretaria.services.base import Ator
+from secretaria.services.execucao import prazo_pagamento, primeiro_dia_livre
 from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
 from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
@@ -194,6 +195,8 @@ class DecisaoCaso:
     fundamentos_legais: str
     secretario: str
     defesa_intempestiva: bool
+    """Every defence of the current defence period is late, as they are classified today (the Prazos
+    box's reading; the flag stored with the decision is what held on its day)."""
     versao: int
 
 
@@ -340,6 +343,11 @@ class Caso:
     importado_de: str | None = None
     """The spreadsheet an auto of the office's past was imported from (None: drawn up in the program)."""
     importado_em: date | None = None
+    inicio_suspensao_proposto: date | None = None
+    """For a final suspension not yet started: today, or the first day free of the operator's other started
+    suspensions when later (REGRAS § 5: suspensions of one operator never run on the same days)."""
+    prazo_pagamento: date | None = None
+    """For a final fine: the last day to pay it (`execucao.prazo_pagamento`); dívida ativa only after it."""
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -392,7 +400,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         decisao = DecisaoCaso(
             d.id, d.data, d.resultado, d.multa_ur, d.valor_urm, d.multa_reais, d.suspensao_dias, d.reincidencia,
             d.faixa_min_ur, d.faixa_max_ur, d.fundamentacao, d.fundamentos_legais, d.secretario,
-            d.defesa_intempestiva, d.versao,
+            False, d.versao,
         )  # fmt: skip
         r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
         if r is not None:
@@ -456,6 +464,13 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     )
     reaberto = ultima_com_prazo.data if ultima_com_prazo and ultima_com_prazo.retificacao_numero else None
     defesas_do_prazo = tuple(d for d in defesas if reaberto is None or d.protocolada_em >= reaberto)
+    if decisao is not None:
+        # The reading the Prazos box shows, not the flag stored with the decision: a non-business day
+        # registered later may have made the defence timely (REGRAS § 4), and the header must not disagree.
+        decisao = replace(
+            decisao,
+            defesa_intempestiva=bool(defesas_do_prazo) and not any(d.tempestiva for d in defesas_do_prazo),
+        )
     return Caso(
         id=auto.id,
         ano=auto.ano,
@@ -547,7 +562,37 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
         + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva, retificacoes),
         revisoes_a_conferir=a_conferir,
+        inicio_suspensao_proposto=(
+            primeiro_dia_livre(sessao, operadora.id, definitiva, dia)
+            if definitiva is not None and suspensao is None and auto.suspensao_dias > 0
+            else None
+        ),
+        prazo_pagamento=prazo_pagamento(sessao, definitiva)
+        if definitiva is not None and pagamento is not None
+        else None,
     )
+
+
+def _texto_intimacao(i: IntimacaoCaso) -> str:
+    """ "Na pessoa do representante legal: entregue, recebida por Fulana; prazo até dd/mm/aaaa." """
+    meio = MEIOS_INTIMACAO.get(i.meio, i.meio)
+    texto = f"{meio[:1].upper()}{meio[1:]}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
+    if i.recebedor_nome and i.resultado == "recusada":
+        texto += f" por {i.recebedor_nome}"  # "recusada por Fulana", never "recusada, recusada por"
+    elif i.recebedor_nome:
+        texto += f", recebida por {i.recebedor_nome}"
+    if i.prazo is not None:
+        texto += f"; prazo até {formatar_data(i.prazo)}"
+    return _frase(texto)
+
+
+def _dias(n: int) -> str:
+    return f"{n} {'dia' if n == 1 else 'dias'}"
+
+
+def _frase(texto: str) -> str:
+    """A sentence ended once: a name typed with its own period ("… Ltda.") takes no second one."""
+    return texto if texto.rstrip().endswith((".", "!", "?", "…")) else texto + "."
 
 
 def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
@@ -626,19 +671,12 @@ def _linha_do_tempo(
     ev += [_evento_retificacao(r) for r in retificacoes]
     for i in intimacoes:
         objeto = _objeto_intimado(i)
-        meio = MEIOS_INTIMACAO.get(i.meio, i.meio)
-        texto = f"{meio[:1].upper()}{meio[1:]}: {RESULTADOS_INTIMACAO.get(i.resultado, i.resultado)}"
-        if i.recebedor_nome:
-            quem = "recusada por" if i.resultado == "recusada" else "recebida por"
-            texto += f", {quem} {i.recebedor_nome}"
-        if i.prazo is not None:
-            texto += f"; prazo até {formatar_data(i.prazo)}"
         ev.append(
             EventoCaso(
                 i.data,
                 "intimacao",
                 f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}",
-                texto + ".",
+                _texto_intimacao(i),
                 ressalva=not i.sucesso,
             )
         )
@@ -656,7 +694,7 @@ def _linha_do_tempo(
     for p in propostas:
         texto = (
             f"Multa de {formatar_urm(p.multa_ur)}"
-            + (f" e suspensão de {p.suspensao_dias} dias" if p.suspensao_dias else "")
+            + (f" e suspensão de {_dias(p.suspensao_dias)}" if p.suspensao_dias else "")
             if p.acao == "aplicar"
             else "Arquivamento"
         )
@@ -665,7 +703,7 @@ def _linha_do_tempo(
         if decisao.resultado == "aplicada":
             texto = f"Multa de {formatar_urm(decisao.multa_ur)} = {formatar_reais(decisao.multa_reais)}"
             if decisao.suspensao_dias:
-                texto += f" e suspensão de {decisao.suspensao_dias} dias"
+                texto += f" e suspensão de {_dias(decisao.suspensao_dias)}"
             ev.append(EventoCaso(decisao.data, "decisao", "Decisão: penalidade aplicada", texto + "."))
         else:
             ev.append(EventoCaso(decisao.data, "decisao", "Decisão: auto arquivado", decisao.fundamentacao))
@@ -686,7 +724,7 @@ def _linha_do_tempo(
                 "provido": "Recurso provido: penalidade anulada.",
                 "provido_parcialmente": f"Recurso provido em parte: multa reduzida a {formatar_urm(recurso.multa_ur_nova or Decimal(0))}"
                 + (
-                    f" e suspensão a {recurso.suspensao_dias_nova} dias"
+                    f" e suspensão a {_dias(recurso.suspensao_dias_nova)}"
                     if recurso.suspensao_dias_nova
                     else ""
                 )
@@ -695,7 +733,7 @@ def _linha_do_tempo(
             ev.append(EventoCaso(recurso.julgado_em, "julgamento_recurso", "Julgamento do recurso", texto))
     if suspensao is not None:
         texto = (
-            f"De {formatar_data(suspensao.inicio)} a {formatar_data(suspensao.fim)} ({suspensao.dias} dias)"
+            f"De {formatar_data(suspensao.inicio)} a {formatar_data(suspensao.fim)} ({_dias(suspensao.dias)})"
         )
         ev.append(
             EventoCaso(

@@ -316,8 +316,19 @@ def existe_administrador_ativo(uow: UnidadeDeTrabalho) -> bool:
 
 
 def criar_usuario(
-    uow: UnidadeDeTrabalho, ator: Ator, *, login: str, nome: str, senha: str, papeis: Iterable[str]
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    *,
+    login: str,
+    nome: str,
+    senha: str,
+    papeis: Iterable[str],
+    temporaria: bool = False,
 ) -> int:
+    """A new account. `temporaria`: the password was chosen by the administrator, not by the user, who
+    must change it at the first login (`precisa_trocar_senha`), as after a reset; the administrator's
+    window and command always ask for it, the first account of an empty database (its owner's own
+    password) does not."""
     exigir_papel(ator, "administrador", acao="criar usuários")
     login_limpo = texto_obrigatorio(login, "login", "o login", 60).lower()
     if not login_limpo.replace(".", "").replace("_", "").replace("-", "").isalnum():
@@ -329,7 +340,11 @@ def criar_usuario(
         if uow.session.scalar(sa.select(Usuario.id).where(Usuario.login == login_limpo)) is not None:
             raise ErroDominio(f"Já existe um usuário com o login {login_limpo}.", "login")
         usuario = Usuario(
-            login=login_limpo, nome=nome_limpo, senha_hash=hash_senha(senha), alterado_por=ator.login
+            login=login_limpo,
+            nome=nome_limpo,
+            senha_hash=hash_senha(senha),
+            trocar_senha=temporaria,
+            alterado_por=ator.login,
         )
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         uow.session.add(usuario)

@@ -6,6 +6,7 @@ cassação outcome, never typed by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -13,6 +14,8 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 
 from secretaria import relogio
 from secretaria.codigos import REGISTROS_CUMPRIMENTO, REGISTROS_PAGAMENTO, ResultadoCassacao
@@ -41,6 +44,7 @@ from secretaria.services.base import (
     texto_opcional,
     verificar_versao,
 )
+from secretaria.services.configuracoes import obter_configuracoes
 from secretaria.services.lei_db import calendario
 from secretaria.services.processo_base import (
     auto_para_ato,
@@ -69,38 +73,84 @@ def _data(dia: date | None) -> str:
 # --- operator status ---------------------------------------------------------------------------------------
 
 
+class _DiaSeguinte(FunctionElement[date]):
+    """The day after a date column, in SQL: SQLite keeps dates as ISO text, PostgreSQL adds an integer."""
+
+    type = sa.Date()
+    name = "dia_seguinte"
+    inherit_cache = True
+
+
+@compiles(_DiaSeguinte)
+def _dia_seguinte_pg(elemento: _DiaSeguinte, compilador: Any, **opcoes: Any) -> str:
+    return f"({compilador.process(elemento.clauses, **opcoes)} + 1)"
+
+
+@compiles(_DiaSeguinte, "sqlite")
+def _dia_seguinte_sqlite(elemento: _DiaSeguinte, compilador: Any, **opcoes: Any) -> str:
+    return f"date({compilador.process(elemento.clauses, **opcoes)}, '+1 day')"
+
+
+def fim_da_suspensao_sql(operadora_id: Any, dia: date) -> sa.ScalarSelect[date]:
+    """The last day of the run of suspensions an operator serves from `dia` on, as a correlated subquery
+    over `operadora_id` (NULL when none ends on or after `dia`).
+
+    Suspensions of one operator follow one another (REGRAS § 5: each starts only after the others ended),
+    so "suspensa até" must name the end of the whole run, not of the suspension served today: the run ends
+    at the first suspension (ending on or after `dia`) that no other continues on the next day or overlaps.
+    """
+    s, seguinte = so.aliased(Suspensao), so.aliased(Suspensao)
+    continua = sa.exists().where(
+        seguinte.operadora_id == s.operadora_id,
+        seguinte.anulada.is_(False),
+        seguinte.fim > s.fim,
+        seguinte.inicio <= _DiaSeguinte(s.fim),
+    )
+    return (
+        sa.select(sa.func.min(s.fim))
+        .where(s.operadora_id == operadora_id, s.anulada.is_(False), s.fim >= dia, ~continua)
+        .scalar_subquery()
+    )
+
+
+def _suspensa_em(dia: date) -> sa.ColumnElement[bool]:
+    return sa.exists().where(
+        Suspensao.operadora_id == Operadora.id,
+        Suspensao.anulada.is_(False),
+        Suspensao.inicio <= dia,
+        Suspensao.fim >= dia,
+    )
+
+
 def situacao_operadora(sessao: so.Session, operadora_id: int, dia: date) -> str:
-    """ "ativa", "suspensa até dd/mm/aaaa" or "cassada" on `dia`, from the suspensions and the cassação."""
-    cassada_em = sessao.scalar(sa.select(Operadora.cassada_em).where(Operadora.id == operadora_id))
+    """ "ativa", "suspensa até dd/mm/aaaa" or "cassada" on `dia`, from the suspensions and the cassação.
+    "Até" is the end of the run of suspensions served back to back (`fim_da_suspensao_sql`)."""
+    linha = sessao.execute(
+        sa.select(Operadora.cassada_em, _suspensa_em(dia), fim_da_suspensao_sql(Operadora.id, dia)).where(
+            Operadora.id == operadora_id
+        )
+    ).first()
+    if linha is None:
+        return "ativa"
+    cassada_em, suspensa, fim = linha
     if cassada_em is not None and cassada_em <= dia:
         return "cassada"
-    fim = sessao.scalar(
-        sa.select(sa.func.max(Suspensao.fim)).where(
-            Suspensao.operadora_id == operadora_id,
-            Suspensao.inicio <= dia,
-            Suspensao.fim >= dia,
-            Suspensao.anulada.is_(False),
-        )
-    )
-    return f"suspensa até {formatar_data(fim)}" if fim is not None else "ativa"
+    return f"suspensa até {formatar_data(fim)}" if suspensa and fim is not None else "ativa"
 
 
 def situacoes_operadoras(sessao: so.Session, dia: date) -> dict[int, str]:
     """The status of every operator that is not "ativa" on `dia` (for lists: one query, not one per row)."""
-    cassadas = sa.select(Operadora.id, sa.literal(None, sa.Date).label("fim")).where(
-        Operadora.cassada_em <= dia
-    )
-    suspensas = (
-        sa.select(Suspensao.operadora_id, sa.func.max(Suspensao.fim))
-        .where(Suspensao.inicio <= dia, Suspensao.fim >= dia, Suspensao.anulada.is_(False))
-        .group_by(Suspensao.operadora_id)
+    linhas = sessao.execute(
+        sa.select(Operadora.id, Operadora.cassada_em, fim_da_suspensao_sql(Operadora.id, dia)).where(
+            sa.or_(Operadora.cassada_em <= dia, _suspensa_em(dia))
+        )
     )
     situacoes: dict[int, str] = {}
-    for operadora_id, fim in sessao.execute(sa.union_all(suspensas, cassadas)):
-        if fim is None:
+    for operadora_id, cassada_em, fim in linhas:
+        if cassada_em is not None and cassada_em <= dia:
             situacoes[operadora_id] = "cassada"
-        else:
-            situacoes.setdefault(operadora_id, f"suspensa até {formatar_data(fim)}")
+        elif fim is not None:
+            situacoes[operadora_id] = f"suspensa até {formatar_data(fim)}"
     return situacoes
 
 
@@ -159,15 +209,64 @@ def _conferir_suspensao(
         rotulo_minimo="a decisão definitiva",
         futuro=True,
     )
-    operadora = obter(s, Operadora, auto.operadora_id, "Operadora")
+    # The operator's row is locked first: two suspensions started at once on two PCs would each see the
+    # other's days free.
+    consulta = sa.select(Operadora).where(Operadora.id == auto.operadora_id)
+    operadora = s.scalar(consulta.with_for_update() if travar else consulta)
+    if operadora is None:
+        raise NaoEncontrado(mensagem_nao_encontrado("Operadora", auto.operadora_id), "auto_id")
     if operadora.cassada_em is not None and operadora.cassada_em <= dia:
         raise ErroDominio(
             f"A operadora {operadora.razao_social} teve a permissão cassada em "
             f"{formatar_data(operadora.cassada_em)}.",
             "inicio",
         )
+    ocupada = suspensao_em_curso(s, operadora.id)
+    if ocupada is not None and dia <= ocupada.fim:
+        raise ErroDominio(
+            f"A operadora {operadora.razao_social} cumpre a suspensão do auto nº {ocupada.auto} de "
+            f"{formatar_data(ocupada.inicio)} até {formatar_data(ocupada.fim)}, e as suspensões se cumprem uma "
+            f"após a outra (art. 7º, § 8º): esta só pode começar a partir de "
+            f"{formatar_data(ocupada.fim + timedelta(days=1))}.",
+            "inicio",
+        )
     assert decisao is not None
     return auto, decisao, dia, operadora
+
+
+@dataclass(frozen=True)
+class SuspensaoEmCurso:
+    """The started suspension of an operator that ends last: a new one starts the day after `fim`."""
+
+    auto: str
+    """ "0023/2026": the auto whose suspension it is."""
+    inicio: date
+    fim: date
+
+
+def suspensao_em_curso(s: so.Session, operadora_id: int) -> SuspensaoEmCurso | None:
+    """The operator's started, not annulled suspension that ends last (None when it never had one)."""
+    linha = s.execute(
+        sa.select(Suspensao.inicio, Suspensao.fim, AutoInfracao.numero, AutoInfracao.ano)
+        .join(Decisao, Decisao.id == Suspensao.decisao_id)
+        .join(AutoInfracao, AutoInfracao.id == Decisao.auto_id)
+        .where(Suspensao.operadora_id == operadora_id, Suspensao.anulada.is_(False))
+        .order_by(Suspensao.fim.desc(), Suspensao.id.desc())
+        .limit(1)
+    ).first()
+    if linha is None:
+        return None
+    return SuspensaoEmCurso(f"{linha.numero:04d}/{linha.ano}", linha.inicio, linha.fim)
+
+
+def primeiro_dia_livre(s: so.Session, operadora_id: int, definitiva: date, hoje: date) -> date:
+    """The start the screen proposes for a final suspension: today, but never before the penalty became
+    final nor before the day after the operator's other started suspensions end (REGRAS § 5)."""
+    dia = max(hoje, definitiva)
+    ocupada = suspensao_em_curso(s, operadora_id)
+    if ocupada is not None:
+        dia = max(dia, ocupada.fim + timedelta(days=1))
+    return dia
 
 
 def verificar_suspensao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
@@ -278,7 +377,29 @@ def _conferir_pagamento(
     dia = data_valida(
         data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
     )
+    prazo = prazo_pagamento(s, definitiva)
+    if dia <= prazo:
+        raise ErroDominio(
+            f"A multa do auto nº {auto.numero_formatado} pode ser paga até {formatar_data(prazo)} (prazo de "
+            f"pagamento contado de {formatar_data(definitiva)}, quando a penalidade se tornou definitiva): "
+            f"só pode ser inscrita em dívida ativa depois dele, a partir de "
+            f"{formatar_data(prazo + timedelta(days=1))}.",
+            "data",
+        )
     return _PagamentoConferido(pagamento, situacao, dia, None, guia_limpa)
+
+
+def prazo_pagamento(s: so.Session, definitiva: date) -> date:
+    """The last day to pay a fine that became final on `definitiva`: the administrator's "prazo para pagar"
+    in days, counted as every deadline is (REGRAS § 4: from the next day, moved off a non-business day).
+    The fine may go to dívida ativa only after it (REGRAS § 5)."""
+    return contador_prazo_pagamento(s)(definitiva)
+
+
+def contador_prazo_pagamento(s: so.Session) -> Callable[[date], date]:
+    """`prazo_pagamento` for many fines: the calendar and the setting read once."""
+    cal, dias = calendario(s), obter_configuracoes(s).prazo_pagamento_dias
+    return lambda definitiva: cal.vencimento(definitiva, dias)
 
 
 def verificar_pagamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:

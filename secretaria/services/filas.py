@@ -32,11 +32,13 @@ from secretaria.models import (
     Pagamento,
     Recurso,
     Representacao,
+    Retificacao,
     RevisaoPrazo,
     Suspensao,
     Veiculo,
 )
 from secretaria.services import vencimentos
+from secretaria.services.execucao import contador_prazo_pagamento, fim_da_suspensao_sql
 from secretaria.services.tramitacao import condicao_final
 
 CHAVE_DIAS_DECISAO = "dias_para_decidir"
@@ -108,19 +110,32 @@ def autos_aguardando_intimacao(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
     a = AutoInfracao
+    # A correction of substance sends an intimated auto back here: what awaits intimação is then the termo.
+    termo = (
+        sa.select(sa.func.max(Retificacao.data))
+        .where(Retificacao.auto_id == a.id, Retificacao.substancial.is_(True))
+        .scalar_subquery()
+        .label("termo")
+    )
     consulta = (
-        sa.select(*_auto_colunas())
+        sa.select(*_auto_colunas(), termo)
         .join(Operadora, Operadora.id == a.operadora_id)
         .where(a.fase == "lavrado")
         .order_by(a.data_lavratura, a.id)
     )
+
+    def detalhe(r: Any) -> str:
+        if r.termo is not None:
+            return f"Termo de retificação de {formatar_data(r.termo)} aguardando intimação"
+        return f"Lavrado em {formatar_data(r.data_lavratura)}"
+
     return _executar(
         sessao,
         consulta,
         limite,
         "aguardando_intimacao",
         "Autos aguardando intimação",
-        _linha_auto(lambda r: None, lambda r: f"Lavrado em {formatar_data(r.data_lavratura)}"),
+        _linha_auto(lambda r: None, detalhe),
     )
 
 
@@ -261,7 +276,9 @@ def recursos_aguardando_julgamento(
 def multas_definitivas_em_aberto(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
-    """Fines of final decisions (appeal deadline passed unused, or appeal decided) still unpaid.
+    """Fines of final decisions (appeal deadline passed unused, or appeal decided) still unpaid, each with
+    its payment deadline (`execucao.prazo_pagamento`): "no prazo de pagamento" until it, "vencida" after
+    (only then may it go to dívida ativa, REGRAS § 5).
 
     Driven by the open payments (a few percent of the fines, read with their decision and amount from
     `ix_pagamento_situacao` alone), each checked for finality (`condicao_final`) on its auto by primary key. The
@@ -272,7 +289,7 @@ def multas_definitivas_em_aberto(
     dia = hoje or relogio.hoje()
     a = AutoInfracao
     candidatas = (
-        sa.select(*_auto_colunas(), Pagamento.valor, a.prazo_recurso, a.data_decisao)
+        sa.select(*_auto_colunas(), Pagamento.valor, a.data_definitiva, a.data_decisao)
         .select_from(Pagamento)
         .join(Decisao, Decisao.id == Pagamento.decisao_id)
         .join(a, a.id == Decisao.auto_id)
@@ -282,8 +299,24 @@ def multas_definitivas_em_aberto(
         .subquery("candidatas")
     )
     c = candidatas.c
-    resultado = sessao.execute(sa.select(candidatas).order_by(c.data_decisao, c.id).limit(limite)).all()
-    linha = _linha_auto(lambda r: r.prazo_recurso, lambda r: f"Multa de {formatar_reais(r.valor)} em aberto")
+    resultado = sessao.execute(
+        sa.select(candidatas).order_by(c.data_definitiva, c.data_decisao, c.id).limit(limite)
+    ).all()
+    # The calendar and the setting, read only when there is a fine to date (an empty queue stays one query).
+    prazo_de = contador_prazo_pagamento(sessao) if resultado else None
+
+    def prazo(r: Any) -> date | None:
+        return prazo_de(r.data_definitiva) if prazo_de is not None and r.data_definitiva is not None else None
+
+    def detalhe(r: Any) -> str:
+        multa, ate = f"Multa de {formatar_reais(r.valor)}", prazo(r)
+        if ate is None:
+            return f"{multa} em aberto"
+        if ate >= dia:
+            return f"{multa} no prazo de pagamento (até {formatar_data(ate)})"
+        return f"{multa} vencida em {formatar_data(ate)}"  # only now may it go to dívida ativa
+
+    linha = _linha_auto(prazo, detalhe)
     total = resultado[0].total_fila if resultado else 0
     return Fila(
         "multas_em_aberto",
@@ -462,17 +495,20 @@ def _maiuscula(texto: str) -> str:
 
 
 def operadoras_suspensas(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
-    """Operators serving a suspension on `hoje`: one row each (overlapping suspensions merged), ending last."""
+    """Operators serving a suspension on `hoje`: one row each, until the end of the suspensions they serve
+    back to back (`execucao.fim_da_suspensao_sql`), ending last."""
     dia = hoje or relogio.hoje()
     s = Suspensao
-    inicio, fim = sa.func.min(s.inicio).label("inicio"), sa.func.max(s.fim).label("fim")
-    consulta = (
-        sa.select(s.operadora_id, Operadora.razao_social, inicio, fim)
+    suspensas = (
+        sa.select(s.operadora_id, Operadora.razao_social, sa.func.min(s.inicio).label("inicio"))
         .join(Operadora, Operadora.id == s.operadora_id)
         .where(s.fim >= dia, s.inicio <= dia, s.anulada.is_(False))
         .group_by(s.operadora_id, Operadora.razao_social)
-        .order_by(fim, s.operadora_id)
+        .subquery("suspensas")
     )
+    c = suspensas.c
+    fim = fim_da_suspensao_sql(c.operadora_id, dia).label("fim")
+    consulta = sa.select(c.operadora_id, c.razao_social, c.inicio, fim).order_by(fim, c.operadora_id)
 
     def linha(r: Any) -> LinhaFila:
         return LinhaFila(
@@ -493,13 +529,20 @@ def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: i
     """Final suspensions not yet started (REGRAS § 5): a work item until someone starts it.
 
     "Final" is the stored day the penalty became final (`data_definitiva`, REGRAS § 3 rule 1) on or before
-    `hoje`; the oldest first.
+    `hoje`; the oldest first. A suspension starts only after the operator's started ones ended (REGRAS § 5),
+    so a row whose operator is still serving one says the first free day.
     """
     dia = hoje or relogio.hoje()
     a = AutoInfracao
     iniciada = sa.exists().where(Decisao.auto_id == a.id, Suspensao.decisao_id == Decisao.id)
+    ocupada_ate = (
+        sa.select(sa.func.max(Suspensao.fim))
+        .where(Suspensao.operadora_id == a.operadora_id, Suspensao.anulada.is_(False))
+        .scalar_subquery()
+        .label("ocupada_ate")
+    )
     consulta = (
-        sa.select(*_auto_colunas(), a.data_definitiva, a.suspensao_dias)
+        sa.select(*_auto_colunas(), a.data_definitiva, a.suspensao_dias, ocupada_ate)
         .join(Operadora, Operadora.id == a.operadora_id)
         .where(
             a.data_definitiva <= dia,
@@ -510,19 +553,30 @@ def suspensoes_a_iniciar(sessao: so.Session, hoje: date | None = None, limite: i
         )
         .order_by(a.data_definitiva, a.id)
     )
+
+    def livre(r: Any) -> date | None:
+        """The first day free of the operator's started suspensions, when later than today."""
+        return (
+            r.ocupada_ate + timedelta(days=1) if r.ocupada_ate is not None and r.ocupada_ate >= dia else None
+        )
+
+    def detalhe(r: Any) -> str:
+        dias = f"{r.suspensao_dias} {'dia' if r.suspensao_dias == 1 else 'dias'}"
+        if (inicio := livre(r)) is not None:
+            return (
+                f"Suspensão de {dias}: inicie a partir de {formatar_data(inicio)}, após a suspensão em curso "
+                f"(definitiva desde {formatar_data(r.data_definitiva)})"
+            )
+        return f"Suspensão de {dias} definitiva desde {formatar_data(r.data_definitiva)}: registre o início"
+
     return _executar(
         sessao,
         consulta,
         limite,
         "suspensoes_a_iniciar",
         "Suspensões definitivas ainda não iniciadas",
-        _linha_auto(
-            lambda r: r.data_definitiva,
-            lambda r: (
-                f"Suspensão de {r.suspensao_dias} {'dia' if r.suspensao_dias == 1 else 'dias'} definitiva "
-                f"desde {formatar_data(r.data_definitiva)}: registre o início"
-            ),
-        ),
+        # The date column: from when it may start (the day it became final, or the first free day).
+        _linha_auto(lambda r: livre(r) or r.data_definitiva, detalhe),
     )
 
 

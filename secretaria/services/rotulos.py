@@ -43,6 +43,7 @@ __all__ = [
     "SITUACOES_REPRESENTACAO",
     "SITUACOES_VEICULO",
     "com_preposicao",
+    "data_inexistente",
     "formatar_cnpj",
     "formatar_cpf",
     "formatar_data",
@@ -201,6 +202,34 @@ _CONTRACOES: dict[str, dict[str, str]] = {
     "a": {"o": "ao", "a": "à", "os": "aos", "as": "às"},
     "por": {"o": "pelo", "a": "pela", "os": "pelos", "as": "pelas"},
 }
+
+
+_NOMES_MESES = (
+    "janeiro", "fevereiro", "março", "abril", "maio", "junho",
+    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+)  # fmt: skip
+
+
+def data_inexistente(texto: str) -> str | None:
+    """Why a value already written as dd/mm/aaaa is no date ("31/02/2024 não existe: fevereiro de 2024 tem 29
+    dias."), or None when it is not in that form (then the form is what to explain). Telling the user to "use
+    dd/mm/aaaa" for a value already in that form sent them looking for a typing mistake that was not there."""
+    import calendar
+    import re
+
+    achado = re.fullmatch(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*", texto)
+    if achado is None:
+        return None
+    dia, mes, ano = (int(g) for g in achado.groups())
+    escrito = f"{dia:02d}/{mes:02d}/{ano:04d}"
+    if not 1 <= mes <= 12:
+        return f"{escrito} não existe: o mês vai de 01 a 12."
+    if ano < 1:
+        return f"{escrito} não existe: confira o ano."
+    ultimo = calendar.monthrange(ano, mes)[1]
+    if not 1 <= dia <= ultimo:
+        return f"{escrito} não existe: {_NOMES_MESES[mes - 1]} de {ano} tem {ultimo} dias."
+    return None
 
 
 def formatar_data_hora(momento: datetime) -> str:

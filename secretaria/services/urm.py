@@ -225,7 +225,7 @@ def _valor_urm(valor: Decimal | str | None) -> Decimal:
         if not numero.is_finite():
             raise InvalidOperation
     except (InvalidOperation, ValueError):
-        raise ErroDominio(f"Valor da URM inválido: “{valor}”. Use um valor como 164,7400.", "valor") from None
+        raise ErroDominio(f"Valor da URM inválido: “{valor}”. Use um valor como 164,74.", "valor") from None
     if numero <= 0 or numero >= VALOR_URM_MAXIMO:
         raise ErroDominio("O valor da URM deve ser maior que zero.", "valor")
     if numero != numero.quantize(Decimal("0.0001")):

@@ -31,7 +31,8 @@ def configurar_aplicacao() -> object:
     assert isinstance(app, QApplication)
     app.setApplicationName("Secretaria")
     app.setOrganizationName("SMSU Pelotas")
-    app.setApplicationDisplayName("Secretaria")
+    # No applicationDisplayName: Qt appends it to every window title on Linux and Windows, and ours already
+    # begin with the program's name ("Secretaria — banco — … — Secretaria").
     QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
     if app.property("secretaria_configurada"):
         return app

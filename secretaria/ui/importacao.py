@@ -220,7 +220,7 @@ class DialogoImportacao(QDialog):
         except OSError as exc:
             mensagens.avisar_erro(self, TITULO, arquivos.texto_falha_gravacao(destino, exc))
             return
-        mensagens.informar(self, TITULO, f"Modelo de {ROTULOS_TIPOS[tipo].lower()} gravado em {destino}.")
+        mensagens.informar(self, TITULO, f"Modelo de {_minuscula(ROTULOS_TIPOS[tipo])} gravado em {destino}.")
 
     def escolher_arquivo(self) -> None:
         caminho = arquivos.abrir_arquivo(self, "Escolher a planilha a importar", FILTRO)
@@ -374,7 +374,7 @@ class DialogoImportacao(QDialog):
         p = self.previa
         if p is None:
             return
-        texto = f"Importar {p.arquivo} ({ROTULOS_TIPOS[p.tipo].lower()})? {p.resumo}."
+        texto = f"Importar {p.arquivo} ({_minuscula(ROTULOS_TIPOS[p.tipo])})? {p.resumo}."
         if p.recusadas:
             texto += " As linhas recusadas ficam de fora."
         mensagens.confirmar(
@@ -474,3 +474,8 @@ def abrir_importacao(
     dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialogo.open()
     return dialogo
+
+
+def _minuscula(rotulo: str) -> str:
+    """ "Fiscais da SMSU" → "fiscais da SMSU": only the first letter (an acronym stays, never "smsu")."""
+    return rotulo[:1].lower() + rotulo[1:]

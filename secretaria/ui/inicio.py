@@ -45,7 +45,6 @@ COR_SECUNDARIA = "#4b5563"
 FILAS_DE_ATRASO = frozenset(
     {
         "decisoes_atrasadas",
-        "multas_em_aberto",
         "veiculos_vencidos",
         "suspensoes_a_iniciar",
         "revisoes_de_prazo",
@@ -56,15 +55,15 @@ TITULOS_PRAZO = {
     "defesas_a_vencer": "Defesa até",
     "decisoes_atrasadas": "Defesa venceu em",
     "recursos_em_prazo": "Recurso até",
-    "multas_em_aberto": "Recurso venceu em",
+    "multas_em_aberto": "Pagamento até",
     "veiculos_vencidos": "Venceu em",
     "veiculos_a_vencer": "Vence em",
     "contratos_a_vencer": "Vigente até",
-    "suspensoes_a_iniciar": "Definitiva desde",
+    "suspensoes_a_iniciar": "Iniciar a partir de",
     "revisoes_de_prazo": "Novo prazo",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
-DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar", "revisoes_de_prazo"})
+DATA_SEM_ALERTA = frozenset({"suspensoes_a_iniciar", "revisoes_de_prazo"})
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 

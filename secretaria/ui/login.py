@@ -72,7 +72,7 @@ class DialogoLogin(QDialog):
                 "color: #8a1f11; background: #fdecea; border: 1px solid #e6b0aa; padding: 6px;"
             )
             layout.addWidget(self.rotulo_motivo)
-        banco_rotulo = QLabel(f"Banco de dados: {banco.url_exibicao}")
+        banco_rotulo = QLabel(f"Banco de dados: {banco.descricao_local}")
         banco_rotulo.setWordWrap(True)
         banco_rotulo.setStyleSheet("color: #555;")
         layout.addWidget(banco_rotulo)

@@ -33,22 +33,22 @@ def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Ban
         registrar_pagamento(
             roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)
         )
-    roteiro.hoje = date(2026, 7, 1)
+    roteiro.hoje = date(2026, 7, 20)
     with pytest.raises(ErroDominio, match="anterior à decisão definitiva"):
         registrar_pagamento(
             roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)
         )
     registrar_pagamento(
-        roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 1)
+        roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)
     )
     with banco.leitura() as s:
         assert filas.multas_definitivas_em_aberto(s).total == 0
         caso = obter_caso(s, r.id)
         assert caso.pagamento is not None and caso.pagamento.situacao == "divida_ativa"
         assert "registrar_pagamento" in caso.proximos_atos
-    with pytest.raises(ErroDominio, match="já foi inscrita em dívida ativa em 01/07/2026"):
+    with pytest.raises(ErroDominio, match="já foi inscrita em dívida ativa em 20/07/2026"):
         registrar_pagamento(
-            roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 1)
+            roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)
         )
     with pytest.raises(ErroDominio, match="maior que zero"):
         registrar_pagamento(
@@ -70,7 +70,7 @@ def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Ban
     with banco.leitura() as s:
         pagamento = obter_caso(s, r.id).pagamento
     assert pagamento is not None and (pagamento.situacao, str(pagamento.valor_pago)) == ("pago", "329.48")
-    assert pagamento.inscrito_divida_em == date(2026, 7, 1)
+    assert pagamento.inscrito_divida_em == date(2026, 7, 20)
 
 
 def test_cumprimento_da_exigencia_art_8(banco: Banco, roteiro: Roteiro) -> None:

@@ -279,8 +279,10 @@ def _povoar_muito(banco: Banco, roteiro: Roteiro) -> None:
 
 
 def _plano(banco: Banco, funcao: Callable[[so.Session], filas.Fila]) -> str:
-    """The query plan of the one statement `funcao` runs (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN, after
-    ANALYZE, on data shaped as a real office's: few open cases among many closed ones)."""
+    """The query plan of the statement `funcao` runs for its rows, its first (SQLite: EXPLAIN QUERY PLAN;
+    PostgreSQL: EXPLAIN, after ANALYZE, on data shaped as a real office's: few open cases among many closed
+    ones). Only the fines' queue reads more after it, by primary key: the calendar and the payment setting
+    its deadlines are counted with."""
     capturadas: list[tuple[str, Any]] = []
 
     def capturar(conn: object, cursor: object, statement: str, parametros: Any, *args: object) -> None:
@@ -290,10 +292,10 @@ def _plano(banco: Banco, funcao: Callable[[so.Session], filas.Fila]) -> str:
     with banco.leitura() as s:
         sa.event.listen(banco.engine, "before_cursor_execute", capturar)
         try:
-            funcao(s)
+            chave = funcao(s).chave
         finally:
             sa.event.remove(banco.engine, "before_cursor_execute", capturar)
-    assert len(capturadas) == 1, capturadas
+    assert len(capturadas) == 1 or chave == "multas_em_aberto", capturadas
     sql, parametros = capturadas[0]
     with banco.engine.connect() as conn:
         if banco.engine.dialect.name == "postgresql":

@@ -81,7 +81,8 @@ def test_planilha_baguncada_previa_recusa_parcial_recusadas_correcao_reimportaca
     assert set(problemas) == {3, 5, 6, 7}
     # Exactly what the form says (prefixed by the column when the message does not name it).
     assert problemas[3] == (_mensagem_do_formulario(cpf=CPF_INVALIDO),)
-    assert problemas[5] == ("Data de Admissão: “31/02/2019” não é uma data; use dd/mm/aaaa.",)
+    # Already written as dd/mm/aaaa: the message says the day does not exist, not how to write a date.
+    assert problemas[5] == ("Data de Admissão: 31/02/2019 não existe: fevereiro de 2019 tem 28 dias.",)
     assert problemas[6][0].startswith("Linha repetida: a linha 2 da planilha já traz o CPF 529.982.247-25")
     assert "99.999.999/0001-91 não cadastrada" in problemas[7][0]
     assert {(linha.numero, linha.acao) for linha in previa.linhas if linha.acao != "recusada"} == {

@@ -86,3 +86,18 @@ def test_flag_alterada_fora_do_programa_e_apontada(banco: Banco) -> None:
     with banco.leitura() as s:
         relatorio = verificacao.verificar_tudo(s)
     assert any("trocar_senha" in achado for achado in relatorio.achados), relatorio.achados
+
+
+def test_senha_inicial_do_administrador_e_provisoria(banco: Banco) -> None:
+    """An initial password set by the administrator is forced to change at the first login, as a reset's is."""
+    beto = contas.criar_usuario(
+        banco.uow(), ADMIN, login="beto", nome="Beto", senha="segredo123", papeis=["fiscal"], temporaria=True
+    )
+    ator = contas.autenticar(banco.uow(), "beto", "segredo123")
+    with banco.leitura() as s:
+        assert contas.precisa_trocar_senha(s, ator) and contas.obter_usuario(s, beto).trocar_senha
+    acao, depois = _auditoria(banco, beto)[0]
+    assert acao == "criar_usuario" and depois["trocar_senha"] is True
+    contas.alterar_propria_senha(banco.uow(), ator, senha_atual="segredo123", nova_senha="minha12345")
+    with banco.leitura() as s:
+        assert not contas.precisa_trocar_senha(s, ator)

@@ -35,12 +35,18 @@ def _historia(rng: random.Random) -> tuple[date | None, list[tuple[date, int, bo
 
 def _esperado(cassada: date | None, suspensoes: list[tuple[date, int, bool]], dia: date) -> str:
     """The rule, read straight from the history: cassada from the decision's day on; else suspended on the
-    days of a suspension not annulled (the last of their last days); else active."""
+    days of a suspension not annulled, until the last day of the suspensions served back to back from
+    there (REGRAS § 5: one starts the day after another ends; old overlapping ones merge); else active."""
     if cassada is not None and cassada <= dia:
         return "cassada"
-    fins = [i + timedelta(days=d - 1) for i, d, anulada in suspensoes if not anulada and i <= dia]
-    fins = [f for f in fins if f >= dia]
-    return f"suspensa até {formatar_data(max(fins))}" if fins else "ativa"
+    periodos = [(i, i + timedelta(days=d - 1)) for i, d, anulada in suspensoes if not anulada]
+    fins = [f for i, f in periodos if i <= dia <= f]
+    if not fins:
+        return "ativa"
+    fim = max(fins)
+    while seguintes := [f for i, f in periodos if i <= fim + timedelta(days=1) and f > fim]:
+        fim = max(seguintes)
+    return f"suspensa até {formatar_data(fim)}"
 
 
 def _gravar(banco: Banco, historias: list[tuple[date | None, list[tuple[date, int, bool]]]]) -> list[int]:

@@ -84,6 +84,10 @@ def test_caminho_11_administracao_pela_janela(
     with banco.leitura() as s:
         paula = next(u for u in contas.listar_usuarios(s) if u.login == "paula")
     assert paula.papeis == frozenset({"protocolo"}) and paula.nome == "Paula Souza"
+    # The administrator chose her password: she must replace it at her first login, as after a reset.
+    assert paula.trocar_senha
+    with banco.leitura() as s:
+        assert contas.precisa_trocar_senha(s, contas.autenticar(banco.uow(), "paula", "protocolo1"))
     d = usuarios.abrir(paula.id)
     d.papeis.caixas["consulta"].setChecked(True)
     d.salvar()
@@ -218,9 +222,11 @@ def test_corrigir_valor_urm_e_dispositivo_contratual(qtbot: QtBot, banco_sqlite:
     painel.recarregar()
     painel.tabela.selectRow(0)
     dialogo = painel.abrir(painel.id_selecionado())
-    assert dialogo is not None and dialogo.valor.text() == "164,7400"
+    # As the decree reads: two decimals, more only where needed (never "164,7400").
+    assert painel.modelo.data(painel.modelo.index(0, 1)) == "164,74"
+    assert dialogo is not None and dialogo.valor.text() == "164,74"
     qtbot.keyClicks(dialogo.valor, "x")  # the validator refuses letters
-    assert dialogo.valor.text() == "164,7400"
+    assert dialogo.valor.text() == "164,74"
     dialogo.valor.setText("164,7412")
     dialogo.salvar()
     assert painel.modelo.data(painel.modelo.index(0, 1)) == "164,7412"

@@ -38,7 +38,13 @@ def test_campo_data_digitado_vazio_e_invalido(qtbot: QtBot) -> None:
     qtbot.keyClicks(campo.editor, "31022026")
     with pytest.raises(ErroDominio) as erro:
         campo.data_ou_erro("data", "a data do auto")
-    assert erro.value.campo == "data" and "dd/mm/aaaa" in erro.value.mensagem
+    # Written as dd/mm/aaaa already: the message says the day does not exist, not how to write a date.
+    assert erro.value.campo == "data" and "fevereiro de 2026 tem 28 dias" in erro.value.mensagem
+    campo.limpar()
+    qtbot.keyClicks(campo.editor, "0512")
+    with pytest.raises(ErroDominio) as erro:
+        campo.data_ou_erro("data", "a data do auto")
+    assert "dd/mm/aaaa" in erro.value.mensagem
     obrigatoria = CampoData(obrigatoria=True)
     qtbot.addWidget(obrigatoria)
     with pytest.raises(ErroDominio, match="Informe a data"):

@@ -41,6 +41,7 @@ from secretaria.services import auditoria, cadastros
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
 from secretaria.services.importacao.colunas import COLUNAS, Coluna, Mapeamento, mapear, normalizar
 from secretaria.services.importacao.leitura import Planilha, Valor
+from secretaria.services.rotulos import data_inexistente
 
 __all__ = [
     "LinhaAvaliada",
@@ -237,6 +238,8 @@ def _data(titulo: str, valor: Valor) -> date | None:
             return date(ano, mes, dia)
     except ValueError:
         pass
+    if (inexistente := data_inexistente(texto)) is not None:
+        raise _Recusa(f"{titulo}: {inexistente}")
     raise _Recusa(f"{titulo}: “{texto}” não é uma data; use dd/mm/aaaa.")
 
 

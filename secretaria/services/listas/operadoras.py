@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from secretaria.models import Operadora, Suspensao, Veiculo
 from secretaria.services import vencimentos
+from secretaria.services.execucao import fim_da_suspensao_sql
 from secretaria.services.listas.nucleo import (
     Coluna,
     DefinicaoLista,
@@ -60,16 +61,8 @@ def _suspensa_em(hoje: date) -> sa.ColumnElement[bool]:
 def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
     o = Operadora
     situacao = situacao_operadora_sql(ctx.hoje)
-    suspensa_ate = (
-        sa.select(sa.func.max(Suspensao.fim))
-        .where(
-            Suspensao.operadora_id == o.id,
-            Suspensao.anulada.is_(False),
-            Suspensao.inicio <= ctx.hoje,
-            Suspensao.fim >= ctx.hoje,
-        )
-        .scalar_subquery()
-    )
+    # The end of the suspensions served back to back, as the operator's own screen says (REGRAS § 5).
+    suspensa_ate = fim_da_suspensao_sql(o.id, ctx.hoje)
     veiculos = (
         sa.select(sa.func.count(Veiculo.id))
         .where(Veiculo.operadora_id == o.id, Veiculo.situacao != "baixado")

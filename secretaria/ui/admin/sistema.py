@@ -175,12 +175,12 @@ class PainelSistema(QWidget):
         banco = contexto.banco
         if banco.eh_sqlite:
             texto = (
-                f"Banco de dados: {banco.url_exibicao}.\nUma cópia diária é feita automaticamente ao abrir o "
+                f"Banco de dados: {banco.descricao_local}.\nUma cópia diária é feita automaticamente ao abrir o "
                 "programa, na pasta “backups” ao lado do arquivo. Faça também cópias num disco externo."
             )
         else:
             texto = (
-                f"Banco de dados no servidor PostgreSQL: {banco.url_exibicao}.\nAs cópias são feitas no servidor "
+                f"Banco de dados: {banco.descricao_local}.\nAs cópias são feitas no servidor "
                 "com o pg_dump (o comando aparece ao clicar no botão abaixo) e restauradas à mão com o "
                 "pg_restore num banco novo (veja o README, “Restaurar”)."
             )
@@ -205,13 +205,13 @@ class PainelSistema(QWidget):
         lc = QVBoxLayout(grupo_config)
         self.copias_backup = QSpinBox()
         self.copias_backup.setRange(1, 365)
-        self.copias_backup.setSuffix(" cópias")
+        _sufixo_no_numero(self.copias_backup, "cópia", "cópias")
         self.dias_decisao_atrasada = QSpinBox()
         self.dias_decisao_atrasada.setRange(0, 365)
-        self.dias_decisao_atrasada.setSuffix(" dias")
+        _sufixo_no_numero(self.dias_decisao_atrasada, "dia", "dias")
         self.prazo_pagamento_dias = QSpinBox()
         self.prazo_pagamento_dias.setRange(1, 365)
-        self.prazo_pagamento_dias.setSuffix(" dias")
+        _sufixo_no_numero(self.prazo_pagamento_dias, "dia", "dias")
         self.prazo_pagamento_dias.setToolTip(
             "Prazo para pagar a multa, contado da data em que a penalidade se torna definitiva; "
             "sai nas notificações de decisão."
@@ -346,3 +346,13 @@ class PainelSistema(QWidget):
 
     def _recusado(self, mensagem: str) -> None:
         mensagens.avisar_erro(self, TITULO_RESTAURAR, mensagem)
+
+
+def _sufixo_no_numero(campo: QSpinBox, singular: str, plural: str) -> None:
+    """ "1 dia", "30 dias": the unit agrees with the number as it changes (never "1 dias")."""
+
+    def ajustar(valor: int) -> None:
+        campo.setSuffix(f" {singular if valor == 1 else plural}")
+
+    campo.valueChanged.connect(ajustar)
+    ajustar(campo.value())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -16,11 +17,18 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, LinhaTabela
 from secretaria.ui.widgets import CampoData, CampoDecimal, mensagens
 
+
+def formatar_valor_urm(valor: Decimal) -> str:
+    """A URM value as the act that fixed it reads: two decimals, more only where needed (164,74; 164,745),
+    never the stored four ("164,7400")."""
+    expoente = valor.normalize().as_tuple().exponent
+    casas = -expoente if isinstance(expoente, int) else 2
+    return formatar_decimal(valor, max(2, min(4, casas)))
+
+
 COLUNAS_URM = (
     ColunaTabela("vigencia", "Vigente a partir de", largura=18),
-    ColunaTabela(
-        "valor", "Valor (R$)", largura=14, alinhamento="direita", formatar=lambda v: formatar_decimal(v, 4)
-    ),
+    ColunaTabela("valor", "Valor (R$)", largura=14, alinhamento="direita", formatar=formatar_valor_urm),
     ColunaTabela("ato", "Ato que fixou o valor", largura=40),
     ColunaTabela("decisoes", "Decisões com este valor", largura=12, alinhamento="direita"),
 )
@@ -65,7 +73,7 @@ class DialogoValorUrm(DialogoSimples):
         self.form.adicionar("ato", "A&to:", self.ato)
         if linha is not None:
             self.vigencia.definir_data(linha.vigencia)
-            self.valor.definir_valor(linha.valor)
+            self.valor.setText(formatar_valor_urm(linha.valor))
             self.ato.setText(linha.ato)
         self.setMinimumWidth(480)
         self.finalizar()

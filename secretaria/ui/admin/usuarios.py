@@ -80,7 +80,11 @@ class DialogoUsuario(DialogoSimples):
             f.adicionar("senha", "&Senha inicial:", self.senha)
             f.adicionar("repetir", "&Repita a senha:", self.repetir)
             self.layout_principal.addWidget(
-                rotulo_ajuda("A senha deve ter pelo menos 8 caracteres, com letras e números.")
+                rotulo_ajuda(
+                    "A senha deve ter pelo menos 8 caracteres, com letras e números. Informe-a ao usuário "
+                    "pessoalmente: no primeiro acesso ele escolhe uma senha sua antes de qualquer outra coisa, "
+                    "e esta deixa de valer."
+                )
             )
         else:
             f.adicionar("ativo", "Situação:", self.situacao)
@@ -147,6 +151,7 @@ class DialogoUsuario(DialogoSimples):
                 nome=self.nome.text(),
                 senha=self.senha.text(),
                 papeis=self.papeis.papeis(),
+                temporaria=True,  # the user's own password replaces it at the first login
             )
         contas.editar_usuario(
             self.contexto.banco.uow(),

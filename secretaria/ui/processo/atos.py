@@ -11,12 +11,15 @@ service function with one unit of work.
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QButtonGroup,
     QComboBox,
     QDialogButtonBox,
@@ -403,6 +406,31 @@ class DialogoIntimacao(DialogoAto):
 # --- defesa (art. 14) --------------------------------------------------------------------------------------
 
 
+class RotuloReservado(QLabel):
+    """A word-wrapped line whose height is that of the tallest text it may show, whatever it shows now: the
+    fields below it never move while the user types above (a click aimed at the next field landed between
+    fields, and the text typed next was lost)."""
+
+    def __init__(self, possiveis: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.possiveis = possiveis
+        self._medida = QLabel()
+        self._medida.setWordWrap(True)
+        self._medida.setStyleSheet("font-weight: bold;")
+
+    def heightForWidth(self, largura: int) -> int:
+        altura = super().heightForWidth(largura)
+        for texto in self.possiveis:
+            self._medida.setText(texto)
+            altura = max(altura, self._medida.heightForWidth(largura))
+        return altura
+
+    def minimumSizeHint(self) -> QSize:
+        dica = super().minimumSizeHint()
+        return QSize(dica.width(), max(dica.height(), self.heightForWidth(max(self.width(), 1))))
+
+
 class DialogoDefesa(DialogoAto):
     titulo = "Registrar defesa"
 
@@ -414,8 +442,8 @@ class DialogoDefesa(DialogoAto):
         self.recibo = QLineEdit()
         self.texto = CampoTexto(linhas=5)
         self.texto.setPlaceholderText("Resumo ou texto da defesa")
-        self.situacao = QLabel()
-        self.situacao.setWordWrap(True)
+        prazo = formatar_data(self.caso.prazo_defesa) if self.caso.prazo_defesa else ""
+        self.situacao = RotuloReservado([self._texto_tempestiva(prazo), self._texto_intempestiva(prazo)])
         f = self.form
         f.adicionar("protocolada_em", "&Protocolada em:", self.protocolada_em)
         f.layout.addRow(self.situacao)
@@ -442,20 +470,20 @@ class DialogoDefesa(DialogoAto):
         elif dia is None:
             self.situacao.setText(f"Prazo de defesa: até {formatar_data(prazo)}.")
         elif tempestivo(dia, prazo):
-            _colorir(
-                self.situacao,
-                f"Tempestiva: dentro do prazo, que vai até {formatar_data(prazo)}.",
-                COR_OK,
-                True,
-            )
+            _colorir(self.situacao, self._texto_tempestiva(formatar_data(prazo)), COR_OK, True)
         else:
-            _colorir(
-                self.situacao,
-                f"INTEMPESTIVA: o prazo venceu em {formatar_data(prazo)}. A defesa será registrada e marcada "
-                "como intempestiva; a decisão mostrará isso.",
-                COR_ALERTA,
-                True,
-            )
+            _colorir(self.situacao, self._texto_intempestiva(formatar_data(prazo)), COR_ALERTA, True)
+
+    @staticmethod
+    def _texto_tempestiva(prazo: str) -> str:
+        return f"Tempestiva: dentro do prazo, que vai até {prazo}."
+
+    @staticmethod
+    def _texto_intempestiva(prazo: str) -> str:
+        return (
+            f"INTEMPESTIVA: o prazo venceu em {prazo}. A defesa será registrada e marcada como intempestiva; "
+            "a decisão mostrará isso."
+        )
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_defesa
@@ -478,6 +506,72 @@ class DialogoDefesa(DialogoAto):
 
 # --- the penalty fields shared by proposta, decisão and julgamento -------------------------------------------
 
+MAXIMO_DIGITADO_DIAS = 99
+"""What the days field takes: any two digits. The law's cap (art. 7º, II: 30 days) and the case's range
+are shown beside it, and the service refuses a value outside them with the reason."""
+
+
+class CampoDias(QSpinBox):
+    """Days of suspension: "sem suspensão", "1 dia", "15 dias". Any two-digit number may be typed, even outside
+    the range of the case: a spin box clamped to the range dropped the second digit of "15" silently (it read
+    1), where the range shown beside it and the service's refusal say what is wrong. The arrows step only
+    through the values the case allows (`permitir`)."""
+
+    _TEXTO = re.compile(r"^\s*(\d{0,2})\s*(d|di|dia|dias)?\s*$", re.IGNORECASE)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(0, MAXIMO_DIGITADO_DIAS)
+        self.setSpecialValueText("sem suspensão")
+        self.permitidos: tuple[int, ...] = (0,)
+
+    def permitir(self, minimo: int, maximo: int) -> None:
+        self.permitidos = (0, *range(max(minimo, 1), maximo + 1))
+
+    def textFromValue(self, valor: int) -> str:
+        return _dias(valor)
+
+    def valueFromText(self, texto: str) -> int:
+        achado = self._TEXTO.match(texto)
+        return int(achado.group(1)) if achado and achado.group(1) else 0
+
+    def validate(self, texto: str, posicao: int) -> tuple[QValidator.State, str, int]:
+        return self._estado(texto), texto, posicao
+
+    def _estado(self, texto: str) -> QValidator.State:
+        if texto == self.specialValueText():
+            return QValidator.State.Acceptable
+        achado = self._TEXTO.match(texto)
+        if achado is None:
+            return QValidator.State.Invalid
+        if not achado.group(1):
+            return QValidator.State.Intermediate
+        if int(achado.group(1)) > self.maximum():
+            return QValidator.State.Invalid
+        return QValidator.State.Acceptable
+
+    def stepBy(self, passos: int) -> None:
+        atual = self.value()
+        if passos > 0:
+            seguintes = [v for v in self.permitidos if v > atual]
+            alvo = seguintes[min(passos, len(seguintes)) - 1] if seguintes else atual
+        else:
+            anteriores = [v for v in self.permitidos if v < atual]
+            alvo = anteriores[-min(-passos, len(anteriores))] if anteriores else atual
+        self.setValue(alvo)
+        self.selectAll()
+
+    def stepEnabled(self) -> QAbstractSpinBox.StepEnabledFlag:
+        if not self.isEnabled():
+            return QAbstractSpinBox.StepEnabledFlag.StepNone
+        atual = self.value()
+        flags = QAbstractSpinBox.StepEnabledFlag.StepNone
+        if any(v > atual for v in self.permitidos):
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepUpEnabled
+        if any(v < atual for v in self.permitidos):
+            flags |= QAbstractSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
+
 
 class CamposPenalidade(QWidget):
     """Fine (URM) with the allowed range beside it and the R$ amount computed live; suspension (days) enabled
@@ -495,22 +589,26 @@ class CamposPenalidade(QWidget):
         self.faixa = QLabel()
         self.reais = QLabel()
         self.reais.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.suspensao = QSpinBox()
-        self.suspensao.setRange(0, 30)
-        self.suspensao.setSuffix(" dias")
-        self.suspensao.setSpecialValueText("sem suspensão")
+        self.suspensao = CampoDias()
         self.suspensao.setMaximumWidth(140)
         self.suspensao.setAccessibleName("Suspensão em dias")
         self.faixa_suspensao = QLabel()
         self.faixa_suspensao.setWordWrap(True)
+        # The unit beside the fine, then a gap before the range ("URMFaixa cabível" read as one word).
         self.linha_multa = QHBoxLayout()
+        self.linha_multa.setSpacing(6)
         self.linha_multa.addWidget(self.multa)
         self.linha_multa.addWidget(QLabel("URM"))
+        self.linha_multa.addSpacing(12)
         self.linha_multa.addWidget(self.faixa, 1)
         self.linha_suspensao = QHBoxLayout()
+        self.linha_suspensao.setSpacing(6)
         self.linha_suspensao.addWidget(self.suspensao)
+        self.linha_suspensao.addSpacing(12)
         self.linha_suspensao.addWidget(self.faixa_suspensao, 1)
         self.multa.valorAlterado.connect(lambda _v: self.atualizar_reais())
+        self._texto_suspensao = ""
+        self.suspensao.valueChanged.connect(lambda _v: self.atualizar_suspensao())
 
     def avaliar(self, dia: date | None, data_valor: date | None = None) -> None:
         """The range as of `dia` (the act's date); R$ at the URM of `data_valor` (default: `dia`)."""
@@ -540,14 +638,16 @@ class CamposPenalidade(QWidget):
         if s.suspensao_cabivel and s.suspensao_max_dias is not None:
             smin, smax = s.suspensao_min_dias or 0, s.suspensao_max_dias
             self.suspensao.setEnabled(True)
-            self.suspensao.setMaximum(smax)
-            self.suspensao.setSingleStep(smax if smin == smax else 1)  # exact length: the arrows give 0 or it
+            self.suspensao.permitir(smin, smax)  # exact length: the arrows give 0 or it
             if smin == smax:
                 texto = f"Cabível: exatamente {_dias(smax)} (art. 7º, § 7º), cumulativa com a multa (§ 8º)."
             else:
                 texto = f"Cabível: de {smin} a {_dias(smax)} (art. 7º, § 6º), cumulativa com a multa (§ 8º)."
-            _colorir(self.faixa_suspensao, texto, COR_ALERTA)
+            self._texto_suspensao = texto
+            self.atualizar_suspensao()
         else:
+            self._texto_suspensao = ""
+            self.suspensao.permitir(0, 0)
             self.suspensao.setValue(0)
             self.suspensao.setEnabled(False)
             _colorir(
@@ -558,6 +658,15 @@ class CamposPenalidade(QWidget):
                 COR_OK,
             )
         self.atualizar_reais()
+
+    def atualizar_suspensao(self) -> None:
+        """The allowed days beside the field; red when the days typed are outside them."""
+        if not self._texto_suspensao:
+            return
+        if self.suspensao.value() in self.suspensao.permitidos:
+            _colorir(self.faixa_suspensao, self._texto_suspensao, COR_ALERTA)
+        else:
+            _colorir(self.faixa_suspensao, f"Fora da faixa cabível. {self._texto_suspensao}", COR_BLOQUEIO)
 
     def atualizar_reais(self) -> None:
         try:
@@ -995,7 +1104,8 @@ class DialogoSuspensao(DialogoAto):
 
     def montar(self) -> None:
         self.inicio = CampoData(obrigatoria=True)
-        self.inicio.definir_data(relogio.hoje())
+        # The first free day: after the operator's other started suspensions (REGRAS § 5).
+        self.inicio.definir_data(self.caso.inicio_suspensao_proposto or relogio.hoje())
         self.fim = rotulo_dica()
         self.form.adicionar("inicio", "&Início:", self.inicio)
         self.form.layout.addRow(self.fim)
@@ -1018,7 +1128,8 @@ class DialogoSuspensao(DialogoAto):
         )
 
     def confirmacao(self) -> str:
-        return f"{self.fim.text()}\n\nConfirmar o início da suspensão de {self.caso.operadora_nome}?"
+        # The question ends the sentence, not the name ("… de Viação Alfa Ltda.?").
+        return f"Confirmar o início da suspensão?\n\n{self.caso.operadora_nome} — {self.fim.text()}"
 
     def pedido(self) -> dict[str, Any]:
         """The arguments of `iniciar_suspensao` (and of its check) from the fields."""
@@ -1062,6 +1173,13 @@ class DialogoPagamento(DialogoAto):
         valor.addStretch(1)
         devido = formatar_reais(pagamento.valor) if pagamento is not None else "—"
         self.layout_principal.insertWidget(1, QLabel(f"Valor da multa: {devido}"))
+        self.prazo = rotulo_dica()
+        if (prazo := self.caso.prazo_pagamento) is not None:
+            self.prazo.setText(
+                f"Prazo de pagamento até {formatar_data(prazo)}: a multa só pode ser inscrita em dívida ativa "
+                f"a partir de {formatar_data(prazo + timedelta(days=1))}."
+            )
+            self.layout_principal.insertWidget(2, self.prazo)
         f = self.form
         f.adicionar("situacao", "&Situação:", self.situacao)
         f.adicionar("data", "&Data:", self.data)

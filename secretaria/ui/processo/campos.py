@@ -108,15 +108,30 @@ def _inicio_visivel(combo: QComboBox) -> None:
         editor.setCursorPosition(0)
 
 
-def preencher_combo(combo: QComboBox, itens: Iterable[tuple[str, object]], vazio: str | None = None) -> None:
-    """Replace a combo's items (label, data), keeping the current choice when it is still offered."""
+def preencher_combo(
+    combo: QComboBox, itens: Iterable[tuple[str, object] | tuple[str, object, str]], vazio: str | None = None
+) -> None:
+    """Replace a combo's items (label, data[, more words to search it by]), keeping the current choice when
+    it is still offered.
+
+    `vazio` names the empty choice. In a searchable (editable) combo it is the field's placeholder, never
+    text: typed over, the words were kept ("Santa— escolha a operadora —"); the empty choice is then an
+    item with no text.
+    """
     atual = combo.currentData()
     combo.blockSignals(True)
     combo.clear()
+    editor = combo.lineEdit() if combo.isEditable() else None
     if vazio is not None:
-        combo.addItem(vazio, None)
-    for rotulo, dado in itens:
+        combo.addItem("" if editor is not None else vazio, None)
+        if editor is not None:
+            editor.setPlaceholderText(vazio)
+    for item in itens:
+        rotulo, dado, *busca = item
         combo.addItem(rotulo, dado)
+        if busca and busca[0]:
+            combo.setItemData(combo.count() - 1, chave_de_busca(f"{rotulo} {busca[0]}"), PAPEL_BUSCA)
+            combo.setItemData(combo.count() - 1, busca[0], Qt.ItemDataRole.ToolTipRole)
     indice = combo.findData(atual) if atual is not None else -1
     combo.setCurrentIndex(max(indice, 0) if combo.count() else -1)
     combo.blockSignals(False)

@@ -107,7 +107,8 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
         self.form.apelido("operadora_id", "motivo")
 
     def confirmacao(self) -> str:
-        return f"Instaurar o procedimento de cassação da permissão de {self.operadora_nome}?"
+        # The question mark never follows the name ("… Ltda.?").
+        return f"Instaurar o procedimento de cassação da permissão?\n\nPermissionária: {self.operadora_nome}"
 
     def pedido(self) -> dict[str, Any]:
         """The arguments of `instaurar_cassacao` (and of its check) from the fields."""

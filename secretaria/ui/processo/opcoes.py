@@ -17,6 +17,8 @@ LIMITE_OPCOES = 2000
 class Opcao(NamedTuple):
     rotulo: str
     id: Any
+    busca: str = ""
+    """More words a search finds it by (`preencher_combo`): an operator's razão social."""
 
 
 class OpcoesCaso(Protocol):
@@ -50,7 +52,7 @@ class OpcoesDoBanco:
 
     def _ler(self, funcao: Any, *args: Any, **kwargs: Any) -> list[Opcao]:
         with self.contexto.banco.leitura() as sessao:
-            return [Opcao(o.rotulo, o.id) for o in funcao(sessao, *args, **kwargs)]
+            return [Opcao(o.rotulo, o.id, o.busca) for o in funcao(sessao, *args, **kwargs)]
 
     def operadoras(self) -> list[Opcao]:
         from secretaria.services.cadastros import opcoes_operadoras

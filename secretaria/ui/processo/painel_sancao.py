@@ -41,6 +41,8 @@ class AntecedenteExibido:
     descricao: str  # "AI nº 0003/2026 — infração de 10/02/2026, decidida em 01/03/2026, definitiva em …"
     contado: bool
     motivo: str  # why it counts or not, in plain Portuguese
+    data_infracao: date | None = None
+    """Autos of one infraction day are one link of the recidivism chain (REGRAS § 3 rule 3)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,18 @@ class ConteudoPainel:
     bloqueio: str = ""
 
 
+def _titulo_contam(contam: list[AntecedenteExibido]) -> str:
+    """ "Autos anteriores que contam (3)"; when some share an infraction day, which the level counts once
+    (rule 3: one link per day), the title says so, or 4 autos beside "3ª reincidência" read as a mistake."""
+    dias = len({a.data_infracao for a in contam})
+    if dias == len(contam):
+        return f"Autos anteriores que contam ({len(contam)})"
+    return (
+        f"Autos anteriores que contam ({len(contam)} autos em {dias} {'dia' if dias == 1 else 'dias'} de "
+        "infração: autos do mesmo dia são uma só reincidência)"
+    )
+
+
 def conteudo_de(avaliacao: AvaliacaoSancao) -> ConteudoPainel:
     """The panel's content from the service's evaluation (`secretaria.services.sancao.avaliar_sancao`)."""
     antecedentes = []
@@ -78,7 +92,9 @@ def conteudo_de(avaliacao: AvaliacaoSancao) -> ConteudoPainel:
                 partes.append(f"suspensão de {_dias(a.suspensao_dias)}")
         # The service's reason reads "AI nº X — infração de dd/mm/aaaa: não conta — motivo"; keep the verdict.
         _, _, motivo = a.motivo.partition(": ")
-        antecedentes.append(AntecedenteExibido(", ".join(partes), a.contado, _maiuscula(motivo or a.motivo)))
+        antecedentes.append(
+            AntecedenteExibido(", ".join(partes), a.contado, _maiuscula(motivo or a.motivo), a.data_infracao)
+        )
     return ConteudoPainel(
         dispositivo_rotulo=avaliacao.dispositivo_rotulo,
         dispositivo_texto=avaliacao.dispositivo_texto,
@@ -171,7 +187,7 @@ def montar_html(c: ConteudoPainel) -> str:
     else:
         itens = "".join(f"<li>{_e(a.descricao)}<br><i>{_e(a.motivo)}</i></li>" for a in contam)
         secao(
-            f"Autos anteriores que contam ({len(contam)})",
+            _titulo_contam(contam),
             f"<ul style='margin-top:0; margin-bottom:0; margin-left:-16px'>{itens}</ul>"
             if contam
             else "Nenhum.",

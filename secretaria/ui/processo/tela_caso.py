@@ -460,7 +460,7 @@ class TelaCaso(QDialog):
 
             texto += f" = {formatar_reais(urm_para_reais(c.multa_ur, d.valor_urm))}"
         if c.suspensao_dias:
-            texto += f" e suspensão de {c.suspensao_dias} dias"
+            texto += f" e suspensão de {c.suspensao_dias} {'dia' if c.suspensao_dias == 1 else 'dias'}"
         texto += f" (decisão de {formatar_data(d.data)}"
         if d.defesa_intempestiva:
             texto += "; defesa intempestiva"
@@ -614,7 +614,11 @@ class TelaCaso(QDialog):
         for p in c.propostas:
             texto = (
                 f"multa de {formatar_decimal(p.multa_ur)} URM"
-                + (f" e suspensão de {p.suspensao_dias} dias" if p.suspensao_dias else "")
+                + (
+                    f" e suspensão de {p.suspensao_dias} {'dia' if p.suspensao_dias == 1 else 'dias'}"
+                    if p.suspensao_dias
+                    else ""
+                )
                 if p.acao == "aplicar"
                 else "arquivamento"
             )

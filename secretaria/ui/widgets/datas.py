@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from secretaria.lei.formato import formatar_data
 from secretaria.services.base import ErroDominio
-from secretaria.services.rotulos import com_preposicao
+from secretaria.services.rotulos import com_preposicao, data_inexistente
 from secretaria.ui.widgets.documentos import CampoMascarado
 
 _MASCARA = "00/00/0000;_"
@@ -95,6 +95,11 @@ class CampoData(QWidget):
         try:
             valor = self.data()
         except ValueError:
+            inexistente = data_inexistente(self.editor.text())
+            if inexistente is not None:  # the form is right: the day is what does not exist
+                raise ErroDominio(
+                    f"Data inválida {com_preposicao('em', rotulo)}: {inexistente}", campo
+                ) from None
             raise ErroDominio(
                 f"Data inválida {com_preposicao('em', rotulo)}: use dd/mm/aaaa (por exemplo, 05/12/2026).",
                 campo,

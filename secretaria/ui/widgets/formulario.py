@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QIcon, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialog,
@@ -492,6 +492,8 @@ def botoes_salvar_cancelar(dialogo: QDialog, *, texto_salvar: str = "Salvar") ->
     botoes = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
     salvar = botoes.button(QDialogButtonBox.StandardButton.Save)
     salvar.setText(texto_salvar)
+    if texto_salvar.replace("&", "") != "Salvar":
+        salvar.setIcon(QIcon())  # the style's floppy disk means "save", not "Entrar" or "Lavrar auto…"
     salvar.setDefault(True)
     salvar.setAutoDefault(True)
     cancelar = botoes.button(QDialogButtonBox.StandardButton.Cancel)
