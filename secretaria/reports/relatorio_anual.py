@@ -162,7 +162,7 @@ def _documento_anual() -> type[Any]:
                     "Autos lavrados",
                     "Multas",
                     "Arquivados",
-                    "Multas (R$)",
+                    "Multas dos autos (R$)",
                     "Suspensões",
                     "Dias de suspensão",
                 ],
@@ -298,6 +298,8 @@ def _documento_anual() -> type[Any]:
                     ("FONT", (1, -1), (-1, -1), negrito.fontName, corpo.fontSize),
                     ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#eef2f8")),
                     ("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.HexColor("#333333")),
+                    # The totals row never starts a page alone: it goes with the last rows above it.
+                    ("NOSPLIT", (0, max(1, len(linhas) - 2)), (-1, -1)),
                 ]
             )
             return Table(
@@ -341,7 +343,7 @@ def gerar_planilha_anual(dados: DadosAnuais, destino: str | os.PathLike[str] | B
                 Coluna("Autos lavrados", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Multas aplicadas", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Arquivados", 6, FORMATO_INTEIRO, total=True),
-                Coluna("Multas (R$)", 10, FORMATO_REAIS, total=True),
+                Coluna("Multas dos autos (R$)", 10, FORMATO_REAIS, total=True),
                 Coluna("Suspensões", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Dias de suspensão", 6, FORMATO_INTEIRO, total=True),
             ),
