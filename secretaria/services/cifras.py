@@ -38,6 +38,10 @@ __all__ = [
 ]
 
 
+Chave = sa.ColumnElement[Any] | so.QueryableAttribute[Any]
+"""A grouping key: a column of `AutoInfracao` or `Decisao`, or an expression over them."""
+
+
 @dataclass(frozen=True)
 class MultaVigente:
     """A fine as it stands: URM quantity and R$ at the URM of the decision's day."""
@@ -93,7 +97,7 @@ def suspensao_vale(a: Any = AutoInfracao, d: Any = Decisao) -> sa.ColumnElement[
 
 
 def multas_aplicadas(
-    sessao: so.Session, chaves: Sequence[sa.ColumnElement[Any]], *condicoes: sa.ColumnElement[bool]
+    sessao: so.Session, chaves: Sequence[Chave], *condicoes: sa.ColumnElement[bool]
 ) -> dict[tuple[Any, ...], Multas]:
     """The standing fines grouped by `chaves` (SQL expressions over `AutoInfracao` and `Decisao`, e.g. the
     decision's month or the auto's operator), among the decisions that meet `condicoes`: how many and their
@@ -128,7 +132,7 @@ def multas_aplicadas(
 
 
 def autos_lavrados(
-    sessao: so.Session, desde: date, ate: date, chaves: Sequence[sa.ColumnElement[Any]] = ()
+    sessao: so.Session, desde: date, ate: date, chaves: Sequence[Chave] = ()
 ) -> dict[tuple[Any, ...], int]:
     """Autos drawn up from `desde` to `ate` (by the lavratura, cancelled ones too: each took a number),
     grouped by `chaves` over `AutoInfracao`; `()` → the single total under the key `()`."""

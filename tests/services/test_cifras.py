@@ -88,7 +88,9 @@ def _cenario(r: Roteiro) -> Cenario:
         dias_ate_decisao=30,
     ).id
     with r.banco.leitura() as s:
-        por_auto = dict(s.execute(sa.select(Decisao.auto_id, Decisao.valor_urm)).all())
+        por_auto: dict[int, Decimal] = {
+            i: v for i, v in s.execute(sa.select(Decisao.auto_id, Decisao.valor_urm)) if v is not None
+        }
     valor_urm = {caso: por_auto[i] for caso, i in ids.items() if i in por_auto}
     return Cenario(ids, valor_urm)  # fmt: skip
 
@@ -122,8 +124,8 @@ def test_mes_e_ano_conferem_em_todos_os_relatorios(banco: Banco, roteiro: Roteir
     no_ano = abril + janeiro
     lavrados_2026, lavrados_abril, lavrados_janeiro = 7, 5, 1  # by the lavratura
     infracoes_2026 = 6  # by the day of the fact: not the auto of 30/12/2025 drawn up in January
-    op1 = {"multas": 2, "reais": c.reais("pago", "4.00") + c.reais("reduzido", "3.50"), "arquivados": 1}
-    op2 = {"multas": 1, "reais": c.reais("divida", "4.50"), "arquivados": 0}
+    op1_reais = c.reais("pago", "4.00") + c.reais("reduzido", "3.50")  # 2 fines, 1 dismissal
+    op2_reais = c.reais("divida", "4.50")  # 1 fine (the annulled one is not)
 
     # --- the monthly workbooks (April and January)
     for mes, reais, lavrados, decisoes in ((4, abril, lavrados_abril, 5), (1, janeiro, lavrados_janeiro, 1)):
@@ -170,7 +172,7 @@ def test_mes_e_ano_conferem_em_todos_os_relatorios(banco: Banco, roteiro: Roteir
     assert multas_mes[0] == janeiro and multas_mes[3] == abril and sum(multas_mes) == no_ano
     por_op = livro[ABAS_ANUAIS[0]]
     assert sum(_coluna(por_op, "Autos lavrados")) == lavrados_2026
-    assert _soma(_coluna(por_op, "Multas dos autos (R$)")) == op1["reais"] + op2["reais"]
+    assert _soma(_coluna(por_op, "Multas dos autos (R$)")) == op1_reais + op2_reais
     for autos, multas_n, arquivados in zip(
         _coluna(por_op, "Autos lavrados"),
         _coluna(por_op, "Multas aplicadas"),
@@ -188,23 +190,21 @@ def test_mes_e_ano_conferem_em_todos_os_relatorios(banco: Banco, roteiro: Roteir
     assert f"abr/26 {lavrados_abril} {formatar_reais(abril)}" in texto
     assert f"jan/26 {lavrados_janeiro} {formatar_reais(janeiro)}" in texto
     assert f"Total {lavrados_2026} {formatar_reais(no_ano)}" in texto  # the months table's totals row
-    assert re.search(
-        rf"Total {lavrados_2026} 3 1 {re.escape(formatar_reais(op1['reais'] + op2['reais']))}", texto
-    )
+    assert re.search(rf"Total {lavrados_2026} 3 1 {re.escape(formatar_reais(op1_reais + op2_reais))}", texto)
 
     # --- the fichas (data and PDF): every year of the operator, the fines as they stand
     with banco.leitura() as s:
         ficha1 = dados_ficha(s, roteiro.cidade.operadora_id)
         ficha2 = dados_ficha(s, roteiro.cidade.operadora2_id)
-    total1 = op1["reais"] + janeiro
+    total1 = op1_reais + janeiro
     texto1 = _texto_pdf(FichaOperadoraPdf().render(ficha1))
     assert f"Multas aplicadas 3 – {formatar_reais(total1)}" in texto1
     assert f"Multas pagas 1 – {formatar_reais(c.reais('pago', '4.00'))}" in texto1
     assert f"Em aberto 2 – {formatar_reais(c.reais('reduzido', '3.50') + janeiro)}" in texto1
     assert f"Em dívida ativa 0 – {formatar_reais(Decimal(0))}" in texto1
     texto2 = _texto_pdf(FichaOperadoraPdf().render(ficha2))
-    assert f"Multas aplicadas 1 – {formatar_reais(op2['reais'])}" in texto2  # the annulled fine is not there
+    assert f"Multas aplicadas 1 – {formatar_reais(op2_reais)}" in texto2  # the annulled fine is not there
     assert f"Em aberto 0 – {formatar_reais(Decimal(0))}" in texto2
-    assert f"Em dívida ativa 1 – {formatar_reais(op2['reais'])}" in texto2
+    assert f"Em dívida ativa 1 – {formatar_reais(op2_reais)}" in texto2
     # The ficha and the annual report's operator rows agree on the year's autos (all but one of 2025).
-    assert sum(x.multa_reais or 0 for x in ficha1.casos if x.data.year == 2026) == op1["reais"]
+    assert sum(x.multa_reais or 0 for x in ficha1.casos if x.data.year == 2026) == op1_reais
