@@ -101,33 +101,33 @@ def multas_aplicadas(
 ) -> dict[tuple[Any, ...], Multas]:
     """The standing fines grouped by `chaves` (SQL expressions over `AutoInfracao` and `Decisao`, e.g. the
     decision's month or the auto's operator), among the decisions that meet `condicoes`: how many and their
-    final R$. Grouped by the database; only the fines whose quantity changed after the decision (few) come
-    back one by one, to be recomputed at their final value."""
+    final R$, in one grouped query."""
     a, d = AutoInfracao, Decisao
-    base = [multa_vale(), *condicoes]
-    grupos = sessao.execute(
-        sa.select(*chaves, sa.func.count(), sa.func.sum(d.multa_reais))
+    # One grouped scan: a fine whose quantity is the decision's own sums its stored amount; the others (a
+    # reduction on appeal, a revision) are grouped by their final quantity and URM, each group's fine
+    # recomputed once here and counted as many times as it occurs.
+    mudou = a.multa_ur != d.multa_ur
+    urm_final = sa.case((mudou, a.multa_ur), else_=sa.null())
+    valor_final = sa.case((mudou, d.valor_urm), else_=sa.null())
+    linhas = sessao.execute(
+        sa.select(*chaves, urm_final, valor_final, sa.func.count(), sa.func.sum(d.multa_reais))
         .select_from(d)
         .join(a, a.id == d.auto_id)
-        .where(*base, a.multa_ur == d.multa_ur)
-        .group_by(*chaves)
+        .where(multa_vale(), *condicoes)
+        .group_by(*chaves, urm_final, valor_final)
     ).all()
     somas: dict[tuple[Any, ...], list[Any]] = defaultdict(lambda: [0, Decimal(0)])
     n = len(chaves)
-    for linha in grupos:
-        soma = somas[tuple(linha[:n])]
-        soma[0] += int(linha[n])
-        soma[1] += Decimal(str(linha[n + 1] or 0))
-    mudadas = sessao.execute(
-        sa.select(*chaves, a.multa_ur, d.valor_urm)
-        .select_from(d)
-        .join(a, a.id == d.auto_id)
-        .where(*base, a.multa_ur != d.multa_ur, d.valor_urm.is_not(None))
-    ).all()
-    for linha in mudadas:
-        soma = somas[tuple(linha[:n])]
-        soma[0] += 1
-        soma[1] += urm_para_reais(Decimal(str(linha[n])), Decimal(str(linha[n + 1])))
+    for linha in linhas:
+        urm, valor, quantidade, soma = linha[n], linha[n + 1], int(linha[n + 2]), linha[n + 3]
+        if urm is not None and valor is None:
+            continue  # a changed fine without the URM of its day has no final value (as `multa_vigente`)
+        total = somas[tuple(linha[:n])]
+        total[0] += quantidade
+        if urm is None:
+            total[1] += Decimal(str(soma or 0))
+        else:
+            total[1] += quantidade * urm_para_reais(Decimal(str(urm)), Decimal(str(valor)))
     return {k: Multas(q, r.quantize(Decimal("0.01"))) for k, (q, r) in somas.items()}
 
 
