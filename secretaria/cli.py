@@ -447,6 +447,11 @@ def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     return executar(banco, demo=True)
 
 
+def _milhar(n: int) -> str:
+    """1234 → "1.234": counts printed for a reader (pt-BR thousands separator; no import at start-up)."""
+    return f"{n:,}".replace(",", ".")
+
+
 def _progresso_terminal(feito: int, total: int, etapa: str) -> None:
     if sys.stderr.isatty():
         print(f"\r{etapa}: {feito}/{total}", end="" if feito < total else "\n", file=sys.stderr, flush=True)
@@ -607,7 +612,7 @@ def _auditoria_termo(url: str | None, saida: Path) -> int:
         banco.fechar()
     _gravar_arquivo(saida, termo.pdf)
     print(
-        f"Termo de verificação nº {termo.numero} gravado em {saida}: {termo.registros} registros, último "
+        f"Termo de verificação nº {termo.numero} gravado em {saida}: {_milhar(termo.registros)} registros, último "
         f"nº {termo.ultimo_id}, hash {termo.ultimo_hash}. Imprima, assine com uma testemunha e guarde-o."
     )
     return 0
@@ -785,12 +790,14 @@ def _progresso_planilha(minimo: int = 5_000) -> Callable[[int, int], None]:
             return
         if sys.stderr.isatty():
             fim = "\n" if feitas >= total else ""
-            print(f"\rPlanilha: {feitas}/{total} linhas", end=fim, file=sys.stderr, flush=True)
+            print(
+                f"\rPlanilha: {_milhar(feitas)}/{_milhar(total)} linhas", end=fim, file=sys.stderr, flush=True
+            )
             return
         decimo = feitas * 10 // total
         if decimo > ultimo[0]:
             ultimo[0] = decimo
-            print(f"Planilha: {feitas}/{total} linhas", file=sys.stderr, flush=True)
+            print(f"Planilha: {_milhar(feitas)}/{_milhar(total)} linhas", file=sys.stderr, flush=True)
 
     return mostrar
 

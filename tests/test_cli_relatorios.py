@@ -129,7 +129,7 @@ def test_linha_de_progresso_num_registro(monkeypatch: pytest.MonkeyPatch) -> Non
     for feitas in range(0, 20_001, 1_000):
         progresso(feitas, 20_000)
     linhas = erros.getvalue().splitlines()
-    assert linhas[0] == "Planilha: 0/20000 linhas" and linhas[-1] == "Planilha: 20000/20000 linhas"
+    assert linhas[0] == "Planilha: 0/20.000 linhas" and linhas[-1] == "Planilha: 20.000/20.000 linhas"
     assert len(linhas) == 11  # one per tenth, not one per call
     pequeno = io.StringIO()
     monkeypatch.setattr(sys, "stderr", pequeno)

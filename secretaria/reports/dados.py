@@ -311,6 +311,8 @@ class DadosRetificacao:
     dispositivo: str  # as corrected: "Art. 1º, XVI"
     tipo: str
     lavrado_por_nome: str
+    """The inspector who drew the termo up (REGRAS § 5: "who"), signing it."""
+    lavrado_por_matricula: str | None = None
     representante: str | None = None
     proxima_penalidade: str | None = None
     horario_expediente: str = ""

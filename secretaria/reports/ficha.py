@@ -13,6 +13,7 @@ from decimal import Decimal
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
+from secretaria.codigos import ROTULOS_CURTOS_PAGAMENTO, SituacaoPagamento
 from secretaria.reports.dados import DadosFicha, LinhaFichaCaso, Timbre
 from secretaria.reports.formato import formatar_data, formatar_decimal, formatar_reais
 from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, COR_ZEBRA, DocumentoPdf, texto
@@ -20,8 +21,19 @@ from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, COR_ZEBRA, Documen
 __all__ = ["FichaOperadoraPdf"]
 
 
+EM_ABERTO = ROTULOS_CURTOS_PAGAMENTO[SituacaoPagamento.ABERTO]
+DIVIDA_ATIVA = ROTULOS_CURTOS_PAGAMENTO[SituacaoPagamento.DIVIDA_ATIVA]
+"""The payment column's words (as `services.documentos.dados_ficha` fills it) for an open fine and one
+inscribed in dívida ativa."""
+
+
+def _inteiro(numero: int) -> str:
+    """ "1.234", a count as the reader writes it."""
+    return formatar_decimal(Decimal(numero), 0)
+
+
 def _dias(numero: int) -> str:
-    return f"{numero} dia" if numero == 1 else f"{numero} dias"
+    return f"{_inteiro(numero)} dia" if numero == 1 else f"{_inteiro(numero)} dias"
 
 
 class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
@@ -123,7 +135,11 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
                         "Pequeno",
                     )
                 )
-        suspensoes = [c for c in dados.casos if c.suspensao_dias]
+        # In the order they are served: started ones by their first day, those not started yet after them.
+        suspensoes = sorted(
+            (c for c in dados.casos if c.suspensao_dias),
+            key=lambda c: (c.suspensao_inicio is None, c.suspensao_inicio or c.data, c.data, c.numero),
+        )
         if suspensoes:
             f.append(self.secao(f"Suspensões (art. 7º, II) ({len(suspensoes)})"))
             f.append(self.tabela_suspensoes(suspensoes))
@@ -147,17 +163,20 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
         return f
 
     def resumo(self, lista: Sequence[LinhaFichaCaso]) -> list[tuple[str, str]]:
-        """Totals a reader would otherwise add up by hand: fines applied, paid, open; suspension days."""
+        """Totals a reader would otherwise add up by hand: fines applied (as they stand), paid, open, in
+        dívida ativa (no longer the Secretaria's to collect, so not "em aberto"); suspension days."""
         multas = [c.multa_reais for c in lista if c.multa_reais is not None]
         pagas = [c.multa_reais for c in lista if c.multa_reais is not None and c.data_pagamento is not None]
+        divida = [c.multa_reais for c in lista if c.multa_reais is not None and c.pagamento == DIVIDA_ATIVA]
+        abertas = [c.multa_reais for c in lista if c.multa_reais is not None and c.pagamento == EM_ABERTO]
         total = sum(multas, Decimal(0))
-        pago = sum(pagas, Decimal(0))
         suspensoes = [c.suspensao_dias for c in lista if c.suspensao_dias]
         return [
-            ("Autos", str(len(lista))),
-            ("Multas aplicadas", f"{len(multas)} – {formatar_reais(total)}"),
-            ("Multas pagas", f"{len(pagas)} – {formatar_reais(pago)}"),
-            ("Em aberto", formatar_reais(total - pago)),
+            ("Autos", _inteiro(len(lista))),
+            ("Multas aplicadas", f"{_inteiro(len(multas))} – {formatar_reais(total)}"),
+            ("Multas pagas", f"{_inteiro(len(pagas))} – {formatar_reais(sum(pagas, Decimal(0)))}"),
+            ("Em aberto", f"{_inteiro(len(abertas))} – {formatar_reais(sum(abertas, Decimal(0)))}"),
+            ("Em dívida ativa", f"{_inteiro(len(divida))} – {formatar_reais(sum(divida, Decimal(0)))}"),
             (
                 "Suspensões",
                 f"{len(suspensoes)} ({_dias(sum(suspensoes))} no total)" if suspensoes else "nenhuma",

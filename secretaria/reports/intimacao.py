@@ -14,10 +14,10 @@ from datetime import date, time
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import DadosIntimacao, DadosLoteIntimacao, Timbre
-from secretaria.reports.formato import formatar_data
+from secretaria.reports.formato import formatar_data, formatar_decimal
 from secretaria.reports.pdf_base import (
     COR_FAIXA,
     COR_TEXTO,
@@ -267,7 +267,7 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         f: list[Flowable] = self.cabecalho(
             "RELAÇÃO DE ENTREGA DE INTIMAÇÕES",
             f"Período de {formatar_data(dados.periodo_inicio)} a {formatar_data(dados.periodo_fim)} – "
-            f"{len(dados.intimacoes)} {'intimação' if len(dados.intimacoes) == 1 else 'intimações'} – art. 11 da Lei Municipal nº 2.413/1978",
+            f"{formatar_decimal(len(dados.intimacoes), 0)} {'intimação' if len(dados.intimacoes) == 1 else 'intimações'} – art. 11 da Lei Municipal nº 2.413/1978",
         )
         cabecalho = ["Nº", "Auto", "Operadora", "Endereço", "Recebido por", "Data", "Assinatura"]
         linhas: list[list[object]] = [[self.p(c, "CelulaCabecalho") for c in cabecalho]]
@@ -283,10 +283,25 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
                     "",
                 ]
             )
-        alturas = [None] + [self.ALTURA_LINHA_LISTA] * len(dados.intimacoes)
+        # The declaration and the signature are the table's last row (spanning every column, without grid),
+        # kept with the last notices' rows (NOSPLIT): when the page ends, those rows go over with it, under
+        # the repeated header — the declaration never stands alone on a page ("as intimações acima").
+        declaracao = [
+            Spacer(1, 6 * mm),
+            self.p(
+                "Declaro que entreguei as intimações acima, com a cópia autêntica dos respectivos autos, "
+                "às pessoas indicadas, nas datas anotadas.",
+                "Pequeno",
+            ),
+            self.local_e_data(dados.timbre, dados.emitido_em),
+            self.assinaturas([["Responsável pela entrega", "Nome e matrícula: ____________________"]]),
+        ]
+        linhas.append([declaracao, "", "", "", "", "", ""])
+        n = len(dados.intimacoes)
+        alturas = [None] + [self.ALTURA_LINHA_LISTA] * n + [None]
         tabela = Table(linhas, colWidths=list(self.LARGURAS_LISTA), rowHeights=alturas, repeatRows=1)
         estilo = [
-            ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
+            ("GRID", (0, 0), (-1, n), 0.4, COR_TEXTO),
             ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
             ("VALIGN", (0, 0), (-1, 0), "MIDDLE"),
             ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
@@ -294,24 +309,12 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
             ("RIGHTPADDING", (0, 0), (-1, -1), 2),
             ("FONTNAME", (0, 1), (1, -1), FONTE),
             ("FONTSIZE", (0, 1), (1, -1), 7.5),
+            ("SPAN", (0, -1), (-1, -1)),
+            ("LEFTPADDING", (0, -1), (-1, -1), 0),
+            ("RIGHTPADDING", (0, -1), (-1, -1), 0),
+            ("NOSPLIT", (0, max(1, n - 1)), (-1, -1)),
         ]
-        estilo += [("BACKGROUND", (0, i), (-1, i), COR_ZEBRA) for i in range(2, len(linhas), 2)]
+        estilo += [("BACKGROUND", (0, i), (-1, i), COR_ZEBRA) for i in range(2, n + 1, 2)]
         tabela.setStyle(TableStyle(estilo))
         f.append(tabela)
-        f.append(
-            KeepTogether(
-                [
-                    Spacer(1, 6 * mm),
-                    self.p(
-                        "Declaro que entreguei as intimações acima, com a cópia autêntica dos respectivos autos, "
-                        "às pessoas indicadas, nas datas anotadas.",
-                        "Pequeno",
-                    ),
-                    self.local_e_data(dados.timbre, dados.emitido_em),
-                    self.assinaturas(
-                        [["Responsável pela entrega", "Nome e matrícula: ____________________"]]
-                    ),
-                ]
-            )
-        )
         return f

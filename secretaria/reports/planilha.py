@@ -50,7 +50,7 @@ FORMATO_DATA_HORA = "DD/MM/YYYY HH:MM"
 FORMATO_REAIS = '"R$" #,##0.00'
 FORMATO_DECIMAL = "#,##0.00"
 FORMATO_URM = "0.00"
-FORMATO_INTEIRO = "0"
+FORMATO_INTEIRO = "#,##0"
 ESTILO_TABELA = "TableStyleMedium2"
 ROTULO_TOTAL = "Total"
 _PERIGOSOS = ("=", "+", "-", "@", "\t", "\r")
@@ -351,20 +351,31 @@ class TabelaGrafico:
     """Header of the label column."""
     valor: str
     """Header of the value column."""
-    linhas: Sequence[tuple[str, Formula]]
+    linhas: Sequence[tuple[str | date, Formula]]
     formato: str = FORMATO_INTEIRO
+    formato_rotulo: str | None = None
+    """The label column's number format when its labels are dates (a month: "mmm/yy")."""
 
 
 def aba_de_graficos(livro: Any, tabelas: Sequence[TabelaGrafico], titulo: str = "Gráficos") -> Any:
     """A sheet with each `TabelaGrafico` (title, header, rows) and, beside it, a native bar chart
-    (openpyxl.chart) whose references are that table's cells. Returns the sheet."""
+    (openpyxl.chart) whose references are that table's cells. Returns the sheet.
+
+    Printed landscape on A4, fitted to the page's width, each table and its chart on a page of their own
+    (a row break after each block): a chart is never cut across two pages."""
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.chart import BarChart, Reference
     from openpyxl.styles import Font
+    from openpyxl.worksheet.pagebreak import Break
 
     ws = livro.create_sheet(nome_de_aba(titulo))
     ws.column_dimensions["A"].width = 34
     ws.column_dimensions["B"].width = 18
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = "9"  # A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
     linha = 1
     for tabela in tabelas:
         cabeca = WriteOnlyCell(ws, tabela.titulo)
@@ -375,7 +386,12 @@ def aba_de_graficos(livro: Any, tabelas: Sequence[TabelaGrafico], titulo: str = 
         for rotulo, formula in tabela.linhas:
             valor = WriteOnlyCell(ws, str(formula))
             valor.number_format = tabela.formato
-            ws.append([_texto_seguro(ws, rotulo), valor])
+            if isinstance(rotulo, date):
+                celula = WriteOnlyCell(ws, rotulo)
+                celula.number_format = tabela.formato_rotulo or FORMATO_DATA
+            else:
+                celula = _texto_seguro(ws, rotulo)
+            ws.append([celula, valor])
         ultima = primeira + len(tabela.linhas) - 1
         altura = max(15, len(tabela.linhas) + 4)
         if tabela.linhas:
@@ -397,6 +413,10 @@ def aba_de_graficos(livro: Any, tabelas: Sequence[TabelaGrafico], titulo: str = 
         for _ in range(altura - len(tabela.linhas) - 2):
             ws.append([])
         linha += altura
+        if tabela is not tabelas[-1]:
+            ws.row_breaks.append(Break(id=linha - 1))
+    if tabelas:
+        ws.print_area = f"A1:M{linha - 1}"  # the tables and the charts beside them (D to about L)
     return ws
 
 

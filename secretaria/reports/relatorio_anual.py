@@ -24,7 +24,8 @@ from secretaria.reports.graficos import Grafico, png, rotulo_mes
 
 @dataclass(frozen=True)
 class LinhaAnual:
-    """One operator and tipo: autos of infractions in the year; decisions taken in the year."""
+    """One operator and tipo: the autos drawn up in the year and what became of them by the day of issue (fines
+    as they stand after any appeal, dismissals, suspensions), so fines and dismissals never exceed the autos."""
 
     operadora: str
     tipo: str
@@ -38,9 +39,10 @@ class LinhaAnual:
 
 @dataclass(frozen=True)
 class MesAnual:
-    mes: str
-    """"aaaa-mm"."""
+    mes: date
+    """The month's first day."""
     autos: int
+    """Autos drawn up in the month."""
     multas_reais: Decimal
     pago: Decimal
     divida_ativa: Decimal
@@ -69,10 +71,24 @@ class DadosAnuais:
 
     @property
     def total_multas(self) -> Decimal:
+        """The fines (as they stand) of the autos drawn up in the year: the operators table's total."""
         return sum((x.multas_reais for x in self.linhas), Decimal(0))
+
+    @property
+    def total_multas_no_ano(self) -> Decimal:
+        """The fines applied by decisions of the year (as they stand): the months table's total."""
+        return sum((m.multas_reais for m in self.meses), Decimal(0))
+
+    @property
+    def total_dispositivos(self) -> int:
+        """Every provision's autos (the list is whole; the PDF shows the ten most cited and the rest)."""
+        return sum(d.autos for d in self.dispositivos)
 
 
 ABAS_ANUAIS = ("Por operadora e tipo", "Por mês", "Dispositivos")
+DISPOSITIVOS_NO_PDF = 10
+FORMATO_MES = "mmm/yy"
+"""A month is a date (the first day) shown "jan/26": it sorts and filters as a date."""
 
 
 def _inteiro(n: int) -> str:
@@ -117,16 +133,18 @@ def _documento_anual() -> type[Any]:
             h: list[Any] = [
                 self.p(f"Relatório anual de {dados.ano}", "Titulo"),
                 self.p(
-                    "Fiscalização do transporte coletivo — Lei Municipal nº 2.413/1978. Autos pela data da infração; "
-                    "decisões, multas e suspensões pela data da decisão; pagamentos pela data do pagamento e "
-                    "inscrições em dívida ativa pela data da inscrição. Sem dados pessoais: constam apenas as "
+                    "Fiscalização do transporte coletivo — Lei Municipal nº 2.413/1978. Autos pela data da "
+                    "lavratura (a do número do auto), salvo nos gráficos que dizem “mês da infração”; multas "
+                    "aplicadas pela data da decisão; pagamentos pela data do pagamento e inscrições em dívida "
+                    "ativa pela data da inscrição. Multas como estão na data da emissão: a anulada em recurso "
+                    "não conta, a reduzida conta pelo valor final. Sem dados pessoais: constam apenas as "
                     "operadoras, os dispositivos da lei, quantidades e valores."
                 ),
                 Spacer(1, 3 * mm),
                 self.campos(
                     [
                         ("Autos lavrados", _inteiro(dados.total_autos)),
-                        ("Multas aplicadas", formatar_reais(dados.total_multas)),
+                        ("Multas aplicadas no ano", formatar_reais(dados.total_multas_no_ano)),
                         ("Pago no ano", formatar_reais(sum((m.pago for m in dados.meses), Decimal(0)))),
                         (
                             "Inscrito em dívida ativa",
@@ -136,14 +154,15 @@ def _documento_anual() -> type[Any]:
                     ]
                 ),
             ]
+            linhas = dados.linhas
             por_operadora = self._tabela(
                 [
                     "Operadora",
                     "Tipo",
-                    "Autos",
+                    "Autos lavrados",
                     "Multas",
                     "Arquivados",
-                    "Multas (R$)",
+                    "Multas dos autos (R$)",
                     "Suspensões",
                     "Dias de suspensão",
                 ],
@@ -158,18 +177,38 @@ def _documento_anual() -> type[Any]:
                         _inteiro(x.suspensoes),
                         _inteiro(x.dias_suspensao),
                     ]
-                    for x in dados.linhas
+                    for x in linhas
                 ],
                 numericas=2,
+                total=[
+                    "Total",
+                    "",
+                    _inteiro(dados.total_autos),
+                    _inteiro(sum(x.multas_aplicadas for x in linhas)),
+                    _inteiro(sum(x.arquivados for x in linhas)),
+                    formatar_reais(dados.total_multas),
+                    _inteiro(sum(x.suspensoes for x in linhas)),
+                    _inteiro(sum(x.dias_suspensao for x in linhas)),
+                ],
             )
             # The long table splits over pages (its header repeated): its heading only goes down with room
             # for the header and a few rows under it, never alone at the foot of a page.
-            h += [CondPageBreak(30 * mm), self.secao("Por operadora e tipo"), por_operadora]
+            h += [
+                CondPageBreak(30 * mm),
+                self.secao("Por operadora e tipo"),
+                self.p(
+                    "Os autos lavrados no ano e o desfecho de cada um até a emissão: multas aplicadas (como "
+                    "estão após recurso), arquivados e suspensões. Autos ainda sem decisão e penalidades "
+                    "anuladas em recurso não entram em “Multas” nem em “Arquivados”.",
+                    "Nota",
+                ),
+                por_operadora,
+            ]
             meses = self._tabela(
-                ["Mês", "Autos", "Multas aplicadas (R$)", "Pago (R$)", "Dívida ativa (R$)"],
+                ["Mês", "Autos lavrados", "Multas aplicadas (R$)", "Pago (R$)", "Dívida ativa (R$)"],
                 [
                     [
-                        rotulo_mes(m.mes),
+                        rotulo_mes(f"{m.mes:%Y-%m}"),
                         _inteiro(m.autos),
                         formatar_reais(m.multas_reais),
                         formatar_reais(m.pago),
@@ -178,12 +217,28 @@ def _documento_anual() -> type[Any]:
                     for m in dados.meses
                 ],
                 numericas=1,
+                total=[
+                    "Total",
+                    _inteiro(sum(m.autos for m in dados.meses)),
+                    formatar_reais(dados.total_multas_no_ano),
+                    formatar_reais(sum((m.pago for m in dados.meses), Decimal(0))),
+                    formatar_reais(sum((m.divida_ativa for m in dados.meses), Decimal(0))),
+                ],
             )
             h.append(KeepTogether([self.secao("Por mês"), meses]))  # twelve rows: heading and table together
+            mais = dados.dispositivos[:DISPOSITIVOS_NO_PDF]
+            demais = dados.dispositivos[DISPOSITIVOS_NO_PDF:]
+            corpo = [[d.rotulo, d.tipo, _inteiro(d.autos)] for d in mais]
+            if demais:
+                outros = "outro dispositivo" if len(demais) == 1 else "outros dispositivos"
+                corpo.append(
+                    [f"Demais ({_inteiro(len(demais))} {outros})", "", _inteiro(sum(d.autos for d in demais))]
+                )
             disp = self._tabela(
-                ["Dispositivo", "Tipo", "Autos"],
-                [[d.rotulo, d.tipo, _inteiro(d.autos)] for d in dados.dispositivos],
+                ["Dispositivo", "Tipo", "Autos lavrados"],
+                corpo,
                 numericas=2,
+                total=["Total", "", _inteiro(dados.total_dispositivos)],
             )
             h.append(KeepTogether([self.secao("Os dispositivos mais citados"), disp]))
             largura = self.largura_util
@@ -196,10 +251,12 @@ def _documento_anual() -> type[Any]:
                 h.append(KeepTogether([self.secao("Gráficos"), *bloco] if k == 0 else bloco))
             return h
 
-        def _tabela(self, cabecalho: list[str], linhas: list[list[str]], numericas: int) -> Any:
+        def _tabela(
+            self, cabecalho: list[str], linhas: list[list[str]], numericas: int, total: list[str]
+        ) -> Any:
             """A table whose header repeats on each page, every column as wide as its header and values
             need (bold headers wrap at spaces, never cut), the first one taking the room left; the columns
-            from `numericas` on right-aligned, headers too."""
+            from `numericas` on right-aligned, headers too; `total` the last row, in bold."""
             from reportlab.lib import colors
             from reportlab.lib.units import mm
             from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -209,8 +266,10 @@ def _documento_anual() -> type[Any]:
             negrito = self.estilos["CelulaCabecalho"]
             corpo = self.estilos["Celula"]
 
+            linhas = [*linhas, total]
+
             def largura(i: int, partir: bool) -> float:
-                valores = [stringWidth(x[i], corpo.fontName, corpo.fontSize) for x in linhas]
+                valores = [stringWidth(x[i], negrito.fontName, corpo.fontSize) for x in linhas]
                 partes = cabecalho[i].split() if partir else [cabecalho[i]]
                 titulo = [stringWidth(w, negrito.fontName, negrito.fontSize) for w in partes]
                 return float(max([*valores, *titulo, 0.0])) + folga
@@ -227,7 +286,8 @@ def _documento_anual() -> type[Any]:
                 return Paragraph(texto(t), estilo)
 
             # The first column (a name) wraps within its width; the others are short values.
-            corpo_linhas = [[Paragraph(texto(x[0]), corpo), *x[1:]] for x in linhas]
+            corpo_linhas = [[Paragraph(texto(x[0]), corpo), *x[1:]] for x in linhas[:-1]]
+            corpo_linhas.append([Paragraph(f"<b>{texto(total[0])}</b>", corpo), *total[1:]])
             estilo = TableStyle(
                 [
                     ("FONT", (0, 0), (-1, -1), corpo.fontName, corpo.fontSize),
@@ -235,6 +295,11 @@ def _documento_anual() -> type[Any]:
                     ("GRID", (0, 0), (-1, -1), 0.3, colors.HexColor("#999999")),
                     ("ALIGN", (numericas, 1), (-1, -1), "RIGHT"),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("FONT", (1, -1), (-1, -1), negrito.fontName, corpo.fontSize),
+                    ("BACKGROUND", (0, -1), (-1, -1), colors.HexColor("#eef2f8")),
+                    ("LINEABOVE", (0, -1), (-1, -1), 0.8, colors.HexColor("#333333")),
+                    # The totals row never starts a page alone: it goes with the last rows above it.
+                    ("NOSPLIT", (0, max(1, len(linhas) - 2)), (-1, -1)),
                 ]
             )
             return Table(
@@ -275,10 +340,10 @@ def gerar_planilha_anual(dados: DadosAnuais, destino: str | os.PathLike[str] | B
             (
                 Coluna("Operadora", 20),
                 Coluna("Tipo", 4),
-                Coluna("Autos", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Autos lavrados", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Multas aplicadas", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Arquivados", 6, FORMATO_INTEIRO, total=True),
-                Coluna("Multas (R$)", 10, FORMATO_REAIS, total=True),
+                Coluna("Multas dos autos (R$)", 10, FORMATO_REAIS, total=True),
                 Coluna("Suspensões", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Dias de suspensão", 6, FORMATO_INTEIRO, total=True),
             ),
@@ -292,18 +357,22 @@ def gerar_planilha_anual(dados: DadosAnuais, destino: str | os.PathLike[str] | B
             ABAS_ANUAIS[1],
             "PorMes",
             (
-                Coluna("Mês", 8),
-                Coluna("Autos", 6, FORMATO_INTEIRO, total=True),
+                Coluna("Mês", 8, FORMATO_MES),
+                Coluna("Autos lavrados", 6, FORMATO_INTEIRO, total=True),
                 Coluna("Multas aplicadas (R$)", 10, FORMATO_REAIS, total=True),
                 Coluna("Pago (R$)", 10, FORMATO_REAIS, total=True),
                 Coluna("Dívida ativa (R$)", 10, FORMATO_REAIS, total=True),
             ),
-            [(rotulo_mes(m.mes), m.autos, m.multas_reais, m.pago, m.divida_ativa) for m in dados.meses],
+            [(m.mes, m.autos, m.multas_reais, m.pago, m.divida_ativa) for m in dados.meses],
         ),
         (
             ABAS_ANUAIS[2],
             "Dispositivos",
-            (Coluna("Dispositivo", 14), Coluna("Tipo", 4), Coluna("Autos", 6, FORMATO_INTEIRO, total=True)),
+            (
+                Coluna("Dispositivo", 14),
+                Coluna("Tipo", 4),
+                Coluna("Autos lavrados", 6, FORMATO_INTEIRO, total=True),
+            ),
             [(d.rotulo, d.tipo, d.autos) for d in dados.dispositivos],
         ),
     ]  # fmt: skip
@@ -319,23 +388,28 @@ def gerar_planilha_anual(dados: DadosAnuais, destino: str | os.PathLike[str] | B
         livro,
         [
             TabelaGrafico(
-                f"Autos por mês da infração, {dados.ano}",
+                f"Autos lavrados por mês, {dados.ano}",
                 "Mês",
                 "Autos",
-                [(rotulo_mes(m.mes), Formula(f"={mes}!B{i}")) for i, m in enumerate(dados.meses, start=2)],
+                [(m.mes, Formula(f"={mes}!B{i}")) for i, m in enumerate(dados.meses, start=2)],
+                formato_rotulo=FORMATO_MES,
             ),
             TabelaGrafico(
                 f"Multas aplicadas por mês (R$), {dados.ano}",
                 "Mês",
                 "Multas (R$)",
-                [(rotulo_mes(m.mes), Formula(f"={mes}!C{i}")) for i, m in enumerate(dados.meses, start=2)],
+                [(m.mes, Formula(f"={mes}!C{i}")) for i, m in enumerate(dados.meses, start=2)],
                 FORMATO_REAIS,
+                formato_rotulo=FORMATO_MES,
             ),
             TabelaGrafico(
-                "Os dispositivos mais citados",
+                "Os dez dispositivos mais citados",
                 "Dispositivo",
                 "Autos",
-                [(d.rotulo, Formula(f"={disp}!C{i}")) for i, d in enumerate(dados.dispositivos, start=2)],
+                [
+                    (d.rotulo, Formula(f"={disp}!C{i}"))
+                    for i, d in enumerate(dados.dispositivos[:DISPOSITIVOS_NO_PDF], start=2)
+                ],
             ),
         ][: 3 if n else 0],
     )

@@ -90,7 +90,15 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
                     Spacer(1, 4 * mm),
                     self.local_e_data(dados.timbre, dados.data),
                     self.assinaturas(
-                        [[f"<b>{texto(dados.lavrado_por_nome)}</b>", "Fiscal – lavrou o termo"]],
+                        [
+                            [
+                                f"<b>{texto(dados.lavrado_por_nome)}</b>",
+                                f"Fiscal da SMSU – matrícula {texto(dados.lavrado_por_matricula)}"
+                                if dados.lavrado_por_matricula
+                                else "Fiscal da SMSU – matrícula: ____________",
+                                "lavrou o termo",
+                            ]
+                        ],
                         altura_espaco=12 * mm,
                     ),
                     Spacer(1, 6 * mm),

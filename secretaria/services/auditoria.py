@@ -20,6 +20,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 
@@ -324,7 +325,7 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     return ResultadoVerificacao(
         contadas,
         None,
-        f"Cadeia de auditoria íntegra: {contadas} registros verificados.",
+        f"Cadeia de auditoria íntegra: {formatar_decimal(contadas, 0)} registros verificados.",
         anterior_id or None,
         anterior_hash if contadas else None,
     )

@@ -70,7 +70,7 @@ from secretaria.reports.dados import (
     Testemunha,
     Timbre,
 )
-from secretaria.services import auditoria
+from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
@@ -525,6 +525,8 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
             DispositivoCatalogo.rotulo,
             Decisao.resultado,
             Decisao.valor_urm,
+            Decisao.multa_ur.label("multa_decidida"),
+            Decisao.multa_reais,
             Recurso.resultado.label("recurso"),
             Pagamento.situacao.label("pagamento"),
             Pagamento.pago_em,
@@ -545,10 +547,18 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
     casos = []
     for r in sessao.execute(consulta):
         aplicada = r.resultado == "aplicada" and not r.penalidade_anulada
-        multa_urm = r.multa_ur if aplicada else None
-        multa_reais = (
-            urm_para_reais(r.multa_ur, r.valor_urm) if aplicada and r.valor_urm is not None else None
+        # The fine as every report counts it (services.cifras).
+        multa = cifras.multa_vigente(
+            resultado=r.resultado,
+            anulada=r.penalidade_anulada,
+            fase=r.fase,
+            multa_ur_auto=r.multa_ur,
+            multa_ur_decisao=r.multa_decidida,
+            multa_reais_decisao=r.multa_reais,
+            valor_urm=r.valor_urm,
         )
+        multa_urm = multa.urm if multa else None
+        multa_reais = multa.reais if multa else None
         pagamento = "—"
         if r.pagamento is not None and (aplicada or r.pagamento == "pago"):
             pagamento = SITUACOES_PAGAMENTO_FICHA.get(r.pagamento, r.pagamento)

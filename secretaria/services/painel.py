@@ -28,7 +28,7 @@ import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.db import Banco
-from secretaria.lei.formato import formatar_reais
+from secretaria.lei.formato import formatar_decimal, formatar_reais
 from secretaria.lei.sancoes import (
     JANELA_MESES,
     NIVEL_SUSPENSAO,
@@ -50,6 +50,7 @@ from secretaria.models import (
 )
 from secretaria.reports.graficos import Grafico, Serie, rotulo_mes
 from secretaria.reports.relatorio_anual import DadosAnuais, DispositivoAnual, LinhaAnual, MesAnual
+from secretaria.services import cifras
 from secretaria.services.base import ErroDominio
 from secretaria.services.filas import dias_para_decidir
 from secretaria.services.listas.nucleo import EtapaAuto, _nome_operadora, _rotulo_dispositivo
@@ -347,8 +348,8 @@ def autos_por_frota(sessao: so.Session, f: FiltroPainel) -> tuple[AutosPorFrota,
 
 
 def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
-    """R$ per month: fines applied (by decision day), paid (by payment day, the amount paid), inscribed in
-    dívida ativa (by inscription day) — one statement, three grouped branches."""
+    """R$ per month: fines applied (by decision day, as `cifras.multas_aplicadas` counts them), paid (by
+    payment day, the amount paid), inscribed in dívida ativa (by inscription day) — grouped queries."""
     _sem_jit(sessao)
     a, d, p = AutoInfracao, Decisao, Pagamento
     filtros = _condicoes_auto(f, periodo=False)
@@ -365,17 +366,11 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
             consulta = consulta.join(d, d.id == p.decisao_id).join(a, a.id == d.auto_id).where(*filtros)
         return consulta
 
-    decididas = (
-        sa.select(
-            _mes(sessao, d.data).label("mes"),
-            sa.literal("decidida").label("serie"),
-            sa.func.sum(d.multa_reais).label("valor"),
-        )
-        .where(d.data >= f.desde, d.data <= f.ate, d.resultado == "aplicada", d.multa_reais > 0)
-        .group_by(_mes(sessao, d.data))
+    # Fines applied as every report counts them (services.cifras): annulled ones nowhere, reduced ones at
+    # their final value.
+    decididas = cifras.multas_aplicadas(
+        sessao, [_mes(sessao, d.data)], d.data >= f.desde, d.data <= f.ate, *filtros
     )
-    if filtros:  # read from `ix_decisao_painel` alone unless the auto's operator or line is asked
-        decididas = decididas.join(a, a.id == d.auto_id).where(*filtros)
     # The situation as a literal, not a bound parameter: the partial indexes `ix_pagamento_pago` and
     # `ix_pagamento_divida_ativa` (WHERE situacao = '…') serve only a query whose condition visibly implies
     # theirs — a PostgreSQL generic plan (psycopg prepares a statement run five times) never proves it.
@@ -383,8 +378,12 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
     inscrito = p.situacao == sa.literal_column("'divida_ativa'")
     pagas = ramo("paga", p.pago_em, sa.func.coalesce(p.valor_pago, p.valor), pago)
     divida = ramo("divida_ativa", p.inscrito_divida_em, p.valor, inscrito)
-    uniao = sa.union_all(decididas, pagas, divida).subquery()
-    linhas = sessao.execute(sa.select(uniao).order_by(uniao.c.mes, uniao.c.serie)).all()
+    uniao = sa.union_all(pagas, divida).subquery()
+    linhas = [
+        *((mes, "decidida", m.reais) for (mes,), m in decididas.items() if m.reais > 0),
+        *sessao.execute(sa.select(uniao)).all(),
+    ]
+    linhas.sort(key=lambda x: (x[0], x[1]))
     return tuple(ValorMes(m, s, Decimal(str(v or 0)).quantize(Decimal("0.01"))) for m, s, v in linhas)
 
 
@@ -1063,47 +1062,45 @@ def graficos_do_painel(p: Painel, por: str = "operadora") -> tuple[GraficoPainel
 
 
 def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> DadosAnuais:
-    """The year's numbers for the annual report, without personal data: per operator and tipo (autos by the
-    infraction's day; decisions, fines and suspensions by the decision's day), per month, the provisions
-    most cited, and the Painel's charts for the year. Grouped queries only."""
+    """The year's numbers for the annual report, without personal data, all read through `services.cifras`
+    (the figures every report shows): per operator and tipo, the autos drawn up in the year and what became
+    of each (fine as it stands, dismissed, suspension), so a row's fines and dismissals never exceed its
+    autos; per month, the autos drawn up, the fines applied (by the decision's day), paid and inscribed; every
+    provision cited; and the Painel's charts for the year. Grouped queries only."""
     from secretaria.services.documentos import timbre
 
     dia = hoje or relogio.hoje()
-    f = FiltroPainel(date(ano, 1, 1), date(ano, 12, 31))
+    desde, ate = date(ano, 1, 1), date(ano, 12, 31)
+    f = FiltroPainel(desde, ate)
     a, d = AutoInfracao, Decisao
     # By the operator's id, as the Painel counts: one row per operator and tipo whatever its name, and two
     # operators that share a trade name stay two rows (each named so a reader tells them apart).
-    autos = sessao.execute(
-        sa.select(a.operadora_id, a.tipo, sa.func.count())
-        .where(*_condicoes_auto(f))
-        .group_by(a.operadora_id, a.tipo)
-    ).all()
-    aplicada = d.resultado == "aplicada"
-    decisoes = sessao.execute(
+    chaves = [a.operadora_id, a.tipo]
+    lavrado_no_ano = (a.data_lavratura >= desde, a.data_lavratura <= ate)
+    autos = cifras.autos_lavrados(sessao, desde, ate, chaves)
+    multas = cifras.multas_aplicadas(sessao, chaves, *lavrado_no_ano)
+    suspensa = cifras.suspensao_vale()
+    desfechos = sessao.execute(
         sa.select(
-            a.operadora_id,
-            a.tipo,
-            sa.func.sum(sa.case((sa.and_(aplicada, d.multa_ur > 0), 1), else_=0)),
+            *chaves,
             sa.func.sum(sa.case((d.resultado == "arquivado", 1), else_=0)),
-            sa.func.coalesce(sa.func.sum(sa.case((aplicada, d.multa_reais), else_=0)), 0),
-            sa.func.sum(sa.case((sa.and_(aplicada, d.suspensao_dias > 0), 1), else_=0)),
-            sa.func.coalesce(sa.func.sum(sa.case((aplicada, d.suspensao_dias), else_=0)), 0),
+            sa.func.sum(sa.case((suspensa, 1), else_=0)),
+            sa.func.coalesce(sa.func.sum(sa.case((suspensa, a.suspensao_dias), else_=0)), 0),
         )
+        .select_from(d)
         .join(a, a.id == d.auto_id)
-        .where(d.data >= f.desde, d.data <= f.ate)
-        .group_by(a.operadora_id, a.tipo)
+        .where(*lavrado_no_ano)
+        .group_by(*chaves)
     ).all()
     por_chave: dict[tuple[int, str], list[Any]] = defaultdict(lambda: [0, 0, 0, Decimal(0), 0, 0])
-    for oid, tipo, n in autos:
-        por_chave[(oid, tipo)][0] = int(n)
-    for oid, tipo, multas, arquivados, reais, suspensoes, dias in decisoes:
-        por_chave[(oid, tipo)][1:] = [
-            int(multas),
-            int(arquivados),
-            Decimal(str(reais)),
-            int(suspensoes),
-            int(dias),
-        ]
+    for (oid, tipo), n in autos.items():
+        por_chave[(oid, tipo)][0] = n
+    for (oid, tipo), m in multas.items():
+        por_chave[(oid, tipo)][1] = m.quantidade
+        por_chave[(oid, tipo)][3] = m.reais
+    for oid, tipo, arquivados, suspensoes, dias in desfechos:
+        por_chave[(oid, tipo)][2] = int(arquivados or 0)
+        por_chave[(oid, tipo)][4:] = [int(suspensoes or 0), int(dias or 0)]
     nomes = _nomes_das_operadoras(sessao, {oid for oid, _t in por_chave})
     linhas = tuple(
         LinhaAnual(nomes[oid], tipo, *valores)
@@ -1112,25 +1109,38 @@ def dados_anuais(sessao: so.Session, ano: int, hoje: date | None = None) -> Dado
         )
     )
     painel = ler_painel(sessao, f, dia)
-    por_mes: dict[str, int] = defaultdict(int)
-    for c in painel.por_tipo:
-        por_mes[c.mes] += c.valor
+    lavrados_mes = cifras.autos_lavrados(sessao, desde, ate, [_mes(sessao, a.data_lavratura)])
     valores: dict[tuple[str, str], Decimal] = {(v.mes, v.serie): v.valor for v in painel.multas}
     meses = tuple(
         MesAnual(
-            m,
-            por_mes.get(m, 0),
+            date(int(m[:4]), int(m[5:]), 1),
+            lavrados_mes.get((m,), 0),
             valores.get((m, "decidida"), Decimal(0)),
             valores.get((m, "paga"), Decimal(0)),
             valores.get((m, "divida_ativa"), Decimal(0)),
         )
         for m in painel.meses
     )
-    dispositivos = tuple(DispositivoAnual(x.rotulo, x.tipo, x.autos) for x in painel.dispositivos)
+    citados = cifras.autos_por_dispositivo(sessao, desde, ate)
+    dispositivos = tuple(DispositivoAnual(x.rotulo, x.tipo, x.autos) for x in citados)
     graficos = tuple(
-        g.grafico for g in graficos_do_painel(painel, "tipo") if g.grafico.chave != "reincidencia"
+        _grafico_dispositivos_do_ano(dispositivos) if g.grafico.chave == "dispositivos" else g.grafico
+        for g in graficos_do_painel(painel, "tipo")
+        if g.grafico.chave != "reincidencia"
     )
     return DadosAnuais(ano, timbre(sessao), dia, linhas, meses, dispositivos, graficos)
+
+
+def _grafico_dispositivos_do_ano(dispositivos: Sequence[DispositivoAnual]) -> Grafico:
+    """The ten provisions most cited by the autos drawn up in the year: the report's own table, charted."""
+    dez = dispositivos[:10]
+    return Grafico(
+        "dispositivos",
+        "Os dez dispositivos mais citados nos autos lavrados no ano",
+        tuple(f"{x.rotulo} (tipo {x.tipo})" if x.tipo else x.rotulo for x in dez),
+        (Serie("Autos", tuple(float(x.autos) for x in dez)),),
+        forma="barras_h",
+    )
 
 
 def _nomes_das_operadoras(sessao: so.Session, ids: set[int]) -> dict[int, str]:
@@ -1176,6 +1186,7 @@ def gerar_relatorio_anual(banco: Banco, ano: int, destino: Path) -> str:
     finally:
         temporario.unlink(missing_ok=True)
     return (
-        f"Relatório anual de {ano} gravado em {destino}: {dados.total_autos} autos, "
-        f"{formatar_reais(dados.total_multas)} em multas aplicadas."
+        f"Relatório anual de {ano} gravado em {destino}: {formatar_decimal(dados.total_autos, 0)} autos "
+        "lavrados, "
+        f"{formatar_reais(dados.total_multas_no_ano)} em multas aplicadas."
     )

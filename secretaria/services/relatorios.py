@@ -25,7 +25,6 @@ from secretaria import relogio
 from secretaria.codigos import ROTULOS_CURTOS_PAGAMENTO, SituacaoPagamento
 from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data
-from secretaria.lei.urm import urm_para_reais
 from secretaria.models import (
     AutoInfracao,
     Decisao,
@@ -47,6 +46,7 @@ from secretaria.reports.dados import (
     LinhaPrazoMensal,
     LinhaSuspensaoMensal,
 )
+from secretaria.services import cifras
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import numero_auto, situacao_caso
 from secretaria.services.rotulos import formatar_placa
@@ -161,6 +161,8 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
             Empregado.nome.label("empregado"),
             Decisao.resultado,
             Decisao.valor_urm,
+            Decisao.multa_ur.label("multa_decidida"),
+            Decisao.multa_reais,
             Recurso.resultado.label("recurso"),
         )
         .join(Operadora, Operadora.id == a.operadora_id)
@@ -174,7 +176,15 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
     )
     linhas = []
     for r in sessao.execute(consulta):
-        multa = r.resultado == "aplicada" and not r.penalidade_anulada and r.fase != "cancelado"
+        multa = cifras.multa_vigente(
+            resultado=r.resultado,
+            anulada=r.penalidade_anulada,
+            fase=r.fase,
+            multa_ur_auto=r.multa_ur,
+            multa_ur_decisao=r.multa_decidida,
+            multa_reais_decisao=r.multa_reais,
+            valor_urm=r.valor_urm,
+        )
         linhas.append(
             LinhaAutoMensal(
                 numero=numero_auto(r.numero, r.ano),
@@ -186,10 +196,8 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
                 situacao=situacao_caso(r.fase, r.resultado, r.penalidade_anulada, r.recurso),
                 veiculo=f"{r.prefixo} – {formatar_placa(r.placa)}" if r.prefixo is not None else None,
                 empregado=r.empregado,
-                multa_urm=r.multa_ur if multa else None,
-                multa_reais=urm_para_reais(r.multa_ur, r.valor_urm)
-                if multa and r.valor_urm is not None
-                else None,
+                multa_urm=multa.urm if multa else None,
+                multa_reais=multa.reais if multa else None,
             )
         )
     return linhas
@@ -213,6 +221,10 @@ def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenal
             a.ano,
             a.numero,
             a.tipo,
+            a.fase,
+            a.multa_ur.label("multa_vigente"),
+            a.suspensao_dias.label("dias_vigentes"),
+            a.penalidade_anulada,
             Decisao.data,
             Decisao.resultado,
             Decisao.multa_ur,
@@ -238,7 +250,19 @@ def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenal
     linhas = []
     for r in sessao.execute(consulta):
         aplicada = r.resultado == "aplicada"
-        dias = r.suspensao_dias if aplicada and r.suspensao_dias else None
+        # The fine as every report counts it (services.cifras): none when annulled on appeal, the final
+        # value when reduced; the row's result says which.
+        multa = cifras.multa_vigente(
+            resultado=r.resultado,
+            anulada=r.penalidade_anulada,
+            fase=r.fase,
+            multa_ur_auto=r.multa_vigente,
+            multa_ur_decisao=r.multa_ur,
+            multa_reais_decisao=r.multa_reais,
+            valor_urm=r.valor_urm,
+        )
+        vale = aplicada and not r.penalidade_anulada and r.fase != "cancelado"
+        dias = r.dias_vigentes if vale and r.dias_vigentes else None
         periodo = dias is not None and r.inicio is not None and not r.anulada and r.dias == dias
         linhas.append(
             LinhaPenalidadeMensal(
@@ -248,9 +272,9 @@ def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenal
                 dispositivo=r.rotulo,
                 tipo=r.tipo,
                 resultado=_resultado_decisao(r.resultado, r.recurso),
-                multa_urm=r.multa_ur if aplicada else None,
-                valor_urm=r.valor_urm if aplicada else None,
-                multa_reais=r.multa_reais if aplicada else None,
+                multa_urm=multa.urm if multa else None,
+                valor_urm=r.valor_urm if multa else None,
+                multa_reais=multa.reais if multa else None,
                 suspensao_dias=dias,
                 suspensao_inicio=r.inicio if periodo else None,
                 suspensao_fim=r.fim if periodo else None,

@@ -32,7 +32,15 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.formato import formatar_data
-from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo, Retificacao, Testemunha
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    DispositivoCatalogo,
+    Fiscal,
+    Retificacao,
+    Testemunha,
+    Usuario,
+)
 from secretaria.reports.dados import DadosRetificacao, ItemRetificado
 from secretaria.services import auditoria
 from secretaria.services.autos import CamposAuto, DadosTestemunha, NovoAuto, conferir_fato, validar_campos
@@ -334,7 +342,7 @@ def retificar_auto(
             dispositivo_codigo=novos["dispositivo_codigo"],
             tipo=tipo,
             lavrado_por=ator.login,
-            lavrado_por_nome=ator.nome,
+            lavrado_por_nome=_fiscal_da_conta(s, ator.login)[0] or ator.nome,
             lavrado_em=relogio.agora(),
         )
         for campo in mudados:
@@ -415,6 +423,17 @@ def obter_termo(sessao: so.Session, retificacao_id: int | None) -> Retificacao:
     return termo
 
 
+def _fiscal_da_conta(sessao: so.Session, login: str) -> tuple[str | None, str | None]:
+    """The inspector (name, matrícula) registered for the account `login`: the one who signs a termo is the
+    inspector, not the account's own name; (None, None) for an account linked to no inspector."""
+    linha = sessao.execute(
+        sa.select(Fiscal.nome, Fiscal.matricula)
+        .join(Usuario, Usuario.id == Fiscal.usuario_id)
+        .where(Usuario.login == login)
+    ).first()
+    return (linha.nome, linha.matricula) if linha is not None else (None, None)
+
+
 def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificacao:
     """The termo as printed and notified: a function of the termo alone (and of the letterhead), so issuing
     it again gives the same bytes even after later corrections of the same auto."""
@@ -425,6 +444,7 @@ def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificac
     itens = itens_do_termo(termo)
     d = sessao.get(DispositivoCatalogo, termo.dispositivo_codigo)
     horario = _horario_expediente(sessao, "o termo de retificação") if termo.substancial else ""
+    nome_fiscal, matricula = _fiscal_da_conta(sessao, termo.lavrado_por)
     return DadosRetificacao(
         timbre=timbre(sessao),
         numero=termo.numero_formatado,
@@ -438,7 +458,8 @@ def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificac
         razao=explicar_natureza(termo.substancial, [i.rotulo for i in itens]),
         dispositivo=d.rotulo if d is not None else termo.dispositivo_codigo,
         tipo=termo.tipo,
-        lavrado_por_nome=termo.lavrado_por_nome,
+        lavrado_por_nome=nome_fiscal or termo.lavrado_por_nome,
+        lavrado_por_matricula=matricula,
         representante=auto.operadora.representante_nome or None,
         proxima_penalidade=termo.proxima_penalidade,
         horario_expediente=horario,

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria.lei.formato import formatar_decimal
 from secretaria.services.base import ErroDominio
 from secretaria.services.importacao import arquivos as planilhas
 from secretaria.services.importacao.cadastros import LinhaAvaliada, Previa, ResultadoImportacao
@@ -279,7 +280,7 @@ class DialogoImportacao(QDialog):
         self.tabela.setColumnWidth(1, 110)
         self.tabela.setColumnWidth(2, 420)
         p = self.previa
-        texto = f"{p.arquivo}: {len(p.linhas)} linhas — {p.resumo}."
+        texto = f"{p.arquivo}: {formatar_decimal(len(p.linhas), 0)} linhas — {p.resumo}."
         if p.recusadas:
             texto += " Com linhas recusadas, nada é importado, salvo marcando “Importar somente as linhas válidas”."
         if p.avisos:
@@ -436,7 +437,9 @@ class DialogoImportacao(QDialog):
         except OSError as exc:
             mensagens.avisar_erro(self, TITULO, arquivos.texto_falha_gravacao(destino, exc))
             return
-        mensagens.informar(self, TITULO, f"{len(recusadas)} linhas recusadas gravadas em {destino}.")
+        mensagens.informar(
+            self, TITULO, f"{formatar_decimal(len(recusadas), 0)} linhas recusadas gravadas em {destino}."
+        )
 
     # -- background ------------------------------------------------------------------------------------
 

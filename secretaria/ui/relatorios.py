@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria import relogio
+from secretaria.lei.formato import formatar_decimal
 from secretaria.reports.formato import MESES
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import DocumentoInfo
@@ -255,7 +256,9 @@ class PaginaRelatorios(QWidget):
             elif quantidade == 1:
                 self.contagem_lote.setText("1 auto do período aguarda intimação.")
             else:
-                self.contagem_lote.setText(f"{quantidade} autos do período aguardam intimação.")
+                self.contagem_lote.setText(
+                    f"{formatar_decimal(quantidade, 0)} autos do período aguardam intimação."
+                )
         self.botao_lote_salvar.setEnabled(quantidade > 0)
         self.botao_lote_imprimir.setEnabled(quantidade > 0)
 

@@ -209,7 +209,7 @@ def casos(quantidade: int, semente: int = 1) -> list[LinhaFichaCaso]:
                 suspensao_dias=5 if suspensa else None,
                 suspensao_inicio=date(2025, 3, 1) if suspensa else None,
                 suspensao_fim=date(2025, 3, 5) if suspensa else None,
-                pagamento="Pago" if paga else "Em aberto",
+                pagamento="Pago" if paga else "Dívida ativa" if i % 7 == 3 else "Em aberto",
                 data_pagamento=date(2025, 6, 1) if paga else None,
             )
         )

@@ -30,6 +30,8 @@ def autos_esperados(banco: Banco, destino: DestinoLista, hoje: date) -> set[int]
                 a.dispositivo_codigo,
                 a.data_infracao,
                 a.fase,
+                a.penalidade_anulada,
+                a.multa_ur,
                 a.prazo_defesa,
                 a.prazo_recurso,
                 d.data,
@@ -78,7 +80,9 @@ def _na_etapa(x: Any, e: EtapaAuto, limite: int, intimado: bool, hoje: date) -> 
     ativo = x.fase != "cancelado"
     etapa = e.etapa
     if etapa == "multa_aplicada":
-        return bool(x.resultado == "aplicada" and x.multa_reais > 0 and no_periodo(x.data))
+        # A fine annulled on appeal is applied nowhere (REGRAS § 5, "Figures in reports").
+        vale = x.resultado == "aplicada" and not x.penalidade_anulada and ativo and x.multa_ur > 0
+        return bool(vale and no_periodo(x.data))
     if etapa == "multa_paga":
         return bool(x.situacao == "pago" and no_periodo(x.pago_em))
     if etapa == "divida_ativa":

@@ -477,7 +477,14 @@ def test_ficha_tem_cadastro_resumo_e_todos_os_processos_com_cabecalho_repetido()
     pagas = [c.multa_reais for c in dados.casos if c.multa_reais is not None and c.data_pagamento]
     assert f"Multas aplicadas {len(multas)} – {formatar_reais(sum(multas, Decimal(0)))}" in primeira
     assert f"Multas pagas {len(pagas)} – {formatar_reais(sum(pagas, Decimal(0)))}" in primeira
-    assert f"Em aberto {formatar_reais(sum(multas, Decimal(0)) - sum(pagas, Decimal(0)))}" in primeira
+    # "Em aberto" is what is still the Secretaria's to collect: a fine in dívida ativa is not (REGRAS § 5).
+    abertas = [c.multa_reais for c in dados.casos if c.multa_reais is not None and c.pagamento == "Em aberto"]
+    divida = [
+        c.multa_reais for c in dados.casos if c.multa_reais is not None and c.pagamento == "Dívida ativa"
+    ]
+    assert divida, "the sample must hold a fine in dívida ativa"
+    assert f"Em aberto {len(abertas)} – {formatar_reais(sum(abertas, Decimal(0)))}" in primeira
+    assert f"Em dívida ativa {len(divida)} – {formatar_reais(sum(divida, Decimal(0)))}" in primeira
     suspensas = [c for c in dados.casos if c.suspensao_dias]
     assert f"Suspensões {len(suspensas)} ({5 * len(suspensas)} dias no total)" in primeira
     for numero, pagina in enumerate(texto, 1):

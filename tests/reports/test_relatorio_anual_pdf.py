@@ -33,7 +33,7 @@ def _dados(operadoras: int) -> DadosAnuais:
         for tipo in "AB"
     )
     meses = tuple(
-        MesAnual(f"2026-{m:02d}", 50 + m, Decimal("9876.54"), Decimal("5432.10"), Decimal("100.00"))
+        MesAnual(date(2026, m, 1), 50 + m, Decimal("9876.54"), Decimal("5432.10"), Decimal("100.00"))
         for m in range(1, 13)
     )
     dispositivos = tuple(

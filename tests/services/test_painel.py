@@ -448,6 +448,10 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
     cancelado = roteiro.lavrar(data_infracao=date(2026, 10, 5), dispositivo="1-II").id
     roteiro.intimar(cancelado, date(2026, 10, 7))
     cancelar_auto(roteiro.uow(), ATORES["secretario"], auto_id=cancelado, motivo="Lavrado em duplicidade.")
+    # A fine annulled on appeal: no "Multas aplicadas" bar counts it, nor the list it opens.
+    anulado = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30", dispositivo="5-II").id
+    roteiro.recorrer(anulado, date(2026, 6, 25))
+    roteiro.julgar(anulado, date(2026, 7, 10), "provido")
     with banco.leitura() as s:
         p = painel.ler_painel(s, FILTRO, HOJE)
     graficos = {g.grafico.chave: g for g in painel.graficos_do_painel(p)}

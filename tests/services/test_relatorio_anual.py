@@ -78,17 +78,24 @@ def _sem_dados_pessoais(texto: str, nomes: list[str]) -> None:
 
 
 def test_numeros_do_ano_conferem_com_o_banco(banco: Banco, roteiro: Roteiro) -> None:
+    """Per operator and tipo: the autos drawn up in the year (by the lavratura) and what became of them — so
+    fines plus dismissals never exceed the autos (REGRAS § 5, "Figures in reports")."""
     cenario(roteiro)
     with banco.leitura() as s:
         dados = painel.dados_anuais(s, 2026)
         autos = s.execute(
-            sa.select(_nome_operadora(), AutoInfracao.tipo, AutoInfracao.data_infracao).join(
+            sa.select(_nome_operadora(), AutoInfracao.tipo, AutoInfracao.data_lavratura).join(
                 Operadora, Operadora.id == AutoInfracao.operadora_id
             )
         ).all()
         decisoes = s.execute(
             sa.select(
-                _nome_operadora(), AutoInfracao.tipo, Decisao.data, Decisao.resultado, Decisao.multa_reais
+                _nome_operadora(),
+                AutoInfracao.tipo,
+                AutoInfracao.data_lavratura,
+                AutoInfracao.penalidade_anulada,
+                Decisao.resultado,
+                Decisao.multa_reais,
             )
             .join(AutoInfracao, AutoInfracao.id == Decisao.auto_id)
             .join(Operadora, Operadora.id == AutoInfracao.operadora_id)
@@ -97,16 +104,17 @@ def test_numeros_do_ano_conferem_com_o_banco(banco: Banco, roteiro: Roteiro) -> 
     assert {(x.operadora, x.tipo): x.autos for x in dados.linhas if x.autos} == dict(do_ano)
     reais: dict[tuple[str, str], Decimal] = Counter()  # type: ignore[assignment]
     arquivados: Counter[tuple[str, str]] = Counter()
-    for o, t, d, resultado, valor in decisoes:
-        if d.year == 2026 and resultado == "aplicada":
+    for o, t, lavrado, anulada, resultado, valor in decisoes:
+        if lavrado.year == 2026 and resultado == "aplicada" and not anulada:
             reais[(o, t)] += valor
-        if d.year == 2026 and resultado == "arquivado":
+        if lavrado.year == 2026 and resultado == "arquivado":
             arquivados[(o, t)] += 1
     assert {(x.operadora, x.tipo): x.multas_reais for x in dados.linhas if x.multas_reais} == {
         k: v for k, v in reais.items() if v
     }
     assert {(x.operadora, x.tipo): x.arquivados for x in dados.linhas if x.arquivados} == dict(arquivados)
-    assert [m.mes for m in dados.meses] == [f"2026-{m:02d}" for m in range(1, 13)]
+    assert all(x.multas_aplicadas + x.arquivados <= x.autos for x in dados.linhas)
+    assert [m.mes for m in dados.meses] == [date(2026, m, 1) for m in range(1, 13)]
     assert sum(m.autos for m in dados.meses) == dados.total_autos == sum(do_ano.values())
     assert dados.graficos and all(g.chave != "reincidencia" for g in dados.graficos)
 
@@ -118,7 +126,7 @@ def test_pdf_e_planilha_sem_dados_pessoais(banco: Banco, roteiro: Roteiro, tmp_p
     painel.gerar_relatorio_anual(banco, 2026, xlsx)
     with banco.leitura() as s:
         dados = painel.dados_anuais(s, 2026)
-    assert f"{dados.total_autos} autos" in mensagem
+    assert f"{dados.total_autos} autos lavrados" in mensagem
     leitor = PdfReader(io.BytesIO(pdf.read_bytes()))
     texto = "\n".join(p.extract_text() for p in leitor.pages)
     assert "Relatório anual de 2026" in texto and "Por operadora e tipo" in texto

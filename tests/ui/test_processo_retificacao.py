@@ -100,7 +100,9 @@ def test_retificar_auto_pela_tela_do_caso(qtbot: QtBot, banco: Banco, roteiro: A
     _registrar(qtbot, dialogo)
     pergunta = ap.responder_caixa(qtbot, NAO)
     assert "retificação de substância (dispositivo infringido)" in pergunta
-    assert "O prazo de defesa que vence em 18/11/2026 fica sem efeito" in pergunta
+    # Today is 30/11/2026: the deadline of 18/11 has passed and is said so, never "que vence em".
+    assert "O prazo de defesa, que venceu em 18/11/2026, fica sem efeito" in pergunta
+    assert "vence em 18/11/2026" not in pergunta
     assert "15 dias para a defesa" in pergunta
     assert fabrica.contagens(banco) == antes
     ap.salvar_png(dialogo, "retificacao_dialogo_substancia")
@@ -151,3 +153,14 @@ def test_retificacao_formal_pela_tela_nao_reabre_o_prazo(qtbot: QtBot, banco: Ba
     assert "18/11/2026" in tela.texto_prazos()
     assert "Termo de retificação nº 0001/2026 (formal)" in _titulos(tela)
     assert "registrar_intimacao_retificacao" not in tela.botoes_atos  # a protocolo act
+
+
+def test_prazo_que_fica_sem_efeito_no_tempo_certo() -> None:
+    """The confirmation never says a deadline "vence em" a day already gone (issue 26, point 7)."""
+    prazo = date(2026, 11, 30)
+    assert atos.prazo_que_fica_sem_efeito(prazo, date(2026, 12, 1)) == (
+        "O prazo de defesa, que venceu em 30/11/2026, fica sem efeito; "
+    )
+    assert "vence hoje (30/11/2026)" in atos.prazo_que_fica_sem_efeito(prazo, prazo)
+    assert "que vence em 30/11/2026 fica" in atos.prazo_que_fica_sem_efeito(prazo, date(2026, 11, 20))
+    assert atos.prazo_que_fica_sem_efeito(None, prazo) == ""

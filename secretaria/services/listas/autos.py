@@ -21,6 +21,7 @@ from secretaria.models import (
     Recurso,
     Veiculo,
 )
+from secretaria.services import cifras
 from secretaria.services.base import ErroDominio
 from secretaria.services.listas.nucleo import (
     ETAPAS_AUTO,
@@ -240,7 +241,12 @@ def _na_etapa(e: EtapaAuto, ctx: _Contexto) -> sa.ColumnElement[bool]:
         return conds
 
     if e.etapa == "multa_aplicada":
-        ids = sa.select(d.auto_id).where(d.resultado == "aplicada", d.multa_reais > 0, *no_periodo(d.data))
+        # The fines the Painel's bar sums (services.cifras): never one annulled on appeal.
+        ids = (
+            sa.select(d.auto_id)
+            .join(outro, outro.id == d.auto_id)
+            .where(cifras.multa_vale(outro, d), *no_periodo(d.data))
+        )
         return a.id.in_(ids)
     if e.etapa in ("multa_paga", "divida_ativa"):
         dia = p.pago_em if e.etapa == "multa_paga" else p.inscrito_divida_em

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from secretaria import relogio
+from secretaria.lei.formato import formatar_decimal
 from secretaria.services import consulta_auditoria, contas, verificacao
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import rotulo_acao, rotulo_entidade
@@ -193,7 +194,7 @@ class PaginaAuditoria(QWidget):
         informar(
             self,
             "Termo de verificação",
-            f"Auditoria íntegra. Termo nº {termo.numero} gravado em {destino}: {termo.registros} registros, "
+            f"Auditoria íntegra. Termo nº {termo.numero} gravado em {destino}: {formatar_decimal(termo.registros, 0)} registros, "
             f"último nº {termo.ultimo_id}, hash {termo.ultimo_hash}.\n\n"
             "Imprima-o, assine-o com uma testemunha e guarde-o fora do computador.",
         )

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
 from secretaria.lei.catalogo import TIPOS
+from secretaria.lei.formato import formatar_decimal
 from secretaria.services import catalogo
 from secretaria.services.base import ErroDominio
 from secretaria.ui.admin.comum import DialogoSimples, PainelTabela, rotulo_ajuda
@@ -200,7 +201,7 @@ class PainelCatalogo(PainelTabela):
             if d.citacoes == 0
             else "Citado em 1 auto ou representação."
             if d.citacoes == 1
-            else f"Citado em {d.citacoes} autos ou representações."
+            else f"Citado em {formatar_decimal(d.citacoes, 0)} autos ou representações."
         )
         partes += ["", citacoes]
         self.detalhe.setPlainText("\n".join(partes))

@@ -1345,6 +1345,18 @@ class DialogoConferirRevisao(DialogoAto):
 # --- retificação (REGRAS § 5) ------------------------------------------------------------------------------
 
 
+def prazo_que_fica_sem_efeito(prazo: date | None, hoje: date) -> str:
+    """The confirmation's words on the defence deadline a substance correction voids, in the right tense:
+    never "que vence em" a day already gone."""
+    if prazo is None:
+        return ""
+    if prazo < hoje:
+        return f"O prazo de defesa, que venceu em {formatar_data(prazo)}, fica sem efeito; "
+    if prazo == hoje:
+        return f"O prazo de defesa, que vence hoje ({formatar_data(prazo)}), fica sem efeito; "
+    return f"O prazo de defesa que vence em {formatar_data(prazo)} fica sem efeito; "
+
+
 class DialogoRetificacao(DialogoAto):
     """Retificar auto: the fields a termo can correct, pre-filled with the auto as it reads; which changes
     reopen the defence is said before anything is written, and again in the confirmation. The service
@@ -1508,11 +1520,7 @@ class DialogoRetificacao(DialogoAto):
             "número do ano e não pode ser desfeito.\n\n"
         )
         if substancial:
-            prazo = (
-                f"O prazo de defesa que vence em {formatar_data(self.caso.prazo_defesa)} fica sem efeito; "
-                if self.caso.prazo_defesa
-                else ""
-            )
+            prazo = prazo_que_fica_sem_efeito(self.caso.prazo_defesa, relogio.hoje())
             return texto + (
                 f"É uma retificação de substância ({', '.join(r.lower() for r in rotulos)}): {prazo}o caso volta "
                 "a aguardar a intimação do termo, da qual correm 15 dias para a defesa, e a sanção é avaliada "
