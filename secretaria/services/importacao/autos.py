@@ -404,7 +404,7 @@ def previa_autos(
 ) -> Previa:
     mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso)
     return Previa("autos", planilha.nome_arquivo, planilha.sha256, planilha.cabecalhos, mapa,
-                  tuple(_publica(a) for a, _h, _e in avaliadas), _avisos(planilha, mapa))  # fmt: skip
+                  tuple(_publica(a) for a, _h, _e in avaliadas), _avisos(planilha, mapa, "autos"))  # fmt: skip
 
 
 def importar_autos(
