@@ -46,7 +46,7 @@ def test_linhas_recusadas_saida_1_nada_gravado_e_com_so_validas_grava_as_validas
     antes = contagens(banco)
     codigo, out, _err = rodar(capsys, "importar", "operadoras", str(arquivo), "--db", banco_url)
     assert codigo == 1
-    assert "linha 3: O dígito verificador do CNPJ não confere." in out
+    assert "linha 3: Coluna “CNPJ”, “11.444.777/0001-00”: O dígito verificador do CNPJ não confere." in out
     assert "Nada foi gravado" in out
     assert contagens(banco) == antes
 
@@ -70,8 +70,8 @@ def test_linhas_recusadas_saida_1_nada_gravado_e_com_so_validas_grava_as_validas
     ws = openpyxl.load_workbook(recusadas).worksheets[0]
     linhas = list(ws.iter_rows(values_only=True))
     assert linhas[0][-1] == "Motivo da recusa"
-    assert (
-        linhas[1][0] == "Viação Errada Ltda." and linhas[1][-1] == "O dígito verificador do CNPJ não confere."
+    assert linhas[1][0] == "Viação Errada Ltda." and linhas[1][-1].endswith(
+        "O dígito verificador do CNPJ não confere."
     )
     banco.fechar()
 
@@ -149,6 +149,6 @@ def test_historico_de_autos_pela_linha_de_comando(
     )
     codigo, out, _err = rodar(capsys, "importar", "autos", str(arquivo), "--so-validas", "--db", banco_url)
     assert codigo == 1
-    assert "linha 3: Fiscal de matrícula “SMSU-404” não cadastrado" in out
+    assert "linha 3: Coluna “Matrícula do fiscal”: Fiscal de matrícula “SMSU-404” não cadastrado" in out
     assert "1 nova" in out
     banco.fechar()

@@ -80,7 +80,9 @@ def test_planilha_baguncada_previa_recusa_parcial_recusadas_correcao_reimportaca
     problemas = {linha.numero: linha.problemas for linha in previa.recusadas}
     assert set(problemas) == {3, 5, 6, 7}
     # Exactly what the form says (prefixed by the column when the message does not name it).
-    assert problemas[3] == (_mensagem_do_formulario(cpf=CPF_INVALIDO),)
+    assert problemas[3] == (
+        f"Coluna “CPF do motorista”, “{CPF_INVALIDO}”: {_mensagem_do_formulario(cpf=CPF_INVALIDO)}",
+    )
     assert problemas[5] == (
         "Coluna “Data de Admissão”: “31/02/2019” não é uma data: fevereiro de 2019 não tem o dia 31.",
     )

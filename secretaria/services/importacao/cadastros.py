@@ -102,6 +102,10 @@ class LinhaAvaliada:
     problemas: tuple[str, ...]
     acao: str
     """"nova", "atualizada", "igual" or "recusada"."""
+    limpas: tuple[str, ...] = ()
+    """Columns whose blank cell clears the record's value (only when the user asked blanks to clear)."""
+    mantidas: tuple[str, ...] = ()
+    """Columns whose blank cell leaves the record's value as it is."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +209,7 @@ def _converter(coluna: Coluna, valor: Valor, titulo: str) -> Any:
             raise _Recusa(f"Coluna “{titulo}”: “{texto}” não é um número inteiro.") from None
     if coluna.tipo == "booleano":
         if not texto:
-            return True
+            return None  # blank: the form's default (Sim) for a new record, the record's value for an old one
         lido = vocabulario.ler_booleano(texto)
         if lido is None:
             raise _Recusa(f"Coluna “{titulo}”: “{texto}” — use Sim ou Não.")
@@ -296,6 +300,8 @@ class _Avaliada:
     acao: str = "recusada"
     registro: Any = None
     gravar: dict[str, Any] | None = None
+    limpas: list[str] = field(default_factory=list)
+    mantidas: list[str] = field(default_factory=list)
 
 
 def conferir_mapeamento(planilha: Planilha, mapa: Mapeamento, tipo: str) -> None:
@@ -339,6 +345,8 @@ def ler_celulas(
             continue
         brutos[campo] = lido
         mostrado = lido_como(coluna, lido)
+        if mostrado is None and isinstance(lido, str) and lido != textos[indice]:
+            mostrado = lido  # a document typed as a number, its leading zeros back
         if mostrado is not None:
             textos[indice] = mostrado
     av.valores = tuple(textos)
@@ -351,6 +359,7 @@ def _avaliar(
     planilha: Planilha,
     mapa: Mapeamento,
     progresso: Progresso | None,
+    limpar_vazias: bool = False,
 ) -> list[_Avaliada]:
     conferir_mapeamento(planilha, mapa, tipo)
     ind = _indice(s, tipo)
@@ -364,9 +373,15 @@ def _avaliar(
         avaliada, brutos = ler_celulas(planilha, mapa, colunas, numero, celulas)
         # The form's checks run even when a cell could not be read, so the row lists both problems.
         try:
-            _avaliar_linha(tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas)
+            _avaliar_linha(
+                tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas, limpar=limpar_vazias
+            )
         except ErroDominio as exc:
-            avaliada.problemas.append(_com_coluna(exc, colunas, mapa, planilha))
+            avaliada.problemas.append(_com_coluna(exc, colunas, mapa, planilha, avaliada.valores))
+        avaliada.limpas = [planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.limpas if c in mapa.colunas]
+        avaliada.mantidas = [
+            planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.mantidas if c in mapa.colunas
+        ]
         saida.append(avaliada)
     return saida
 
@@ -376,22 +391,22 @@ def _com_coluna(
     colunas: Mapping[str, Coluna],
     mapa: Mapeamento | None = None,
     planilha: Planilha | None = None,
+    valores: Sequence[str] = (),
 ) -> str:
-    """The form's message, prefixed by the file's column it belongs to (its own title) when the message
-    does not already say it."""
+    """The form's message, prefixed by the file's column it belongs to, by the file's own title, and the
+    cell's value (the user finds the cell by them)."""
     campo = getattr(exc, "campo", None) or ""
     coluna = colunas.get(campo)
     texto = str(exc)
-    if coluna is None:
+    if coluna is None or texto.startswith("Coluna “"):
         return texto
-    titulo = coluna.titulo
+    titulo, valor = coluna.titulo, ""
     if mapa is not None and planilha is not None and campo in mapa.colunas:
-        titulo = planilha.cabecalhos[mapa.colunas[campo]]
-    palavras = set(normalizar(texto).split())
-    if texto.startswith("Coluna “") or any(
-        set(normalizar(t).split()) <= palavras for t in (titulo, coluna.titulo)
-    ):
-        return texto
+        indice = mapa.colunas[campo]
+        titulo = planilha.cabecalhos[indice]
+        valor = valores[indice] if indice < len(valores) else ""
+    if valor and valor not in texto:
+        return f"Coluna “{titulo}”, “{valor}”: {texto}"
     return f"Coluna “{titulo}”: {texto}"
 
 
@@ -446,7 +461,14 @@ def unico_pelo_nome(
 
 
 def _avaliar_linha(
-    tipo: str, brutos: dict[str, Any], ind: _Indice, vistos: dict[Any, int], av: _Avaliada, *, validar: bool
+    tipo: str,
+    brutos: dict[str, Any],
+    ind: _Indice,
+    vistos: dict[Any, int],
+    av: _Avaliada,
+    *,
+    validar: bool,
+    limpar: bool = False,
 ) -> None:
     """Find the record the row's natural key names, build the form over it, check it, classify the row."""
     registro: Any = None
@@ -504,7 +526,17 @@ def _avaliar_linha(
         else None
     )
     nomes = {f.name for f in fields(formulario)}
-    informados = {k: v for k, v in brutos.items() if k in nomes and v is not None}
+    informados = {k: v for k, v in brutos.items() if k in nomes and v is not None and v != ""}
+    if base is not None:
+        # A blank cell over a value keeps it, unless the user asked blanks to clear (the preview says which).
+        for k, v in brutos.items():
+            atual = getattr(base, k, None) if k in nomes else None
+            if (v is None or v == "") and atual not in (None, ""):
+                if limpar:
+                    informados[k] = "" if isinstance(atual, str) else None
+                    av.limpas.append(k)
+                else:
+                    av.mantidas.append(k)
     dados = formulario(**_padroes(tipo, informados)) if base is None else replace(base, **informados)
     valores = _VALIDAR[tipo](dados)
     if tipo == "veiculos":
@@ -577,7 +609,12 @@ def _conferir_veiculo(ind: _Indice, valores: dict[str, Any], registro: Any) -> N
 
 def _publica(av: _Avaliada) -> LinhaAvaliada:
     return LinhaAvaliada(
-        av.numero, av.valores, tuple(av.problemas), av.acao if not av.problemas else "recusada"
+        av.numero,
+        av.valores,
+        tuple(av.problemas),
+        av.acao if not av.problemas else "recusada",
+        tuple(av.limpas),
+        tuple(av.mantidas),
     )
 
 
@@ -605,10 +642,20 @@ def previa_cadastro(
     *,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    limpar_vazias: bool = False,
 ) -> Previa:
     """Every row with its problems and what importing it would do; writes nothing."""
     mapa = mapear(tipo, planilha.cabecalhos, mapeamento)
-    avaliadas = _avaliar(sessao, tipo, planilha, mapa, progresso)
+    avaliadas = _avaliar(sessao, tipo, planilha, mapa, progresso, limpar_vazias)
+    avisos = _avisos(planilha, mapa, tipo)
+    limpas = sum(1 for a in avaliadas if a.limpas and not a.problemas)
+    mantidas = sum(1 for a in avaliadas if a.mantidas and not a.problemas)
+    if limpas:
+        avisos += (f"Em {limpas} {'linha' if limpas == 1 else 'linhas'}, células em branco apagarão valores "
+                   "cadastrados (veja a coluna “Apaga”).",)  # fmt: skip
+    if mantidas:
+        avisos += (f"Em {mantidas} {'linha' if mantidas == 1 else 'linhas'}, células em branco deixam os "
+                   "valores cadastrados como estão; para apagá-los, peça que células em branco apaguem.",)  # fmt: skip
     return Previa(
         tipo,
         planilha.nome_arquivo,
@@ -616,7 +663,7 @@ def previa_cadastro(
         planilha.cabecalhos,
         mapa,
         tuple(_publica(a) for a in avaliadas),
-        _avisos(planilha, mapa, tipo),
+        avisos,
     )
 
 
@@ -629,14 +676,16 @@ def importar_cadastro(
     somente_validas: bool = False,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    limpar_vazias: bool = False,
 ) -> ResultadoImportacao:
     """Import the file in one transaction: refused whole when a row is invalid, unless `somente_validas`.
-    A `progresso` that raises (Cancelar) rolls everything back."""
+    A `progresso` that raises (Cancelar) rolls everything back. A blank cell keeps the record's value
+    unless `limpar_vazias`."""
     exigir_papel(ator, "administrador", acao="importar cadastros")
     mapa = mapear(tipo, planilha.cabecalhos, mapeamento)
     with uow:
         s = uow.session
-        avaliadas = _avaliar(s, tipo, planilha, mapa, progresso)
+        avaliadas = _avaliar(s, tipo, planilha, mapa, progresso, limpar_vazias)
         recusadas = tuple(_publica(a) for a in avaliadas if a.problemas)
         if recusadas and not somente_validas:
             n = len(recusadas)

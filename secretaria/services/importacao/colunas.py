@@ -280,20 +280,23 @@ class Mapeamento:
 
 
 def _candidatos(colunas: Sequence[Coluna], titulo: str) -> list[str]:
-    """The fields whose title or synonym is wholly inside `titulo`'s words, the longest match first."""
+    """The field whose title or synonym lies wholly inside `titulo`'s words (the longest such match); more
+    than one when another field's words are in the title too ("Data da decisão do recurso": the decision's
+    date or the appeal's?), for the user to choose."""
     palavras = set(_com_numero(titulo).split()) | set(normalizar(titulo).split())
-    pontos: dict[str, int] = {}
+    achados: dict[str, frozenset[str]] = {}
     for c in colunas:
         if palavras & set(c.nunca):
             continue
         for nome in (c.titulo, *c.sinonimos):
-            chave = normalizar(nome).split()
-            if chave and set(chave) <= palavras:
-                pontos[c.campo] = max(pontos.get(c.campo, 0), len(chave))
-    if not pontos:
+            chave = frozenset(normalizar(nome).split())
+            if chave and chave <= palavras and len(chave) > len(achados.get(c.campo, ())):
+                achados[c.campo] = chave
+    if not achados:
         return []
-    melhor = max(pontos.values())
-    return [c for c, n in pontos.items() if n == melhor]
+    melhor = max(achados, key=lambda c: len(achados[c]))
+    outros = [c for c, chave in achados.items() if c != melhor and not chave <= achados[melhor]]
+    return [melhor, *outros]
 
 
 def mapear(tipo: str, cabecalhos: Sequence[str], manual: Mapping[str, str] | None = None) -> Mapeamento:
@@ -327,9 +330,9 @@ def mapear(tipo: str, cabecalhos: Sequence[str], manual: Mapping[str, str] | Non
             if manual_norm[chave]:
                 escolhas.append((i, manual_norm[chave], 2))
             continue
-        campo = por_nome.get(_com_numero(titulo)) or por_nome.get(chave)
-        if campo:
-            escolhas.append((i, campo, 1))
+        achado = por_nome.get(_com_numero(titulo)) or por_nome.get(chave)
+        if achado:
+            escolhas.append((i, achado, 1))
             continue
         candidatos = _candidatos(colunas, titulo)
         if len(candidatos) == 1:
