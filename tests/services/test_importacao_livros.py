@@ -140,7 +140,7 @@ def test_tabela_achada_sob_titulos_na_primeira_aba_visivel_com_mescladas_preench
     assert [v[1] for _n, v in planilha.linhas] == [livros.CNPJ_ALFA] * 3 + [livros.CNPJ_BETA]
     assert [v[0] for _n, v in planilha.linhas] == [livros.ALFA] * 3 + [livros.BETA]
     avisos = " ".join(planilha.avisos)
-    assert "Lida a aba “Frota”, a primeira visível" in avisos and "ocultas: Listas" in avisos
+    assert "Lida a aba “Frota”, a primeira visível; outras abas: Listas (oculta)." in avisos
     assert "Cabeçalho na linha 4" in avisos and "Rodapé ignorado: linha 9" in avisos
     assert "A5:A7" in avisos and "B5:B7" in avisos
 

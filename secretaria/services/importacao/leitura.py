@@ -113,14 +113,16 @@ def ler_conteudo(conteudo: bytes, nome: str, aba: str | None = None) -> Planilha
 
 
 def abas_do_arquivo(caminho: Path) -> list[str]:
-    """The sheet names of an .xlsx (empty for a CSV), for the window's sheet chooser."""
+    """The sheet names of an .xlsx (empty for a CSV), for the window's sheet chooser: visible ones first."""
     conteudo = caminho.read_bytes()
     _conferir_tamanho(caminho.name, len(conteudo))
     if _tipo(conteudo, caminho.name) != "xlsx":
         return []
     livro = _abrir_xlsx(conteudo, caminho.name, data_only=True)
     try:
-        return list(livro.sheetnames)
+        # The visible sheets first (the first one is what the import reads by default), hidden ones last.
+        visiveis = [w.title for w in livro.worksheets if getattr(w, "sheet_state", "visible") == "visible"]
+        return visiveis + [t for t in livro.sheetnames if t not in visiveis]
     finally:
         livro.close()
 
@@ -171,17 +173,15 @@ def _ler_xlsx(conteudo: bytes, nome: str, aba: str | None) -> _Xlsx:
 
 
 def _aviso_da_aba(livro: Any, planilha: Any, aba: str | None) -> tuple[str, ...]:
-    """Which sheet was read, when the file has several (and why, when hidden ones were passed over)."""
+    """Which sheet was read, when the file has several (and which others are hidden)."""
     if len(livro.sheetnames) < 2:
         return ()
-    ocultas = [w.title for w in livro.worksheets if getattr(w, "sheet_state", "visible") != "visible"]
+    ocultas = {w.title for w in livro.worksheets if getattr(w, "sheet_state", "visible") != "visible"}
     texto = f"Lida a aba “{planilha.title}”"
     if aba is None:
         texto += ", a primeira visível" if ocultas else ", a primeira"
-        outras = [t for t in livro.sheetnames if t != planilha.title]
-        texto += f" (outras abas: {', '.join(outras)}"
-        texto += f"; ocultas: {', '.join(ocultas)})" if ocultas else ")"
-    return (texto + ".",)
+    outras = [f"{t} (oculta)" if t in ocultas else t for t in livro.sheetnames if t != planilha.title]
+    return (f"{texto}; outras abas: {', '.join(outras)}.",)
 
 
 _MESCLA = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*\bref=\"([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?\"")
