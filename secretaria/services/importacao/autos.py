@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, time, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -134,6 +134,8 @@ class _Cadastros:
     fiscais: dict[str, int]
     nomes_fiscais: dict[int, tuple[str, ...]]
     veiculos: dict[tuple[int, str], int]
+    cnpjs: dict[str, str] = field(default_factory=dict)
+    """The CNPJs as typed → checked: a book names its few operators thousands of times."""
 
 
 def _cadastros(s: so.Session) -> _Cadastros:
@@ -170,10 +172,12 @@ def _operadora_do_auto(brutos: dict[str, Any], cad: _Cadastros) -> tuple[int, st
             "importe (ou cadastre) a operadora antes",
         )
         return i, cad.nomes_operadoras[i][0]
-    try:
-        cnpj = validar_cnpj(texto)
-    except DocumentoInvalido as exc:
-        raise ErroDominio(str(exc), "operadora_cnpj") from None
+    cnpj = cad.cnpjs.get(texto)
+    if cnpj is None:
+        try:
+            cnpj = cad.cnpjs[texto] = validar_cnpj(texto)
+        except DocumentoInvalido as exc:
+            raise ErroDominio(str(exc), "operadora_cnpj") from None
     if cnpj not in cad.operadoras:
         raise ErroDominio(
             f"Operadora de CNPJ {formatar_cnpj(cnpj)} não cadastrada: importe (ou cadastre) a operadora antes.",

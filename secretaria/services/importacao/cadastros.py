@@ -14,6 +14,7 @@ record's image and the file's name and SHA-256 (`_importacao`, a key the audit v
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -233,14 +234,25 @@ def lido_como(coluna: Coluna, lido: Any) -> str | None:
     if lido is None:
         return None
     if isinstance(lido, date):
-        return formatar_data(lido)
+        return _data_curta(lido)
     if isinstance(lido, Decimal):
-        return formatar_decimal(lido, max(2, -int(lido.as_tuple().exponent)) if lido % 1 else 2)
+        return _decimal_curto(lido)
     if coluna.tipo == "opcao" and coluna.opcoes is not None:
         return str(coluna.opcoes.get(lido, lido))
     if isinstance(lido, bool):
         return "Sim" if lido else "Não"
     return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _data_curta(dia: date) -> str:
+    # A book repeats its days: 10,000 rows hold a few thousand dates (the preview's cost, not the import's).
+    return formatar_data(dia)
+
+
+@functools.lru_cache(maxsize=1024)
+def _decimal_curto(valor: Decimal) -> str:
+    return formatar_decimal(valor, max(2, -int(valor.as_tuple().exponent)) if valor % 1 else 2)
 
 
 # -- what is already in the database -----------------------------------------------------------------
