@@ -322,3 +322,24 @@ def test_livro_aceito_e_gravado_exatamente_como_diz_e_presuncao_declarada(banco:
         assert len(do_livro) == 2
         for fila in filas.painel(s):
             assert not do_livro & {linha.id for linha in fila.linhas if linha.entidade == "auto"}, fila.titulo
+
+
+def test_cadastro_com_varios_problemas_mostra_todos(banco: Banco) -> None:
+    popular(banco)
+    conteudo = livros.livro_xlsx(
+        [["Nº de Ordem", "Placa", "RENAVAM", "Empresa", "Sentados", "Venc. Vistoria"],
+         ["900", "XX-1", "123", "Viação Fantasma", 40, "31/2/27"]],
+        oculta_antes=False,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        p = previa(s, "veiculos", ler_conteudo(conteudo, "frota.xlsx"))
+    problemas = p.recusadas[0].problemas
+    assert (
+        problemas[0]
+        == "Coluna “Venc. Vistoria”: “31/2/27” não é uma data: fevereiro de 2027 não tem o dia 31."
+    )
+    # Every key problem at once, each naming its column and the value typed.
+    for mensagem, coluna, valor in zip(
+        problemas[1:], ("Placa", "RENAVAM", "Empresa"), ("XX-1", "123", "Viação Fantasma"), strict=True
+    ):
+        assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem, mensagem

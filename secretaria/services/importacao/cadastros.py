@@ -389,7 +389,8 @@ def _avaliar(
                 tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas, limpar=limpar_vazias
             )
         except ErroDominio as exc:
-            avaliada.problemas.append(_com_coluna(exc, colunas, mapa, planilha, avaliada.valores))
+            for erro in exc.erros if isinstance(exc, _Varios) else [exc]:
+                avaliada.problemas.append(_com_coluna(erro, colunas, mapa, planilha, avaliada.valores))
         avaliada.limpas = [planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.limpas if c in mapa.colunas]
         avaliada.mantidas = [
             planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.mantidas if c in mapa.colunas
@@ -472,6 +473,29 @@ def unico_pelo_nome(
     )
 
 
+class _Varios(ErroDominio):
+    """Several independent problems of one row (its keys: plate, RENAVAM, operator…), shown together."""
+
+    def __init__(self, erros: list[ErroDominio]) -> None:
+        super().__init__(" ".join(str(e) for e in erros), erros[0].campo)
+        self.erros = erros
+
+
+def _juntos(*passos: Callable[[], Any]) -> list[Any]:
+    """Run each check; every one that fails is reported at once (not only the first)."""
+    resultados: list[Any] = []
+    erros: list[ErroDominio] = []
+    for passo in passos:
+        try:
+            resultados.append(passo())
+        except ErroDominio as exc:
+            erros.append(exc)
+            resultados.append(None)
+    if erros:
+        raise _Varios(erros) if len(erros) > 1 else erros[0]
+    return resultados
+
+
 def _avaliar_linha(
     tipo: str,
     brutos: dict[str, Any],
@@ -499,10 +523,10 @@ def _avaliar_linha(
         registro = ind.registros.get(codigo)
         descricao = f"a linha {codigo}"
     elif tipo == "veiculos":
-        placa = chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa"))
-        renavam = _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM")
-        brutos["operadora_id"] = _operadora(
-            ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")
+        placa, renavam, brutos["operadora_id"] = _juntos(
+            lambda: chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa")),
+            lambda: _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM"),
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
         )
         pela_placa = ind.registros.get(("placa", placa))
         pelo_renavam = ind.registros.get(("renavam", renavam))
@@ -517,9 +541,11 @@ def _avaliar_linha(
         descricao = f"a placa {formatar_placa(placa)} ou o RENAVAM {renavam}"
         _linha_do_veiculo(ind, brutos)
     elif tipo == "empregados":
-        operadora_id = _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", ""))
+        operadora_id, cpf = _juntos(
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
+            lambda: _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF"),
+        )
         brutos["operadora_id"] = operadora_id
-        cpf = _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF")
         chaves = [("cpf", operadora_id, cpf)]
         registro = ind.registros.get((operadora_id, cpf))
         descricao = f"o CPF {cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]} nesta operadora"
