@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -419,7 +420,9 @@ class DialogoImportacao(QDialog):
 
     def _montar_mapa(self, cabecalhos: Sequence[str], mapa: Mapeamento) -> None:
         self._combos_mapa.clear()
+        self.tabela_mapa.setRowCount(0)  # the old rows' widgets go with them
         self.tabela_mapa.setRowCount(len(cabecalhos))
+        primeira_duvida = -1
         opcoes = self._opcoes_campos()
         for i, titulo in enumerate(cabecalhos):
             campo = mapa.campo_da_coluna(i)
@@ -433,8 +436,18 @@ class DialogoImportacao(QDialog):
             combo.activated.connect(lambda _i, t=titulo, c=combo: self._escolher_campo(t, c))
             self._combos_mapa[titulo] = combo
             self.tabela_mapa.setCellWidget(i, 1, combo)
-            self.tabela_mapa.setItem(i, 2, QTableWidgetItem(self._como_lida(titulo, campo, mapa)))
-        self.tabela_mapa.resizeRowsToContents()
+            como = QTableWidgetItem(self._como_lida(titulo, campo, mapa))
+            if titulo in dict(mapa.duvidosas):
+                como.setForeground(QBrush(QColor("#b00020")))  # the column the user must settle
+                primeira_duvida = primeira_duvida if primeira_duvida >= 0 else i
+            self.tabela_mapa.setItem(i, 2, como)
+        altura = max(combo.sizeHint().height() for combo in self._combos_mapa.values()) if cabecalhos else 0
+        for i in range(len(cabecalhos)):
+            self.tabela_mapa.setRowHeight(i, altura + 2)
+        if primeira_duvida >= 0:
+            item = self.tabela_mapa.item(primeira_duvida, 0)
+            if item is not None:
+                self.tabela_mapa.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtCenter)
         self.grupo_mapa.setVisible(bool(cabecalhos))
 
     def _escolher_campo(self, titulo: str, combo: QComboBox) -> None:

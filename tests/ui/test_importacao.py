@@ -374,3 +374,31 @@ def test_painel_da_sancao_diz_importado_de_arquivo_e_definitiva_presumida() -> N
     (exibido,) = conteudo_de(avaliacao).antecedentes
     assert exibido.motivo.endswith("(definitiva presumida: importado de livro.xlsx)")
     assert "definitiva em 20/05/2025 (definitiva presumida)" in exibido.descricao
+
+
+def test_coluna_duvidosa_perguntada_na_janela(base: Banco, qtbot: QtBot, tmp_path: Path) -> None:
+    arquivo = _xlsx(
+        tmp_path / "livro.xlsx",
+        [
+            ["Nº do auto", "CNPJ da operadora", "Dispositivo", "Data da infração", "Matrícula do fiscal",
+             "Data da decisão do recurso"],
+            ["0005/2025", "11.222.333/0001-81", "Art. 1º, VI", "10/02/2025", "SMSU-001", None],
+        ],
+    )  # fmt: skip
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "autos")
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    dialogo.abrir(arquivo)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
+    texto = mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert "“Data da decisão do recurso” pode ser Data da decisão ou Recurso" in texto
+    linha = list(dialogo._combos_mapa).index("Data da decisão do recurso")
+    item = dialogo.tabela_mapa.item(linha, 2)
+    assert item is not None and item.text() == "Escolha: pode ser Data da decisão ou Recurso"
+    _png(dialogo, "coluna-duvidosa")
+    combo = dialogo._combos_mapa["Data da decisão do recurso"]
+    combo.setCurrentIndex(combo.findData("recurso_julgado_em"))
+    combo.activated.emit(combo.currentIndex())
+    _esperar_previa(qtbot, dialogo)
+    assert dialogo.previa is not None and dialogo.previa.mapeamento.colunas["recurso_julgado_em"] == 5
+    assert [linha.acao for linha in dialogo.previa.linhas] == ["nova"]
