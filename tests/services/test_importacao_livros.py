@@ -343,3 +343,26 @@ def test_cadastro_com_varios_problemas_mostra_todos(banco: Banco) -> None:
         problemas[1:], ("Placa", "RENAVAM", "Empresa"), ("XX-1", "123", "Viação Fantasma"), strict=True
     ):
         assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem, mensagem
+
+
+def test_recurso_julgado_no_livro_da_a_data_definitiva(banco: Banco) -> None:
+    """REGRAS § 3 rule 1: on an appeal the penalty becomes final the day the Prefeito judges it."""
+    popular(banco)
+    conteudo = livros.livro_xlsx(
+        [["Nº/Ano", "CNPJ", "Artigo", "Data", "Matrícula do fiscal", "Data da decisão", "Multa (URM)", "Recurso",
+          "Recurso julgado em"],
+         ["40/2025", "11.222.333/0001-81", "1-VI", "5/3/25", "SMSU-001", "20/4/25", 0.3, "Indeferido", "2/6/25"]],
+        oculta_antes=False,
+    )  # fmt: skip
+    planilha = ler_conteudo(conteudo, "livro.xlsx")
+    with banco.leitura() as s:
+        p = previa(s, "autos", planilha)
+    assert not p.recusadas and not any("reincidência" in a for a in p.avisos)
+    importar(banco.uow(), ADMIN, "autos", planilha)
+    with banco.leitura() as s:
+        auto = s.scalars(sa.select(AutoInfracao).where(AutoInfracao.numero == 40)).one()
+        assert (auto.data_definitiva, auto.definitiva_presumida, auto.multa_ur) == (
+            date(2025, 6, 2),
+            False,
+            Decimal("0.30"),
+        )

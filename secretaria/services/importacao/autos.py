@@ -397,6 +397,11 @@ def _ler(
     operadora_id, razao = operadora
     resultado, decisao_em, multa, dias = d.resultado, d.decisao_em, d.multa, d.dias
     definitiva, recurso, pago_em = d.definitiva, d.recurso, d.pago_em
+    if definitiva is None and recurso in ("negado", "provido_parcialmente") and d.julgado is not None:
+        # REGRAS § 3 rule 1: on an appeal, the penalty becomes final the day the Prefeito judges it; the
+        # book saying that day says the final one (no presumption).
+        definitiva = d.julgado
+        d = replace(d, definitiva=definitiva)
     sem_definitiva = resultado == "aplicada" and definitiva is None and recurso is None
     presumida = False
     if sem_definitiva and presumir is not None and decisao_em is not None:
