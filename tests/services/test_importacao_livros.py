@@ -366,3 +366,18 @@ def test_recurso_julgado_no_livro_da_a_data_definitiva(banco: Banco) -> None:
             False,
             Decimal("0.30"),
         )
+
+
+def test_csv_com_titulo_e_cabecalho_com_numero() -> None:
+    texto = (
+        "SECRETARIA MUNICIPAL DE SEGURANÇA;;;\n"
+        ";;;\n"
+        "Nome;Matrícula;Situação;Lotação 2026\n"
+        "Rosa Fiscal;SMSU-101;Ativo;Centro\n"
+        "Paulo Antigo;SMSU-102;Aposentado;Fragata\n"
+        "Total: 2 fiscais;;;\n"
+    )
+    planilha = ler_conteudo(texto.encode("cp1252"), "fiscais.csv")
+    assert planilha.cabecalhos == ("Nome", "Matrícula", "Situação", "Lotação 2026")
+    assert [n for n, _v in planilha.linhas] == [4, 5]
+    assert planilha.linhas_em_branco == ()

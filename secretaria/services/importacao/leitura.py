@@ -310,7 +310,10 @@ def _parece_cabecalho(linhas: Sequence[list[Valor]], i: int) -> bool:
     ("Relação das empresas — 2026") fills one cell over a table of several columns."""
     linha = linhas[i]
     cheias = [v for v in linha if not _vazio(v)]
-    if not cheias or not all(isinstance(v, str) and not _parece_dado(v) for v in cheias):
+    if not cheias or not all(isinstance(v, str) for v in cheias):
+        return False
+    # A title may hold a number ("Frota 2026"), but a row of plates and CNPJs is data.
+    if sum(1 for v in cheias if isinstance(v, str) and _parece_dado(v)) > len(cheias) // 4:
         return False
     largura = max((_preenchidas(li) for li in linhas[i + 1 : i + 11]), default=0)
     if largura == 0:
