@@ -248,7 +248,7 @@ def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
     )
     imp.add_argument("arquivo", nargs="?", metavar="ARQUIVO", help="planilha .xlsx ou .csv a importar")
     imp.add_argument("--modelo", metavar="ARQUIVO.xlsx", help="grava o modelo de planilha do TIPO e sai")
-    imp.add_argument("--aba", metavar="NOME", help="aba da planilha .xlsx (padrão: a primeira)")
+    imp.add_argument("--aba", metavar="NOME", help="aba da planilha .xlsx (padrão: a primeira visível)")
     imp.add_argument("--simular", action="store_true", help="só confere e mostra o que faria; nada é gravado")
     imp.add_argument(
         "--so-validas", action="store_true", help="importa as linhas válidas mesmo havendo linhas recusadas"
@@ -261,7 +261,19 @@ def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
         action="append",
         default=[],
         metavar="TÍTULO=CAMPO",
-        help="indica o campo de uma coluna de título não reconhecido (CAMPO vazio: ignorar); pode repetir",
+        help="indica o campo de qualquer coluna, reconhecida ou não (CAMPO vazio: ignorar); pode repetir",
+    )
+    imp.add_argument(
+        "--limpar-vazias",
+        action="store_true",
+        help="uma célula em branco apaga o valor do registro (sem esta opção, o valor atual é mantido)",
+    )
+    imp.add_argument(
+        "--presumir-definitiva",
+        type=_inteiro,
+        metavar="DIAS",
+        help="autos: a penalidade sem data definitiva no livro (e sem recurso) torna-se definitiva DIAS "
+        "depois da decisão (no mínimo 30), para contar na reincidência; registrado em cada auto",
     )
     imp.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
@@ -897,12 +909,21 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
     try:
         with banco.leitura() as sessao:
             avaliacao = previa(
-                sessao, args.tipo, planilha, mapeamento=mapeamento, progresso=_progresso_importacao()
+                sessao,
+                args.tipo,
+                planilha,
+                mapeamento=mapeamento,
+                progresso=_progresso_importacao(),
+                presumir_definitiva=args.presumir_definitiva,
+                limpar_vazias=args.limpar_vazias,
             )
         for aviso in avaliacao.avisos:
             print(f"Aviso: {aviso}")
         for linha in avaliacao.recusadas:
             print(f"linha {linha.numero}: {' '.join(linha.problemas)}")
+        for linha in avaliacao.linhas:
+            if linha.limpas:
+                print(f"linha {linha.numero}: a célula em branco apaga o valor de {', '.join(linha.limpas)}")
         if recusadas_em is not None and avaliacao.recusadas:
             _gravar_arquivo(recusadas_em, arquivos.recusadas(avaliacao.cabecalhos, avaliacao.recusadas))
             print(f"Linhas recusadas gravadas em {recusadas_em}, com o motivo na última coluna.")
@@ -928,6 +949,8 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
                 somente_validas=args.so_validas,
                 mapeamento=mapeamento,
                 progresso=_progresso_importacao(),
+                presumir_definitiva=args.presumir_definitiva,
+                limpar_vazias=args.limpar_vazias,
             )
         finally:
             registrar_saida(banco.uow(), ator)

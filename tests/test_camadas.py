@@ -34,6 +34,8 @@ CAMADAS = {
     "secretaria.erros": "erros",
     # The code lists (StrEnums) and their label tables: below the models, which build CHECKs from them.
     "secretaria.codigos": "codigos",
+    # The office's own words for those lists (the import reads "Concessionária" as concessao).
+    "secretaria.vocabulario": "codigos",
     "secretaria.models": "models",
     "secretaria.migracoes": "migracoes",
     "secretaria.migrations": "migracoes",

@@ -46,7 +46,7 @@ def test_linhas_recusadas_saida_1_nada_gravado_e_com_so_validas_grava_as_validas
     antes = contagens(banco)
     codigo, out, _err = rodar(capsys, "importar", "operadoras", str(arquivo), "--db", banco_url)
     assert codigo == 1
-    assert "linha 3: O dígito verificador do CNPJ não confere." in out
+    assert "linha 3: Coluna “CNPJ”, “11.444.777/0001-00”: O dígito verificador do CNPJ não confere." in out
     assert "Nada foi gravado" in out
     assert contagens(banco) == antes
 
@@ -70,8 +70,8 @@ def test_linhas_recusadas_saida_1_nada_gravado_e_com_so_validas_grava_as_validas
     ws = openpyxl.load_workbook(recusadas).worksheets[0]
     linhas = list(ws.iter_rows(values_only=True))
     assert linhas[0][-1] == "Motivo da recusa"
-    assert (
-        linhas[1][0] == "Viação Errada Ltda." and linhas[1][-1] == "O dígito verificador do CNPJ não confere."
+    assert linhas[1][0] == "Viação Errada Ltda." and linhas[1][-1].endswith(
+        "O dígito verificador do CNPJ não confere."
     )
     banco.fechar()
 
@@ -149,6 +149,104 @@ def test_historico_de_autos_pela_linha_de_comando(
     )
     codigo, out, _err = rodar(capsys, "importar", "autos", str(arquivo), "--so-validas", "--db", banco_url)
     assert codigo == 1
-    assert "linha 3: Fiscal de matrícula “SMSU-404” não cadastrado" in out
+    assert "linha 3: Coluna “Matrícula do fiscal”: Fiscal de matrícula “SMSU-404” não cadastrado" in out
     assert "1 nova" in out
     banco.fechar()
+
+
+def test_planilhas_do_orgao_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25: the office's own files (title rows, hidden sheet, merged CNPJ, numbers as numbers, two-digit
+    years, its words), the presumption of the book's final days, and blank cells that clear only on request."""
+    from datetime import timedelta
+
+    import sqlalchemy as sa
+
+    from secretaria.lei.documentos import validar_cnpj
+    from secretaria.models import AutoInfracao, Operadora
+    from tests.helpers import livros
+
+    for tipo, conteudo in (
+        ("operadoras", livros.operadoras()),
+        ("fiscais", livros.fiscais()),
+        ("veiculos", livros.veiculos()),
+    ):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        codigo, out, _err = rodar(capsys, "importar", tipo, str(caminho), "--db", banco_url)
+        assert codigo == 0, out
+    assert "Aviso: Lida a aba “Frota”, a primeira visível; outras abas: Listas (oculta)." in out
+    assert "Aviso: Rodapé ignorado: linha 9." in out
+
+    conteudo, esperados = livros.autos()
+    livro = tmp_path / "livro.xlsx"
+    livro.write_bytes(conteudo)
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(livro), "--simular", "--db", banco_url)
+    assert codigo == 1
+    assert (
+        "Aviso: 2 autos com penalidade aplicada não têm a data em que a penalidade se tornou definitiva"
+        in out
+    )
+    assert "linha 8: Coluna “Multa Aplicada (URM)”" in out and "1.234,56" in out
+    antes = contagens(banco)
+    codigo, out, _err = rodar(
+        capsys,
+        "importar",
+        "autos",
+        str(livro),
+        "--so-validas",
+        "--presumir-definitiva",
+        "45",
+        "--db",
+        banco_url,
+    )
+    assert codigo == 1 and "3 novas" in out
+    assert contagens(banco) != antes
+    with banco.leitura() as s:
+        for e in esperados:
+            auto = s.scalars(
+                sa.select(AutoInfracao).where(AutoInfracao.ano == e.ano, AutoInfracao.numero == e.numero)
+            ).one()
+            assert (auto.data_infracao, auto.data_decisao, auto.multa_ur) == (e.infracao, e.decisao, e.multa)
+            presumida = e.decisao + timedelta(days=45) if e.decisao else None
+            assert (auto.data_definitiva, auto.definitiva_presumida) == (presumida, e.decisao is not None)
+
+    # A blank cell keeps the registered value, unless --limpar-vazias; the preview says which it clears.
+    vazio = tmp_path / "operadoras-vazio.csv"
+    vazio.write_text(
+        f"CNPJ;Razão social;Logradouro;Nº\n{livros.CNPJ_ALFA};{livros.ALFA};Rua Alfa;\n", "utf-8"
+    )
+    codigo, out, _err = rodar(capsys, "importar", "operadoras", str(vazio), "--db", banco_url)
+    assert codigo == 0 and "deixam os valores cadastrados como estão" in out
+
+    def numero() -> str:
+        with banco.leitura() as s:
+            op = s.scalars(sa.select(Operadora).where(Operadora.cnpj == validar_cnpj(livros.CNPJ_ALFA))).one()
+            return op.numero_endereco
+
+    assert numero() == "100"
+    codigo, out, _err = rodar(
+        capsys, "importar", "operadoras", str(vazio), "--limpar-vazias", "--db", banco_url
+    )
+    assert codigo == 0 and "linha 2: a célula em branco apaga o valor de Nº" in out
+    assert numero() == ""
+
+
+def test_coluna_ambigua_perguntada_e_resolvida_com_coluna(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arquivo = tmp_path / "livro.csv"
+    arquivo.write_text(
+        "Nº do auto;CNPJ da operadora;Dispositivo;Data da infração;Matrícula do fiscal;Data da decisão do recurso\n"
+        "0005/2025;11.222.333/0001-81;Art. 1º, VI;10/02/2025;SMSU-001;\n",
+        encoding="utf-8",
+    )
+    codigo, _out, err = rodar(capsys, "importar", "autos", str(arquivo), "--simular", "--db", banco_url)
+    assert codigo == 2
+    assert "“Data da decisão do recurso” pode ser Data da decisão ou Recurso" in err
+    codigo, out, _err = rodar(
+        capsys, "importar", "autos", str(arquivo), "--simular", "--coluna", "Data da decisão do recurso=",
+        "--db", banco_url,
+    )  # fmt: skip
+    assert codigo == 0 and "1 nova" in out

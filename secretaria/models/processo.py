@@ -153,6 +153,11 @@ class AutoInfracao(Versionado, Base):
     # name and SHA-256. None for an auto drawn up in the program.
     importado_de: so.Mapped[str | None] = so.mapped_column(sa.String(255))
     importado_sha256: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    # REGRAS § 3 rule 1, imported priors: the book did not say when the penalty became final and the import
+    # presumed it (`data_definitiva` = decision + N days, N chosen at the import); the panel says so.
+    definitiva_presumida: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    # A book case closed in the book (paid, sent to dívida ativa, filed): no home queue asks for an act.
+    encerrado_no_livro: so.Mapped[str | None] = so.mapped_column(sa.String(20))
 
     operadora: so.Mapped[Operadora] = so.relationship()
     veiculo: so.Mapped[Veiculo | None] = so.relationship()

@@ -294,7 +294,8 @@ def multas_definitivas_em_aberto(
         .join(Decisao, Decisao.id == Pagamento.decisao_id)
         .join(a, a.id == Decisao.auto_id)
         .join(Operadora, Operadora.id == a.operadora_id)
-        .where(Pagamento.situacao == "aberto", condicao_final(dia))
+        # A book case the book closed (filed with the fine unpaid) asks for no act (issue 25).
+        .where(Pagamento.situacao == "aberto", condicao_final(dia), a.encerrado_no_livro.is_(None))
         .add_columns(sa.func.count().over().label("total_fila"))
         .subquery("candidatas")
     )

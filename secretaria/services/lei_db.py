@@ -128,6 +128,8 @@ class AntecedenteAuto:
     """A timely appeal awaits the Prefeito (phase "em_recurso")."""
     importado_de: str | None = None
     """The spreadsheet an auto of the office's past came from (None: drawn up in the program)."""
+    definitiva_presumida: bool = False
+    """The book did not say when the penalty became final: the import presumed it (REGRAS § 3 rule 1)."""
 
 
 def _consulta_antecedentes(
@@ -148,6 +150,7 @@ def _consulta_antecedentes(
         a.penalidade_anulada,
         a.fase,
         a.importado_de,
+        a.definitiva_presumida,
     ).where(a.operadora_id == operadora_id, a.dispositivo_codigo == dispositivo_codigo, a.fase != "cancelado")
     if excluir_auto_id is not None:
         consulta = consulta.where(a.id != excluir_auto_id)
@@ -173,6 +176,7 @@ def _registro(r: Any) -> AntecedenteAuto:
         prazo_recurso=r.prazo_recurso,
         recurso_pendente=r.fase == "em_recurso",
         importado_de=r.importado_de,
+        definitiva_presumida=bool(r.definitiva_presumida),
     )
 
 

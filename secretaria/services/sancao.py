@@ -49,6 +49,10 @@ class AntecedenteAvaliado:
     motivo: str
     definitiva_em: date | None = None
     """The day the penalty became (or, unappealed, becomes) final; None while it is not."""
+    importado_de: str | None = None
+    """The spreadsheet an auto of the office's past came from (the panel says "importado de ARQUIVO")."""
+    definitiva_presumida: bool = False
+    """The final day was presumed at the import, the book not saying it (REGRAS § 3 rule 1)."""
 
 
 @dataclass(frozen=True)
@@ -180,8 +184,10 @@ def avaliar_sancao(
                 anulada=r.antecedente.anulada,
                 contado=c.contado,
                 situacao=situacao,
-                motivo=f"AI nº {r.numero}{_origem(r.importado_de)} — {motivo}",
+                motivo=f"AI nº {r.numero}{_origem(r.importado_de, r.definitiva_presumida)} — {motivo}",
                 definitiva_em=r.antecedente.data_decisao,
+                importado_de=r.importado_de,
+                definitiva_presumida=r.definitiva_presumida,
             )
         )
     valor: Decimal | None = valor_lido
@@ -213,9 +219,16 @@ def avaliar_sancao(
     )
 
 
-def _origem(importado_de: str | None) -> str:
-    """ " (importado de livros-2025.xlsx)" for an auto of the office's past, else nothing."""
-    return f" (importado de {importado_de})" if importado_de else ""
+def _origem(importado_de: str | None, presumida: bool = False) -> str:
+    """ " (importado de livros-2025.xlsx)" for an auto of the office's past, else nothing; with the
+    presumption the import made of its final day (REGRAS § 3 rule 1)."""
+    if not importado_de:
+        return ""
+    return (
+        f" (definitiva presumida: importado de {importado_de})"
+        if presumida
+        else f" (importado de {importado_de})"
+    )
 
 
 def _milhar(n: int) -> str:

@@ -2,8 +2,10 @@
 Administração (the history of autos).
 
 One dialog, in steps on one screen: choose the file (through `widgets.arquivos`, never a file dialog in the
-program's own process) and its sheet; when a header is not recognised, say which field it holds (a combo per
-column); the preview, every row with its problems in red, checked in the background; then “Importar” —
+program's own process) and its sheet; every column of the file with the field it was read as, each one
+changeable (a combo per column, as `--coluna` on the command line: a recognised column may be wrong, and a
+column the program could not decide about must be settled here); the options (blank cells clear values; the
+presumed final day of the book's penalties, REGRAS § 3 rule 1); the preview, every row with its problems in red, checked in the background; then “Importar” —
 after a confirmation, in the background with a progress bar and Cancelar (nothing written on cancel). A
 file with refused rows is imported only with “Importar somente as linhas válidas”, and the refused rows
 can then be saved as an .xlsx with the reason in the last column. “Baixar modelo…” writes the template.
@@ -16,17 +18,23 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -34,8 +42,9 @@ from PySide6.QtWidgets import (
 from secretaria.lei.formato import formatar_decimal
 from secretaria.services.base import ErroDominio
 from secretaria.services.importacao import arquivos as planilhas
+from secretaria.services.importacao.autos import PRESUNCAO_MINIMA
 from secretaria.services.importacao.cadastros import LinhaAvaliada, Previa, ResultadoImportacao
-from secretaria.services.importacao.colunas import COLUNAS, ROTULOS_TIPOS, TIPOS
+from secretaria.services.importacao.colunas import COLUNAS, ROTULOS_TIPOS, TIPOS, Mapeamento, mapear
 from secretaria.services.importacao.leitura import Planilha, abas_do_arquivo, ler_arquivo
 from secretaria.services.importacao.servico import importar, previa
 from secretaria.ui.contexto import Contexto
@@ -62,6 +71,7 @@ class FontePrevia:
             ColunaTabela("numero", "Linha", 60, alinhamento="direita", ordenavel=False),
             ColunaTabela("acao", "Resultado", 110, ordenavel=False),
             ColunaTabela("problemas", "Problemas", 420, ordenavel=False, dica_do_texto=True),
+            ColunaTabela("limpas", "Apaga", 110, ordenavel=False, dica_do_texto=True),
             *(
                 ColunaTabela(f"c{i}", titulo, 130, ordenavel=False, dica_do_texto=True)
                 for i, titulo in enumerate(previa_.cabecalhos)
@@ -87,7 +97,13 @@ class FontePrevia:
         return [
             LinhaTabela(
                 linha.numero,
-                (linha.numero, _ACOES[linha.acao], " ".join(linha.problemas), *linha.valores),
+                (
+                    linha.numero,
+                    _ACOES[linha.acao],
+                    " • ".join(linha.problemas),
+                    ", ".join(linha.limpas),
+                    *linha.valores,
+                ),
                 "alerta" if linha.acao == "recusada" else None,
             )
             for linha in self._linhas(filtro)[inicio : inicio + quantidade]
@@ -149,11 +165,47 @@ class DialogoImportacao(QDialog):
         topo.addRow(rotulo_aba, self.aba)
         layout.addLayout(topo)
 
-        self.grupo_mapa = QGroupBox("Colunas não reconhecidas: diga o que cada uma contém")
-        self.form_mapa = QFormLayout(self.grupo_mapa)
-        self.form_mapa.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        self.grupo_mapa = QGroupBox("Colunas da planilha: confira o campo de cada uma (pode trocar)")
+        caixa_mapa = QVBoxLayout(self.grupo_mapa)
+        self.tabela_mapa = QTableWidget(0, 3)
+        self.tabela_mapa.setHorizontalHeaderLabels(
+            ["Coluna da planilha", "Campo do programa", "Como foi lida"]
+        )
+        self.tabela_mapa.verticalHeader().setVisible(False)
+        self.tabela_mapa.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tabela_mapa.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        cabecalho_mapa = self.tabela_mapa.horizontalHeader()
+        cabecalho_mapa.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        cabecalho_mapa.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.tabela_mapa.setColumnWidth(0, 260)
+        self.tabela_mapa.setColumnWidth(1, 300)
+        self.tabela_mapa.setMaximumHeight(170)
+        caixa_mapa.addWidget(self.tabela_mapa)
         self.grupo_mapa.setVisible(False)
         layout.addWidget(self.grupo_mapa)
+
+        opcoes = QHBoxLayout()
+        self.limpar_vazias = QCheckBox("Células em branco apa&gam os valores cadastrados")
+        self.limpar_vazias.setToolTip(
+            "Sem esta opção, uma célula em branco deixa o valor cadastrado como está. A prévia mostra, na "
+            "coluna “Apaga”, o que seria apagado."
+        )
+        self.presumir = QCheckBox("&Presumir a data definitiva das penalidades do livro:")
+        self.presumir.setToolTip(
+            "Os livros não registram o dia em que a penalidade se tornou definitiva; sem ele, o auto não conta "
+            "para a reincidência. Com esta opção, ela se torna definitiva este número de dias depois da decisão "
+            "(salvo recurso registrado), e cada auto guarda a presunção."
+        )
+        self.dias_presuncao = QSpinBox()
+        self.dias_presuncao.setRange(PRESUNCAO_MINIMA, 3650)
+        self.dias_presuncao.setValue(PRESUNCAO_MINIMA)
+        self.dias_presuncao.setSuffix(" dias depois da decisão")
+        self.dias_presuncao.setEnabled(False)
+        opcoes.addWidget(self.limpar_vazias)
+        opcoes.addWidget(self.presumir)
+        opcoes.addWidget(self.dias_presuncao)
+        opcoes.addStretch(1)
+        layout.addLayout(opcoes)
 
         self.resumo = QLabel("Nenhum arquivo conferido ainda.")
         self.resumo.setWordWrap(True)
@@ -197,6 +249,10 @@ class DialogoImportacao(QDialog):
         self.botao_fechar.clicked.connect(self.reject)
         self.so_validas.toggled.connect(lambda _v: self._atualizar_botoes())
         self.so_recusadas.toggled.connect(lambda _v: self._filtrar())
+        self.limpar_vazias.toggled.connect(lambda _v: self.conferir())
+        self.presumir.toggled.connect(self._trocar_presuncao)
+        self.dias_presuncao.editingFinished.connect(self.conferir)
+        self._mostrar_opcoes()
         self._atualizar_botoes()
         self.resize(1100, 640)
 
@@ -208,8 +264,30 @@ class DialogoImportacao(QDialog):
 
     def _trocar_tipo(self) -> None:
         self.mapeamento.clear()
+        self._mostrar_opcoes()
         if self.caminho is not None:
             self.conferir()
+
+    def _mostrar_opcoes(self) -> None:
+        autos = self.tipo_atual == "autos"
+        self.limpar_vazias.setVisible(not autos)
+        self.presumir.setVisible(autos)
+        self.dias_presuncao.setVisible(autos)
+
+    def _trocar_presuncao(self, marcado: bool) -> None:
+        self.dias_presuncao.setEnabled(marcado)
+        self.conferir()
+
+    @property
+    def presumir_definitiva(self) -> int | None:
+        """The days of REGRAS § 3 rule 1's presumption, when the user chose it (autos only)."""
+        if self.tipo_atual != "autos" or not self.presumir.isChecked():
+            return None
+        return int(self.dias_presuncao.value())
+
+    @property
+    def limpar(self) -> bool:
+        return self.tipo_atual != "autos" and self.limpar_vazias.isChecked()
 
     def baixar_modelo(self) -> None:
         tipo = self.tipo_atual
@@ -250,15 +328,23 @@ class DialogoImportacao(QDialog):
         """Read the file and check every row in the background; nothing is written."""
         if self.caminho is None:
             return
-        self._ler_mapeamento()
         caminho, tipo, mapa = self.caminho, self.tipo_atual, dict(self.mapeamento)
         aba = self.aba.currentText() or None
         banco = self.contexto.banco
+        presumir, limpar = self.presumir_definitiva, self.limpar
 
         def trabalho(progresso: Progresso) -> tuple[Planilha, Previa]:
             planilha = ler_arquivo(caminho, aba)
             with banco.leitura() as s:
-                return planilha, previa(s, tipo, planilha, mapeamento=mapa, progresso=progresso)
+                return planilha, previa(
+                    s,
+                    tipo,
+                    planilha,
+                    mapeamento=mapa,
+                    progresso=progresso,
+                    presumir_definitiva=presumir,
+                    limpar_vazias=limpar,
+                )
 
         self.previa = None
         self.resultado = None
@@ -272,13 +358,14 @@ class DialogoImportacao(QDialog):
         assert isinstance(retorno, tuple)
         self.planilha, self.previa = retorno
         assert self.previa is not None
-        self._mostrar_mapeamento(self.previa)
+        self._montar_mapa(self.previa.cabecalhos, self.previa.mapeamento)
         self.modelo = ModeloTabela(FontePrevia(self.previa), cores={"alerta": "#b00020"})
         self.tabela.setModel(self.modelo)
         self._filtrar()
         self.tabela.setColumnWidth(0, 60)
         self.tabela.setColumnWidth(1, 110)
         self.tabela.setColumnWidth(2, 420)
+        self.tabela.setColumnWidth(3, 110 if self.limpar else 60)
         p = self.previa
         texto = f"{p.arquivo}: {formatar_decimal(len(p.linhas), 0)} linhas — {p.resumo}."
         if p.recusadas:
@@ -305,55 +392,69 @@ class DialogoImportacao(QDialog):
     def _opcoes_campos(self) -> list[tuple[str, str]]:
         return [(c.titulo + (" *" if c.obrigatoria else ""), c.campo) for c in COLUNAS[self.tipo_atual]]
 
-    def _mostrar_mapeamento(self, p: Previa) -> None:
-        titulos = list(p.mapeamento.nao_reconhecidas) + [
-            t for t in self.mapeamento if t not in p.mapeamento.nao_reconhecidas
-        ]
-        self._montar_combos(titulos)
-
     def _mostrar_faltando(self) -> None:
-        """A required column is missing: offer every header of the file that no field claimed."""
+        """The check was refused (a required column missing, a column that could be two fields): still show
+        every column with what it was read as, so the user can settle it here."""
         if self.caminho is None:
             return
         try:
             planilha = ler_arquivo(self.caminho, self.aba.currentText() or None)
-        except ErroDominio:
-            return
-        from secretaria.services.importacao.colunas import mapear
-
-        try:
             mapa = mapear(self.tipo_atual, planilha.cabecalhos, self.mapeamento)
         except ErroDominio:
             return
-        usados = set(mapa.colunas.values())
-        titulos = [t for i, t in enumerate(planilha.cabecalhos) if i not in usados]
-        self._montar_combos(titulos)
+        self._montar_mapa(planilha.cabecalhos, mapa)
 
-    def _montar_combos(self, titulos: Sequence[str]) -> None:
-        while self.form_mapa.rowCount():
-            self.form_mapa.removeRow(0)
+    def _como_lida(self, titulo: str, campo: str, mapa: Mapeamento) -> str:
+        duvida = dict(mapa.duvidosas).get(titulo)
+        if duvida:
+            rotulos = {c.campo: c.titulo for c in COLUNAS[self.tipo_atual]}
+            return "Escolha: pode ser " + " ou ".join(rotulos.get(c, c) for c in duvida)
+        if titulo in self.mapeamento:
+            return "Escolhida por você" if campo else "Ignorada, como você escolheu"
+        if titulo in dict(mapa.parecidas):
+            return "Pelo título parecido: confira"
+        if titulo in mapa.repetidas:
+            return "Ignorada: outra coluna já traz este campo"
+        if titulo in mapa.nao_reconhecidas:
+            return "Não reconhecida: ignorada, salvo se escolher o campo"
+        return "Pelo título"
+
+    def _montar_mapa(self, cabecalhos: Sequence[str], mapa: Mapeamento) -> None:
         self._combos_mapa.clear()
-        for titulo in titulos:
+        self.tabela_mapa.setRowCount(0)  # the old rows' widgets go with them
+        self.tabela_mapa.setRowCount(len(cabecalhos))
+        primeira_duvida = -1
+        opcoes = self._opcoes_campos()
+        for i, titulo in enumerate(cabecalhos):
+            campo = mapa.campo_da_coluna(i)
+            self.tabela_mapa.setItem(i, 0, QTableWidgetItem(titulo))
             combo = QComboBox()
-            combo.setMinimumWidth(320)
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.addItem(_IGNORAR, "")
-            for texto, campo in self._opcoes_campos():
-                combo.addItem(texto, campo)
-            escolhido = self.mapeamento.get(titulo, "")
-            combo.setCurrentIndex(max(0, combo.findData(escolhido)))
-            combo.activated.connect(lambda _i: self.conferir())
+            for texto, chave in opcoes:
+                combo.addItem(texto, chave)
+            combo.setCurrentIndex(max(0, combo.findData(campo)))
+            combo.setAccessibleName(f"Campo da coluna {titulo}")
+            combo.activated.connect(lambda _i, t=titulo, c=combo: self._escolher_campo(t, c))
             self._combos_mapa[titulo] = combo
-            self.form_mapa.addRow(f"“{titulo}”:", combo)
-        self.grupo_mapa.setVisible(bool(titulos))
+            self.tabela_mapa.setCellWidget(i, 1, combo)
+            como = QTableWidgetItem(self._como_lida(titulo, campo, mapa))
+            if titulo in dict(mapa.duvidosas):
+                como.setForeground(QBrush(QColor("#b00020")))  # the column the user must settle
+                primeira_duvida = primeira_duvida if primeira_duvida >= 0 else i
+            self.tabela_mapa.setItem(i, 2, como)
+        altura = max(combo.sizeHint().height() for combo in self._combos_mapa.values()) if cabecalhos else 0
+        for i in range(len(cabecalhos)):
+            self.tabela_mapa.setRowHeight(i, altura + 2)
+        if primeira_duvida >= 0:
+            item = self.tabela_mapa.item(primeira_duvida, 0)
+            if item is not None:
+                self.tabela_mapa.scrollToItem(item, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.grupo_mapa.setVisible(bool(cabecalhos))
 
-    def _ler_mapeamento(self) -> None:
-        for titulo, combo in self._combos_mapa.items():
-            campo = str(combo.currentData() or "")
-            if campo:
-                self.mapeamento[titulo] = campo
-            else:
-                self.mapeamento.pop(titulo, None)
+    def _escolher_campo(self, titulo: str, combo: QComboBox) -> None:
+        """The user's word for one column (a field, or "" to ignore it), kept across re-checks."""
+        self.mapeamento[titulo] = str(combo.currentData() or "")
+        self.conferir()
 
     # -- import --------------------------------------------------------------------------------------
 
@@ -387,6 +488,7 @@ class DialogoImportacao(QDialog):
         planilha, tipo, mapa = self.planilha, self.previa.tipo, dict(self.mapeamento)
         so_validas = self.so_validas.isChecked()
         banco, ator = self.contexto.banco, self.contexto.ator
+        presumir, limpar = self.presumir_definitiva, self.limpar
 
         def trabalho(progresso: Progresso) -> ResultadoImportacao:
             return importar(
@@ -397,6 +499,8 @@ class DialogoImportacao(QDialog):
                 somente_validas=so_validas,
                 mapeamento=mapa,
                 progresso=progresso,
+                presumir_definitiva=presumir,
+                limpar_vazias=limpar,
             )
 
         self._em_segundo_plano(

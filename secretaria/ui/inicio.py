@@ -141,6 +141,13 @@ class PaginaInicio(QWidget):
             "background: #fff7ed; color: #9a3412; border: 1px solid #fdba74; padding: 6px; border-radius: 4px"
         )
         self.lembrete.setVisible(False)
+        # A new installation: what is still missing before documents can be issued (issue 25).
+        self.primeiro_dia = QLabel()
+        self.primeiro_dia.setWordWrap(True)
+        self.primeiro_dia.setStyleSheet(
+            "background: #eff6ff; color: #1e3a8a; border: 1px solid #93c5fd; padding: 6px; border-radius: 4px"
+        )
+        self.primeiro_dia.setVisible(False)
         self.botao_atualizar = QPushButton("Atualizar")
         self.botao_atualizar.setToolTip("F5")
         self.botao_atualizar.clicked.connect(self.recarregar)
@@ -192,6 +199,7 @@ class PaginaInicio(QWidget):
         self._topo = topo
         layout = QVBoxLayout(self)
         layout.addLayout(topo)
+        layout.addWidget(self.primeiro_dia)
         layout.addWidget(self.lembrete)
         layout.addWidget(divisor, 1)
 
@@ -220,13 +228,17 @@ class PaginaInicio(QWidget):
     def recarregar(self) -> None:
         from secretaria.services.filas import painel
         from secretaria.services.lembretes import lembrete_calendario
+        from secretaria.services.primeiro_dia import pendencias, texto_pendencias
 
         hoje = relogio.hoje()
         with self.contexto.banco.leitura() as sessao:
             self.filas = painel(sessao, hoje)
             lembrete = lembrete_calendario(sessao, hoje) if self.contexto.ator.tem("administrador") else None
+            falta = texto_pendencias(pendencias(sessao))
         self.lembrete.setText(lembrete or "")
         self.lembrete.setVisible(lembrete is not None)
+        self.primeiro_dia.setText(falta or "")
+        self.primeiro_dia.setVisible(falta is not None)
         self.subtitulo.setText(f"O que precisa ser feito hoje, {formatar_data(hoje)}")
         # What the user was looking at stays: the queue (by key), its chosen row (by record) and both scrolls.
         anterior = self.lista_filas.currentItem()

@@ -80,9 +80,12 @@ def test_planilha_baguncada_previa_recusa_parcial_recusadas_correcao_reimportaca
     problemas = {linha.numero: linha.problemas for linha in previa.recusadas}
     assert set(problemas) == {3, 5, 6, 7}
     # Exactly what the form says (prefixed by the column when the message does not name it).
-    assert problemas[3] == (_mensagem_do_formulario(cpf=CPF_INVALIDO),)
-    # Already written as dd/mm/aaaa: the message says the day does not exist, not how to write a date.
-    assert problemas[5] == ("Data de Admissão: 31/02/2019 não existe: fevereiro de 2019 tem 28 dias.",)
+    assert problemas[3] == (
+        f"Coluna “CPF do motorista”, “{CPF_INVALIDO}”: {_mensagem_do_formulario(cpf=CPF_INVALIDO)}",
+    )
+    assert problemas[5] == (
+        "Coluna “Data de Admissão”: “31/02/2019” não existe: fevereiro de 2019 tem 28 dias.",
+    )
     assert problemas[6][0].startswith("Linha repetida: a linha 2 da planilha já traz o CPF 529.982.247-25")
     assert "99.999.999/0001-91 não cadastrada" in problemas[7][0]
     assert {(linha.numero, linha.acao) for linha in previa.linhas if linha.acao != "recusada"} == {
@@ -220,7 +223,7 @@ def test_veiculo_pela_placa_em_qualquer_forma_ou_pelo_renavam(banco: Banco) -> N
     with pytest.raises(DocumentoInvalido) as renavam_curto:
         validar_renavam("1234")
     assert str(renavam_curto.value) in problemas[6]
-    assert "Ano: “dois mil” não é um número inteiro." in problemas[6]
+    assert "Coluna “Ano”: “dois mil” não é um número inteiro." in problemas[6]
 
     r = importar_cadastro(banco.uow(), ADMIN, "veiculos", planilha, somente_validas=True)
     assert (r.novas, r.atualizadas) == (0, 2)
@@ -271,16 +274,16 @@ def test_cancelar_no_meio_nao_grava_nada(banco: Banco) -> None:
 
 def test_coluna_obrigatoria_faltando_e_mapeamento_manual(banco: Banco) -> None:
     popular(banco)
-    planilha = ler_conteudo(_xlsx([["Servidor", "Registro funcional"], ["Rui", "SMSU-9"]]), "f.xlsx")
+    planilha = ler_conteudo(_xlsx([["Quem", "Código funcional"], ["Rui", "SMSU-9"]]), "f.xlsx")
     with banco.leitura() as s, pytest.raises(ErroDominio, match="colunas obrigatórias: Nome, Matrícula"):
         previa_cadastro(s, "fiscais", planilha)
     with banco.leitura() as s:
         previa = previa_cadastro(
-            s, "fiscais", planilha, mapeamento={"Servidor": "nome", "Registro funcional": "matricula"}
+            s, "fiscais", planilha, mapeamento={"Quem": "nome", "Código funcional": "matricula"}
         )
     assert [linha.acao for linha in previa.linhas] == ["nova"]
     with banco.leitura() as s, pytest.raises(ErroDominio, match="não existe na importação"):
-        previa_cadastro(s, "fiscais", planilha, mapeamento={"Servidor": "placa"})
+        previa_cadastro(s, "fiscais", planilha, mapeamento={"Quem": "placa"})
 
 
 def test_somente_administrador_importa(banco: Banco) -> None:

@@ -214,7 +214,7 @@ def test_correcao_atualiza_o_auto_importado_e_nunca_um_do_programa(
     assert set(problemas) == {2, 4, 5}
     assert "O AI nº 0001/2026 foi lavrado no programa" in problemas[2]
     assert "ainda não tem tipo de infração" in problemas[4]  # exactly what the auto form says of 1-X
-    assert "32/02/2025 não existe: fevereiro de 2025 tem 28 dias." in problemas[5]
+    assert "“32/02/2025” não existe: fevereiro de 2025 tem 28 dias." in problemas[5]
     with pytest.raises(ErroDominio, match="3 linhas recusadas"):
         importar(banco.uow(), ADMIN, "autos", planilha)
     r = importar(banco.uow(), ADMIN, "autos", planilha, somente_validas=True)

@@ -42,7 +42,7 @@ def _arquivo_fiscais(tmp_path: Path) -> Path:
     return _xlsx(
         tmp_path / "fiscais.xlsx",
         [
-            ["Servidor", "Matrícula", "Situação"],
+            ["Quem", "Matrícula", "Situação"],
             ["Rui Barbosa", "SMSU-010", "Sim"],
             ["Sem Matrícula", "", "Sim"],
             ["Ana Nery", "SMSU-011", "talvez"],
@@ -90,11 +90,11 @@ def test_mapear_previa_importar_validas_e_salvar_recusadas(
     qtbot.addWidget(dialogo)
     dialogo.show()
     qtbot.mouseClick(dialogo.botao_arquivo, Qt.MouseButton.LeftButton)
-    # "Servidor" is not a known header and "Nome" is required: the file is refused until it is mapped.
+    # "Quem" is not a known header and "Nome" is required: the file is refused until it is mapped.
     qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
     assert "não tem a coluna obrigatória: Nome" in mensagens.responder(QMessageBox.StandardButton.Ok)
     assert dialogo.grupo_mapa.isVisible()
-    combo = dialogo._combos_mapa["Servidor"]
+    combo = dialogo._combos_mapa["Quem"]
     _guardar(dialogo, "mapeamento")
     combo.setFocus()
     combo.setCurrentIndex(combo.findData("nome"))
@@ -259,3 +259,146 @@ def test_tela_do_caso_diz_que_o_auto_foi_importado(base: Banco, qtbot: QtBot) ->
     if RENDER:
         tela.resize(1366, 768)
         tela.grab().save(str(Path(RENDER) / "h17-caso-importado.png"))
+
+
+# -- issue 25: the office's own files through the window --------------------------------------------------
+
+
+def _png(widget: Any, nome: str) -> None:
+    """At 1366×768, for the engineer to look at (always written under /tmp: a few KB)."""
+    widget.resize(1366, 768)
+    widget.grab().save(str(Path(RENDER or "/tmp") / f"h25-{nome}.png"))
+
+
+def _abrir(qtbot: QtBot, base: Banco, tipo: str, caminho: Path) -> DialogoImportacao:
+    dialogo = DialogoImportacao(contexto(base, "administrador"), tipo)
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    dialogo.abrir(caminho)
+    _esperar_previa(qtbot, dialogo)
+    return dialogo
+
+
+def _importar_pela_janela(qtbot: QtBot, dialogo: DialogoImportacao) -> None:
+    qtbot.mouseClick(dialogo.botao_importar, Qt.MouseButton.LeftButton)
+    mensagens.responder(QMessageBox.StandardButton.Yes)
+    qtbot.waitUntil(lambda: dialogo.resultado is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None)
+    assert dialogo.resultado is not None
+    # With refused rows the window offers to save them ("Agora não"); else it just says what was done.
+    recusadas = bool(dialogo.resultado.recusadas)
+    mensagens.responder(QMessageBox.StandardButton.No if recusadas else QMessageBox.StandardButton.Ok)
+
+
+def test_planilhas_do_orgao_pela_janela_toda_coluna_trocavel_e_presuncao(
+    base: Banco, qtbot: QtBot, tmp_path: Path
+) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao, Veiculo
+    from tests.helpers import livros
+
+    for tipo, conteudo in (("operadoras", livros.operadoras()), ("fiscais", livros.fiscais())):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        dialogo = _abrir(qtbot, base, tipo, caminho)
+        assert dialogo.previa is not None and not dialogo.previa.recusadas
+        _importar_pela_janela(qtbot, dialogo)
+
+    frota = tmp_path / "frota.xlsx"
+    frota.write_bytes(livros.veiculos())
+    dialogo = _abrir(qtbot, base, "veiculos", frota)
+    assert "Lida a aba “Frota”; outras abas: Listas (oculta)." in dialogo.resumo.text()
+    assert dialogo.aba.currentText() == "Frota"
+    # Every column of the file is listed with its field, the recognised ones too, and each can be changed.
+    assert list(dialogo._combos_mapa) == list(dialogo.previa.cabecalhos)  # type: ignore[union-attr]
+    licenca = dialogo._combos_mapa["Venc. Licença"]
+    assert licenca.currentData() == "licenca_validade"
+    _png(dialogo, "mapeamento")
+    licenca.setCurrentIndex(licenca.findData(""))
+    licenca.activated.emit(licenca.currentIndex())
+    _esperar_previa(qtbot, dialogo)
+    assert dialogo.previa is not None and "licenca_validade" not in dialogo.previa.mapeamento.colunas
+    assert dialogo.mapeamento == {"Venc. Licença": ""}
+    assert dialogo._combos_mapa["Venc. Licença"].currentData() == ""
+    _importar_pela_janela(qtbot, dialogo)
+    with base.leitura() as s:
+        v = s.scalars(sa.select(Veiculo).where(Veiculo.placa == "IAA1A11")).one()
+        assert (v.vistoria_validade, v.licenca_validade) == (livros.VEICULOS_ESPERADOS["IAA1A11"][4], None)
+
+    conteudo, esperados = livros.autos()
+    livro = tmp_path / "livro.xlsx"
+    livro.write_bytes(conteudo)
+    dialogo = _abrir(qtbot, base, "autos", livro)
+    assert dialogo.presumir.isVisible() and not dialogo.limpar_vazias.isVisible()
+    assert "2 autos com penalidade aplicada não têm a data" in dialogo.resumo.text()
+    assert "3 novas, 0 atualizadas, 0 sem alteração, 1 recusada" in dialogo.resumo.text()
+    dialogo.presumir.setChecked(True)
+    _esperar_previa(qtbot, dialogo)
+    qtbot.waitUntil(lambda: "2 autos terão a data definitiva presumida" in dialogo.resumo.text())
+    assert dialogo.modelo is not None
+    recusada = dialogo.modelo.data(dialogo.modelo.index(3, 2))
+    assert "1.234,56" in recusada
+    _png(dialogo, "previa-livro")
+    dialogo.so_validas.setChecked(True)
+    _importar_pela_janela(qtbot, dialogo)
+    with base.leitura() as s:
+        for e in esperados:
+            auto = s.scalars(
+                sa.select(AutoInfracao).where(AutoInfracao.ano == e.ano, AutoInfracao.numero == e.numero)
+            ).one()
+            assert (auto.data_infracao, auto.data_decisao, auto.multa_ur) == (e.infracao, e.decisao, e.multa)
+            assert auto.definitiva_presumida == (e.decisao is not None)
+
+
+def test_painel_da_sancao_diz_importado_de_arquivo_e_definitiva_presumida() -> None:
+    from datetime import date
+    from decimal import Decimal
+
+    from secretaria.lei.sancoes import calcular_sancao
+    from secretaria.services.sancao import AntecedenteAvaliado, AvaliacaoSancao
+    from secretaria.ui.processo.painel_sancao import conteudo_de
+
+    anterior = AntecedenteAvaliado(
+        auto_id=1, numero="0012/2025", data_infracao=date(2025, 3, 5), data_decisao=date(2025, 4, 20),
+        multa_ur=Decimal("1.50"), suspensao_dias=0, anulada=False, contado=True, situacao="contado",
+        motivo="AI nº 0012/2025 (definitiva presumida: importado de livro.xlsx) — infração de 05/03/2025: conta",
+        definitiva_em=date(2025, 5, 20), importado_de="livro.xlsx", definitiva_presumida=True,
+    )  # fmt: skip
+    avaliacao = AvaliacaoSancao(
+        operadora_id=1, dispositivo_codigo="1-I", dispositivo_rotulo="Art. 1º, I", dispositivo_texto="",
+        tipo="E", data_infracao=date(2025, 6, 1), sancao=calcular_sancao("E", date(2025, 6, 1), []),
+        antecedentes=(anterior,), data_valor=date(2025, 6, 1), valor_urm=None, multa_min_reais=None,
+        multa_max_reais=None, aviso_urm=None, nota_dispositivo=None, leitura_paragrafo2=None, omitidos=0,
+    )  # fmt: skip
+    (exibido,) = conteudo_de(avaliacao).antecedentes
+    assert exibido.motivo.endswith("(definitiva presumida: importado de livro.xlsx)")
+    assert "definitiva em 20/05/2025 (definitiva presumida)" in exibido.descricao
+
+
+def test_coluna_duvidosa_perguntada_na_janela(base: Banco, qtbot: QtBot, tmp_path: Path) -> None:
+    arquivo = _xlsx(
+        tmp_path / "livro.xlsx",
+        [
+            ["Nº do auto", "CNPJ da operadora", "Dispositivo", "Data da infração", "Matrícula do fiscal",
+             "Data da decisão do recurso"],
+            ["0005/2025", "11.222.333/0001-81", "Art. 1º, VI", "10/02/2025", "SMSU-001", None],
+        ],
+    )  # fmt: skip
+    dialogo = DialogoImportacao(contexto(base, "administrador"), "autos")
+    qtbot.addWidget(dialogo)
+    dialogo.show()
+    dialogo.abrir(arquivo)
+    qtbot.waitUntil(lambda: mensagens.caixa_aberta() is not None, timeout=30_000)
+    texto = mensagens.responder(QMessageBox.StandardButton.Ok)
+    assert "“Data da decisão do recurso” pode ser Data da decisão ou Recurso" in texto
+    linha = list(dialogo._combos_mapa).index("Data da decisão do recurso")
+    item = dialogo.tabela_mapa.item(linha, 2)
+    assert item is not None and item.text() == "Escolha: pode ser Data da decisão ou Recurso"
+    _png(dialogo, "coluna-duvidosa")
+    combo = dialogo._combos_mapa["Data da decisão do recurso"]
+    combo.setCurrentIndex(combo.findData("recurso_julgado_em"))
+    combo.activated.emit(combo.currentIndex())
+    _esperar_previa(qtbot, dialogo)
+    assert dialogo.previa is not None and dialogo.previa.mapeamento.colunas["recurso_julgado_em"] == 5
+    assert [linha.acao for linha in dialogo.previa.linhas] == ["nova"]

@@ -1,5 +1,8 @@
-"""Day one: bringing the office's spreadsheets in (issue 17).
+"""Day one: bringing the office's spreadsheets in (issues 17 and 25).
 
-`leitura` reads `.xlsx`/`.csv` files into plain rows (no database); `colunas` finds each column by its
-header; `cadastros` previews and imports the registries in one transaction.
+`leitura` reads `.xlsx`/`.csv` files into plain rows (no database): the first visible sheet, the header
+under any title rows, footers dropped, merged cells filled down; `valores` reads a cell as what it is
+(numbers as numbers, pt-BR text, two-digit years by the field's sense); `colunas` finds each column by its
+header; `cadastros` previews and imports the registries in one transaction, `autos` the paper books'
+history. The office's words for the code lists live in `secretaria.vocabulario`.
 """

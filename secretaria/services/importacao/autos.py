@@ -14,11 +14,11 @@ one. A number drawn up in the program is never overwritten; an imported one is u
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from datetime import date, time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, time, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -26,11 +26,26 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho
-from secretaria.lei.documentos import DocumentoInvalido, formatar_cnpj, validar_cnpj
+from secretaria.lei.documentos import (
+    DocumentoInvalido,
+    chave_placa,
+    formatar_cnpj,
+    validar_cnpj,
+    validar_placa,
+)
 from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.urm import urm_para_reais, vigente_em
-from secretaria.models import AutoInfracao, Decisao, Fiscal, Numeracao, Operadora, Pagamento, Recurso
+from secretaria.models import (
+    AutoInfracao,
+    Decisao,
+    Fiscal,
+    Numeracao,
+    Operadora,
+    Pagamento,
+    Recurso,
+    Veiculo,
+)
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
 from secretaria.services.importacao.cadastros import (
@@ -40,17 +55,21 @@ from secretaria.services.importacao.cadastros import (
     _Avaliada,
     _avisos,
     _com_coluna,
-    _converter,
     _publica,
-    _Recusa,
-    _texto,
+    conferir_mapeamento,
+    ler_celulas,
+    unico_pelo_nome,
 )
-from secretaria.services.importacao.colunas import COLUNAS, mapear
+from secretaria.services.importacao.colunas import COLUNAS, mapear, normalizar
 from secretaria.services.importacao.leitura import Planilha
 from secretaria.services.lei_db import DispositivoCitavel, dispositivo_citavel, tabela_urm
 from secretaria.services.processo_base import dias_validos, urm_valida
 
-__all__ = ["importar_autos", "previa_autos"]
+__all__ = ["PRESUNCAO_MINIMA", "importar_autos", "previa_autos"]
+
+_T = TypeVar("_T")
+PRESUNCAO_MINIMA = 30
+"""REGRAS § 3 rule 1: 15 days for the intimação and 15 for the appeal."""
 
 _LOTE = 500
 _NUMERO = re.compile(r"(?:AI\s*)?(?:N[º°O.]?\s*)?0*(\d{1,6})(?:\s*/\s*(\d{4}))?", re.IGNORECASE)
@@ -69,6 +88,8 @@ class _Historico:
     decisao: dict[str, Any] | None
     recurso: dict[str, Any] | None
     pagamento: dict[str, Any] | None
+    sem_definitiva: bool = False
+    """A penalty the book applied, with no appeal and no final day: out of recidivism unless presumed."""
 
 
 def _numero(brutos: dict[str, Any]) -> tuple[int, int]:
@@ -103,30 +124,105 @@ def _ordem(antes: date | None, depois: date | None, rotulo_antes: str, rotulo_de
         )
 
 
-def _operadora_do_auto(brutos: dict[str, Any], operadoras: Mapping[str, tuple[int, str]]) -> tuple[int, str]:
-    try:
-        cnpj = validar_cnpj(str(brutos.get("operadora_cnpj") or ""))
-    except DocumentoInvalido as exc:
-        raise ErroDominio(str(exc), "operadora_cnpj") from None
-    if cnpj not in operadoras:
+@dataclass
+class _Cadastros:
+    """What a book row names, read once per import: operators (by CNPJ and by name), inspectors (by
+    registration and by name), vehicles per operator (by plate and by prefixo)."""
+
+    operadoras: dict[str, tuple[int, str]]
+    nomes_operadoras: dict[int, tuple[str, ...]]
+    fiscais: dict[str, int]
+    nomes_fiscais: dict[int, tuple[str, ...]]
+    veiculos: dict[tuple[int, str], int]
+    cnpjs: dict[str, str] = field(default_factory=dict)
+    """The CNPJs as typed → checked: a book names its few operators thousands of times."""
+
+
+def _cadastros(s: so.Session) -> _Cadastros:
+    operadoras: dict[str, tuple[int, str]] = {}
+    nomes_operadoras: dict[int, tuple[str, ...]] = {}
+    for i, cnpj, razao, fantasia in s.execute(
+        sa.select(Operadora.id, Operadora.cnpj, Operadora.razao_social, Operadora.nome_fantasia)
+    ):
+        operadoras[cnpj] = (i, razao)
+        nomes_operadoras[i] = (razao, fantasia or "")
+    fiscais: dict[str, int] = {}
+    nomes_fiscais: dict[int, tuple[str, ...]] = {}
+    for i, matricula, nome in s.execute(sa.select(Fiscal.id, Fiscal.matricula, Fiscal.nome)):
+        fiscais[matricula.upper()] = i
+        nomes_fiscais[i] = (nome,)
+    veiculos: dict[tuple[int, str], int] = {}
+    for i, op, chave, prefixo in s.execute(
+        sa.select(Veiculo.id, Veiculo.operadora_id, Veiculo.placa_chave, Veiculo.prefixo)
+    ):
+        veiculos[(op, chave)] = i
+        veiculos.setdefault((op, normalizar(prefixo)), i)
+    return _Cadastros(operadoras, nomes_operadoras, fiscais, nomes_fiscais, veiculos)
+
+
+def _operadora_do_auto(brutos: dict[str, Any], cad: _Cadastros) -> tuple[int, str]:
+    texto = str(brutos.get("operadora_cnpj") or "")
+    nome = str(brutos.get("operadora_nome") or "")
+    if not texto and nome:
+        i = unico_pelo_nome(
+            nome,
+            cad.nomes_operadoras,
+            "operadora_nome",
+            "Operadora",
+            "importe (ou cadastre) a operadora antes",
+        )
+        return i, cad.nomes_operadoras[i][0]
+    cnpj = cad.cnpjs.get(texto)
+    if cnpj is None:
+        try:
+            cnpj = cad.cnpjs[texto] = validar_cnpj(texto)
+        except DocumentoInvalido as exc:
+            raise ErroDominio(str(exc), "operadora_cnpj") from None
+    if cnpj not in cad.operadoras:
         raise ErroDominio(
             f"Operadora de CNPJ {formatar_cnpj(cnpj)} não cadastrada: importe (ou cadastre) a operadora antes.",
             "operadora_cnpj",
         )
-    return operadoras[cnpj]
+    return cad.operadoras[cnpj]
 
 
-def _fiscal(brutos: dict[str, Any], fiscais: Mapping[str, int]) -> int:
+def _fiscal(brutos: dict[str, Any], cad: _Cadastros) -> int:
     matricula = str(brutos.get("fiscal_matricula") or "").strip().upper()
-    if matricula not in fiscais:
+    nome = str(brutos.get("fiscal_nome") or "").strip()
+    if not matricula and nome:
+        return unico_pelo_nome(
+            nome, cad.nomes_fiscais, "fiscal_nome", "Fiscal",
+            "importe os fiscais antes (os que já saíram, como inativos)",
+        )  # fmt: skip
+    if matricula not in cad.fiscais:
         raise ErroDominio(
             f"Fiscal de matrícula “{matricula}” não cadastrado: importe os fiscais antes (os que já saíram, "
             "como inativos)."
             if matricula
-            else "Informe a matrícula do fiscal que lavrou o auto.",
+            else "Informe a matrícula (ou o nome) do fiscal que lavrou o auto.",
             "fiscal_matricula",
         )
-    return fiscais[matricula]
+    return cad.fiscais[matricula]
+
+
+def _veiculo(brutos: dict[str, Any], cad: _Cadastros, operadora_id: int) -> int | None:
+    """The operator's vehicle the book names by plate (either form) or by prefixo; None when blank."""
+    texto = str(brutos.get("veiculo") or "").strip()
+    if not texto:
+        return None
+    try:
+        achado = cad.veiculos.get((operadora_id, chave_placa(validar_placa(texto))))
+    except DocumentoInvalido:
+        achado = None
+    if achado is None:
+        achado = cad.veiculos.get((operadora_id, normalizar(texto)))
+    if achado is None:
+        raise ErroDominio(
+            f"Veículo “{texto}” não cadastrado nesta operadora (pela placa ou pelo prefixo): importe os "
+            "veículos antes, ou deixe a célula em branco.",
+            "veiculo",
+        )
+    return achado
 
 
 @dataclass(frozen=True)
@@ -141,9 +237,13 @@ class _Desfecho:
     recurso: str | None
     julgado: date | None
     pago_em: date | None
+    pago: bool | None = None
+    encerramento: str | None = None
 
     @property
     def fase(self) -> str:
+        if self.encerramento is not None and self.recurso != "pendente":
+            return "encerrado"
         if self.resultado is None:
             return "lavrado"
         if self.resultado == "arquivado":
@@ -163,6 +263,8 @@ def _desfecho(brutos: dict[str, Any], infracao: date, lavratura: date) -> _Desfe
         recurso=brutos.get("recurso"),
         julgado=brutos.get("recurso_julgado_em"),
         pago_em=brutos.get("pago_em"),
+        pago=brutos.get("pago"),
+        encerramento=brutos.get("encerramento"),
     )
     hoje = relogio.hoje()
     for dia, rotulo in ((infracao, "A infração"), (d.decisao_em, "A decisão"), (d.definitiva, "A data definitiva"),
@@ -170,7 +272,7 @@ def _desfecho(brutos: dict[str, Any], infracao: date, lavratura: date) -> _Desfe
         if dia is not None and dia > hoje:
             raise ErroDominio(f"{rotulo} ({formatar_data(dia)}) está no futuro.")
     penalidade = bool(d.multa or d.dias)
-    depois = bool(penalidade or d.definitiva or d.recurso or d.pago_em)
+    depois = bool(penalidade or d.definitiva or d.recurso or d.pago_em or d.pago)
     if d.resultado is None and d.decisao_em is not None:
         d = replace(d, resultado="aplicada" if penalidade else "arquivado")
     if d.resultado is None and depois:
@@ -200,8 +302,19 @@ def _conferir_recurso(d: _Desfecho) -> None:
         raise ErroDominio("Informe o dia em que o recurso foi julgado.", "recurso_julgado_em")
     if d.recurso == "provido" and d.definitiva is not None:
         raise ErroDominio("Recurso provido anula a penalidade: deixe em branco a data definitiva.")
-    if d.pago_em is not None and not d.multa:
-        raise ErroDominio("Pagamento informado sem multa.", "pago_em")
+    if (d.pago_em is not None or d.pago) and not d.multa:
+        raise ErroDominio("Pagamento informado sem multa.", "pago_em" if d.pago_em else "pago")
+    if d.pago is False and d.pago_em is not None:
+        raise ErroDominio(
+            f"A coluna do pagamento diz “não pago”, mas há o dia do pagamento ({formatar_data(d.pago_em)}).",
+            "pago",
+        )
+    if d.encerramento == "pago" and d.pago is False:
+        raise ErroDominio(
+            "O caso está encerrado como pago, mas a coluna do pagamento diz “não pago”.", "pago"
+        )
+    if d.encerramento in ("pago", "divida_ativa") and not d.multa:
+        raise ErroDominio("Encerrado como pago ou em dívida ativa, mas sem multa.", "encerramento")
 
 
 def _valor_urm(s: so.Session, dia: date) -> Decimal | None:
@@ -231,24 +344,73 @@ def _dispositivo(s: so.Session, texto: str) -> DispositivoCitavel:
     return achado
 
 
+class _Problemas(Exception):
+    """Every problem of one row, each already naming its column."""
+
+    def __init__(self, mensagens: list[str]) -> None:
+        super().__init__(" ".join(mensagens))
+        self.mensagens = mensagens
+
+
 def _ler(
     s: so.Session,
     brutos: dict[str, Any],
-    operadoras: Mapping[str, tuple[int, str]],
-    fiscais: Mapping[str, int],
+    cad: _Cadastros,
+    presumir: int | None,
+    nomear: Callable[[ErroDominio], str],
 ) -> _Historico:
-    ano, numero = _numero(brutos)
-    operadora_id, razao = _operadora_do_auto(brutos, operadoras)
-    dispositivo = _dispositivo(s, str(brutos.get("dispositivo") or ""))
+    """The row as an auto and what followed it; `_Problemas` with every independent problem at once (the
+    number, the operator, the provision, the dates, the inspector, the outcome)."""
+    problemas: list[str] = []
+
+    def tentar(passo: Callable[[], _T]) -> _T | None:
+        try:
+            return passo()
+        except ErroDominio as exc:
+            problemas.append(nomear(exc))
+            return None
+
+    chave = tentar(lambda: _numero(brutos))
+    operadora = tentar(lambda: _operadora_do_auto(brutos, cad))
+    veiculo_id = tentar(lambda: _veiculo(brutos, cad, operadora[0])) if operadora is not None else None
+    dispositivo = tentar(lambda: _dispositivo(s, str(brutos.get("dispositivo") or "")))
     infracao = brutos.get("data_infracao")
-    if infracao is None:
-        raise ErroDominio("Informe a data da infração.", "data_infracao")
+    if infracao is None and "data_infracao" in brutos:
+        problemas.append(nomear(ErroDominio("Informe a data da infração.", "data_infracao")))
     lavratura = brutos.get("data_lavratura") or infracao
-    _ordem(infracao, lavratura, "a infração", "A lavratura")
-    fiscal_id = _fiscal(brutos, fiscais)
-    d = _desfecho(brutos, infracao, lavratura)
+    fiscal_id = tentar(lambda: _fiscal(brutos, cad))
+    d = None
+    if infracao is not None and lavratura is not None:
+        tentar(lambda: _ordem(infracao, lavratura, "a infração", "A lavratura"))
+        d = tentar(lambda: _desfecho(brutos, infracao, lavratura))
+    if (
+        problemas
+        or chave is None
+        or operadora is None
+        or dispositivo is None
+        or fiscal_id is None
+        or d is None
+    ):
+        raise _Problemas(problemas or ["Linha incompleta."])
+    assert infracao is not None and lavratura is not None
+    ano, numero = chave
+    operadora_id, razao = operadora
     resultado, decisao_em, multa, dias = d.resultado, d.decisao_em, d.multa, d.dias
     definitiva, recurso, pago_em = d.definitiva, d.recurso, d.pago_em
+    if definitiva is None and recurso in ("negado", "provido_parcialmente") and d.julgado is not None:
+        # REGRAS § 3 rule 1: on an appeal, the penalty becomes final the day the Prefeito judges it; the
+        # book saying that day says the final one (no presumption).
+        definitiva = d.julgado
+        d = replace(d, definitiva=definitiva)
+    sem_definitiva = resultado == "aplicada" and definitiva is None and recurso is None
+    presumida = False
+    if sem_definitiva and presumir is not None and decisao_em is not None:
+        # REGRAS § 3 rule 1: the one stated presumption, recorded with the auto. Not final yet by it (a
+        # recent decision): left without a final day, as any decision still open to appeal.
+        presumido = decisao_em + timedelta(days=presumir)
+        if presumido <= relogio.hoje():
+            definitiva, presumida = presumido, True
+            d = replace(d, definitiva=presumido)
     fase = d.fase
     valor_urm = None
     reais = Decimal(0)
@@ -256,6 +418,7 @@ def _ler(
         valor_urm = _valor_urm(s, decisao_em)
         if valor_urm is not None:
             reais = urm_para_reais(multa, valor_urm)
+    local = str(brutos.get("local") or "") or "local não registrado no livro"
     auto = {
         "ano": ano,
         "numero": numero,
@@ -264,13 +427,14 @@ def _ler(
         "tipo": dispositivo.tipo,
         "data_infracao": infracao,
         "hora_infracao": None,
-        "local": str(brutos.get("local") or "") or "local não registrado no livro",
+        "local": local,
         "data_lavratura": lavratura,
         "hora_lavratura": time(0, 0),
-        "local_lavratura": str(brutos.get("local") or "") or "local não registrado no livro",
+        "local_lavratura": local,
         "descricao_fatos": str(brutos.get("descricao_fatos") or "")
         or "Registro do livro de autos (importado).",
         "infrator_nome": razao,
+        "veiculo_id": veiculo_id,
         "fiscal_id": fiscal_id,
         "fase": fase,
         "data_decisao": decisao_em if resultado == "aplicada" else None,
@@ -278,6 +442,8 @@ def _ler(
         "multa_ur": multa,
         "suspensao_dias": dias,
         "penalidade_anulada": recurso == "provido",
+        "definitiva_presumida": presumida,
+        "encerrado_no_livro": d.encerramento,
     }
     decisao = None
     if resultado is not None:
@@ -301,53 +467,53 @@ def _ler(
         }
     pagamento = None
     if resultado == "aplicada" and multa:
-        valor_pago = brutos.get("valor_pago")
-        pago = None
-        if valor_pago:
-            try:
-                pago = Decimal(str(valor_pago).replace("R$", "").replace(".", "").replace(",", ".").strip())
-            except ArithmeticError:
-                raise ErroDominio(
-                    f"Valor pago “{valor_pago}” inválido: use um valor como 82,37.", "valor_pago"
-                ) from None
-        situacao = "pago" if pago_em else ("cancelado" if recurso == "provido" else "aberto")
+        pago = brutos.get("valor_pago")
+        if recurso == "provido":
+            situacao = "cancelado"
+        elif pago_em or d.pago or d.encerramento == "pago":
+            situacao = "pago"
+        elif d.encerramento == "divida_ativa":
+            situacao = "divida_ativa"
+        else:
+            situacao = "aberto"
         pagamento = {"situacao": situacao, "valor": reais, "pago_em": pago_em, "valor_pago": pago}
-    return _Historico(ano, numero, auto, decisao, recurso_reg, pagamento)
+    return _Historico(ano, numero, auto, decisao, recurso_reg, pagamento, sem_definitiva and not presumida)
 
 
 def _avaliar(
-    s: so.Session, planilha: Planilha, mapeamento: Mapping[str, str] | None, progresso: Progresso | None
+    s: so.Session,
+    planilha: Planilha,
+    mapeamento: Mapping[str, str] | None,
+    progresso: Progresso | None,
+    presumir: int | None = None,
 ) -> tuple[Any, list[tuple[_Avaliada, _Historico | None, AutoInfracao | None]]]:
     mapa = mapear("autos", planilha.cabecalhos, mapeamento)
-    if mapa.faltando:
+    conferir_mapeamento(planilha, mapa, "autos")
+    if presumir is not None and presumir < PRESUNCAO_MINIMA:
         raise ErroDominio(
-            f"A planilha {planilha.nome_arquivo} não tem as colunas obrigatórias: {', '.join(mapa.faltando)}. "
-            "Indique quais colunas as contêm ou acrescente-as.",
-            "colunas",
+            f"A presunção da data definitiva é de no mínimo {PRESUNCAO_MINIMA} dias depois da decisão "
+            "(15 para a intimação e 15 para o recurso).",
+            "presumir",
         )
-    operadoras = {
-        c: (i, r) for i, c, r in s.execute(sa.select(Operadora.id, Operadora.cnpj, Operadora.razao_social))
-    }
-    fiscais = {m: i for i, m in s.execute(sa.select(Fiscal.id, Fiscal.matricula))}
+    cad = _cadastros(s)
     existentes = {(a.ano, a.numero): a for a in s.scalars(sa.select(AutoInfracao))}
     colunas = {c.campo: c for c in COLUNAS["autos"]}
     vistos: dict[tuple[int, int], int] = {}
     saida = []
     total = len(planilha.linhas)
+
     for k, (numero, celulas) in enumerate(planilha.linhas):
         if progresso is not None and k % _LOTE == 0:
             progresso(k, total, "Conferindo as linhas")
-        av = _Avaliada(numero, tuple(_texto(v) for v in celulas), [])
-        brutos: dict[str, Any] = {}
-        for campo, indice in mapa.colunas.items():
-            try:
-                brutos[campo] = _converter(colunas[campo], celulas[indice], planilha.cabecalhos[indice])
-            except _Recusa as exc:
-                av.problemas.append(str(exc))
+        av, brutos = ler_celulas(planilha, mapa, colunas, numero, celulas)
+
+        def nomear(exc: ErroDominio, valores: tuple[str, ...] = av.valores) -> str:
+            return _com_coluna(exc, colunas, mapa, planilha, valores)
+
         historico = None
         existente = None
         try:
-            historico = _ler(s, brutos, operadoras, fiscais)
+            historico = _ler(s, brutos, cad, presumir, nomear)
             chave = (historico.ano, historico.numero)
             rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
             if chave in vistos:
@@ -359,8 +525,10 @@ def _avaliar(
                 )
             if not av.problemas:
                 vistos[chave] = numero
+        except _Problemas as exc:
+            av.problemas.extend(exc.mensagens)
         except ErroDominio as exc:
-            av.problemas.append(_com_coluna(exc, colunas))
+            av.problemas.append(nomear(exc))
         if not av.problemas and historico is not None:
             if existente is None:
                 av.acao = "nova"
@@ -372,6 +540,38 @@ def _avaliar(
                 av.acao = "atualizada"
         saida.append((av, historico, existente))
     return mapa, saida
+
+
+def aviso_definitivas(
+    avaliadas: Sequence[tuple[_Avaliada, _Historico | None, Any]], presumir: int | None
+) -> str:
+    """REGRAS § 3 rule 1, imported priors: never left out silently. How many autos the book leaves out of
+    recidivism (a penalty applied, no appeal, no final day), and the one presumption on offer."""
+    fora = sum(1 for a, h, _e in avaliadas if h is not None and not a.problemas and h.sem_definitiva)
+    presumidas = sum(
+        1 for a, h, _e in avaliadas if h is not None and not a.problemas and h.auto["definitiva_presumida"]
+    )
+    partes = []
+    if presumidas:
+        partes.append(
+            f"{presumidas} {'auto terá' if presumidas == 1 else 'autos terão'} a data definitiva presumida: "
+            f"{presumir} dias depois da decisão (registrado em cada auto; o painel da sanção diz "
+            "“definitiva presumida”)."
+        )
+    if fora:
+        um = fora == 1
+        partes.append(
+            f"{fora} {'auto com penalidade aplicada não tem' if um else 'autos com penalidade aplicada não têm'} "
+            "a data em que a penalidade se tornou definitiva nem recurso registrado: "
+            f"{'ele não conta' if um else 'eles não contam'} para a reincidência"
+            + (
+                ". Para contá-los, presuma a data definitiva: um número de dias depois da decisão (no mínimo "
+                f"{PRESUNCAO_MINIMA})."
+                if presumir is None
+                else " (a data presumida ainda não chegou)."
+            )
+        )
+    return " ".join(partes)
 
 
 def _filhos_iguais(s: so.Session, auto: AutoInfracao, h: _Historico) -> bool:
@@ -401,10 +601,15 @@ def previa_autos(
     *,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    presumir_definitiva: int | None = None,
 ) -> Previa:
-    mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso)
+    """Every row with its problems and what importing it would do; writes nothing. The notes say how many
+    autos the book leaves out of recidivism and offer the presumption (`presumir_definitiva` days)."""
+    mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso, presumir_definitiva)
+    avisos = _avisos(planilha, mapa, "autos")
+    nota = aviso_definitivas(avaliadas, presumir_definitiva)
     return Previa("autos", planilha.nome_arquivo, planilha.sha256, planilha.cabecalhos, mapa,
-                  tuple(_publica(a) for a, _h, _e in avaliadas), _avisos(planilha, mapa))  # fmt: skip
+                  tuple(_publica(a) for a, _h, _e in avaliadas), (*avisos, nota) if nota else avisos)  # fmt: skip
 
 
 def importar_autos(
@@ -415,12 +620,14 @@ def importar_autos(
     somente_validas: bool = False,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    presumir_definitiva: int | None = None,
 ) -> ResultadoImportacao:
-    """Import the history in one transaction (refused whole on an invalid row unless `somente_validas`)."""
+    """Import the history in one transaction (refused whole on an invalid row unless `somente_validas`).
+    `presumir_definitiva`: the final day of a penalty the book does not date, N days after the decision."""
     exigir_papel(ator, "administrador", acao="importar o histórico de autos")
     with uow:
         s = uow.session
-        _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso)
+        _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso, presumir_definitiva)
         recusadas = tuple(_publica(a) for a, _h, _e in avaliadas if a.problemas)
         if recusadas and not somente_validas:
             n = len(recusadas)

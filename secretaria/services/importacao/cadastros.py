@@ -14,16 +14,18 @@ record's image and the file's name and SHA-256 (`_importacao`, a key the audit v
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from secretaria import relogio
+from secretaria import relogio, vocabulario
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.documentos import (
     DocumentoInvalido,
@@ -35,13 +37,20 @@ from secretaria.lei.documentos import (
     validar_placa,
     validar_renavam,
 )
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import Empregado, Fiscal, Linha, Operadora, Veiculo, VeiculoHistorico
 from secretaria.services import auditoria, cadastros
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
-from secretaria.services.importacao.colunas import COLUNAS, Coluna, Mapeamento, mapear, normalizar
+from secretaria.services.importacao.colunas import (
+    COLUNAS,
+    Coluna,
+    Mapeamento,
+    mapear,
+    normalizar,
+    rotulo_campo,
+)
 from secretaria.services.importacao.leitura import Planilha, Valor
-from secretaria.services.rotulos import data_inexistente
+from secretaria.services.importacao.valores import ValorInvalido, ler_data, ler_decimal
 
 __all__ = [
     "LinhaAvaliada",
@@ -83,10 +92,6 @@ _ENTIDADE = {
     "empregados": "empregado",
     "fiscais": "fiscal",
 }
-_SIM = frozenset({"sim", "s", "x", "1", "true", "verdadeiro", "ativo", "ativa", "yes"})
-_NAO = frozenset({"nao", "n", "0", "false", "falso", "inativo", "inativa", "no"})
-_DATA = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})")
-_DATA_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?")
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,10 @@ class LinhaAvaliada:
     problemas: tuple[str, ...]
     acao: str
     """"nova", "atualizada", "igual" or "recusada"."""
+    limpas: tuple[str, ...] = ()
+    """Columns whose blank cell clears the record's value (only when the user asked blanks to clear)."""
+    mantidas: tuple[str, ...] = ()
+    """Columns whose blank cell leaves the record's value as it is."""
 
 
 @dataclass(frozen=True)
@@ -179,9 +188,14 @@ class _Recusa(Exception):
 
 def _converter(coluna: Coluna, valor: Valor, titulo: str) -> Any:
     """The cell as the form's field expects it; `_Recusa` with the message (naming the column by the file's
-    own header, `titulo`) when it cannot be."""
-    if coluna.tipo == "data":
-        return _data(titulo, valor)
+    own header, `titulo`, and the value) when it cannot be."""
+    try:
+        if coluna.tipo == "data":
+            return ler_data(valor, prazo=coluna.prazo)
+        if coluna.tipo == "decimal":
+            return ler_decimal(valor)
+    except ValorInvalido as exc:
+        raise _Recusa(f"Coluna “{titulo}”: “{_texto(valor)}” {exc}.") from None
     texto = _texto(valor)
     if coluna.tipo == "documento":
         if isinstance(valor, int | float) and not isinstance(valor, bool) and coluna.digitos:
@@ -193,54 +207,52 @@ def _converter(coluna: Coluna, valor: Valor, titulo: str) -> Any:
         try:
             return int(texto.replace(".", "")) if re.fullmatch(r"\d{1,3}(\.\d{3})+", texto) else int(texto)
         except ValueError:
-            raise _Recusa(f"{titulo}: “{texto}” não é um número inteiro.") from None
+            raise _Recusa(f"Coluna “{titulo}”: “{texto}” não é um número inteiro.") from None
     if coluna.tipo == "booleano":
         if not texto:
-            return True
-        chave = normalizar(texto)
-        if chave in _SIM:
-            return True
-        if chave in _NAO:
-            return False
-        raise _Recusa(f"{titulo}: “{texto}” — use Sim ou Não.")
+            return None  # blank: the form's default (Sim) for a new record, the record's value for an old one
+        lido = vocabulario.ler_booleano(texto)
+        if lido is None:
+            raise _Recusa(f"Coluna “{titulo}”: “{texto}” — use Sim ou Não.")
+        return lido
     if coluna.tipo == "opcao":
         assert coluna.opcoes is not None
         if not texto:
             return None
-        chave = normalizar(texto)
-        for codigo, rotulo in coluna.opcoes.items():
-            if chave in (normalizar(codigo), normalizar(rotulo)):
-                return str(codigo)
+        codigo = vocabulario.ler_codigo(coluna.lista, coluna.opcoes, texto)
+        if codigo is not None:
+            return codigo
         lista = list(coluna.opcoes.values())
         opcoes = ", ".join(lista[:-1]) + f" ou {lista[-1]}"
-        raise _Recusa(f"{titulo}: “{texto}” não é uma opção; use {opcoes}.")
+        raise _Recusa(f"Coluna “{titulo}”: “{texto}” não é uma opção; use {opcoes}.")
     return texto
 
 
-def _data(titulo: str, valor: Valor) -> date | None:
-    if valor is None:
+def lido_como(coluna: Coluna, lido: Any) -> str | None:
+    """What the preview shows for a cell once read (the four-digit year, the amount in pt-BR); None when
+    the cell's own text says it already."""
+    if lido is None:
         return None
-    if isinstance(valor, datetime):
-        return valor.date()
-    if isinstance(valor, date):
-        return valor
-    texto = _texto(valor)
-    if not texto:
-        return None
-    try:
-        if m := _DATA.fullmatch(texto):
-            dia, mes, ano = (int(g) for g in m.groups())
-            if len(m.group(3)) == 2:
-                ano += 2000 if ano <= relogio.hoje().year % 100 else 1900
-            return date(ano, mes, dia)
-        if m := _DATA_ISO.fullmatch(texto):
-            ano, mes, dia = (int(g) for g in m.groups())
-            return date(ano, mes, dia)
-    except ValueError:
-        pass
-    if (inexistente := data_inexistente(texto)) is not None:
-        raise _Recusa(f"{titulo}: {inexistente}")
-    raise _Recusa(f"{titulo}: “{texto}” não é uma data; use dd/mm/aaaa.")
+    if isinstance(lido, date):
+        return _data_curta(lido)
+    if isinstance(lido, Decimal):
+        return _decimal_curto(lido)
+    if coluna.tipo == "opcao" and coluna.opcoes is not None:
+        return str(coluna.opcoes.get(lido, lido))
+    if isinstance(lido, bool):
+        return "Sim" if lido else "Não"
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _data_curta(dia: date) -> str:
+    # A book repeats its days: 10,000 rows hold a few thousand dates (the preview's cost, not the import's).
+    return formatar_data(dia)
+
+
+@functools.lru_cache(maxsize=1024)
+def _decimal_curto(valor: Decimal) -> str:
+    return formatar_decimal(valor, max(2, -int(valor.as_tuple().exponent)) if valor % 1 else 2)
 
 
 # -- what is already in the database -----------------------------------------------------------------
@@ -253,6 +265,8 @@ class _Indice:
     operadoras: dict[str, int] = field(default_factory=dict)
     """CNPJ → id (id 0: an operator the same file creates)."""
     nomes_operadoras: dict[int, str] = field(default_factory=dict)
+    nomes_busca: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """id → (company name, trade name): an operator named instead of identified."""
     linhas: dict[str, tuple[int, int]] = field(default_factory=dict)
     """code → (id, operator id)."""
     registros: dict[Any, Any] = field(default_factory=dict)
@@ -263,9 +277,11 @@ class _Indice:
 
 def _indice(s: so.Session, tipo: str) -> _Indice:
     ind = _Indice()
-    for i, cnpj, nome in s.execute(sa.select(Operadora.id, Operadora.cnpj, Operadora.razao_social)):
+    consulta = sa.select(Operadora.id, Operadora.cnpj, Operadora.razao_social, Operadora.nome_fantasia)
+    for i, cnpj, nome, fantasia in s.execute(consulta):
         ind.operadoras[cnpj] = i
         ind.nomes_operadoras[i] = nome
+        ind.nomes_busca[i] = (nome, fantasia or "")
     for i, codigo, op in s.execute(sa.select(Linha.id, Linha.codigo, Linha.operadora_id)):
         ind.linhas[codigo] = (i, op)
     modelo = _MODELOS[tipo]
@@ -296,15 +312,23 @@ class _Avaliada:
     acao: str = "recusada"
     registro: Any = None
     gravar: dict[str, Any] | None = None
+    limpas: list[str] = field(default_factory=list)
+    mantidas: list[str] = field(default_factory=list)
 
 
-def _avaliar(
-    s: so.Session,
-    tipo: str,
-    planilha: Planilha,
-    mapa: Mapeamento,
-    progresso: Progresso | None,
-) -> list[_Avaliada]:
+def conferir_mapeamento(planilha: Planilha, mapa: Mapeamento, tipo: str) -> None:
+    """Refuse (naming the columns) a file that lacks a required column or has one that could be either of
+    two fields: the user says which (`--coluna`, or the window's column list)."""
+    if mapa.duvidosas:
+        partes = [
+            f"“{titulo}” pode ser {' ou '.join(rotulo_campo(tipo, c) for c in campos)}"
+            for titulo, campos in mapa.duvidosas
+        ]
+        raise ErroDominio(
+            f"Indique o campo de cada coluna de {planilha.nome_arquivo} que não ficou claro: "
+            f"{'; '.join(partes)}.",
+            "colunas",
+        )
     if mapa.faltando:
         raise ErroDominio(
             f"A planilha {planilha.nome_arquivo} não tem a coluna obrigatória: {', '.join(mapa.faltando)}. "
@@ -314,6 +338,42 @@ def _avaliar(
             f"{', '.join(mapa.faltando)}. Indique quais colunas as contêm ou acrescente-as.",
             "colunas",
         )
+
+
+def ler_celulas(
+    planilha: Planilha, mapa: Mapeamento, colunas: Mapping[str, Coluna], numero: int, celulas: Sequence[Valor]
+) -> tuple[_Avaliada, dict[str, Any]]:
+    """The row's mapped cells read as their fields; the row as the preview shows it (each mapped cell as it
+    was read: "05/03/2035" for "5/3/35") and every cell that could not be read, at once."""
+    textos = [_texto(v) for v in celulas]
+    av = _Avaliada(numero, (), [])
+    brutos: dict[str, Any] = {}
+    for campo, indice in mapa.colunas.items():
+        coluna = colunas[campo]
+        try:
+            lido = _converter(coluna, celulas[indice], planilha.cabecalhos[indice])
+        except _Recusa as exc:
+            av.problemas.append(str(exc))
+            continue
+        brutos[campo] = lido
+        mostrado = lido_como(coluna, lido)
+        if mostrado is None and isinstance(lido, str) and lido != textos[indice]:
+            mostrado = lido  # a document typed as a number, its leading zeros back
+        if mostrado is not None:
+            textos[indice] = mostrado
+    av.valores = tuple(textos)
+    return av, brutos
+
+
+def _avaliar(
+    s: so.Session,
+    tipo: str,
+    planilha: Planilha,
+    mapa: Mapeamento,
+    progresso: Progresso | None,
+    limpar_vazias: bool = False,
+) -> list[_Avaliada]:
+    conferir_mapeamento(planilha, mapa, tipo)
     ind = _indice(s, tipo)
     colunas = {c.campo: c for c in COLUNAS[tipo]}
     vistos: dict[Any, int] = {}
@@ -322,30 +382,45 @@ def _avaliar(
     for k, (numero, celulas) in enumerate(planilha.linhas):
         if progresso is not None and k % _LOTE == 0:
             progresso(k, total, "Conferindo as linhas")
-        avaliada = _Avaliada(numero, tuple(_texto(v) for v in celulas), [])
-        brutos: dict[str, Any] = {}
-        for campo, indice in mapa.colunas.items():
-            try:
-                brutos[campo] = _converter(colunas[campo], celulas[indice], planilha.cabecalhos[indice])
-            except _Recusa as exc:
-                avaliada.problemas.append(str(exc))
+        avaliada, brutos = ler_celulas(planilha, mapa, colunas, numero, celulas)
         # The form's checks run even when a cell could not be read, so the row lists both problems.
         try:
-            _avaliar_linha(tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas)
+            _avaliar_linha(
+                tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas, limpar=limpar_vazias
+            )
         except ErroDominio as exc:
-            avaliada.problemas.append(_com_coluna(exc, colunas))
+            for erro in exc.erros if isinstance(exc, _Varios) else [exc]:
+                avaliada.problemas.append(_com_coluna(erro, colunas, mapa, planilha, avaliada.valores))
+        avaliada.limpas = [planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.limpas if c in mapa.colunas]
+        avaliada.mantidas = [
+            planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.mantidas if c in mapa.colunas
+        ]
         saida.append(avaliada)
     return saida
 
 
-def _com_coluna(exc: ErroDominio, colunas: Mapping[str, Coluna]) -> str:
-    """The form's message, prefixed by the column it belongs to when the message does not already say it."""
-    campo = getattr(exc, "campo", None)
-    coluna = colunas.get(campo or "")
+def _com_coluna(
+    exc: ErroDominio,
+    colunas: Mapping[str, Coluna],
+    mapa: Mapeamento | None = None,
+    planilha: Planilha | None = None,
+    valores: Sequence[str] = (),
+) -> str:
+    """The form's message, prefixed by the file's column it belongs to, by the file's own title, and the
+    cell's value (the user finds the cell by them)."""
+    campo = getattr(exc, "campo", None) or ""
+    coluna = colunas.get(campo)
     texto = str(exc)
-    if coluna is None or set(normalizar(coluna.titulo).split()) <= set(normalizar(texto).split()):
+    if coluna is None or texto.startswith("Coluna “"):
         return texto
-    return f"{coluna.titulo}: {texto}"
+    titulo, valor = coluna.titulo, ""
+    if mapa is not None and planilha is not None and campo in mapa.colunas:
+        indice = mapa.colunas[campo]
+        titulo = planilha.cabecalhos[indice]
+        valor = valores[indice] if indice < len(valores) else ""
+    if valor and valor not in texto:
+        return f"Coluna “{titulo}”, “{valor}”: {texto}"
+    return f"Coluna “{titulo}”: {texto}"
 
 
 def _documento(validar: Callable[[str], str], texto: str, campo: str, rotulo: str) -> str:
@@ -357,7 +432,11 @@ def _documento(validar: Callable[[str], str], texto: str, campo: str, rotulo: st
         raise ErroDominio(str(exc), campo) from None
 
 
-def _operadora(ind: _Indice, texto: str) -> int:
+def _operadora(ind: _Indice, texto: str, nome: str = "") -> int:
+    """The operator a row names: by CNPJ, or else by its name (company or trade name) when exactly one
+    operator has it."""
+    if not texto and nome:
+        return _operadora_pelo_nome(ind, nome)
     cnpj = _documento(validar_cnpj, texto, "operadora_cnpj", "o CNPJ da operadora")
     if cnpj not in ind.operadoras:
         raise ErroDominio(
@@ -368,8 +447,64 @@ def _operadora(ind: _Indice, texto: str) -> int:
     return ind.operadoras[cnpj]
 
 
+def _operadora_pelo_nome(ind: _Indice, nome: str) -> int:
+    return unico_pelo_nome(
+        nome, ind.nomes_busca, "operadora_nome", "Operadora", "importe (ou cadastre) a operadora antes"
+    )
+
+
+def unico_pelo_nome(
+    nome: str, registros: Mapping[int, tuple[str, ...]], campo: str, rotulo: str, dica: str
+) -> int:
+    """The one record whose name is `nome` (no case, accents or punctuation); a refusal listing the
+    candidates when several are, naming the gap when none is."""
+    chave = normalizar(nome)
+    achados = [i for i, nomes in registros.items() if any(normalizar(n) == chave for n in nomes if n)]
+    if len(achados) == 1:
+        return achados[0]
+    if not achados:
+        raise ErroDominio(f"{rotulo} “{nome}” não cadastrada: {dica}." if rotulo == "Operadora"
+                          else f"{rotulo} “{nome}” não cadastrado: {dica}.", campo)  # fmt: skip
+    nomes = "; ".join(" / ".join(n for n in registros[i] if n) for i in achados)
+    raise ErroDominio(
+        f"{rotulo} “{nome}” é ambíguo: há {len(achados)} cadastros com esse nome ({nomes}); use a "
+        "coluna do documento.",
+        campo,
+    )
+
+
+class _Varios(ErroDominio):
+    """Several independent problems of one row (its keys: plate, RENAVAM, operator…), shown together."""
+
+    def __init__(self, erros: list[ErroDominio]) -> None:
+        super().__init__(" ".join(str(e) for e in erros), erros[0].campo)
+        self.erros = erros
+
+
+def _juntos(*passos: Callable[[], Any]) -> list[Any]:
+    """Run each check; every one that fails is reported at once (not only the first)."""
+    resultados: list[Any] = []
+    erros: list[ErroDominio] = []
+    for passo in passos:
+        try:
+            resultados.append(passo())
+        except ErroDominio as exc:
+            erros.append(exc)
+            resultados.append(None)
+    if erros:
+        raise _Varios(erros) if len(erros) > 1 else erros[0]
+    return resultados
+
+
 def _avaliar_linha(
-    tipo: str, brutos: dict[str, Any], ind: _Indice, vistos: dict[Any, int], av: _Avaliada, *, validar: bool
+    tipo: str,
+    brutos: dict[str, Any],
+    ind: _Indice,
+    vistos: dict[Any, int],
+    av: _Avaliada,
+    *,
+    validar: bool,
+    limpar: bool = False,
 ) -> None:
     """Find the record the row's natural key names, build the form over it, check it, classify the row."""
     registro: Any = None
@@ -381,14 +516,18 @@ def _avaliar_linha(
         descricao = f"o CNPJ {formatar_cnpj(cnpj)}"
     elif tipo == "linhas":
         codigo = str(brutos.get("codigo", "")).strip().upper()
-        brutos["operadora_id"] = _operadora(ind, brutos.pop("operadora_cnpj", ""))
+        brutos["operadora_id"] = _operadora(
+            ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")
+        )
         chaves = [("codigo", codigo)]
         registro = ind.registros.get(codigo)
         descricao = f"a linha {codigo}"
     elif tipo == "veiculos":
-        placa = chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa"))
-        renavam = _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM")
-        brutos["operadora_id"] = _operadora(ind, brutos.pop("operadora_cnpj", ""))
+        placa, renavam, brutos["operadora_id"] = _juntos(
+            lambda: chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa")),
+            lambda: _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM"),
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
+        )
         pela_placa = ind.registros.get(("placa", placa))
         pelo_renavam = ind.registros.get(("renavam", renavam))
         if pela_placa is not None and pelo_renavam is not None and pela_placa is not pelo_renavam:
@@ -402,9 +541,11 @@ def _avaliar_linha(
         descricao = f"a placa {formatar_placa(placa)} ou o RENAVAM {renavam}"
         _linha_do_veiculo(ind, brutos)
     elif tipo == "empregados":
-        operadora_id = _operadora(ind, brutos.pop("operadora_cnpj", ""))
+        operadora_id, cpf = _juntos(
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
+            lambda: _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF"),
+        )
         brutos["operadora_id"] = operadora_id
-        cpf = _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF")
         chaves = [("cpf", operadora_id, cpf)]
         registro = ind.registros.get((operadora_id, cpf))
         descricao = f"o CPF {cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]} nesta operadora"
@@ -423,7 +564,17 @@ def _avaliar_linha(
         else None
     )
     nomes = {f.name for f in fields(formulario)}
-    informados = {k: v for k, v in brutos.items() if k in nomes and v is not None}
+    informados = {k: v for k, v in brutos.items() if k in nomes and v is not None and v != ""}
+    if base is not None:
+        # A blank cell over a value keeps it, unless the user asked blanks to clear (the preview says which).
+        for k, v in brutos.items():
+            atual = getattr(base, k, None) if k in nomes else None
+            if (v is None or v == "") and atual not in (None, ""):
+                if limpar:
+                    informados[k] = "" if isinstance(atual, str) else None
+                    av.limpas.append(k)
+                else:
+                    av.mantidas.append(k)
     dados = formulario(**_padroes(tipo, informados)) if base is None else replace(base, **informados)
     valores = _VALIDAR[tipo](dados)
     if tipo == "veiculos":
@@ -496,16 +647,23 @@ def _conferir_veiculo(ind: _Indice, valores: dict[str, Any], registro: Any) -> N
 
 def _publica(av: _Avaliada) -> LinhaAvaliada:
     return LinhaAvaliada(
-        av.numero, av.valores, tuple(av.problemas), av.acao if not av.problemas else "recusada"
+        av.numero,
+        av.valores,
+        tuple(av.problemas),
+        av.acao if not av.problemas else "recusada",
+        tuple(av.limpas),
+        tuple(av.mantidas),
     )
 
 
-def _avisos(planilha: Planilha, mapa: Mapeamento) -> tuple[str, ...]:
-    avisos = []
+def _avisos(planilha: Planilha, mapa: Mapeamento, tipo: str = "") -> tuple[str, ...]:
+    avisos = list(planilha.avisos)
     if planilha.linhas_em_branco:
         numeros = ", ".join(str(n) for n in planilha.linhas_em_branco[:10])
         mais = "…" if len(planilha.linhas_em_branco) > 10 else ""
         avisos.append(f"Linhas em branco ignoradas: {numeros}{mais}.")
+    for titulo, campo in mapa.parecidas:
+        avisos.append(f"Coluna “{titulo}” lida como {rotulo_campo(tipo, campo) if tipo else campo}.")
     if mapa.nao_reconhecidas:
         avisos.append(f"Colunas não reconhecidas (ignoradas): {', '.join(mapa.nao_reconhecidas)}.")
     if mapa.repetidas:
@@ -522,10 +680,20 @@ def previa_cadastro(
     *,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    limpar_vazias: bool = False,
 ) -> Previa:
     """Every row with its problems and what importing it would do; writes nothing."""
     mapa = mapear(tipo, planilha.cabecalhos, mapeamento)
-    avaliadas = _avaliar(sessao, tipo, planilha, mapa, progresso)
+    avaliadas = _avaliar(sessao, tipo, planilha, mapa, progresso, limpar_vazias)
+    avisos = _avisos(planilha, mapa, tipo)
+    limpas = sum(1 for a in avaliadas if a.limpas and not a.problemas)
+    mantidas = sum(1 for a in avaliadas if a.mantidas and not a.problemas)
+    if limpas:
+        avisos += (f"Em {limpas} {'linha' if limpas == 1 else 'linhas'}, células em branco apagarão valores "
+                   "cadastrados (veja a coluna “Apaga”).",)  # fmt: skip
+    if mantidas:
+        avisos += (f"Em {mantidas} {'linha' if mantidas == 1 else 'linhas'}, células em branco deixam os "
+                   "valores cadastrados como estão; para apagá-los, peça que células em branco apaguem.",)  # fmt: skip
     return Previa(
         tipo,
         planilha.nome_arquivo,
@@ -533,7 +701,7 @@ def previa_cadastro(
         planilha.cabecalhos,
         mapa,
         tuple(_publica(a) for a in avaliadas),
-        _avisos(planilha, mapa),
+        avisos,
     )
 
 
@@ -546,14 +714,16 @@ def importar_cadastro(
     somente_validas: bool = False,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    limpar_vazias: bool = False,
 ) -> ResultadoImportacao:
     """Import the file in one transaction: refused whole when a row is invalid, unless `somente_validas`.
-    A `progresso` that raises (Cancelar) rolls everything back."""
+    A `progresso` that raises (Cancelar) rolls everything back. A blank cell keeps the record's value
+    unless `limpar_vazias`."""
     exigir_papel(ator, "administrador", acao="importar cadastros")
     mapa = mapear(tipo, planilha.cabecalhos, mapeamento)
     with uow:
         s = uow.session
-        avaliadas = _avaliar(s, tipo, planilha, mapa, progresso)
+        avaliadas = _avaliar(s, tipo, planilha, mapa, progresso, limpar_vazias)
         recusadas = tuple(_publica(a) for a in avaliadas if a.problemas)
         if recusadas and not somente_validas:
             n = len(recusadas)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ class Planilha:
     """Row numbers skipped because every cell was empty."""
     codificacao: str | None = None
     """For a CSV: "UTF-8" or "Windows-1252 (Latin-1)"."""
+    avisos: tuple[str, ...] = ()
+    """What the reading did on its own: the sheet read, title rows and footers skipped, merged cells filled."""
 
 
 def ler_arquivo(caminho: Path, aba: str | None = None) -> Planilha:
@@ -101,25 +104,25 @@ def ler_conteudo(conteudo: bytes, nome: str, aba: str | None = None) -> Planilha
     _conferir_tamanho(nome, len(conteudo))
     sha = hashlib.sha256(conteudo).hexdigest()
     if _tipo(conteudo, nome) == "xlsx":
-        aba_lida, linhas = _ler_xlsx(conteudo, nome, aba)
-        codificacao = None
-    else:
-        if aba is not None:
-            raise ArquivoInvalido(f"{nome} é um arquivo CSV: ele não tem abas para escolher.")
-        codificacao, linhas = _ler_csv(conteudo, nome)
-        aba_lida = None
-    return _montar(nome, sha, aba_lida, linhas, codificacao)
+        lido = _ler_xlsx(conteudo, nome, aba)
+        return _montar(nome, sha, lido.aba, lido.linhas, None, lido.mescladas, lido.avisos)
+    if aba is not None:
+        raise ArquivoInvalido(f"{nome} é um arquivo CSV: ele não tem abas para escolher.")
+    codificacao, linhas = _ler_csv(conteudo, nome)
+    return _montar(nome, sha, None, linhas, codificacao)
 
 
 def abas_do_arquivo(caminho: Path) -> list[str]:
-    """The sheet names of an .xlsx (empty for a CSV), for the window's sheet chooser."""
+    """The sheet names of an .xlsx (empty for a CSV), for the window's sheet chooser: visible ones first."""
     conteudo = caminho.read_bytes()
     _conferir_tamanho(caminho.name, len(conteudo))
     if _tipo(conteudo, caminho.name) != "xlsx":
         return []
     livro = _abrir_xlsx(conteudo, caminho.name, data_only=True)
     try:
-        return list(livro.sheetnames)
+        # The visible sheets first (the first one is what the import reads by default), hidden ones last.
+        visiveis = [w.title for w in livro.worksheets if getattr(w, "sheet_state", "visible") == "visible"]
+        return visiveis + [t for t in livro.sheetnames if t not in visiveis]
     finally:
         livro.close()
 
@@ -136,7 +139,16 @@ def _abrir_xlsx(conteudo: bytes, nome: str, *, data_only: bool) -> Any:
         ) from None
 
 
-def _ler_xlsx(conteudo: bytes, nome: str, aba: str | None) -> tuple[str, list[list[Valor]]]:
+@dataclass(frozen=True)
+class _Xlsx:
+    aba: str
+    linhas: list[list[Valor]]
+    mescladas: tuple[tuple[int, int, int, int], ...]
+    """Merged ranges as (first row, first column, last row, last column), 1-based."""
+    avisos: tuple[str, ...]
+
+
+def _ler_xlsx(conteudo: bytes, nome: str, aba: str | None) -> _Xlsx:
     formulas = _celulas_com_formula(conteudo, nome, aba)
     livro = _abrir_xlsx(conteudo, nome, data_only=True)
     try:
@@ -154,9 +166,52 @@ def _ler_xlsx(conteudo: bytes, nome: str, aba: str | None) -> tuple[str, list[li
                         "fórmulas); o programa não calcula fórmulas."
                     )
             linhas.append(valores)
-        return str(planilha.title), linhas
+        mescladas = _mescladas(conteudo, getattr(planilha, "_worksheet_path", ""))
+        return _Xlsx(str(planilha.title), linhas, mescladas, _aviso_da_aba(livro, planilha, aba))
     finally:
         livro.close()
+
+
+def _aviso_da_aba(livro: Any, planilha: Any, aba: str | None) -> tuple[str, ...]:
+    """Which sheet was read, when the file has several (and which others are hidden)."""
+    if len(livro.sheetnames) < 2:
+        return ()
+    ocultas = {w.title for w in livro.worksheets if getattr(w, "sheet_state", "visible") != "visible"}
+    texto = f"Lida a aba “{planilha.title}”"
+    if aba is None:
+        texto += ", a primeira visível" if ocultas else ", a primeira"
+    outras = [f"{t} (oculta)" if t in ocultas else t for t in livro.sheetnames if t != planilha.title]
+    return (f"{texto}; outras abas: {', '.join(outras)}.",)
+
+
+_MESCLA = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*\bref=\"([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?\"")
+
+
+def _mescladas(conteudo: bytes, caminho: str) -> tuple[tuple[int, int, int, int], ...]:
+    """The sheet's merged ranges, from its XML (openpyxl's read-only mode, used for speed, has none)."""
+    if not caminho:
+        return ()
+    try:
+        with zipfile.ZipFile(io.BytesIO(conteudo)) as z:
+            xml = z.read(caminho.lstrip("/"))
+    except (KeyError, zipfile.BadZipFile):
+        return ()
+    if b"mergeCell" not in xml:
+        return ()
+    faixas = []
+    for m in _MESCLA.finditer(xml):
+        c1, l1 = _indice_coluna(m.group(1).decode()), int(m.group(2))
+        c2 = _indice_coluna(m.group(3).decode()) if m.group(3) else c1
+        l2 = int(m.group(4)) if m.group(4) else l1
+        faixas.append((l1, c1, l2, c2))
+    return tuple(faixas)
+
+
+def _indice_coluna(letras: str) -> int:
+    n = 0
+    for letra in letras:
+        n = n * 26 + ord(letra) - 64
+    return n
 
 
 def _celulas_com_formula(conteudo: bytes, nome: str, aba: str | None) -> dict[int, list[int]]:
@@ -192,7 +247,9 @@ def _xml_tem_formula(conteudo: bytes) -> bool:
 
 def _escolher_aba(livro: Any, nome: str, aba: str | None) -> Any:
     if aba is None:
-        return livro.worksheets[0]
+        # A hidden sheet (a lookup list, an old copy) is not what the user sees on opening the file.
+        visiveis = [w for w in livro.worksheets if getattr(w, "sheet_state", "visible") == "visible"]
+        return (visiveis or livro.worksheets)[0]
     for titulo in livro.sheetnames:
         if titulo.strip().casefold() == aba.strip().casefold():
             return livro[titulo]
@@ -233,13 +290,96 @@ def _vazio(valor: Valor) -> bool:
     return valor is None or (isinstance(valor, str) and not valor.strip())
 
 
+_RODAPE = re.compile(
+    r"^(total|subtotal|soma|fonte|obs|observa|emitid|gerad|impress|atualizad)", re.IGNORECASE
+)
+
+
+def _preenchidas(linha: Sequence[Valor]) -> int:
+    return sum(1 for v in linha if not _vazio(v))
+
+
+def _parece_dado(texto: str) -> bool:
+    """ "IAB1C23", "11.222.333/0001-81", "05/03/2024": as many digits as letters, so not a column title."""
+    digitos = sum(c.isdigit() for c in texto)
+    return digitos > 0 and digitos >= sum(c.isalpha() for c in texto)
+
+
+def _parece_cabecalho(linhas: Sequence[list[Valor]], i: int) -> bool:
+    """A header is all text (no number, no date) and about as wide as the rows under it: a title row
+    ("Relação das empresas — 2026") fills one cell over a table of several columns."""
+    linha = linhas[i]
+    cheias = [v for v in linha if not _vazio(v)]
+    if not cheias or not all(isinstance(v, str) for v in cheias):
+        return False
+    # A title may hold a number ("Frota 2026"), but a row of plates and CNPJs is data.
+    if sum(1 for v in cheias if isinstance(v, str) and _parece_dado(v)) > len(cheias) // 4:
+        return False
+    largura = max((_preenchidas(li) for li in linhas[i + 1 : i + 11]), default=0)
+    if largura == 0:
+        return False
+    if len(cheias) >= 2:
+        return len(cheias) >= largura / 2
+    return largura <= 1
+
+
+def _achar_cabecalho(linhas: Sequence[list[Valor]]) -> int | None:
+    primeira = next((i for i, linha in enumerate(linhas) if _preenchidas(linha)), None)
+    if primeira is None:
+        return None
+    for i in range(primeira, min(len(linhas), primeira + 30)):
+        if _preenchidas(linhas[i]) and _parece_cabecalho(linhas, i):
+            return i
+    return primeira
+
+
+def _rodape(valores: Sequence[Valor]) -> bool:
+    cheias = [v for v in valores if not _vazio(v)]
+    return 0 < len(cheias) <= 2 and isinstance(cheias[0], str) and bool(_RODAPE.match(cheias[0].strip()))
+
+
+def _preencher_mescladas(
+    linhas: list[list[Valor]], mescladas: Sequence[tuple[int, int, int, int]], cabecalho: int
+) -> list[str]:
+    """A value merged over a block of rows (a company's CNPJ beside its vehicles) belongs to every row of
+    the block; ranges in or above the header are titles, left alone."""
+    avisos = []
+    for l1, c1, l2, c2 in mescladas:
+        if l1 <= cabecalho + 1 or (l1 == l2 and c1 == c2):
+            continue
+        origem = linhas[l1 - 1][c1 - 1] if l1 - 1 < len(linhas) and c1 - 1 < len(linhas[l1 - 1]) else None
+        for li in range(l1 - 1, min(l2, len(linhas))):
+            linha = linhas[li]
+            if len(linha) < c2:
+                linha.extend([None] * (c2 - len(linha)))
+            for cj in range(c1 - 1, c2):
+                linha[cj] = origem
+        if l2 > l1:
+            avisos.append(f"{_letra(c1 - 1)}{l1}:{_letra(c2 - 1)}{l2}")
+    return avisos
+
+
 def _montar(
-    nome: str, sha: str, aba: str | None, linhas: Sequence[list[Valor]], codificacao: str | None
+    nome: str,
+    sha: str,
+    aba: str | None,
+    linhas: Sequence[list[Valor]],
+    codificacao: str | None,
+    mescladas: Sequence[tuple[int, int, int, int]] = (),
+    avisos_aba: Sequence[str] = (),
 ) -> Planilha:
-    inicio = next((i for i, linha in enumerate(linhas) if not all(_vazio(v) for v in linha)), None)
+    inicio = _achar_cabecalho(linhas)
     if inicio is None:
         onde = f" (aba “{aba}”)" if aba else ""
         raise ArquivoInvalido(f"A planilha {nome}{onde} não tem nenhuma linha preenchida.")
+    avisos = list(avisos_aba)
+    if inicio > 0:
+        avisos.append(f"Cabeçalho na linha {inicio + 1}: as linhas de título acima dele foram ignoradas.")
+    linhas = [list(linha) for linha in linhas]
+    preenchidas = _preencher_mescladas(linhas, mescladas, inicio)
+    if preenchidas:
+        faixas = ", ".join(preenchidas[:5]) + ("…" if len(preenchidas) > 5 else "")
+        avisos.append(f"Células mescladas repetidas em cada linha que cobrem: {faixas}.")
     cabecalho = linhas[inicio]
     largura = max(len(linha) for linha in linhas[inicio:])
     titulos = [_texto_titulo(v) for v in cabecalho] + [""] * (largura - len(cabecalho))
@@ -251,6 +391,12 @@ def _montar(
             em_branco.append(i + 1)
             continue
         dados.append((i + 1, valores))
+    rodape: list[int] = []
+    while dados and _rodape(dados[-1][1]):
+        rodape.insert(0, dados.pop()[0])
+    if rodape:
+        avisos.append(f"Rodapé ignorado: {'linha' if len(rodape) == 1 else 'linhas'} "
+                      f"{', '.join(str(n) for n in rodape)}.")  # fmt: skip
     # Trailing blank rows (a sheet's formatted but empty end) are not "in the middle".
     ultima = dados[-1][0] if dados else inicio + 1
     em_branco = [n for n in em_branco if n < ultima]
@@ -259,13 +405,14 @@ def _montar(
     for j, titulo in enumerate(titulos):
         if not titulo:
             raise ArquivoInvalido(
-                f"A coluna {_letra(j)} de {nome} tem dados mas não tem título na linha {inicio + 1} "
-                "(células mescladas no cabeçalho?). Desfaça a mesclagem e dê um título a cada coluna."
+                f"A coluna {_letra(j)} de {nome} tem dados mas não tem título na linha {inicio + 1}, a linha "
+                "lida como cabeçalho. Dê um título a essa coluna (se o título está numa célula mesclada com "
+                "a vizinha, desfaça a mesclagem)."
             )
     if not dados:
         raise ArquivoInvalido(f"A planilha {nome} só tem o cabeçalho: nenhuma linha de dados.")
     cortadas = tuple((n, v[: len(titulos)]) for n, v in dados)
-    return Planilha(nome, sha, aba, tuple(titulos), cortadas, tuple(em_branco), codificacao)
+    return Planilha(nome, sha, aba, tuple(titulos), cortadas, tuple(em_branco), codificacao, tuple(avisos))
 
 
 def _texto_titulo(valor: Valor) -> str:

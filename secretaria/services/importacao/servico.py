@@ -28,11 +28,22 @@ def previa(
     *,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    presumir_definitiva: int | None = None,
+    limpar_vazias: bool = False,
 ) -> Previa:
-    """Every row with its problems and what importing it would do; writes nothing."""
+    """Every row with its problems and what importing it would do; writes nothing. `presumir_definitiva`
+    (autos only): REGRAS § 3 rule 1's presumption; `limpar_vazias` (registries): a blank cell clears."""
     if tipo == "autos":
-        return previa_autos(sessao, planilha, mapeamento=mapeamento, progresso=progresso)
-    return previa_cadastro(sessao, tipo, planilha, mapeamento=mapeamento, progresso=progresso)
+        return previa_autos(
+            sessao,
+            planilha,
+            mapeamento=mapeamento,
+            progresso=progresso,
+            presumir_definitiva=presumir_definitiva,
+        )
+    return previa_cadastro(
+        sessao, tipo, planilha, mapeamento=mapeamento, progresso=progresso, limpar_vazias=limpar_vazias
+    )
 
 
 def importar(
@@ -44,12 +55,27 @@ def importar(
     somente_validas: bool = False,
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
+    presumir_definitiva: int | None = None,
+    limpar_vazias: bool = False,
 ) -> ResultadoImportacao:
     """Import in one transaction; refused whole on an invalid row unless `somente_validas`."""
     if tipo == "autos":
         return importar_autos(
-            uow, ator, planilha, somente_validas=somente_validas, mapeamento=mapeamento, progresso=progresso
+            uow,
+            ator,
+            planilha,
+            somente_validas=somente_validas,
+            mapeamento=mapeamento,
+            progresso=progresso,
+            presumir_definitiva=presumir_definitiva,
         )
     return importar_cadastro(
-        uow, ator, tipo, planilha, somente_validas=somente_validas, mapeamento=mapeamento, progresso=progresso
+        uow,
+        ator,
+        tipo,
+        planilha,
+        somente_validas=somente_validas,
+        mapeamento=mapeamento,
+        progresso=progresso,
+        limpar_vazias=limpar_vazias,
     )

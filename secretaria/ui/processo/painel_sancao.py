@@ -85,16 +85,24 @@ def conteudo_de(avaliacao: AvaliacaoSancao) -> ConteudoPainel:
         if a.data_decisao is not None:
             partes.append(f"decidida em {formatar_data(a.data_decisao)}")
             if a.definitiva_em is not None and a.definitiva_em <= avaliacao.data_infracao:
-                partes.append(f"definitiva em {formatar_data(a.definitiva_em)}")
+                presumida = " (definitiva presumida)" if a.definitiva_presumida else ""
+                partes.append(f"definitiva em {formatar_data(a.definitiva_em)}{presumida}")
             if a.multa_ur:
                 partes.append(f"multa de {formatar_decimal(a.multa_ur)} URM")
             if a.suspensao_dias:
                 partes.append(f"suspensão de {_dias(a.suspensao_dias)}")
         # The service's reason reads "AI nº X — infração de dd/mm/aaaa: não conta — motivo"; keep the verdict.
         _, _, motivo = a.motivo.partition(": ")
-        antecedentes.append(
-            AntecedenteExibido(", ".join(partes), a.contado, _maiuscula(motivo or a.motivo), a.data_infracao)
-        )
+        motivo = _maiuscula(motivo or a.motivo)
+        if a.importado_de:
+            # Where an antecedent of the office's past came from, and the presumption it carries.
+            origem = (
+                f"definitiva presumida: importado de {a.importado_de}"
+                if a.definitiva_presumida
+                else f"importado de {a.importado_de}"
+            )
+            motivo = f"{motivo} ({origem})"
+        antecedentes.append(AntecedenteExibido(", ".join(partes), a.contado, motivo, a.data_infracao))
     return ConteudoPainel(
         dispositivo_rotulo=avaliacao.dispositivo_rotulo,
         dispositivo_texto=avaliacao.dispositivo_texto,
