@@ -25,6 +25,8 @@ CAMADAS = {
     # `secretaria servidor preparar`: sets a PostgreSQL server up (roles, grants) and creates the schema as
     # its owner, seeded like any database the program opens; a piece of the composition root the CLI calls.
     "secretaria.servidor": "servidor",
+    # The program's version and the licences of what it runs with, from package metadata.
+    "secretaria.distribuicao": "distribuicao",
     "secretaria.lei": "lei",
     "secretaria.resources": "recursos",
     "secretaria.relogio": "relogio",
@@ -47,6 +49,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "recursos": frozenset(),
     "relogio": frozenset(),
     "erros": frozenset(),
+    "distribuicao": frozenset(),
     "codigos": frozenset(),
     "lei": frozenset({"recursos"}),
     "models": frozenset({"lei", "relogio", "erros", "codigos"}),
@@ -59,9 +62,13 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "demo": frozenset({"codigos", "lei", "models", "db", "services", "relogio", "erros"}),
     # The login screen of the demo database lists the demo's users.
     # The file dialog's child process is started from the package's own folder (`secretaria.__file__`).
-    "ui": frozenset({"codigos", "pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros"}),
+    "ui": frozenset(
+        {"codigos", "pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros", "distribuicao"}
+    ),
     "servidor": frozenset({"db", "services", "erros"}),
-    "cli": frozenset({"codigos", "db", "services", "demo", "ui", "servidor", "relogio", "erros"}),
+    "cli": frozenset(
+        {"codigos", "db", "services", "demo", "ui", "servidor", "relogio", "erros", "distribuicao"}
+    ),
 }
 
 
