@@ -294,8 +294,11 @@ def main(argv: Sequence[str] | None = None, *, janela: bool = False) -> int:
     """The `secretaria` command. `janela` (the GUI entry point, `main_janela`) says the user sees no console
     even if one exists: a refusal before the window then appears in a message box. Without any console
     (pythonw, the windowed frozen build: sys.stderr is None) it does so as well."""
+    argumentos = list(sys.argv[1:] if argv is None else argv)
+    if argumentos[:1] == ["--auxiliar"]:  # a frozen program started as one of its own helpers
+        return _auxiliar(argumentos[1:])
     sem_console = janela or sys.stderr is None
-    args = _ler_argumentos(argv, sem_console=sem_console)
+    args = _ler_argumentos(argumentos, sem_console=sem_console)
     if isinstance(args, int):
         return args
     url = getattr(args, "db_sub", None) or args.db
@@ -305,30 +308,7 @@ def main(argv: Sequence[str] | None = None, *, janela: bool = False) -> int:
     abre_janela = args.comando is None or (args.comando == "demo" and args.abrir)
     try:
         _conferir_banco_existe(url, args)
-        if args.comando is None:
-            return _abrir_programa(url, demo=False)
-        if args.comando == "demo":
-            return _demo(url, abrir=args.abrir, recriar=args.recriar)
-        if args.comando == "backup":
-            return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
-        if args.comando == "restaurar":
-            return _restaurar(url, Path(args.origem), confirmado=args.sim)
-        if args.comando == "auditoria" and args.acao_auditoria == "termo":
-            return _auditoria_termo(url, Path(args.saida))
-        if args.comando == "auditoria":
-            return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
-        if args.comando == "servidor":
-            return _servidor_preparar(url, Path(args.saida))
-        if args.comando == "usuario":
-            return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
-        if args.comando == "relatorio" and args.tipo_relatorio == "anual":
-            return _relatorio_anual(url, args.ano, Path(args.saida))
-        if args.comando == "relatorio":
-            return _relatorio_mensal(url, args.mes, Path(args.saida))
-        if args.comando == "documento":
-            return _documento(url, args)
-        if args.comando == "importar":
-            return _importar(url, args)
+        return _executar(args, url)
     except (ErroBanco, ErroDominio, ErroLinhaDeComando) as exc:
         return _recusar(str(exc), janela=abre_janela, sem_console=sem_console)
     except Exception:
@@ -339,6 +319,34 @@ def main(argv: Sequence[str] | None = None, *, janela: bool = False) -> int:
 
         relatar_falha(mostrar=abre_janela)
         return SAIDA_ERRO
+
+
+def _executar(args: argparse.Namespace, url: str | None) -> int:
+    """Run the command the arguments name."""
+    if args.comando is None:
+        return _abrir_programa(url, demo=False)
+    if args.comando == "demo":
+        return _demo(url, abrir=args.abrir, recriar=args.recriar)
+    if args.comando == "backup":
+        return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
+    if args.comando == "restaurar":
+        return _restaurar(url, Path(args.origem), confirmado=args.sim)
+    if args.comando == "auditoria" and args.acao_auditoria == "termo":
+        return _auditoria_termo(url, Path(args.saida))
+    if args.comando == "auditoria":
+        return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
+    if args.comando == "servidor":
+        return _servidor_preparar(url, Path(args.saida))
+    if args.comando == "usuario":
+        return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
+    if args.comando == "relatorio" and args.tipo_relatorio == "anual":
+        return _relatorio_anual(url, args.ano, Path(args.saida))
+    if args.comando == "relatorio":
+        return _relatorio_mensal(url, args.mes, Path(args.saida))
+    if args.comando == "documento":
+        return _documento(url, args)
+    if args.comando == "importar":
+        return _importar(url, args)
     return 0
 
 
@@ -377,6 +385,24 @@ def _recusar(mensagem: str, *, janela: bool, sem_console: bool) -> int:
         from secretaria.ui.sem_console import registrar_recusa
 
         registrar_recusa(mensagem, mostrar=janela and sem_console)
+    return SAIDA_ERRO
+
+
+def _auxiliar(argumentos: list[str]) -> int:
+    """Run a helper process's module (`secretaria.auxiliares`): only those of its list, each imported here by
+    name so that a frozen build collects it. Nothing else is loaded first (the helpers start fast)."""
+    from secretaria import auxiliares
+
+    modulo = argumentos[0] if argumentos else ""
+    if modulo == auxiliares.DESENHISTA:
+        from secretaria.reports import desenhista
+
+        return desenhista.main(argumentos[1:])
+    if modulo == auxiliares.SELETOR_ARQUIVO:
+        from secretaria.ui import seletor_arquivo
+
+        return seletor_arquivo.main(argumentos[1:])
+    print(f"secretaria: --auxiliar: “{modulo}” não é um processo auxiliar do programa", file=sys.stderr)
     return SAIDA_ERRO
 
 

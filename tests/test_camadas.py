@@ -22,6 +22,9 @@ CAMADAS = {
     "secretaria.__main__": "cli",
     "secretaria.cli": "cli",
     "secretaria.argumentos": "cli",  # argparse in Portuguese, for the command line only
+    # How helper processes are started (`python -m …`, or `secretaria --auxiliar …` when frozen): read by the
+    # command line before anything heavy loads, so it imports nothing of the project.
+    "secretaria.auxiliares": "auxiliares",
     # `secretaria servidor preparar`: sets a PostgreSQL server up (roles, grants) and creates the schema as
     # its owner, seeded like any database the program opens; a piece of the composition root the CLI calls.
     "secretaria.servidor": "servidor",
@@ -46,6 +49,7 @@ CAMADAS = {
 # What each layer may import, besides itself.
 PERMITIDAS: dict[str, frozenset[str]] = {
     "pacote": frozenset(),
+    "auxiliares": frozenset(),
     "recursos": frozenset(),
     "relogio": frozenset(),
     "erros": frozenset(),
@@ -61,13 +65,36 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     ),
     "demo": frozenset({"codigos", "lei", "models", "db", "services", "relogio", "erros"}),
     # The login screen of the demo database lists the demo's users.
-    # The file dialog's child process is started from the package's own folder (`secretaria.__file__`).
     "ui": frozenset(
-        {"codigos", "pacote", "lei", "db", "services", "reports", "demo", "relogio", "erros", "distribuicao"}
+        {
+            "codigos",
+            "auxiliares",
+            "lei",
+            "db",
+            "services",
+            "reports",
+            "demo",
+            "relogio",
+            "erros",
+            "distribuicao",
+        }
     ),
     "servidor": frozenset({"db", "services", "erros"}),
+    # `secretaria --auxiliar secretaria.reports.desenhista` runs the chart helper in a frozen program.
     "cli": frozenset(
-        {"codigos", "db", "services", "demo", "ui", "servidor", "relogio", "erros", "distribuicao"}
+        {
+            "codigos",
+            "auxiliares",
+            "db",
+            "services",
+            "reports",
+            "demo",
+            "ui",
+            "servidor",
+            "relogio",
+            "erros",
+            "distribuicao",
+        }
     ),
 }
 

@@ -35,7 +35,7 @@ def escrever_mensagem(saida: IO[bytes], mensagem: object) -> None:
     saida.flush()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     from secretaria.reports import graficos
 
     graficos.preparar()  # matplotlib and the font loaded before the first request
@@ -47,7 +47,8 @@ def main() -> None:
         except Exception as exc:  # the caller shows it; the helper goes on serving
             resposta = exc
         escrever_mensagem(saida, resposta)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -20,13 +20,11 @@ import logging
 import os
 import queue
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import IO, Any
 
-import secretaria
+from secretaria import auxiliares
 from secretaria.reports import desenhista, graficos
 
 _log = logging.getLogger(__name__)
@@ -42,14 +40,11 @@ class _Ajudante:
     """One helper process, used by one thread at a time."""
 
     def __init__(self) -> None:
-        raiz = str(Path(secretaria.__file__).resolve().parent.parent)
-        caminhos = [raiz, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-        ambiente = {**os.environ, "PYTHONPATH": os.pathsep.join(caminhos)}
         self.processo = subprocess.Popen(
-            [sys.executable, "-m", "secretaria.reports.desenhista"],
+            auxiliares.comando(auxiliares.DESENHISTA),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=ambiente,
+            env=auxiliares.ambiente(),
         )
         self.trava = threading.Lock()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sys
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QEventLoop, QObject, QProcess, QProcessEnvironment, QStandardPaths
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
-import secretaria
+from secretaria import auxiliares
 from secretaria.ui.seletor_arquivo import Pedido, dialogo_arquivo
 
 __all__ = [
@@ -119,13 +118,13 @@ class _EsperaDoSeletor(QObject):
 
 
 def _comando_do_seletor(pedido_json: str) -> tuple[str, list[str], QProcessEnvironment]:
-    """The child's command line; its PYTHONPATH starts with this program's own package folder, so the child
-    runs the same code whether the program is installed or run from its source tree."""
-    raiz = str(Path(secretaria.__file__).resolve().parent.parent)
-    ambiente = QProcessEnvironment.systemEnvironment()
-    anterior = ambiente.value("PYTHONPATH")
-    ambiente.insert("PYTHONPATH", os.pathsep.join(p for p in (raiz, anterior) if p))
-    return sys.executable, ["-m", "secretaria.ui.seletor_arquivo", pedido_json], ambiente
+    """The child's program, arguments and environment (`secretaria.auxiliares`: the same code whether the
+    program is installed, run from its source tree or frozen)."""
+    programa, *argumentos = auxiliares.comando(auxiliares.SELETOR_ARQUIVO, pedido_json)
+    ambiente = QProcessEnvironment()
+    for nome, valor in auxiliares.ambiente().items():
+        ambiente.insert(nome, valor)
+    return programa, argumentos, ambiente
 
 
 def _centro(parent: QWidget | None) -> tuple[int, int] | None:
