@@ -377,14 +377,15 @@ def _ler_argumentos(argv: Sequence[str] | None, *, sem_console: bool) -> argpars
 
 
 def _recusar(mensagem: str, *, janela: bool, sem_console: bool) -> int:
-    """A refusal: on standard error when there is one; in the log when it kept the window from opening or
-    nobody sees a console; in a message box when the window was wanted and there is no console."""
+    """A refusal: on standard error when there is one. When nobody sees a console, in the log too, and in a
+    message box if it kept the window from opening (a command run without a console, a scheduled task, must
+    not wait on a box nobody may be there to close)."""
     if sys.stderr is not None:
         print(f"secretaria: {mensagem}", file=sys.stderr)
-    if janela or sem_console:
+    if sem_console:
         from secretaria.ui.sem_console import registrar_recusa
 
-        registrar_recusa(mensagem, mostrar=janela and sem_console)
+        registrar_recusa(mensagem, mostrar=janela)
     return SAIDA_ERRO
 
 
