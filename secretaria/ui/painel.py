@@ -11,7 +11,8 @@ one-page PDF.
 
 matplotlib (`reports.graficos`, BSD-style licence — Qt Charts is GPL-only) draws each chart into an image in
 two helper processes (`ui.desenho_em_processos`), started when the Painel first draws: the window's process
-never waits for matplotlib, and its start-up never loads it. The page shows the images and maps a click
+never waits for matplotlib, and its start-up never loads it (where the helpers fail, the drawing thread draws
+instead). The page shows the images and maps a click
 through each image's own map of where its bars lie.
 """
 

@@ -9,8 +9,10 @@ tiny Qt program (`secretaria.ui.widgets.arquivos` does), which shows the same Po
 the chosen paths, and holds no database.
 
 Protocol. PEDIDO is one JSON argument: {"titulo", "inicial", "filtro", "modo" (a QFileDialog.FileMode name),
-"salvar", "centro": [x, y] or null}. The answer is one JSON line on stdout: {"caminhos": [...]}, empty when
-the user cancelled. Standard input stays open while the program waits: a line "frente" brings the dialog
+"salvar", "centro": [x, y] or null}. The answer is one line on stdout, `MARCA_RESPOSTA` followed by JSON:
+{"caminhos": [...]}, empty when the user cancelled. Only that line counts (`ler_resposta`): whatever else
+reaches stdout — a library or a Qt plugin printing — is ignored, and the program's own prints go to stderr
+(`main`). Standard input stays open while the program waits: a line "frente" brings the dialog
 to the front (the user clicked the waiting window), end of input (the program closed or died) ends it
 without an answer.
 
@@ -37,6 +39,31 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QFileSystemModel, QLine
 VARIAVEL_TESTE = "SECRETARIA_SELETOR_TESTE"
 ORDEM_FRENTE = b"frente"
 SAIDA_SEM_RESPOSTA = 3
+MARCA_RESPOSTA = b"secretaria-seletor-1 "
+"""The answer line's start: this protocol and its version."""
+
+
+def linha_de_resposta(resposta: dict[str, Any]) -> bytes:
+    # ASCII only: the pipe then carries any path whatever the encodings of either side.
+    return MARCA_RESPOSTA + json.dumps(resposta, ensure_ascii=True).encode("ascii") + b"\n"
+
+
+def ler_resposta(saida: bytes) -> list[str]:
+    """The chosen paths in the child's whole standard output: the last line with the marker, any other line
+    ignored. ValueError, saying what came instead, where there is no such line or it does not parse."""
+    marcadas = [
+        linha[len(MARCA_RESPOSTA) :] for linha in saida.splitlines() if linha.startswith(MARCA_RESPOSTA)
+    ]
+    if not marcadas:
+        inicio = saida[:500].decode("utf-8", "replace")
+        raise ValueError(f"o seletor terminou sem dar resposta (saída: {inicio!r})")
+    try:
+        caminhos = json.loads(marcadas[-1].decode("ascii"))["caminhos"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"resposta ilegível do seletor: {marcadas[-1][:500]!r}") from exc
+    if not isinstance(caminhos, list):
+        raise ValueError(f"resposta ilegível do seletor: {marcadas[-1][:500]!r}")
+    return [str(n) for n in caminhos if n]
 
 
 @dataclass(frozen=True)
@@ -267,13 +294,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     pedido = Pedido.de_json(argumentos[0])
     teste = os.environ.get(VARIAVEL_TESTE)
+    saida = sys.stdout.buffer if sys.stdout is not None else os.fdopen(1, "wb")
+    sys.stdout = sys.stderr  # this process's own prints stay off the answer's channel
     from secretaria.ui.app import configurar_aplicacao
 
     configurar_aplicacao()
     resultado = executar(pedido, json.loads(teste) if teste else None)
-    linha = json.dumps(resultado, ensure_ascii=True) + "\n"
-    saida = sys.stdout.buffer if sys.stdout is not None else os.fdopen(1, "wb")
-    saida.write(linha.encode("ascii"))
+    saida.write(linha_de_resposta(resultado))
     saida.flush()
     return 0
 

@@ -13,7 +13,6 @@ would drop the locks all the same, and writing a PDF or spreadsheet over it woul
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
@@ -23,6 +22,7 @@ from PySide6.QtCore import QEvent, QEventLoop, QObject, QProcess, QProcessEnviro
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
 from secretaria import auxiliares
+from secretaria.ui import seletor_arquivo
 from secretaria.ui.seletor_arquivo import Pedido, dialogo_arquivo
 
 __all__ = [
@@ -134,15 +134,20 @@ def _centro(parent: QWidget | None) -> tuple[int, int] | None:
     return centro.x(), centro.y()
 
 
-def _falha_do_seletor(parent: QWidget | None, titulo: str, detalhe: str) -> list[str]:
+FALHA_AO_ABRIR = "Não foi possível abrir a janela de escolha de arquivos"
+FALHA_NA_RESPOSTA = "A janela de escolha de arquivos fechou sem dizer qual arquivo foi escolhido"
+
+
+def _falha_do_seletor(
+    parent: QWidget | None, titulo: str, detalhe: str, *, falha: str = FALHA_AO_ABRIR
+) -> list[str]:
     from secretaria.ui.widgets import mensagens
 
     _log.error("Janela de escolha de arquivo não funcionou: %s", detalhe)
     mensagens.avisar_erro(
         parent,
         titulo,
-        "Não foi possível abrir a janela de escolha de arquivos; nada foi feito. Tente de novo; se o "
-        "problema continuar, avise o suporte.",
+        f"{falha}; nada foi feito. Tente de novo; se o problema continuar, avise o suporte.",
         detalhes=detalhe,
     )
     return []
@@ -189,13 +194,12 @@ def _escolher(
     erros = bytes(processo.readAllStandardError().data()).decode("utf-8", "replace").strip()
     if erros:
         _log.warning("Janela de escolha de arquivo (stderr): %s", erros)
+    if processo.exitStatus() != QProcess.ExitStatus.NormalExit or processo.exitCode() != 0:
+        return _falha_do_seletor(parent, titulo, f"código de saída {processo.exitCode()}\n{erros}".strip())
     try:
-        if processo.exitStatus() != QProcess.ExitStatus.NormalExit or processo.exitCode() != 0:
-            raise ValueError(f"código de saída {processo.exitCode()}")
-        resposta = json.loads(bytes(processo.readAllStandardOutput().data()).decode("ascii"))
-        nomes = [str(n) for n in resposta["caminhos"] if n]
-    except (ValueError, KeyError, TypeError) as exc:
-        return _falha_do_seletor(parent, titulo, f"{exc}\n{erros}".strip())
+        nomes = seletor_arquivo.ler_resposta(bytes(processo.readAllStandardOutput().data()))
+    except ValueError as exc:
+        return _falha_do_seletor(parent, titulo, f"{exc}\n{erros}".strip(), falha=FALHA_NA_RESPOSTA)
     return _sem_arquivos_do_banco(parent, titulo, nomes)
 
 
