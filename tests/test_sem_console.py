@@ -7,14 +7,18 @@ called, with the message box replaced by a recorder (`sem_console.caixa`) and it
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
+from secretaria.db import abrir_banco
 
 _PROGRAMA = """
 import json, sys
@@ -74,6 +78,25 @@ def test_banco_inexistente_aparece_numa_caixa_e_no_log(tmp_path: Path, entrada: 
     assert "secretaria.log" in str(caixas[0]["texto"])  # says where the log is
     assert str(inexistente) in log and "não existe" in log
     assert not inexistente.exists()
+
+
+def test_servidor_inacessivel_aparece_numa_caixa_e_no_log(tmp_path: Path) -> None:
+    # Nothing listens on port 1 of this machine: the connection is refused at once.
+    codigo, caixas, log = _rodar(tmp_path, "janela", "--db", "postgresql+psycopg://ninguem@127.0.0.1:1/x")
+    assert codigo == 2
+    assert len(caixas) == 1 and "Não foi possível conectar" in str(caixas[0]["texto"])
+    assert "Não foi possível conectar" in log
+
+
+def test_banco_mais_novo_que_o_programa_aparece_numa_caixa_e_no_log(tmp_path: Path) -> None:
+    arquivo = tmp_path / "novo.sqlite"
+    abrir_banco(f"sqlite:///{arquivo}").fechar()
+    with contextlib.closing(sqlite3.connect(arquivo)) as conexao, conexao:
+        conexao.execute("UPDATE alembic_version SET version_num = '9999'")
+    codigo, caixas, log = _rodar(tmp_path, "console", "--db", f"sqlite:///{arquivo}")
+    assert codigo == 2
+    assert len(caixas) == 1 and "versão mais nova" in str(caixas[0]["texto"])
+    assert "versão mais nova" in log
 
 
 def test_comando_sem_console_vai_ao_log_sem_caixa(tmp_path: Path) -> None:
