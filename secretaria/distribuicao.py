@@ -157,7 +157,7 @@ def gravar_licencas(destino: Path, textos_extras: Path | None = None) -> Path:
             "_internal/secretaria/resources/fonts/LICENSE-LiberationSans.txt.",
             "",
             "O executável foi montado pelo PyInstaller, cujo carregador é distribuído sob a GPL 2 com uma exceção",
-            "que permite usá-lo em programas de qualquer licença.",
+            f"que permite usá-lo em programas de qualquer licença{_pyinstaller(destino)}.",
         ]
     )
     indice = destino / INDICE_LICENCAS
@@ -183,6 +183,22 @@ def _python(destino: Path) -> list[str]:
                 f"    Python/: {_copiar(candidato, pasta)}",
             ]
     return ["", f"Python {sys.version.split()[0]} — PSF-2.0 (https://docs.python.org/3/license.html)"]
+
+
+def _pyinstaller(destino: Path) -> str:
+    """The bootloader's licence (PyInstaller's COPYING), when the build's PyInstaller is installed here."""
+    from importlib import metadata
+
+    try:
+        arquivos = metadata.distribution("pyinstaller").files or []
+    except metadata.PackageNotFoundError:
+        return ""
+    copiados = []
+    for arquivo in arquivos:
+        if arquivo.name.upper().startswith("COPYING"):
+            (destino / "PyInstaller").mkdir(exist_ok=True)
+            copiados.append(_copiar(Path(str(arquivo.locate())), destino / "PyInstaller"))
+    return f" (texto em PyInstaller/: {', '.join(copiados)})" if copiados else ""
 
 
 def _copiar(arquivo: Path, pasta: Path) -> str:
