@@ -5,7 +5,9 @@ from __future__ import annotations
 from importlib.metadata import version
 from pathlib import Path
 
-from secretaria import distribuicao
+import pytest
+
+from secretaria import cli, distribuicao
 
 TEXTOS = Path(__file__).resolve().parent.parent / "empacotamento" / "licencas"
 
@@ -35,3 +37,10 @@ def test_pasta_de_licencas_tem_o_indice_e_os_textos(tmp_path: Path) -> None:
 def test_versao_vem_dos_metadados() -> None:
     assert distribuicao.versao() == version("secretaria")
     assert distribuicao.pasta_licencas() is None  # not frozen
+
+
+def test_opcao_versao(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as fim:
+        cli.main(["--versao"])
+    assert fim.value.code == 0
+    assert capsys.readouterr().out == f"Secretaria {version('secretaria')}\n"
