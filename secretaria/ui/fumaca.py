@@ -5,9 +5,10 @@ folder carries everything the window needs.
 On the demo database it enters as the first demo user, opens the Painel, waits until every chart is drawn,
 checks they came from the drawing helper processes (children of this process running
 `secretaria.reports.desenhista`; the window's process has not imported matplotlib, which the in-process
-fallback would have), answers one file dialog through its child process (`SECRETARIA_SELETOR_TESTE` set by the
-script) and closes the program: exit 0 when all held, 1 otherwise. The report (JSON) says what was seen and when
-the login first painted, so the script can time the start.
+fallback would have), answers one file dialog through its child process (`SECRETARIA_SELETOR_TESTE` set by
+the script), prints a PDF (to a file) through pypdfium2 as the program prints its documents, and closes the
+program: exit 0 when all held, 1 otherwise. The report (JSON) says what was seen and when the login first
+painted, so the script can time the start.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def _seletor(janela: QWidget) -> None:
 
     pasta = arquivos.escolher_pasta(janela, "Teste do programa montado")
     _relatorio["seletor"] = str(pasta) if pasta is not None else None
+    _imprimir()
     problemas = []
     if not _relatorio["graficos"]:
         problemas.append("nenhum gráfico desenhado")
@@ -103,7 +105,29 @@ def _seletor(janela: QWidget) -> None:
         problemas.append("os gráficos não vieram dos processos de desenho")
     if pasta is None:
         problemas.append("a janela de escolha de arquivos não respondeu")
+    if _relatorio["impressao"] != [1, "pypdfium2"]:
+        problemas.append("a impressão de um PDF (pypdfium2) não funcionou")
     _terminar(janela, "; ".join(problemas))
+
+
+def _imprimir() -> None:
+    """Print a one-page PDF the way the program prints its documents (pypdfium2 draws its pages on the
+    printer), to a PDF file instead of a printer: [pages printed, the library that drew them]."""
+    import io
+
+    from PySide6.QtPrintSupport import QPrinter
+    from reportlab.pdfgen.canvas import Canvas
+
+    from secretaria.ui.impressao import motor_de_paginas, pintar_paginas
+
+    pdf = io.BytesIO()
+    folha = Canvas(pdf)
+    folha.drawString(72, 720, "Teste de impressão do programa montado")
+    folha.save()
+    impressora = QPrinter()
+    impressora.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    impressora.setOutputFileName(str(Path(os.environ[VARIAVEL]).with_suffix(".impresso.pdf")))
+    _relatorio["impressao"] = [pintar_paginas(impressora, pdf.getvalue(), dpi=72), motor_de_paginas()]
 
 
 def _terminar(janela: QWidget, problema: str) -> None:
