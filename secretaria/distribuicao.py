@@ -132,10 +132,11 @@ def gravar_licencas(destino: Path, textos_extras: Path | None = None) -> Path:
         "(uso interno; licença própria).",
         "",
         "As bibliotecas abaixo são distribuídas com o programa sob as suas próprias licenças; o texto de cada",
-        "uma está na pasta com o nome dela. As bibliotecas sob a LGPL (PySide6/Qt, shiboken6, psycopg,",
-        "num2words) ficam como arquivos separados na pasta _internal do programa, carregadas em tempo de",
-        "execução: podem ser substituídas por outra versão compatível sem recompilar o programa, como a LGPL",
-        "exige. O código-fonte delas está em https://pypi.org e em https://download.qt.io.",
+        "uma está na pasta com o nome dela. As bibliotecas sob a LGPL (PySide6/Qt e shiboken6, bibliotecas",
+        "compartilhadas; psycopg e num2words, em código-fonte Python) ficam como arquivos separados na pasta",
+        "_internal do programa, carregadas em tempo de execução: podem ser substituídas por outra versão",
+        "compatível sem recompilar o programa, como a LGPL exige. O código-fonte delas está em",
+        "https://pypi.org e em https://download.qt.io.",
         "",
     ]
     for componente in componentes():
