@@ -1,10 +1,11 @@
-# The two commands of the README: `make run` and `make test`. Both (re)build .venv from pyproject.toml.
+# The three commands of the README: `make run` and `make test` (both (re)build .venv from pyproject.toml), and
+# `make dist`, the one-folder program for the office's computers (its own virtualenv, .venv-dist).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-futuro lint typecheck pytest bench constraints clean
+.PHONY: run test test-futuro lint typecheck pytest bench constraints clean dist testar-dist
 
 # The versions come from constraints.txt (the ones this program was tested with), so an install next year gets
 # the same `holidays` and the same deadlines; pyproject.toml says only what is allowed.
@@ -52,10 +53,30 @@ constraints:
 	rm -rf .venv-constraints
 	$(PYTHON) -m venv .venv-constraints
 	.venv-constraints/bin/python -m pip install --quiet --upgrade pip
-	.venv-constraints/bin/python -m pip install --quiet -e '.[test]'
+	.venv-constraints/bin/python -m pip install --quiet -e '.[test,dist]'
 	{ sed -n '/^#/p' constraints.txt; .venv-constraints/bin/python -m pip freeze --exclude-editable; } > constraints.txt.novo
 	mv constraints.txt.novo constraints.txt
 	rm -rf .venv-constraints
 
+# The program for the office's computers: dist/Secretaria/, built by PyInstaller from empacotamento/secretaria.spec
+# in a virtualenv of its own (never .venv: the build must carry exactly the pinned versions, and nothing of the
+# test tools), installed from constraints.txt like .venv. The Windows build is empacotamento/windows/construir.ps1.
+DIST_VENV  := .venv-dist
+DIST_STAMP := $(DIST_VENV)/.installed
+$(DIST_STAMP): pyproject.toml constraints.txt
+	test -x $(DIST_VENV)/bin/python || $(PYTHON) -m venv $(DIST_VENV)
+	$(DIST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DIST_VENV)/bin/python -m pip install --quiet -c constraints.txt -e '.[dist]'
+	touch $(DIST_STAMP)
+
+dist: $(DIST_STAMP)
+	$(DIST_VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
+		empacotamento/secretaria.spec
+	@du -sh dist/Secretaria
+
+# The built folder run with no Python on the PATH (what CI checks after `make dist`).
+testar-dist:
+	empacotamento/testar_pasta.sh dist/Secretaria
+
 clean:
-	rm -rf $(VENV) .coverage .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(DIST_VENV) build dist .coverage .mypy_cache .ruff_cache .pytest_cache

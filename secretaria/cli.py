@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from secretaria.argumentos import ParserPt
@@ -32,6 +32,22 @@ _AJUDA_SAIDA = "arquivo a gravar"
 
 class ErroLinhaDeComando(Exception):
     """Bad input on the command line: printed as one message, exit code 2."""
+
+
+class _Versao(argparse.Action):
+    """--versao: the version read from the package metadata only when asked (not at every start)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from secretaria.distribuicao import versao
+
+        print(f"Secretaria {versao()}")
+        parser.exit()
 
 
 def _parser() -> ParserPt:
@@ -53,6 +69,7 @@ def _parser() -> ParserPt:
         help="cria um banco novo se o arquivo SQLite de --db não existir (ao abrir o programa ou em "
         "usuario criar); sem esta opção, um arquivo que não existe é recusado",
     )
+    p.add_argument("--versao", action=_Versao, nargs=0, help="mostra a versão do programa e sai")
     sub = p.add_subparsers(dest="comando", metavar="COMANDO")
 
     demo = sub.add_parser("demo", help="cria (se preciso) e abre o banco de demonstração")
@@ -285,45 +302,103 @@ def _inteiro(texto: str) -> int:
         raise argparse.ArgumentTypeError(f"“{texto}” não é um número inteiro") from None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, janela: bool = False) -> int:
+    """The `secretaria` command. `janela` (the GUI entry point, `main_janela`) says the user sees no console
+    even if one exists: a refusal before the window then appears in a message box. Without any console
+    (pythonw, the windowed frozen build: sys.stderr is None) it does so as well."""
     argumentos = list(sys.argv[1:] if argv is None else argv)
     if argumentos[:1] == ["--auxiliar"]:  # a frozen program started as one of its own helpers
         return _auxiliar(argumentos[1:])
-    args = _parser().parse_args(argumentos)
+    sem_console = janela or sys.stderr is None
+    args = _ler_argumentos(argumentos, sem_console=sem_console)
+    if isinstance(args, int):
+        return args
     url = getattr(args, "db_sub", None) or args.db
     from secretaria.db import ErroBanco
     from secretaria.services.base import ErroDominio
 
+    abre_janela = args.comando is None or (args.comando == "demo" and args.abrir)
     try:
         _conferir_banco_existe(url, args)
-        if args.comando is None:
-            return _abrir_programa(url, demo=False)
-        if args.comando == "demo":
-            return _demo(url, abrir=args.abrir, recriar=args.recriar)
-        if args.comando == "backup":
-            return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
-        if args.comando == "restaurar":
-            return _restaurar(url, Path(args.origem), confirmado=args.sim)
-        if args.comando == "auditoria" and args.acao_auditoria == "termo":
-            return _auditoria_termo(url, Path(args.saida))
-        if args.comando == "auditoria":
-            return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
-        if args.comando == "servidor":
-            return _servidor_preparar(url, Path(args.saida))
-        if args.comando == "usuario":
-            return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
-        if args.comando == "relatorio" and args.tipo_relatorio == "anual":
-            return _relatorio_anual(url, args.ano, Path(args.saida))
-        if args.comando == "relatorio":
-            return _relatorio_mensal(url, args.mes, Path(args.saida))
-        if args.comando == "documento":
-            return _documento(url, args)
-        if args.comando == "importar":
-            return _importar(url, args)
+        return _executar(args, url)
     except (ErroBanco, ErroDominio, ErroLinhaDeComando) as exc:
-        print(f"secretaria: {exc}", file=sys.stderr)
+        return _recusar(str(exc), janela=abre_janela, sem_console=sem_console)
+    except Exception:
+        if not sem_console:
+            raise
+        # Nobody would read the traceback: it goes to the log, and the user is told where.
+        from secretaria.ui.sem_console import relatar_falha
+
+        relatar_falha(mostrar=abre_janela)
         return SAIDA_ERRO
+
+
+def _executar(args: argparse.Namespace, url: str | None) -> int:
+    """Run the command the arguments name."""
+    if args.comando is None:
+        return _abrir_programa(url, demo=False)
+    if args.comando == "demo":
+        return _demo(url, abrir=args.abrir, recriar=args.recriar)
+    if args.comando == "backup":
+        return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
+    if args.comando == "restaurar":
+        return _restaurar(url, Path(args.origem), confirmado=args.sim)
+    if args.comando == "auditoria" and args.acao_auditoria == "termo":
+        return _auditoria_termo(url, Path(args.saida))
+    if args.comando == "auditoria":
+        return _auditoria_verificar(url, [_ler_ancora(a) for a in args.ancora])
+    if args.comando == "servidor":
+        return _servidor_preparar(url, Path(args.saida))
+    if args.comando == "usuario":
+        return _usuario_criar(url, args.login, args.nome or args.login, args.papel)
+    if args.comando == "relatorio" and args.tipo_relatorio == "anual":
+        return _relatorio_anual(url, args.ano, Path(args.saida))
+    if args.comando == "relatorio":
+        return _relatorio_mensal(url, args.mes, Path(args.saida))
+    if args.comando == "documento":
+        return _documento(url, args)
+    if args.comando == "importar":
+        return _importar(url, args)
     return 0
+
+
+def main_janela() -> int:
+    """The GUI entry point (`secretaria-janela`, pyproject's gui-scripts): `secretaria` without a console."""
+    return main(janela=True)
+
+
+def _ler_argumentos(argv: Sequence[str] | None, *, sem_console: bool) -> argparse.Namespace | int:
+    """The parsed command line; or, when it only printed (--ajuda, --versao) or was refused, the exit code.
+    Without a console, what argparse would print is caught and shown in a message box instead."""
+    if not sem_console:
+        return _parser().parse_args(argv)
+    import io
+
+    saida, erro = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = texto = io.StringIO()
+    try:
+        return _parser().parse_args(argv)
+    except SystemExit as fim:
+        codigo = fim.code if isinstance(fim.code, int) else SAIDA_ERRO
+        from secretaria.ui.sem_console import mostrar_mensagem
+
+        mostrar_mensagem(texto.getvalue().strip(), erro=codigo != 0)
+        return codigo
+    finally:
+        sys.stdout, sys.stderr = saida, erro
+
+
+def _recusar(mensagem: str, *, janela: bool, sem_console: bool) -> int:
+    """A refusal: on standard error when there is one. When nobody sees a console, in the log too, and in a
+    message box if it kept the window from opening (a command run without a console, a scheduled task, must
+    not wait on a box nobody may be there to close)."""
+    if sys.stderr is not None:
+        print(f"secretaria: {mensagem}", file=sys.stderr)
+    if sem_console:
+        from secretaria.ui.sem_console import registrar_recusa
+
+        registrar_recusa(mensagem, mostrar=janela)
+    return SAIDA_ERRO
 
 
 def _auxiliar(argumentos: list[str]) -> int:
@@ -464,8 +539,23 @@ def _milhar(n: int) -> str:
     return f"{n:,}".replace(",", ".")
 
 
+def _terminal(fluxo: IO[str] | None) -> bool:
+    """Whether a standard stream is a terminal; a program without a console (pythonw, the windowed build)
+    has None for each."""
+    return fluxo is not None and fluxo.isatty()
+
+
+def _ler_linha() -> str:
+    """One line of standard input, the newline dropped; without any input, a refusal instead of a crash."""
+    if sys.stdin is None:
+        raise ErroLinhaDeComando(
+            "Este comando precisa de um terminal (ou de uma entrada); nada foi alterado."
+        )
+    return sys.stdin.readline().rstrip("\n")
+
+
 def _progresso_terminal(feito: int, total: int, etapa: str) -> None:
-    if sys.stderr.isatty():
+    if _terminal(sys.stderr):
         print(f"\r{etapa}: {feito}/{total}", end="" if feito < total else "\n", file=sys.stderr, flush=True)
 
 
@@ -537,7 +627,7 @@ def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
     ator = _administrador_do_banco_atual(url, acao="restaurar uma cópia de segurança") or SISTEMA
     preparacao = preparar_restauracao(origem, url, ator=ator)  # every check first: nothing changed yet
     if not confirmado:
-        if not sys.stdin.isatty():
+        if not _terminal(sys.stdin):
             raise ErroLinhaDeComando("Confirme a restauração com --sim; nada foi alterado.")
         resposta = input(f"{preparacao.descricao()}\nContinuar? [s/N] ")
         if resposta.strip().lower() not in {"s", "sim"}:
@@ -674,12 +764,12 @@ def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
     from secretaria.services.base import exigir_papel
     from secretaria.services.contas import autenticar
 
-    if sys.stdin.isatty():
+    if _terminal(sys.stdin):
         login = input(f"Para {acao}, login de um usuário autorizado: ")
         senha = getpass.getpass("Senha desse usuário: ")
     else:
-        login = sys.stdin.readline().rstrip("\n")
-        senha = sys.stdin.readline().rstrip("\n")
+        login = _ler_linha()
+        senha = _ler_linha()
     ator = autenticar(banco.uow(), login, senha)
     exigir_papel(ator, *papeis, acao=acao)
     return ator
@@ -717,12 +807,12 @@ def _quem_pode_ler() -> str:
 
 
 def _ler_senha() -> str:
-    if sys.stdin.isatty():
+    if _terminal(sys.stdin):
         senha = getpass.getpass("Senha: ")
         if getpass.getpass("Repita a senha: ") != senha:
             raise ErroLinhaDeComando("As senhas não conferem; nada foi gravado.")
         return senha
-    return sys.stdin.readline().rstrip("\n")
+    return _ler_linha()
 
 
 def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) -> int:
@@ -800,7 +890,7 @@ def _progresso_planilha(minimo: int = 5_000) -> Callable[[int, int], None]:
     def mostrar(feitas: int, total: int) -> None:
         if total < minimo:
             return
-        if sys.stderr.isatty():
+        if _terminal(sys.stderr):
             fim = "\n" if feitas >= total else ""
             print(
                 f"\rPlanilha: {_milhar(feitas)}/{_milhar(total)} linhas", end=fim, file=sys.stderr, flush=True
@@ -969,7 +1059,7 @@ def _ler_coluna(texto: str) -> tuple[str, str]:
 
 def _progresso_importacao() -> Callable[[int, int, str], None]:
     def mostrar(feitas: int, total: int, etapa: str) -> None:
-        if total >= 2_000 and sys.stderr.isatty():
+        if total >= 2_000 and _terminal(sys.stderr):
             print(f"\r{etapa}: {feitas}/{total}", end="", file=sys.stderr, flush=True)
 
     return mostrar

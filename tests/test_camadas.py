@@ -28,6 +28,8 @@ CAMADAS = {
     # `secretaria servidor preparar`: sets a PostgreSQL server up (roles, grants) and creates the schema as
     # its owner, seeded like any database the program opens; a piece of the composition root the CLI calls.
     "secretaria.servidor": "servidor",
+    # The program's version and the licences of what it runs with, from package metadata.
+    "secretaria.distribuicao": "distribuicao",
     "secretaria.lei": "lei",
     "secretaria.resources": "recursos",
     "secretaria.relogio": "relogio",
@@ -53,6 +55,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "recursos": frozenset(),
     "relogio": frozenset(),
     "erros": frozenset(),
+    "distribuicao": frozenset(),
     "codigos": frozenset(),
     "lei": frozenset({"recursos"}),
     "models": frozenset({"lei", "relogio", "erros", "codigos"}),
@@ -65,12 +68,35 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "demo": frozenset({"codigos", "lei", "models", "db", "services", "relogio", "erros"}),
     # The login screen of the demo database lists the demo's users.
     "ui": frozenset(
-        {"codigos", "auxiliares", "lei", "db", "services", "reports", "demo", "relogio", "erros"}
+        {
+            "codigos",
+            "auxiliares",
+            "lei",
+            "db",
+            "services",
+            "reports",
+            "demo",
+            "relogio",
+            "erros",
+            "distribuicao",
+        }
     ),
     "servidor": frozenset({"db", "services", "erros"}),
     # `secretaria --auxiliar secretaria.reports.desenhista` runs the chart helper in a frozen program.
     "cli": frozenset(
-        {"codigos", "auxiliares", "db", "services", "reports", "demo", "ui", "servidor", "relogio", "erros"}
+        {
+            "codigos",
+            "auxiliares",
+            "db",
+            "services",
+            "reports",
+            "demo",
+            "ui",
+            "servidor",
+            "relogio",
+            "erros",
+            "distribuicao",
+        }
     ),
 }
 

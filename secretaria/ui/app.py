@@ -89,6 +89,10 @@ def entrar(banco: Banco, *, demo: bool, parent: object = None) -> object | None:
         dialogo = DialogoLogin(banco, demo=demo, parent=pai)
     if _copia_diaria is not None:
         depois_de_pintar(dialogo, _copia_diaria.iniciar)
+    from secretaria.ui import fumaca
+
+    if fumaca.ativa():
+        depois_de_pintar(dialogo, lambda: fumaca.entrar(dialogo))
     if dialogo.exec() != QDialog.DialogCode.Accepted or dialogo.ator is None:
         return None
     return Contexto(banco, dialogo.ator, demo)
@@ -159,6 +163,7 @@ def _informar_copia(janela: object, copia: _Copia) -> None:
 def executar(banco: Banco, *, demo: bool) -> int:
     from PySide6.QtWidgets import QApplication
 
+    from secretaria.ui import fumaca
     from secretaria.ui.contexto import Contexto
 
     app = configurar_aplicacao()
@@ -184,6 +189,8 @@ def executar(banco: Banco, *, demo: bool) -> int:
     janela.show()
     if _copia_diaria is not None:
         _informar_copia(janela, _copia_diaria)
+    if fumaca.ativa():
+        fumaca.na_janela(janela)
     from secretaria.ui.widgets.tarefas import encerrar_tarefas
 
     codigo = int(app.exec())

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -488,20 +489,25 @@ class JanelaPrincipal(QMainWindow):
     def copia_de_seguranca(self) -> None:
         fazer_copia_de_seguranca(self, self.contexto)
 
-    def sobre(self) -> None:
-        from importlib.metadata import PackageNotFoundError, version
+    def sobre(self) -> QMessageBox:
+        from secretaria.distribuicao import INDICE_LICENCAS, pasta_licencas, versao
 
-        try:
-            versao = version("secretaria")
-        except PackageNotFoundError:
-            versao = ""
-        mensagens.informar(
+        licencas = pasta_licencas()
+        if licencas is not None:
+            onde = f"As licenças das bibliotecas incluídas estão em:\n{licencas / INDICE_LICENCAS}"
+        else:
+            onde = (
+                "As licenças das bibliotecas usadas acompanham cada uma delas na instalação do Python; a "
+                "versão instalada nos computadores do órgão (make dist) as reúne na pasta licencas, ao lado "
+                "do programa."
+            )
+        return mensagens.informar(
             self,
             "Sobre a Secretaria",
-            f"Secretaria {versao}\n\n"
+            f"Secretaria {versao()}\n\n"
             "Fiscalização do transporte coletivo de Pelotas — Lei Municipal nº 2.413/1978.\n"
             "Secretaria Municipal de Serviços Urbanos (SMSU).\n\n"
-            f"Banco de dados: {self.contexto.banco.url_exibicao}",
+            f"Banco de dados: {self.contexto.banco.url_exibicao}\n\n{onde}",
         )
 
     def closeEvent(self, evento: QCloseEvent) -> None:
