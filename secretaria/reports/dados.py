@@ -42,6 +42,7 @@ __all__ = [
     "DadosMensais",
     "DadosOperadora",
     "DadosRetificacao",
+    "DadosRevisao",
     "DadosVeiculo",
     "ItemRetificado",
     "LinhaAutoMensal",
@@ -601,6 +602,54 @@ class DadosJulgamento:
         _exigir(
             bool(self.pagamento_instrucoes.strip()), "Penalidade mantida ou reduzida exige onde e como pagar."
         )
+
+
+@dataclass(frozen=True, slots=True)
+class DadosRevisao:
+    """The termo de revisão of a decided sanction (Lei 9.784/1999, art. 65; REGRAS § 5), notified like a
+    decision: why the case was reviewed (a prior annulled or reduced), the level and range it has today,
+    the penalty before → after (never higher), the amount with its arithmetic and words, the payment
+    deadline, and an amount already paid beyond the revised one, to be refunded."""
+
+    timbre: Timbre
+    numero: str  # "0001/2026" (TRV nº)
+    numero_auto: str
+    data_auto: date
+    operadora: DadosOperadora
+    data: date
+    data_decisao: date
+    origem: str
+    reincidencia_anterior: int
+    reincidencia_atual: int
+    faixa: tuple[Decimal, Decimal]
+    multa_anterior_urm: Decimal
+    multa_urm: Decimal
+    valor_urm: Decimal
+    valor_reais: Decimal
+    valor_por_extenso: str
+    fundamentacao: str
+    secretario_nome: str
+    secretario_cargo: str
+    suspensao_anterior_dias: int = 0
+    suspensao_dias: int = 0
+    valor_restituir: Decimal | None = None
+    dispositivo: str | None = None
+    tipo: str | None = None
+    representante: str | None = None
+    prazo_pagamento_dias: int | None = None
+    pagamento_instrucoes: str = ""
+    data_definitiva: date | None = None
+
+    def __post_init__(self) -> None:
+        _checar_numero(self.numero)
+        _checar_numero(self.numero_auto)
+        _exigir(self.multa_urm <= self.multa_anterior_urm, "A revisão nunca agrava a multa (art. 65).")
+        _exigir(self.suspensao_dias <= self.suspensao_anterior_dias, "A revisão nunca agrava a suspensão.")
+        esperado = (self.multa_urm * self.valor_urm).quantize(_CENTAVO, rounding=ROUND_HALF_UP)
+        _exigir(
+            self.valor_reais == esperado, f"Valor da multa incoerente: {esperado}, não {self.valor_reais}."
+        )
+        _exigir(bool(self.fundamentacao.strip()), "A fundamentação da revisão é obrigatória.")
 
 
 # --------------------------------------------------------------------------------------------------------

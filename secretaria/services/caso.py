@@ -32,6 +32,7 @@ from secretaria.models import (
     Recurso,
     Representacao,
     Retificacao,
+    RevisaoSancao,
     Suspensao,
 )
 from secretaria.services.base import Ator
@@ -55,6 +56,7 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "conferir_revisao_prazo": ("secretario",),
     "retificar_auto": ("fiscal",),
     "registrar_intimacao_retificacao": ("protocolo",),
+    "revisar_sancao": ("secretario",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -74,7 +76,22 @@ ROTULOS_ATOS = {
     "conferir_revisao_prazo": "Conferir prazo revisto",
     "retificar_auto": "Retificar auto",
     "registrar_intimacao_retificacao": "Registrar intimação do termo de retificação",
+    "revisar_sancao": "Revisar sanção (art. 65)",
 }
+
+
+@dataclass(frozen=True)
+class RevisaoSancaoCaso:
+    """A pending review of the decided sanction: why, and the level and range the case has today."""
+
+    id: int
+    origem: str
+    registrada_em: date
+    reincidencia_anterior: int
+    reincidencia_atual: int
+    faixa_min_ur: Decimal
+    faixa_max_ur: Decimal
+    suspensao_max_dias: int | None
 
 
 @dataclass(frozen=True)
@@ -340,6 +357,8 @@ class Caso:
     importado_de: str | None = None
     """The spreadsheet an auto of the office's past was imported from (None: drawn up in the program)."""
     importado_em: date | None = None
+    revisoes_sancao: tuple[RevisaoSancaoCaso, ...] = ()
+    """Reviews of the decided sanction (Lei 9.784/1999, art. 65) still waiting for the Secretary."""
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -445,6 +464,8 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         dia=dia,
     )
     revisoes = revisoes_do_auto(sessao, auto.id)
+    revisoes_sancao = _revisoes_sancao(sessao, auto.id)
+    pendentes_sancao = tuple(r for r in revisoes_sancao if r.situacao == "pendente")
     a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
     operadora = auto.operadora
     fase_rotulo = ROTULOS_FASE.get(auto.fase, auto.fase)
@@ -538,6 +559,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
                         suspensao,
                     ),
                     *(EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao) for r in revisoes),
+                    *(_evento_revisao_sancao(r) for r in revisoes_sancao),
                 ),
                 key=lambda e: (e.data, _ordem(e)),
             )
@@ -545,8 +567,22 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         prazos=_prazos(auto, defesas_do_prazo, decisao, recurso, dia),
         final_em=definitiva,
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
+        + (("revisar_sancao",) if pendentes_sancao else ())
         + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva, retificacoes),
         revisoes_a_conferir=a_conferir,
+        revisoes_sancao=tuple(
+            RevisaoSancaoCaso(
+                r.id,
+                r.origem,
+                r.registrada_em,
+                r.reincidencia_anterior,
+                r.reincidencia_atual,
+                r.faixa_min_ur,
+                r.faixa_max_ur,
+                r.suspensao_max_dias,
+            )
+            for r in pendentes_sancao
+        ),
     )
 
 
@@ -802,6 +838,36 @@ def _prazos(
             )
         )
     return tuple(prazos)
+
+
+def _revisoes_sancao(sessao: so.Session, auto_id: int) -> list[RevisaoSancao]:
+    return list(
+        sessao.scalars(
+            sa.select(RevisaoSancao).where(RevisaoSancao.auto_id == auto_id).order_by(RevisaoSancao.id)
+        )
+    )
+
+
+def _evento_revisao_sancao(r: RevisaoSancao) -> EventoCaso:
+    """The timeline's line of a review of the sanction (art. 65): listed, revised by a termo, or kept."""
+    if r.situacao == "revisada" and r.decidida_em is not None and r.multa_ur_nova is not None:
+        restituir = (
+            f"; {formatar_reais(r.valor_restituir)} a restituir" if r.valor_restituir is not None else ""
+        )
+        return EventoCaso(
+            r.decidida_em,
+            "revisao_sancao",
+            f"Termo de revisão nº {r.numero_formatado}",
+            f"Penalidade revista de {formatar_urm(r.multa_ur_anterior or Decimal(0))} para "
+            f"{formatar_urm(r.multa_ur_nova)}{restituir}. {r.fundamentacao or ''}".strip(),
+        )
+    if r.situacao == "mantida" and r.decidida_em is not None:
+        return EventoCaso(
+            r.decidida_em, "revisao_sancao", "Penalidade mantida na revisão", r.fundamentacao or ""
+        )
+    return EventoCaso(
+        r.registrada_em, "revisao_sancao", "Sanção a revisar (art. 65)", r.origem, ressalva=True
+    )
 
 
 def _proximos_atos(

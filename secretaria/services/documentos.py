@@ -52,6 +52,7 @@ from secretaria.models import (
     Recurso,
     Representacao,
     Retificacao,
+    RevisaoSancao,
     Suspensao,
     Veiculo,
 )
@@ -68,6 +69,7 @@ from secretaria.reports.dados import (
     DadosLinha,
     DadosLoteIntimacao,
     DadosOperadora,
+    DadosRevisao,
     DadosVeiculo,
     LinhaFichaCaso,
     LinhaFichaCassacao,
@@ -116,9 +118,10 @@ TIPOS_DOCUMENTO = {
     "retificacao": "Termo de retificação",
     "intimacao_termo": "Intimação do termo de retificação",
     "julgamento": "Notificação do julgamento do recurso",
+    "revisao": "Termo de revisão",
 }
 """What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
-TIPOS_NUMERADOS = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento")
+TIPOS_NUMERADOS = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
 """The documents whose reference is a number ("nº 0001/2026")."""
 
 FUNCOES_DOCUMENTO = {
@@ -732,6 +735,56 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
     )
 
 
+def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
+    """The termo de revisão (Lei 9.784/1999, art. 65) as notified: a function of the revision row, the
+    decision and the letterhead, so issuing it again gives the same bytes."""
+    from secretaria.services.processo_base import id_valido
+
+    revisao = sessao.get(RevisaoSancao, revisao_id) if id_valido(revisao_id) else None
+    if revisao is None or revisao.situacao != "revisada":
+        raise ErroDominio("Não há termo de revisão lavrado com este número interno.", "revisao_id")
+    auto = _auto(sessao, revisao.auto_id)
+    decisao = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if decisao is None or decisao.valor_urm is None:
+        raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
+    assert revisao.multa_ur_nova is not None and revisao.multa_ur_anterior is not None
+    assert revisao.decidida_em is not None
+    t = _timbre_para_assinar(sessao, "o termo de revisão")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    reais = urm_para_reais(revisao.multa_ur_nova, decisao.valor_urm)
+    dias_pagar, instrucoes = _pagamento(sessao)
+    return DadosRevisao(
+        timbre=t,
+        numero=revisao.numero_formatado,
+        numero_auto=auto.numero_formatado,
+        data_auto=auto.data_lavratura,
+        operadora=_operadora(auto.operadora),
+        data=revisao.decidida_em,
+        data_decisao=decisao.data,
+        origem=revisao.origem,
+        reincidencia_anterior=revisao.reincidencia_anterior,
+        reincidencia_atual=revisao.reincidencia_atual,
+        faixa=(revisao.faixa_min_ur, revisao.faixa_max_ur),
+        multa_anterior_urm=revisao.multa_ur_anterior,
+        multa_urm=revisao.multa_ur_nova,
+        valor_urm=decisao.valor_urm,
+        valor_reais=reais,
+        valor_por_extenso=por_extenso(reais),
+        fundamentacao=revisao.fundamentacao or "",
+        secretario_nome=revisao.decidida_por_nome or t.secretario_nome,
+        secretario_cargo=t.secretario_cargo,
+        suspensao_anterior_dias=revisao.suspensao_dias_anterior or 0,
+        suspensao_dias=revisao.suspensao_dias_nova or 0,
+        valor_restituir=revisao.valor_restituir,
+        dispositivo=d.rotulo,
+        tipo=auto.tipo,
+        representante=auto.operadora.representante_nome or None,
+        prazo_pagamento_dias=dias_pagar,
+        pagamento_instrucoes=instrucoes,
+        data_definitiva=auto.data_definitiva,
+    )
+
+
 def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = None) -> DadosFicha:
     """The operator's registry data and every case (one joined query), as of `hoje` (default: today)."""
     dia = hoje or relogio.hoje()
@@ -1019,6 +1072,10 @@ def renderizar(tipo: str, dados: Any, progresso: Progresso | None = None) -> byt
         from secretaria.reports.julgamento import JulgamentoPdf
 
         return JulgamentoPdf().render(dados, progresso)
+    if tipo == "revisao":
+        from secretaria.reports.revisao import TermoRevisaoPdf
+
+        return TermoRevisaoPdf().render(dados, progresso)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
@@ -1044,6 +1101,7 @@ def _pedido(
     periodo: tuple[date, date] | None,
     data_entrega: date | None,
     retificacao_id: int | None = None,
+    revisao_id: int | None = None,
 ) -> _Pedido:
     if tipo == "retificacao":
         from secretaria.services.retificacoes import dados_retificacao, obter_termo
@@ -1066,6 +1124,11 @@ def _pedido(
         nome = f"intimacao-termo-de-retificacao-{lida.numero_termo.replace('/', '-')}.pdf"
         termo_auto = sessao.scalar(sa.select(Retificacao.auto_id).where(Retificacao.id == retificacao_id))
         return _Pedido(tipo, lida.numero_termo, nome, termo_auto, None, lida)
+    if tipo == "revisao":
+        revista = dados_revisao(sessao, revisao_id)
+        nome = f"termo-de-revisao-{revista.numero.replace('/', '-')}.pdf"
+        dono = sessao.scalar(sa.select(RevisaoSancao.auto_id).where(RevisaoSancao.id == revisao_id))
+        return _Pedido(tipo, revista.numero, nome, dono, None, revista)
     if tipo == "julgamento":
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
@@ -1144,6 +1207,7 @@ def emitir_documento(
     periodo: tuple[date, date] | None = None,
     data_entrega: date | None = None,
     retificacao_id: int | None = None,
+    revisao_id: int | None = None,
     progresso: Progresso | None = None,
 ) -> DocumentoInfo:
     """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
@@ -1152,7 +1216,7 @@ def emitir_documento(
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
     notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
     already stored for the same document returns that document (`novo=False`) and writes nothing.
-    "retificacao" takes `retificacao_id`. An auto corrected by a termo de retificação is never rendered
+    "retificacao" and "intimacao_termo" take `retificacao_id`, "revisao" takes `revisao_id`. An auto corrected by a termo de retificação is never rendered
     again: its copy issued first is served (the auto as delivered; the termos say what changed).
 
     `progresso(feitos, total, texto)` is called while reading, page by page while rendering, and once more
@@ -1170,7 +1234,9 @@ def emitir_documento(
         guardado = _aviso_superado(uow.session, tipo, auto_id, retificacao_id)
         if guardado is not None:
             return _info(guardado, novo=False)
-        pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id)
+        pedido = _pedido(
+            uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id, revisao_id
+        )
     conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
     avisar(1, 1, "Gravando o documento emitido…")

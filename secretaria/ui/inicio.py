@@ -49,6 +49,7 @@ FILAS_DE_ATRASO = frozenset(
         "veiculos_vencidos",
         "suspensoes_a_iniciar",
         "revisoes_de_prazo",
+        "revisoes_de_sancao",
     }
 )
 """Queues whose rows are all late: their count shows in red."""
@@ -62,9 +63,12 @@ TITULOS_PRAZO = {
     "contratos_a_vencer": "Vigente até",
     "suspensoes_a_iniciar": "Definitiva desde",
     "revisoes_de_prazo": "Novo prazo",
+    "revisoes_de_sancao": "Prazo",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
-DATA_SEM_ALERTA = frozenset({"multas_em_aberto", "suspensoes_a_iniciar", "revisoes_de_prazo"})
+DATA_SEM_ALERTA = frozenset(
+    {"multas_em_aberto", "suspensoes_a_iniciar", "revisoes_de_prazo", "revisoes_de_sancao"}
+)
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 

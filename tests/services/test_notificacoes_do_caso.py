@@ -22,6 +22,7 @@ from secretaria.lei.formato import formatar_data, formatar_reais, formatar_urm
 from secretaria.lei.urm import por_extenso, urm_para_reais
 from secretaria.models import AutoInfracao, Decisao, Usuario
 from secretaria.reports.formato import formatar_valor_urm
+from secretaria.services import filas, revisao_sancao
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import emitir_documento, obter_documento
 from secretaria.services.execucao import registrar_pagamento
@@ -78,6 +79,10 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     banco: Banco, caso: Any
 ) -> None:
     r = caso
+    # --- a prior, art. 1º, V (tipo B), fact of 03/09/2026, decided 24/09, the decision intimated 25/09 and
+    # final once its appeal deadline passed with no appeal on file.
+    r.hoje = date(2026, 10, 20)
+    anterior_id = int(r.decidido(data_infracao=date(2026, 9, 3), multa="0.50", dispositivo="1-V").id)
     # --- the auto, art. 1º, VI, drawn up on Mon 02/11/2026; its intimação issued and delivered on 03/11.
     r.hoje = date(2026, 11, 2)
     auto_id = int(r.lavrar(dispositivo="1-VI", data_infracao=date(2026, 11, 2)).id)
@@ -153,7 +158,8 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     r.hoje = dia_decisao
     with banco.leitura() as s:
         sancao = sancao_do_auto(s, _auto(s, auto_id), dia_decisao)
-    assert sancao.multa_min_ur < sancao.multa_max_ur
+    # Corrected to art. 1º, V, the auto counts the prior of the same provision: 1st recidivism, range doubled.
+    assert sancao.reincidencia == 1 and sancao.multa_min_ur < sancao.multa_max_ur
     r.propor(auto_id, dia_decisao, sancao.multa_max_ur)
     r.decidir(auto_id, dia_decisao, sancao.multa_max_ur)
     r.hoje = dia_decisao + timedelta(days=1)
@@ -207,6 +213,56 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     registrar_pagamento(banco.uow(), ATORES["protocolo"], auto_id=auto_id, situacao="pago", data=r.hoje)
     julgamento_de_novo, bytes_de_novo = _emitir(banco, "julgamento", auto_id)
     assert (julgamento_de_novo.id, bytes_de_novo) == (julgamento.id, bytes_julgamento)
+
+    # --- the prior's appeal, filed on time (01/10) but typed in only now, is granted: its penalty is
+    # annulled, and the decided case that counted it goes to the Secretary's review list (art. 65).
+    r.recorrer(anterior_id, date(2026, 10, 1))
+    r.julgar(anterior_id, r.hoje, "provido")
+    with banco.leitura() as s:
+        fila = filas.revisoes_de_sancao(s, r.hoje)
+        hoje_sancao = sancao_do_auto(s, _auto(s, auto_id), dia_decisao)
+    assert [linha.id for linha in fila.linhas] == [auto_id]
+    assert hoje_sancao.reincidencia == 0
+    faixa = f"{formatar_urm(hoje_sancao.multa_min_ur).removesuffix(' URM')} a {formatar_urm(hoje_sancao.multa_max_ur)}"
+    # The level and range it would have today (REGRAS § 5), beside the fine in force.
+    assert fila.linhas[0].detalhe == f"Nível 0 (era 1): {faixa}; aplicada {formatar_urm(sancao.multa_min_ur)}"
+    with banco.leitura() as s:
+        revisao_id = revisao_sancao.revisoes_pendentes_do_auto(s, auto_id)[0].id
+    # Never raising the penalty (art. 65, parágrafo único); within today's range.
+    with pytest.raises(ErroDominio, match="nunca agrava") as erro:
+        revisao_sancao.revisar_sancao(
+            banco.uow(),
+            ATORES["secretario"],
+            revisao_id=revisao_id,
+            multa_ur=sancao.multa_max_ur,
+            fundamentacao="Revisão.",
+        )
+    assert erro.value.campo == "multa_ur"
+    revista = revisao_sancao.revisar_sancao(
+        banco.uow(),
+        ATORES["secretario"],
+        revisao_id=revisao_id,
+        multa_ur=hoje_sancao.multa_min_ur,
+        fundamentacao="O antecedente foi anulado em recurso: a infração é primária.",
+    )
+    pago = urm_para_reais(sancao.multa_min_ur, URM_2026)
+    revisto = urm_para_reais(hoje_sancao.multa_min_ur, URM_2026)
+    assert revista.valor_restituir == pago - revisto
+    with banco.leitura() as s:
+        assert filas.revisoes_de_sancao(s, r.hoje).total == 0
+    termo_revisao, bytes_revisao = _emitir(banco, "revisao", auto_id, revisao_id=revisao_id)
+    assert termo_revisao.referencia == revista.numero_formatado
+    v = texto(bytes_revisao)
+    assert f"TERMO DE REVISÃO Nº {revista.numero_formatado}" in v
+    assert "que contava como reincidência, teve a penalidade anulada em recurso" in v
+    assert "infração primária (nível 0)" in v
+    assert (
+        f"{formatar_urm(hoje_sancao.multa_min_ur)} × {formatar_valor_urm(URM_2026)} = {formatar_reais(revisto)}"
+        in v
+    )
+    assert por_extenso(revisto) in v
+    assert f"{formatar_reais(pago - revisto)} a restituir" in v
+    assert "não agrava a sanção" in v
 
 
 def _confere_intimacao_do_termo(

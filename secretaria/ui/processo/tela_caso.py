@@ -93,6 +93,7 @@ ROTULOS_EVENTO = {
     "cumprimento": "Cumprimento",
     "cancelamento": "Cancelamento",
     "retificacao": "Retificação",
+    "revisao_sancao": "Revisão",
 }
 
 CORES_FASE = {
@@ -805,7 +806,7 @@ def _rotulo_documento(tipo: str, referencia: str) -> str:
     from secretaria.services.documentos import TIPOS_DOCUMENTO
 
     nome = TIPOS_DOCUMENTO.get(tipo, tipo)
-    numerados = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento")
+    numerados = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
     return f"{nome} nº {referencia}" if tipo in numerados else f"{nome} {referencia}"
 
 
