@@ -1125,6 +1125,12 @@ def _pedido(
         termo_auto = sessao.scalar(sa.select(Retificacao.auto_id).where(Retificacao.id == retificacao_id))
         return _Pedido(tipo, lida.numero_termo, nome, termo_auto, None, lida)
     if tipo == "revisao":
+        if revisao_id is None and auto_id is not None:  # the auto's latest termo de revisão
+            revisao_id = sessao.scalar(
+                sa.select(sa.func.max(RevisaoSancao.id)).where(
+                    RevisaoSancao.auto_id == auto_id, RevisaoSancao.situacao == "revisada"
+                )
+            )
         revista = dados_revisao(sessao, revisao_id)
         nome = f"termo-de-revisao-{revista.numero.replace('/', '-')}.pdf"
         dono = sessao.scalar(sa.select(RevisaoSancao.auto_id).where(RevisaoSancao.id == revisao_id))

@@ -263,6 +263,9 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     assert por_extenso(revisto) in v
     assert f"{formatar_reais(pago - revisto)} a restituir" in v
     assert "não agrava a sanção" in v
+    # By the auto's number (as `secretaria documento revisao NNNN/AAAA` asks): the same stored paper.
+    de_novo_revisao, bytes_de_novo_revisao = _emitir(banco, "revisao", auto_id)
+    assert (de_novo_revisao.id, bytes_de_novo_revisao) == (termo_revisao.id, bytes_revisao)
 
 
 def _confere_intimacao_do_termo(
