@@ -47,10 +47,16 @@ def _emitir(banco: Banco, tipo: str, auto_id: int, **extra: Any) -> tuple[Any, b
     info = emitir_documento(banco.uow(), ATORES["protocolo"], tipo=tipo, auto_id=auto_id, **extra)
     with banco.leitura() as s:
         conteudo = obter_documento(s, info.id)
-    if os.environ.get("H26A_PDF"):
-        with open(f"/tmp/h26a-{tipo}-{info.id}.pdf", "wb") as f:
-            f.write(conteudo)
+    _guardar_para_olhar(tipo, info.id, conteudo)
     return info, conteudo
+
+
+def _guardar_para_olhar(tipo: str, numero: int, conteudo: bytes) -> None:
+    """With NOTIFICACOES_PDF set (a folder), keep each notice there, to render and look at page by page."""
+    pasta = os.environ.get("NOTIFICACOES_PDF")
+    if pasta:
+        with open(os.path.join(pasta, f"{tipo}-{numero}.pdf"), "wb") as f:
+            f.write(conteudo)
 
 
 def _auto(s: so.Session, auto_id: int) -> AutoInfracao:
@@ -119,7 +125,9 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
         data_entrega=date(2026, 11, 6),
     )
     with banco.leitura() as s:
-        paginas_lote = paginas(obter_documento(s, lote.id))
+        bytes_lote = obter_documento(s, lote.id)
+    _guardar_para_olhar("lote", lote.id, bytes_lote)
+    paginas_lote = paginas(bytes_lote)
     _confere_intimacao_do_termo(paginas_lote, termo.numero_formatado, r.hoje, prazo_original)
 
     # The same notice issued on its own, from the case (numbered, stored, the same rendering).
