@@ -57,6 +57,7 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "retificar_auto": ("fiscal",),
     "registrar_intimacao_retificacao": ("protocolo",),
     "revisar_sancao": ("secretario",),
+    "registrar_intimacao_julgamento": ("protocolo",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -77,6 +78,7 @@ ROTULOS_ATOS = {
     "retificar_auto": "Retificar auto",
     "registrar_intimacao_retificacao": "Registrar intimação do termo de retificação",
     "revisar_sancao": "Revisar sanção (art. 65)",
+    "registrar_intimacao_julgamento": "Registrar intimação do julgamento do recurso",
 }
 
 
@@ -568,7 +570,17 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         final_em=definitiva,
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
         + (("revisar_sancao",) if pendentes_sancao else ())
-        + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva, retificacoes),
+        + _proximos_atos(
+            auto,
+            decisao,
+            recurso,
+            pagamento,
+            cumprimento,
+            suspensao,
+            definitiva,
+            retificacoes,
+            any(i.objeto == "julgamento" and i.sucesso for i in intimacoes),
+        ),
         revisoes_a_conferir=a_conferir,
         revisoes_sancao=tuple(
             RevisaoSancaoCaso(
@@ -607,7 +619,7 @@ def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
 def _objeto_intimado(i: IntimacaoCaso) -> str:
     if i.retificacao_numero:
         return f"do termo de retificação nº {i.retificacao_numero}"
-    return "do auto" if i.objeto == "auto" else "da decisão"
+    return {"auto": "do auto", "julgamento": "do julgamento do recurso"}.get(i.objeto, "da decisão")
 
 
 def _proxima_como_lavrada(auto: AutoInfracao, retificacoes: tuple[RetificacaoCaso, ...]) -> str:
@@ -879,6 +891,7 @@ def _proximos_atos(
     suspensao: SuspensaoCaso | None,
     definitiva: date | None,
     retificacoes: tuple[RetificacaoCaso, ...] = (),
+    julgamento_intimado: bool = False,
 ) -> tuple[str, ...]:
     if auto.fase == "cancelado":
         return ()
@@ -900,6 +913,8 @@ def _proximos_atos(
             atos.append("registrar_recurso")
         if recurso is not None and recurso.resultado == "pendente":
             atos.append("julgar_recurso")
+        if recurso is not None and recurso.julgado_em is not None and not julgamento_intimado:
+            atos.append("registrar_intimacao_julgamento")
         if not auto.penalidade_anulada and decisao.resultado == "aplicada":
             if auto.suspensao_dias > 0 and suspensao is None and definitiva is not None:
                 atos.append("iniciar_suspensao")

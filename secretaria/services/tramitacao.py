@@ -76,7 +76,11 @@ from secretaria.services.processo_base import (
 )
 from secretaria.services.sancao import avaliar_sancao
 
-OBJETOS_INTIMACAO = {"auto": "auto de infração", "decisao": "decisão"}
+OBJETOS_INTIMACAO = {
+    "auto": "auto de infração",
+    "decisao": "decisão",
+    "julgamento": "notificação do julgamento do recurso",
+}
 MEIOS_INTIMACAO = {
     "pessoal": "na pessoa do representante legal",
     "endereco": "cópia entregue no endereço da empresa, mediante recibo",
@@ -249,6 +253,21 @@ def _conferir_intimacao(
             minimo=auto.data_lavratura,
             rotulo_minimo="a lavratura do auto",
         )
+    elif objeto == "julgamento":
+        julgado_em = s.scalar(
+            sa.select(Recurso.julgado_em).where(
+                Recurso.decisao_id == (decisao.id if decisao is not None else -1),
+                Recurso.julgado_em.is_not(None),
+            )
+        )
+        if julgado_em is None:
+            raise ErroDominio(
+                f"O recurso do auto nº {auto.numero_formatado} ainda não foi julgado: não há julgamento a notificar.",
+                "objeto",
+            )
+        dia = data_valida(
+            data, "data", "a data da intimação", minimo=julgado_em, rotulo_minimo="o julgamento do recurso"
+        )
     else:
         if decisao is None:
             raise ErroDominio(
@@ -390,6 +409,11 @@ def registrar_intimacao(
             intimacao.prazo = auto.prazo_recurso = prazo.vencimento
             explicacao, mudou = f"Prazo de recurso (art. 15): {prazo.explicacao}", True
             definitividade.atualizar(s, auto)
+        elif sucesso and objeto == "julgamento":
+            explicacao = (
+                "Notificação do julgamento do recurso entregue: a decisão é de última instância (art. 15) e "
+                "nenhum prazo começa a correr; o da multa conta do dia em que a penalidade se tornou definitiva."
+            )
         elif sucesso:
             explicacao = _prazo_mantido(s, auto, objeto, decisao)
         if mudou:

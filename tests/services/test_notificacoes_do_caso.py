@@ -24,6 +24,7 @@ from secretaria.models import AutoInfracao, Decisao, Usuario
 from secretaria.reports.formato import formatar_valor_urm
 from secretaria.services import filas, revisao_sancao
 from secretaria.services.base import ErroDominio
+from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import emitir_documento, obter_documento
 from secretaria.services.execucao import registrar_pagamento
 from secretaria.services.retificacoes import retificar_auto
@@ -212,6 +213,23 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     assert por_extenso(reduzido) in j
     assert f"contados de {formatar_data(definitiva)}, data em que a penalidade se tornou definitiva" in j
     assert "inscrita em dívida ativa" in j and ORGAO.pagamento_instrucoes in j
+
+    # Notified like the decision: its delivery is recorded (no deadline starts: last instance).
+    entrega = registrar_intimacao(
+        banco.uow(),
+        ATORES["protocolo"],
+        auto_id=auto_id,
+        objeto="julgamento",
+        data=r.hoje,
+        meio="pessoal",
+        resultado="entregue",
+        recebedor_nome="Carlos Representante",
+    )
+    assert entrega.prazo is None and "última instância" in (entrega.explicacao_prazo or "")
+    with banco.leitura() as s:
+        caso_visto = obter_caso(s, auto_id)
+    assert any(e.titulo.startswith("Intimação do julgamento do recurso") for e in caso_visto.linha_do_tempo)
+    assert "registrar_intimacao_julgamento" not in caso_visto.proximos_atos
 
     # The earlier decision notice's reprint stays its stored bytes.
     decisao_de_novo, bytes_decisao_de_novo = _emitir(banco, "decisao", auto_id)

@@ -3,6 +3,9 @@
 - revisao_sancao: a decided case whose counted prior was later annulled or reduced, waiting for the
   Secretary's review (the level and range it would have today), and the outcome: revised by a numbered
   "termo de revisão" (series "TRV" of `numeracao`), or kept with reasons; an amount to be refunded.
+- intimacao.objeto may be "julgamento": the delivery of the notificação do julgamento do recurso, notified
+  like the decision (REGRAS § 5). The values are written out here, so this revision never changes with the
+  code.
 
 Revision ID: 0014
 Revises: 0011
@@ -19,7 +22,19 @@ branch_labels = None
 depends_on = None
 
 
+_CHECK_OBJETO = "ck_intimacao_objeto_valido"
+
+
+def _objetos(*valores: str) -> None:
+    with op.batch_alter_table("intimacao") as lote:
+        lote.drop_constraint(op.f(_CHECK_OBJETO), type_="check")
+        lote.create_check_constraint(
+            op.f(_CHECK_OBJETO), "objeto IN (" + ",".join(f"'{v}'" for v in valores) + ")"
+        )
+
+
 def upgrade() -> None:
+    _objetos("auto", "decisao", "julgamento")
     op.create_table(
         "revisao_sancao",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -60,6 +75,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    _objetos("auto", "decisao")
     op.drop_index("ix_revisao_sancao_situacao", table_name="revisao_sancao")
     op.drop_index(op.f("ix_revisao_sancao_auto_id"), table_name="revisao_sancao")
     op.drop_table("revisao_sancao")

@@ -233,9 +233,10 @@ class DialogoIntimacao(DialogoAto):
     def montar(self) -> None:
         self.objeto = self.opcoes.get("objeto", "auto")
         self.termo: RetificacaoCaso | None = self.opcoes.get("termo")
-        titulo = (
-            "Registrar intimação da decisão" if self.objeto == "decisao" else "Registrar intimação do auto"
-        )
+        titulo = {
+            "decisao": "Registrar intimação da decisão",
+            "julgamento": "Registrar intimação do julgamento do recurso",
+        }.get(self.objeto, "Registrar intimação do auto")
         if self.termo is not None:
             titulo = f"Registrar intimação do termo de retificação nº {self.termo.numero_formatado}"
             aviso = QLabel(
@@ -317,6 +318,8 @@ class DialogoIntimacao(DialogoAto):
         ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
         self.prazo_previsto = None
         nao_abre = self._termo_nao_abre_prazo()
+        if self.objeto == "julgamento":  # last instance: the delivery starts no deadline
+            nao_abre = "O julgamento do recurso é de última instância: a entrega não inicia prazo."
         if sucesso and nao_abre:
             self.previsao.setText(nao_abre)
             return
@@ -1589,6 +1592,7 @@ class DialogoRevisaoSancao(DialogoAto):
 DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
     "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
+    "registrar_intimacao_julgamento": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="julgamento"),
     "registrar_defesa": DialogoDefesa,
     "registrar_proposta": DialogoProposta,
     "decidir": DialogoDecisao,
