@@ -76,3 +76,22 @@ def test_lista_de_revisao_e_termo_de_revisao_pela_tela(qtbot: QtBot, banco: Banc
     tela.abas.setCurrentIndex(3)  # Documentos: the termo de revisão listed
     ap.salvar_png(tela, "revisao_sancao_documentos")
     assert pagina.fila("revisoes_de_sancao").total == 0
+
+
+def test_intimacao_do_julgamento_pela_tela(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """REGRAS § 5: the judgment's notice is notified like the decision; its delivery starts no deadline."""
+    preencher_orgao(banco)
+    anterior, _caso = _caso_a_revisar(roteiro)
+    tela = ap.manter(TelaCaso(ap.contexto(banco, "protocolo"), anterior))
+    qtbot.addWidget(tela)
+    tela.show()
+    qtbot.mouseClick(tela.botoes_atos["registrar_intimacao_julgamento"], Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, atos.DialogoIntimacao)
+    assert "Registrar intimação do julgamento do recurso" in dialogo.windowTitle()
+    assert "última instância" in dialogo.previsao.text()
+    ap.salvar_png(dialogo, "intimacao_julgamento")
+    qtbot.mouseClick(dialogo.botoes.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert "última instância" in ap.responder_caixa(qtbot, OK)
+    assert "registrar_intimacao_julgamento" not in tela.botoes_atos
+    titulos = [tela.modelo.index(i, 1).data() for i in range(tela.modelo.rowCount())]
+    assert any(t.startswith("Intimação do julgamento do recurso") for t in titulos)

@@ -398,7 +398,7 @@ class DialogoIntimacao(DialogoAto):
         resumo = registrar_intimacao(self.uow, self.ator, **self.pedido())
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
-        if resumo.prazo is not None or self.termo is not None:
+        if resumo.prazo is not None or self.termo is not None or self.objeto == "julgamento":
             return f"Intimação registrada. {resumo.explicacao_prazo or ''}".strip()
         return "Intimação registrada."
 
