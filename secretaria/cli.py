@@ -222,12 +222,18 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     dsub = doc.add_subparsers(dest="tipo_documento", metavar="COMANDO", required=True)
     for nome, ajuda in (
         ("auto", "auto de infração (1ª e 2ª vias)"),
-        ("intimacao", "intimação do auto"),
+        ("intimacao", "intimação do auto (depois de uma retificação de substância: a já emitida, guardada)"),
+        (
+            "intimacao-termo",
+            "intimação do último termo de retificação de substância, com a cópia do auto retificado",
+        ),
         ("decisao", "notificação da decisão"),
+        ("julgamento", "notificação do julgamento do recurso"),
+        ("revisao", "último termo de revisão da sanção (art. 65 da Lei 9.784/1999)"),
     ):
         p = dsub.add_parser(nome, help=ajuda)
         p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
-        if nome == "intimacao":
+        if nome in ("intimacao", "intimacao-termo"):
             p.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
         p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
         p.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
@@ -922,6 +928,10 @@ def _conferir_saida(saida: Path) -> None:
         raise ErroLinhaDeComando(f"{saida} é uma pasta: informe o nome do arquivo a gravar.")
 
 
+_TIPOS_CLI = {"intimacoes": "lote_intimacoes", "intimacao-termo": "intimacao_termo"}
+"""`documento` subcommands whose document kind (`TIPOS_DOCUMENTO`) is spelt differently."""
+
+
 def _documento(url: str | None, args: argparse.Namespace) -> int:
     from secretaria.services.base import SISTEMA
     from secretaria.services.documentos import (
@@ -945,13 +955,15 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
     try:
         with banco.leitura() as sessao:
             auto_id = (
-                localizar_auto(sessao, args.numero) if tipo in ("auto", "intimacao", "decisao") else None
+                localizar_auto(sessao, args.numero)
+                if tipo in ("auto", "intimacao", "intimacao-termo", "decisao", "julgamento", "revisao")
+                else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
         info = emitir_documento(
             banco.uow(),
             SISTEMA,
-            tipo="lote_intimacoes" if tipo == "intimacoes" else tipo,
+            tipo=_TIPOS_CLI.get(tipo, tipo),
             auto_id=auto_id,
             operadora_id=operadora_id,
             periodo=periodo,

@@ -168,6 +168,7 @@ ROTULOS_RESULTADO_INTIMACAO: dict[str, str] = {
 class ObjetoIntimacao(StrEnum):
     AUTO = "auto"
     DECISAO = "decisao"
+    JULGAMENTO = "julgamento"  # the notificação do julgamento do recurso (REGRAS § 5): starts no deadline
 
 
 class PrazoRevisado(StrEnum):

@@ -147,3 +147,50 @@ def test_linha_de_comando_nao_carrega_reportlab_nem_openpyxl_ao_iniciar() -> Non
         [sys.executable, "-c", codigo], capture_output=True, text=True, check=True, env=ambiente
     ).stdout
     assert saida.strip() == "[]"
+
+
+def test_intimacao_do_termo_e_julgamento_pela_linha_de_comando(
+    base: tuple[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """REGRAS § 5: after a correction of substance the termo's intimação (with the corrected auto's copy);
+    after the appeal's judgment, its notice; the auto's earlier intimação reprinted is the stored paper."""
+    from datetime import date
+
+    from secretaria.services.retificacoes import retificar_auto
+
+    url, cenario = base
+    numero = cenario.numeros[cenario.aguardando]
+    antes = tmp_path / "intimacao-antes.pdf"
+    codigo, _out, err = rodar(capsys, "documento", "intimacao", numero, "-o", str(antes), "--db", url)
+    assert codigo == 0, err
+    banco = abrir_e_semear(url)
+    try:
+        retificar_auto(
+            banco.uow(),
+            cen.ATORES["fiscal"],
+            auto_id=cenario.aguardando,
+            alteracoes={"dispositivo_codigo": "1-V"},
+            motivo="Dispositivo errado.",
+        )
+        cenario.roteiro.recorrer(cenario.multado, date(2026, 11, 30))
+        cenario.roteiro.julgar(cenario.multado, date(2026, 11, 30), "negado")
+    finally:
+        banco.fechar()
+    de_novo = tmp_path / "intimacao-de-novo.pdf"
+    codigo, out, err = rodar(capsys, "documento", "intimacao", numero, "-o", str(de_novo), "--db", url)
+    assert codigo == 0 and "já emitido em 30/11/2026" in out and de_novo.read_bytes() == antes.read_bytes()
+
+    termo = tmp_path / "termo.pdf"
+    codigo, out, err = rodar(capsys, "documento", "intimacao-termo", numero, "-o", str(termo), "--db", url)
+    assert codigo == 0, err
+    assert "Intimação do termo de retificação nº 0001/2026 (emitido agora" in out
+    texto = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(termo).pages)
+    assert "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in texto and "CÓPIA DO AUTO RETIFICADO" in texto
+
+    julgamento = tmp_path / "julgamento.pdf"
+    numero_multado = cenario.numeros[cenario.multado]
+    codigo, out, err = rodar(
+        capsys, "documento", "julgamento", numero_multado, "-o", str(julgamento), "--db", url
+    )
+    assert codigo == 0, err
+    assert "RECURSO NÃO PROVIDO" in PdfReader(julgamento).pages[0].extract_text()

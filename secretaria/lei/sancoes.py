@@ -105,6 +105,9 @@ class Sancao:
     suspensao_min_dias: int | None
     suspensao_max_dias: int | None
     fundamentos: tuple[str, ...]
+    suspensao_anterior_dias: int | None = None
+    """§ 7º: os dias da suspensão anterior que a nova dobra (None fora do § 7º); o dobro acima de 30 dias é
+    limitado pelo art. 7º, II, e o auto diz as duas coisas (REGRAS § 5)."""
 
     @property
     def descricao(self) -> str:
@@ -413,6 +416,7 @@ def _calcular(
     # Regras 6 e 7 (§§ 6º, 7º e 8º): duração da suspensão e cumulação com a multa.
     suspensao_min: int | None = None
     suspensao_max: int | None = None
+    anterior: int | None = None
     if cabivel:
         com_suspensao = [p for p in punidos if p.antecedente.suspensao_dias > 0]
         if com_suspensao:
@@ -451,6 +455,7 @@ def _calcular(
         suspensao_min_dias=suspensao_min,
         suspensao_max_dias=suspensao_max,
         fundamentos=tuple(fundamentos),
+        suspensao_anterior_dias=anterior,
     )
     return sancao, tuple(classificados[a] for a in antecedentes)
 

@@ -47,6 +47,7 @@ from secretaria.models.processo import (
     Representacao,
     Retificacao,
     RevisaoPrazo,
+    RevisaoSancao,
     Suspensao,
     Testemunha,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "Representacao",
     "Retificacao",
     "RevisaoPrazo",
+    "RevisaoSancao",
     "Suspensao",
     "Testemunha",
     "Usuario",

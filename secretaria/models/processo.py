@@ -278,6 +278,50 @@ class Retificacao(Base):
         return f"{self.numero:04d}/{self.ano}"
 
 
+class RevisaoSancao(Base):
+    """Lei 9.784/1999, art. 65 (REGRAS § 5): a decided case whose counted prior was later annulled or
+    reduced waits for the Secretary's review, with the level and range it would have today. The Secretary
+    revises the penalty into that range by a numbered "termo de revisão" ("TRV nº 0001/2026"; never
+    raising it) or keeps it with reasons; either takes it off the list. A fine already paid beyond the
+    revised amount is recorded as to be refunded (`valor_restituir`)."""
+
+    __tablename__ = "revisao_sancao"
+    __table_args__ = (
+        sa.UniqueConstraint("ano", "numero"),
+        sa.Index("ix_revisao_sancao_situacao", "situacao", "auto_id"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"), index=True)
+    antecedente_auto_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("auto_infracao.id"))
+    origem: so.Mapped[str] = so.mapped_column(sa.Text)
+    """Why the case is under review, in words: the prior and what annulled or reduced it."""
+    registrada_em: so.Mapped[date] = so.mapped_column(sa.Date)
+    reincidencia_anterior: so.Mapped[int]
+    reincidencia_atual: so.Mapped[int]
+    faixa_min_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD)
+    faixa_max_ur: so.Mapped[Decimal] = so.mapped_column(URM_QTD)
+    suspensao_max_dias: so.Mapped[int | None]
+    """The longest suspension the case would allow today (None: none allowed)."""
+    situacao: so.Mapped[str] = so.mapped_column(sa.String(10), default="pendente")
+    """"pendente", "revisada" (termo de revisão) or "mantida" (kept, with reasons)."""
+    decidida_em: so.Mapped[date | None] = so.mapped_column(sa.Date)
+    decidida_por: so.Mapped[str | None] = so.mapped_column(sa.String(60))
+    decidida_por_nome: so.Mapped[str | None] = so.mapped_column(sa.String(200))
+    fundamentacao: so.Mapped[str | None] = so.mapped_column(sa.Text)
+    multa_ur_anterior: so.Mapped[Decimal | None] = so.mapped_column(URM_QTD)
+    multa_ur_nova: so.Mapped[Decimal | None] = so.mapped_column(URM_QTD)
+    suspensao_dias_anterior: so.Mapped[int | None]
+    suspensao_dias_nova: so.Mapped[int | None]
+    valor_restituir: so.Mapped[Decimal | None] = so.mapped_column(REAIS)
+    ano: so.Mapped[int | None]
+    numero: so.Mapped[int | None]
+
+    @property
+    def numero_formatado(self) -> str:
+        return f"{self.numero or 0:04d}/{self.ano or 0}"
+
+
 class Defesa(Versionado, Base):
     """Art. 14: the defence petition, timely or not (an untimely one is still recorded, and marked)."""
 
@@ -546,6 +590,7 @@ __all__ = [
     "Representacao",
     "Retificacao",
     "RevisaoPrazo",
+    "RevisaoSancao",
     "Suspensao",
     "Testemunha",
 ]

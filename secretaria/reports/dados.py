@@ -35,11 +35,14 @@ __all__ = [
     "DadosFicha",
     "DadosFiscal",
     "DadosIntimacao",
+    "DadosIntimacaoRetificacao",
+    "DadosJulgamento",
     "DadosLinha",
     "DadosLoteIntimacao",
     "DadosMensais",
     "DadosOperadora",
     "DadosRetificacao",
+    "DadosRevisao",
     "DadosVeiculo",
     "ItemRetificado",
     "LinhaAutoMensal",
@@ -50,6 +53,7 @@ __all__ = [
     "LinhaPrazoMensal",
     "LinhaSuspensaoMensal",
     "Resultado",
+    "ResultadoJulgamento",
     "Testemunha",
     "Timbre",
 ]
@@ -333,6 +337,42 @@ class DadosRetificacao:
 
 
 @dataclass(frozen=True, slots=True)
+class DadosIntimacaoRetificacao:
+    """The intimação of a termo de retificação of substance (REGRAS § 5): it names the termo and the auto
+    as corrected, carries the corrected auto's copy (`auto`, rendered from the auto as it now reads), and
+    states the new defence deadline only as "15 dias contados do recebimento". `intimacao` holds the
+    addressee, where and when to defend, and the provision as corrected; its `data_intimacao` and
+    `prazo_defesa` are set once the termo's delivery is recorded, like the auto's notice."""
+
+    intimacao: DadosIntimacao
+    numero_termo: str  # "0001/2026"
+    data_termo: date
+    itens: Sequence[ItemRetificado]
+    motivo: str
+    auto: DadosAuto
+    prazo_anterior: date | None = None  # the defence deadline the termo set aside, if one was running
+
+    def __post_init__(self) -> None:
+        _tupla(self, "itens")
+        _checar_numero(self.numero_termo)
+        _exigir(bool(self.itens), "A intimação do termo deve indicar ao menos um item retificado.")
+        _exigir(self.auto.numero == self.intimacao.numero_auto, "O auto retificado não é o da intimação.")
+        _exigir(self.data_termo >= self.intimacao.data_auto, "O termo não pode ser anterior ao auto.")
+
+    @property
+    def timbre(self) -> Timbre:
+        return self.intimacao.timbre
+
+    @property
+    def numero_auto(self) -> str:
+        return self.intimacao.numero_auto
+
+    @property
+    def operadora(self) -> DadosOperadora:
+        return self.intimacao.operadora
+
+
+@dataclass(frozen=True, slots=True)
 class DadosLoteIntimacao:
     """All intimações of a period in one PDF, followed by the delivery list to be signed.
 
@@ -343,7 +383,7 @@ class DadosLoteIntimacao:
     periodo_inicio: date
     periodo_fim: date
     emitido_em: date
-    intimacoes: Sequence[DadosIntimacao]
+    intimacoes: Sequence[DadosIntimacao | DadosIntimacaoRetificacao]
 
     def __post_init__(self) -> None:
         _tupla(self, "intimacoes")
@@ -408,10 +448,25 @@ class DadosDecisao:
     teto_urm: Decimal = Decimal("10.00")  # art. 7º, I
     prazo_pagamento_dias: int | None = None  # days to pay, from the day the penalty becomes final
     pagamento_instrucoes: str = ""  # where and how to pay
+    # Lei 9.784/1999, art. 26 § 1º and art. 50 (REGRAS § 5, "What the notices say"):
+    fatos: str = ""  # the facts as the auto states them, as corrected by any termo de retificação
+    data_fato: date | None = None
+    retificado_por: str | None = None  # "termo de retificação nº 0001/2026, de 20/11/2026"
+    defesa_recebida_em: date | None = None  # None: no defence was filed
+    defesa_tempestiva: bool | None = None
+    proposta_por: str = ""  # who proposed the penalty (art. 13), by name
+    proposta_em: date | None = None
+    proposta_texto: str = ""  # "aplicação de multa de 0,40 URM" / "arquivamento do auto"
+    horario_expediente: str = ""  # the office hours in which the appeal is received
+    local_protocolo: str | None = None  # where the appeal is filed; None → the letterhead's address
 
     def __post_init__(self) -> None:
         _checar_numero(self.numero_auto)
         _tupla(self, "fundamentos_legais")
+        _exigir(
+            (self.defesa_recebida_em is None) == (self.defesa_tempestiva is None),
+            "A defesa recebida exige o dia do recebimento e se foi tempestiva; sem defesa, nenhum dos dois.",
+        )
         if self.tipo is not None:
             _checar_tipo(self.tipo)
         _exigir(self.data_decisao >= self.data_auto, "A decisão não pode ser anterior ao auto.")
@@ -473,6 +528,130 @@ class DadosDecisao:
                 self.prazo_recurso > self.data_intimacao_decisao,
                 "O prazo de recurso deve ser posterior à intimação da decisão (art. 15).",
             )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Judgment of the appeal (art. 15; REGRAS § 5)
+# --------------------------------------------------------------------------------------------------------
+
+
+class ResultadoJulgamento(StrEnum):
+    NEGADO = "negado"
+    PROVIDO = "provido"
+    PROVIDO_PARCIALMENTE = "provido_parcialmente"
+
+
+@dataclass(frozen=True, slots=True)
+class DadosJulgamento:
+    """The notificação do julgamento do recurso (REGRAS § 5), notified like the decision: the outcome, the
+    reasons and, where a penalty remains (denied, or granted in part), the penalty with its arithmetic,
+    the amount in R$ and in words and the payment deadline counted from the day the penalty became final
+    (`data_definitiva`: the judgment, in last instance, art. 7º); where annulled, that nothing is due.
+    `multa_decisao_urm`/`suspensao_decisao_dias` are what the Secretary's decision applied."""
+
+    timbre: Timbre
+    numero_auto: str
+    data_auto: date
+    operadora: DadosOperadora
+    data_decisao: date
+    data_recurso: date
+    recurso_tempestivo: bool
+    data_julgamento: date
+    resultado: ResultadoJulgamento
+    fundamentacao: str
+    multa_decisao_urm: Decimal
+    suspensao_decisao_dias: int | None = None
+    dispositivo: str | None = None
+    tipo: str | None = None
+    representante: str | None = None
+    autoridade: str = "Prefeito Municipal"
+    multa_urm: Decimal | None = None  # the penalty that remains
+    valor_urm: Decimal | None = None  # the URM of the decision day (REGRAS § 2)
+    valor_reais: Decimal | None = None
+    valor_por_extenso: str | None = None
+    suspensao_dias: int | None = None
+    data_definitiva: date | None = None
+    prazo_pagamento_dias: int | None = None
+    pagamento_instrucoes: str = ""
+    valor_pago: Decimal | None = None  # already paid before the judgment (an annulled fine is refunded)
+
+    def __post_init__(self) -> None:
+        _checar_numero(self.numero_auto)
+        if self.tipo is not None:
+            _checar_tipo(self.tipo)
+        _exigir(self.data_julgamento >= self.data_recurso, "O julgamento não pode ser anterior ao recurso.")
+        _exigir(bool(self.fundamentacao.strip()), "A fundamentação do julgamento é obrigatória.")
+        if self.resultado is ResultadoJulgamento.PROVIDO:
+            _exigir(
+                self.multa_urm is None and self.suspensao_dias is None,
+                "Recurso provido anula a penalidade: nada resta a pagar nem a cumprir.",
+            )
+            return
+        _exigir(
+            None not in (self.multa_urm, self.valor_urm, self.valor_reais, self.valor_por_extenso),
+            "Penalidade mantida ou reduzida exige multa em URM, valor da URM, valor em R$ e por extenso.",
+        )
+        assert self.multa_urm is not None and self.valor_urm is not None
+        esperado = (self.multa_urm * self.valor_urm).quantize(_CENTAVO, rounding=ROUND_HALF_UP)
+        _exigir(
+            self.valor_reais == esperado, f"Valor da multa incoerente: {esperado}, não {self.valor_reais}."
+        )
+        _exigir(self.multa_urm <= self.multa_decisao_urm, "O julgamento do recurso nunca agrava a multa.")
+        _exigir(
+            self.prazo_pagamento_dias is not None and self.prazo_pagamento_dias >= 1,
+            "Penalidade mantida ou reduzida exige o prazo de pagamento (dias).",
+        )
+        _exigir(
+            bool(self.pagamento_instrucoes.strip()), "Penalidade mantida ou reduzida exige onde e como pagar."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DadosRevisao:
+    """The termo de revisão of a decided sanction (Lei 9.784/1999, art. 65; REGRAS § 5), notified like a
+    decision: why the case was reviewed (a prior annulled or reduced), the level and range it has today,
+    the penalty before → after (never higher), the amount with its arithmetic and words, the payment
+    deadline, and an amount already paid beyond the revised one, to be refunded."""
+
+    timbre: Timbre
+    numero: str  # "0001/2026" (TRV nº)
+    numero_auto: str
+    data_auto: date
+    operadora: DadosOperadora
+    data: date
+    data_decisao: date
+    origem: str
+    reincidencia_anterior: int
+    reincidencia_atual: int
+    faixa: tuple[Decimal, Decimal]
+    multa_anterior_urm: Decimal
+    multa_urm: Decimal
+    valor_urm: Decimal
+    valor_reais: Decimal
+    valor_por_extenso: str
+    fundamentacao: str
+    secretario_nome: str
+    secretario_cargo: str
+    suspensao_anterior_dias: int = 0
+    suspensao_dias: int = 0
+    valor_restituir: Decimal | None = None
+    dispositivo: str | None = None
+    tipo: str | None = None
+    representante: str | None = None
+    prazo_pagamento_dias: int | None = None
+    pagamento_instrucoes: str = ""
+    data_definitiva: date | None = None
+
+    def __post_init__(self) -> None:
+        _checar_numero(self.numero)
+        _checar_numero(self.numero_auto)
+        _exigir(self.multa_urm <= self.multa_anterior_urm, "A revisão nunca agrava a multa (art. 65).")
+        _exigir(self.suspensao_dias <= self.suspensao_anterior_dias, "A revisão nunca agrava a suspensão.")
+        esperado = (self.multa_urm * self.valor_urm).quantize(_CENTAVO, rounding=ROUND_HALF_UP)
+        _exigir(
+            self.valor_reais == esperado, f"Valor da multa incoerente: {esperado}, não {self.valor_reais}."
+        )
+        _exigir(bool(self.fundamentacao.strip()), "A fundamentação da revisão é obrigatória.")
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -26,7 +26,12 @@ from secretaria.reports.formato import (
 )
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
-__all__ = ["DecisaoPdf", "linha_faixa", "linha_multa", "linha_suspensao"]
+__all__ = ["REPRESENTACAO_RECURSO", "DecisaoPdf", "linha_faixa", "linha_multa", "linha_suspensao"]
+
+REPRESENTACAO_RECURSO = (
+    "A notificada pode agir pessoalmente, por seu representante legal ou por procurador constituído, "
+    "juntando o instrumento de mandato (Lei federal nº 9.784/1999, art. 26, § 1º, IV)."
+)
 
 
 def _milhar(numero: int) -> str:
@@ -120,12 +125,16 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             )
         )
 
+        f += self.instrucao(dados)
         f.append(self.secao("Decisão (art. 13)"))
+        examinados = "o auto de infração, a defesa" if dados.defesa_recebida_em else "o auto de infração"
+        if dados.proposta_em is not None:
+            examinados += " e a proposta da autoridade competente"
         f.append(
             self.p(
                 f"Em {formatar_data(dados.data_decisao)}, {self._artigo(cargo)} {texto(cargo)}, "
                 f"{texto(nome)}, no uso da competência que lhe confere o art. 13 da Lei Municipal "
-                "nº 2.413/1978, examinados o auto de infração e a defesa, se apresentada, decidiu:",
+                f"nº 2.413/1978, examinados {examinados}, decidiu:",
                 "Justificado",
             )
         )
@@ -175,7 +184,9 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
                 )
             )
 
-        f.append(self.secao("Fundamentação"))
+        f.append(
+            self.secao("Fundamentação: fatos e fundamentos jurídicos (Lei federal nº 9.784/1999, art. 50)")
+        )
         f.append(self.p(texto(dados.fundamentacao), "Justificado"))
         if dados.fundamentos_legais:
             f.append(Spacer(1, 2 * mm))
@@ -218,6 +229,42 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             )
         )
         return f
+
+    def instrucao(self, dados: DadosDecisao) -> list[Flowable]:
+        """Lei 9.784/1999, art. 26 § 1º and art. 50 (REGRAS § 5): the facts as the auto states them (as
+        corrected), the defence (the day received and whether timely, or that none was filed) and the
+        proposal (who, when, art. 13)."""
+        if not dados.fatos and dados.defesa_recebida_em is None and dados.proposta_em is None:
+            return []  # an older notice's data (tests of the renderer alone)
+        pares: list[tuple[str, str]] = []
+        if dados.fatos:
+            rotulo = "Fatos (art. 10, III)"
+            fatos = texto(dados.fatos)
+            if dados.data_fato is not None:
+                fatos = f"Em {formatar_data(dados.data_fato)}: {fatos}"
+            if dados.retificado_por:
+                fatos += f" <i>(conforme o auto retificado pelo {texto(dados.retificado_por)})</i>"
+            pares.append((rotulo, fatos))
+        if dados.defesa_recebida_em is not None:
+            tempo = (
+                "<b>tempestiva</b> (no prazo do art. 14)"
+                if dados.defesa_tempestiva
+                else "<b>intempestiva</b> (apresentada após o prazo do art. 14; ainda assim examinada)"
+            )
+            pares.append(
+                ("Defesa (art. 14)", f"recebida em {formatar_data(dados.defesa_recebida_em)}, {tempo}")
+            )
+        else:
+            pares.append(("Defesa (art. 14)", "não foi apresentada defesa"))
+        if dados.proposta_em is not None:
+            pares.append(
+                (
+                    "Proposta (art. 13)",
+                    f"{texto(dados.proposta_texto)}, proposta pela autoridade competente, "
+                    f"{texto(dados.proposta_por)}, em {formatar_data(dados.proposta_em)}",
+                )
+            )
+        return [self.secao("Instrução do processo"), self.campos(pares, largura_rotulo=38 * mm)]
 
     def pagamento(self, dados: DadosDecisao) -> list[Flowable]:
         """REGRAS § 5: the payment deadline, where and how to pay, dívida ativa; art. 8º, said once."""
@@ -262,15 +309,24 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
                 )
             )
             conteudo.append(Spacer(1, 1.5 * mm))
+        timbre = dados.timbre
+        local = dados.local_protocolo or f"{timbre.endereco} – {timbre.cidade}/{timbre.uf}"
+        horario = dados.horario_expediente.strip().rstrip(".")
+        onde = f"na {texto(timbre.secretaria)}"
+        if horario:
+            onde += f", {texto(local)}, <b>{texto(horario)}</b>"
         conteudo.append(
             self.p(
                 f"Desta decisão cabe recurso ao <b>{texto(dados.autoridade_recurso)}</b>, por petição protocolada "
-                f"na {texto(dados.timbre.secretaria)}, no prazo de 15 (quinze) dias contados da data da intimação "
+                f"{onde}, no prazo de 15 (quinze) dias contados da data da intimação "
                 "desta decisão; vencendo o prazo em dia sem expediente, prorroga-se para o primeiro dia útil "
                 "seguinte.",
                 "Justificado",
             )
         )
+        if horario:
+            conteudo.append(Spacer(1, 1.5 * mm))
+            conteudo.append(self.p(REPRESENTACAO_RECURSO, "Justificado"))
         conteudo.append(Spacer(1, 1.5 * mm))
         conteudo.append(self.p(f"Art. 15: “{texto(dados.texto_art15)}”", "Citacao"))
         return self.caixa(conteudo, fundo=COR_FAIXA, espessura=1.2)

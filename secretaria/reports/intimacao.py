@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
-from secretaria.reports.dados import DadosIntimacao, DadosLoteIntimacao, Timbre
+from secretaria.reports.dados import DadosIntimacao, DadosIntimacaoRetificacao, DadosLoteIntimacao, Timbre
 from secretaria.reports.formato import formatar_data, formatar_decimal
 from secretaria.reports.pdf_base import (
     COR_FAIXA,
@@ -28,7 +28,9 @@ from secretaria.reports.pdf_base import (
     texto,
 )
 
-__all__ = ["IntimacaoPdf", "LoteIntimacoesPdf"]
+__all__ = ["VIA_COPIA_RETIFICADA", "IntimacaoPdf", "LoteIntimacoesPdf"]
+
+VIA_COPIA_RETIFICADA = "CÓPIA DO AUTO<br/>RETIFICADO"
 
 CONTAGEM = (
     "Contagem do prazo: exclui-se o dia do recebimento e inclui-se o do vencimento; se este cair em sábado, "
@@ -249,11 +251,29 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         return f"Intimações de {formatar_data(dados.periodo_inicio)} a {formatar_data(dados.periodo_fim)}"
 
     def historia(self, dados: DadosLoteIntimacao) -> list[Flowable]:
+        from secretaria.reports.intimacao_retificacao import IntimacaoRetificacaoPdf
+
         self._intimacao._blocos = self._blocos
+        termo = IntimacaoRetificacaoPdf()
+        termo._blocos = self._blocos
         f: list[Flowable] = []
         for indice, intimacao in enumerate(dados.intimacoes):
             if indice:
                 f.append(PageBreak())
+            if isinstance(intimacao, DadosIntimacaoRetificacao):
+                # After a correction of substance the termo is notified, with the corrected auto's copy.
+                f.append(MarcaPagina(termo.identificacao_de(intimacao), grupo=("intimacao", indice)))
+                f += termo.corpo(intimacao)
+                f.append(PageBreak())
+                f.append(
+                    MarcaPagina(
+                        f"Auto de Infração nº {intimacao.numero_auto}, retificado pelo termo nº "
+                        f"{intimacao.numero_termo} – cópia",
+                        grupo=("copia", indice),
+                    )
+                )
+                f += termo._auto.via(intimacao.auto, VIA_COPIA_RETIFICADA)
+                continue
             f.append(MarcaPagina(self._intimacao.identificacao_de(intimacao), grupo=("intimacao", indice)))
             f += self._intimacao.corpo(intimacao)
         if f:
@@ -275,7 +295,9 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
             linhas.append(
                 [
                     str(ordem),  # short fixed texts: plain cells, no paragraph to lay out
-                    intimacao.numero_auto,
+                    self.p(f"{intimacao.numero_auto}<br/>TR {intimacao.numero_termo}", "Celula")
+                    if isinstance(intimacao, DadosIntimacaoRetificacao)
+                    else intimacao.numero_auto,
                     self.p(texto(intimacao.operadora.razao_social), "Celula"),
                     self.p(texto(intimacao.operadora.endereco), "Celula"),
                     "",
@@ -289,8 +311,13 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         declaracao = [
             Spacer(1, 6 * mm),
             self.p(
-                "Declaro que entreguei as intimações acima, com a cópia autêntica dos respectivos autos, "
-                "às pessoas indicadas, nas datas anotadas.",
+                "Declaro que entreguei as intimações acima, com a cópia autêntica dos respectivos autos"
+                + (
+                    " (retificados, com o termo de retificação, onde indicado “TR”)"
+                    if any(isinstance(i, DadosIntimacaoRetificacao) for i in dados.intimacoes)
+                    else ""
+                )
+                + ", às pessoas indicadas, nas datas anotadas.",
                 "Pequeno",
             ),
             self.local_e_data(dados.timbre, dados.emitido_em),

@@ -490,4 +490,9 @@ def cancelar_auto(
         auto.alterado_por = ator.login
         s.flush()
         auditoria.registrar(s, ator, "cancelar_auto", "auto_infracao", auto.id, antes, imagem(auto))
+        # Every act that annuls a penalty feeds the review list (Lei 9.784/1999, art. 65); an auto is
+        # cancelled only before any decision, so it never counted as recidivism and nothing is listed.
+        from secretaria.services.revisao_sancao import sinalizar
+
+        sinalizar(s, ator, auto, "foi cancelado")
         uow.commit()

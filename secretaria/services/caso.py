@@ -32,6 +32,7 @@ from secretaria.models import (
     Recurso,
     Representacao,
     Retificacao,
+    RevisaoSancao,
     Suspensao,
 )
 from secretaria.services.base import Ator
@@ -56,6 +57,8 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "conferir_revisao_prazo": ("secretario",),
     "retificar_auto": ("fiscal",),
     "registrar_intimacao_retificacao": ("protocolo",),
+    "revisar_sancao": ("secretario",),
+    "registrar_intimacao_julgamento": ("protocolo",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -75,7 +78,23 @@ ROTULOS_ATOS = {
     "conferir_revisao_prazo": "Conferir prazo revisto",
     "retificar_auto": "Retificar auto",
     "registrar_intimacao_retificacao": "Registrar intimação do termo de retificação",
+    "revisar_sancao": "Revisar sanção (art. 65)",
+    "registrar_intimacao_julgamento": "Registrar intimação do julgamento do recurso",
 }
+
+
+@dataclass(frozen=True)
+class RevisaoSancaoCaso:
+    """A pending review of the decided sanction: why, and the level and range the case has today."""
+
+    id: int
+    origem: str
+    registrada_em: date
+    reincidencia_anterior: int
+    reincidencia_atual: int
+    faixa_min_ur: Decimal
+    faixa_max_ur: Decimal
+    suspensao_max_dias: int | None
 
 
 @dataclass(frozen=True)
@@ -348,6 +367,8 @@ class Caso:
     suspensions when later (REGRAS § 5: suspensions of one operator never run on the same days)."""
     prazo_pagamento: date | None = None
     """For a final fine: the last day to pay it (`execucao.prazo_pagamento`); dívida ativa only after it."""
+    revisoes_sancao: tuple[RevisaoSancaoCaso, ...] = ()
+    """Reviews of the decided sanction (Lei 9.784/1999, art. 65) still waiting for the Secretary."""
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -453,6 +474,8 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         dia=dia,
     )
     revisoes = revisoes_do_auto(sessao, auto.id)
+    revisoes_sancao = _revisoes_sancao(sessao, auto.id)
+    pendentes_sancao = tuple(r for r in revisoes_sancao if r.situacao == "pendente")
     a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
     operadora = auto.operadora
     fase_rotulo = ROTULOS_FASE.get(auto.fase, auto.fase)
@@ -553,6 +576,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
                         suspensao,
                     ),
                     *(EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao) for r in revisoes),
+                    *(_evento_revisao_sancao(r) for r in revisoes_sancao),
                 ),
                 key=lambda e: (e.data, _ordem(e)),
             )
@@ -560,7 +584,18 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         prazos=_prazos(auto, defesas_do_prazo, decisao, recurso, dia),
         final_em=definitiva,
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
-        + _proximos_atos(auto, decisao, recurso, pagamento, cumprimento, suspensao, definitiva, retificacoes),
+        + (("revisar_sancao",) if pendentes_sancao else ())
+        + _proximos_atos(
+            auto,
+            decisao,
+            recurso,
+            pagamento,
+            cumprimento,
+            suspensao,
+            definitiva,
+            retificacoes,
+            any(i.objeto == "julgamento" and i.sucesso for i in intimacoes),
+        ),
         revisoes_a_conferir=a_conferir,
         inicio_suspensao_proposto=(
             primeiro_dia_livre(sessao, operadora.id, definitiva, dia)
@@ -570,6 +605,19 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         prazo_pagamento=prazo_pagamento(sessao, definitiva)
         if definitiva is not None and pagamento is not None
         else None,
+        revisoes_sancao=tuple(
+            RevisaoSancaoCaso(
+                r.id,
+                r.origem,
+                r.registrada_em,
+                r.reincidencia_anterior,
+                r.reincidencia_atual,
+                r.faixa_min_ur,
+                r.faixa_max_ur,
+                r.suspensao_max_dias,
+            )
+            for r in pendentes_sancao
+        ),
     )
 
 
@@ -616,7 +664,7 @@ def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
 def _objeto_intimado(i: IntimacaoCaso) -> str:
     if i.retificacao_numero:
         return f"do termo de retificação nº {i.retificacao_numero}"
-    return "do auto" if i.objeto == "auto" else "da decisão"
+    return {"auto": "do auto", "julgamento": "do julgamento do recurso"}.get(i.objeto, "da decisão")
 
 
 def _proxima_como_lavrada(auto: AutoInfracao, retificacoes: tuple[RetificacaoCaso, ...]) -> str:
@@ -842,6 +890,36 @@ def _prazos(
     return tuple(prazos)
 
 
+def _revisoes_sancao(sessao: so.Session, auto_id: int) -> list[RevisaoSancao]:
+    return list(
+        sessao.scalars(
+            sa.select(RevisaoSancao).where(RevisaoSancao.auto_id == auto_id).order_by(RevisaoSancao.id)
+        )
+    )
+
+
+def _evento_revisao_sancao(r: RevisaoSancao) -> EventoCaso:
+    """The timeline's line of a review of the sanction (art. 65): listed, revised by a termo, or kept."""
+    if r.situacao == "revisada" and r.decidida_em is not None and r.multa_ur_nova is not None:
+        restituir = (
+            f"; {formatar_reais(r.valor_restituir)} a restituir" if r.valor_restituir is not None else ""
+        )
+        return EventoCaso(
+            r.decidida_em,
+            "revisao_sancao",
+            f"Termo de revisão nº {r.numero_formatado}",
+            f"Penalidade revista de {formatar_urm(r.multa_ur_anterior or Decimal(0))} para "
+            f"{formatar_urm(r.multa_ur_nova)}{restituir}. {r.fundamentacao or ''}".strip(),
+        )
+    if r.situacao == "mantida" and r.decidida_em is not None:
+        return EventoCaso(
+            r.decidida_em, "revisao_sancao", "Penalidade mantida na revisão", r.fundamentacao or ""
+        )
+    return EventoCaso(
+        r.registrada_em, "revisao_sancao", "Sanção a revisar (art. 65)", r.origem, ressalva=True
+    )
+
+
 def _proximos_atos(
     auto: AutoInfracao,
     decisao: DecisaoCaso | None,
@@ -851,6 +929,7 @@ def _proximos_atos(
     suspensao: SuspensaoCaso | None,
     definitiva: date | None,
     retificacoes: tuple[RetificacaoCaso, ...] = (),
+    julgamento_intimado: bool = False,
 ) -> tuple[str, ...]:
     if auto.fase == "cancelado":
         return ()
@@ -872,6 +951,8 @@ def _proximos_atos(
             atos.append("registrar_recurso")
         if recurso is not None and recurso.resultado == "pendente":
             atos.append("julgar_recurso")
+        if recurso is not None and recurso.julgado_em is not None and not julgamento_intimado:
+            atos.append("registrar_intimacao_julgamento")
         if not auto.penalidade_anulada and decisao.resultado == "aplicada":
             if auto.suspensao_dias > 0 and suspensao is None and definitiva is not None:
                 atos.append("iniciar_suspensao")

@@ -15,6 +15,7 @@ never holds SQLite's write lock while ReportLab works.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -30,7 +31,7 @@ from secretaria import relogio
 from secretaria.codigos import ROTULOS_CASSACAO, ROTULOS_CURTOS_PAGAMENTO, ROTULOS_RESULTADO_CASSACAO
 from secretaria.db import UnidadeDeTrabalho, retentavel
 from secretaria.lei.documentos import DocumentoInvalido, validar_cnpj
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_urm
 from secretaria.lei.sancoes import FAIXA_PRIMEIRA_PENALIDADE, TETO_MULTA_UR
 from secretaria.lei.urm import por_extenso, urm_para_reais
 from secretaria.models import (
@@ -40,15 +41,18 @@ from secretaria.models import (
     Cassacao,
     DadosOrgao,
     Decisao,
+    Defesa,
     DispositivoCatalogo,
     DocumentoEmitido,
     Intimacao,
     Linha,
     Operadora,
     Pagamento,
+    Proposta,
     Recurso,
     Representacao,
     Retificacao,
+    RevisaoSancao,
     Suspensao,
     Veiculo,
 )
@@ -60,13 +64,17 @@ from secretaria.reports.dados import (
     DadosFicha,
     DadosFiscal,
     DadosIntimacao,
+    DadosIntimacaoRetificacao,
+    DadosJulgamento,
     DadosLinha,
     DadosLoteIntimacao,
     DadosOperadora,
+    DadosRevisao,
     DadosVeiculo,
     LinhaFichaCaso,
     LinhaFichaCassacao,
     Resultado,
+    ResultadoJulgamento,
     Testemunha,
     Timbre,
 )
@@ -86,6 +94,8 @@ __all__ = [
     "dados_decisao",
     "dados_ficha",
     "dados_intimacao",
+    "dados_intimacao_retificacao",
+    "dados_julgamento",
     "dados_lote_intimacoes",
     "documentos_emitidos",
     "emitir_documento",
@@ -95,6 +105,7 @@ __all__ = [
     "obter_documento",
     "renderizar",
     "situacao_caso",
+    "termo_a_intimar",
     "timbre",
 ]
 
@@ -105,8 +116,13 @@ TIPOS_DOCUMENTO = {
     "ficha": "Ficha da operadora",
     "lote_intimacoes": "Lote de intimações",
     "retificacao": "Termo de retificação",
+    "intimacao_termo": "Intimação do termo de retificação",
+    "julgamento": "Notificação do julgamento do recurso",
+    "revisao": "Termo de revisão",
 }
 """What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
+TIPOS_NUMERADOS = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
+"""The documents whose reference is a number ("nº 0001/2026")."""
 
 FUNCOES_DOCUMENTO = {
     "motorista": "motorista",
@@ -142,7 +158,7 @@ class DocumentoInfo:
     def descricao(self) -> str:
         """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
         nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
-        if self.tipo in ("auto", "intimacao", "decisao", "retificacao"):
+        if self.tipo in TIPOS_NUMERADOS:
             return f"{nome} nº {self.referencia}"
         if self.tipo == "lote_intimacoes":
             return f"{nome} de {self.referencia}"
@@ -367,6 +383,90 @@ def dados_intimacao(
     )
 
 
+def _intimacao_do_termo(sessao: so.Session, termo_id: int) -> Intimacao | None:
+    """The termo's delivery that started the reopened defence deadline, if recorded."""
+    return sessao.scalar(
+        sa.select(Intimacao)
+        .where(Intimacao.retificacao_id == termo_id, Intimacao.prazo.is_not(None))
+        .order_by(Intimacao.id)
+        .limit(1)
+    )
+
+
+def termo_a_intimar(sessao: so.Session, auto_id: int) -> Retificacao | None:
+    """The auto's latest termo de retificação of substance: after it, the intimação is the termo's."""
+    return sessao.scalar(
+        sa.select(Retificacao)
+        .where(Retificacao.auto_id == auto_id, Retificacao.substancial.is_(True))
+        .order_by(Retificacao.id.desc())
+        .limit(1)
+    )
+
+
+def dados_intimacao_retificacao(
+    sessao: so.Session, retificacao_id: int | None, *, data_intimacao: date | None = None
+) -> DadosIntimacaoRetificacao:
+    """The intimação of a termo of substance (REGRAS § 5): the termo, the auto as corrected and its copy,
+    and the new defence deadline as "15 dias contados do recebimento". Once the termo's delivery is
+    recorded, a copy issued again prints that day and the deadline counted, and is dated that day."""
+    from secretaria.services.retificacoes import itens_do_termo, obter_termo
+
+    termo = obter_termo(sessao, retificacao_id)
+    auto = _auto(sessao, termo.auto_id)
+    if not termo.substancial:
+        raise ErroDominio(
+            f"O termo de retificação nº {termo.numero_formatado} é formal: não reabre a defesa, e é entregue "
+            "como está (documento “Termo de retificação”).",
+            "retificacao_id",
+        )
+    ultimo = termo_a_intimar(sessao, auto.id)
+    if ultimo is not None and ultimo.id != termo.id:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} foi retificado de novo pelo termo nº {ultimo.numero_formatado}: "
+            "a intimação a entregar é a desse termo.",
+            "retificacao_id",
+        )
+    feita = _intimacao_do_termo(sessao, termo.id)
+    dia: date | None = None
+    prazo: date | None = None
+    if feita is not None and feita.prazo is not None:
+        dia, prazo, emissao = feita.data, feita.prazo, feita.data
+    else:
+        entrega = data_intimacao or relogio.hoje()
+        if entrega < termo.data:
+            raise ErroDominio(
+                f"A intimação ({formatar_data(entrega)}) não pode ser anterior ao termo de retificação "
+                f"nº {termo.numero_formatado} ({formatar_data(termo.data)}).",
+                "data_intimacao",
+            )
+        emissao = max(min(relogio.hoje(), entrega), termo.data)
+    t = _timbre_para_assinar(sessao, "a intimação do termo de retificação")
+    horario = _horario_expediente(sessao, "a intimação do termo de retificação")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    intimacao = DadosIntimacao(
+        timbre=t,
+        numero_auto=auto.numero_formatado,
+        data_auto=auto.data_lavratura,
+        operadora=_operadora(auto.operadora),
+        data_emissao=emissao,
+        data_intimacao=dia,
+        prazo_defesa=prazo,
+        representante=auto.operadora.representante_nome or None,
+        dispositivo=d.rotulo,
+        tipo=auto.tipo,
+        horario_expediente=horario,
+    )
+    return DadosIntimacaoRetificacao(
+        intimacao=intimacao,
+        numero_termo=termo.numero_formatado,
+        data_termo=termo.data,
+        itens=itens_do_termo(termo),
+        motivo=termo.motivo,
+        auto=dataclasses.replace(dados_auto(sessao, auto.id), timbre=t),
+        prazo_anterior=termo.prazo_defesa_anterior,
+    )
+
+
 def _horario_expediente(sessao: so.Session, documento: str) -> str:
     """The protocol's office hours, which the intimação must state (Lei 9.784/1999, art. 26 § 1º)."""
     o = sessao.get(DadosOrgao, 1)
@@ -462,7 +562,9 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         "tipo": auto.tipo,
     }
     if decisao.resultado != "aplicada":
-        return DadosDecisao(resultado=Resultado.ARQUIVADA, **comum)
+        return DadosDecisao(
+            resultado=Resultado.ARQUIVADA, **comum, **_instrucao_do_caso(sessao, auto, decisao)
+        )
     valor_urm = decisao.valor_urm
     if valor_urm is None:  # never written so by `decidir`; a damaged row must not print a wrong amount
         raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
@@ -487,6 +589,7 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
             "faixa": (decisao.faixa_min_ur, decisao.faixa_max_ur),
             "teto_urm": TETO_MULTA_UR,
         }
+    comum.update(_instrucao_do_caso(sessao, auto, decisao))
     return DadosDecisao(
         resultado=Resultado.APLICADA,
         prazo_pagamento_dias=dias_pagar,
@@ -502,6 +605,183 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         data_intimacao_decisao=intimada.data if intimada is not None and prazo is not None else None,
         prazo_recurso=prazo,
         **comum,
+    )
+
+
+def _instrucao_do_caso(sessao: so.Session, auto: AutoInfracao, decisao: Decisao) -> dict[str, Any]:
+    """What else the decision notice states (Lei 9.784/1999, art. 26 § 1º and art. 50; REGRAS § 5): the
+    facts as the auto states them (as corrected by any termo), the defence (received when, timely or not,
+    or none), the proposal (who, when, art. 13), and where and in which hours the appeal is received."""
+    from secretaria.models import Usuario
+
+    termo = sessao.scalar(
+        sa.select(Retificacao)
+        .where(Retificacao.auto_id == auto.id, Retificacao.data <= decisao.data)
+        .order_by(Retificacao.id.desc())
+        .limit(1)
+    )
+    defesa = sessao.scalar(
+        sa.select(Defesa)
+        .where(Defesa.auto_id == auto.id, Defesa.protocolada_em <= decisao.data)
+        .order_by(Defesa.protocolada_em.desc(), Defesa.id.desc())
+        .limit(1)
+    )
+    proposta = sessao.scalar(
+        sa.select(Proposta)
+        .where(Proposta.auto_id == auto.id, Proposta.data <= decisao.data)
+        .order_by(Proposta.data.desc(), Proposta.id.desc())
+        .limit(1)
+    )
+    proposta_por = proposta_texto = ""
+    if proposta is not None:
+        nome = sessao.scalar(sa.select(Usuario.nome).where(Usuario.login == proposta.autoridade))
+        proposta_por = (nome or proposta.autoridade).strip()
+        if proposta.acao == "aplicar":
+            proposta_texto = f"aplicação de multa de {formatar_urm(proposta.multa_ur)}" + (
+                f" e suspensão de {proposta.suspensao_dias} {'dia' if proposta.suspensao_dias == 1 else 'dias'}"
+                if proposta.suspensao_dias
+                else ""
+            )
+        else:
+            proposta_texto = "arquivamento do auto"
+    o = sessao.get(DadosOrgao, 1)
+    return {
+        "fatos": auto.descricao_fatos.strip(),
+        "data_fato": auto.data_infracao,
+        "retificado_por": (
+            f"termo de retificação nº {termo.numero_formatado}, de {formatar_data(termo.data)}"
+            if termo is not None
+            else None
+        ),
+        "defesa_recebida_em": defesa.protocolada_em if defesa is not None else None,
+        "defesa_tempestiva": defesa.tempestiva if defesa is not None else None,
+        "proposta_por": proposta_por,
+        "proposta_em": proposta.data if proposta is not None else None,
+        "proposta_texto": proposta_texto,
+        "horario_expediente": (o.horario_expediente if o is not None else "").strip(),
+    }
+
+
+def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
+    """The notificação do julgamento do recurso (REGRAS § 5): outcome, reasons and, where a penalty
+    remains, the penalty with its arithmetic (the URM of the decision day, REGRAS § 2), amount in words and
+    the payment deadline from the day it became final; where annulled, that nothing is due."""
+    auto = _auto(sessao, auto_id)
+    linha = (
+        sessao.execute(
+            sa.select(Recurso, Decisao)
+            .join(Decisao, Decisao.id == Recurso.decisao_id)
+            .where(Decisao.auto_id == auto.id)
+        )
+        .tuples()
+        .first()
+    )
+    if linha is None or linha[0].resultado == "pendente" or linha[0].julgado_em is None:
+        raise ErroDominio(
+            f"O recurso do auto nº {auto.numero_formatado} ainda não foi julgado: não há julgamento a notificar.",
+            "auto_id",
+        )
+    recurso, decisao = linha
+    julgado_em = recurso.julgado_em
+    assert julgado_em is not None  # refused above
+    t = _timbre_para_assinar(sessao, "a notificação do julgamento do recurso")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    resultado = ResultadoJulgamento(recurso.resultado)
+    pagamento = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id))
+    comum: dict[str, Any] = {
+        "timbre": t,
+        "numero_auto": auto.numero_formatado,
+        "data_auto": auto.data_lavratura,
+        "operadora": _operadora(auto.operadora),
+        "data_decisao": decisao.data,
+        "data_recurso": recurso.protocolado_em,
+        "recurso_tempestivo": recurso.tempestivo,
+        "data_julgamento": julgado_em,
+        "resultado": resultado,
+        "fundamentacao": (recurso.fundamentacao_julgamento or "").strip()
+        or "Fundamentação registrada no processo do recurso.",
+        "multa_decisao_urm": decisao.multa_ur,
+        "suspensao_decisao_dias": decisao.suspensao_dias or None,
+        "dispositivo": d.rotulo,
+        "tipo": auto.tipo,
+        "representante": auto.operadora.representante_nome or None,
+        # Paid before the judgment: what the judgment leaves to refund (a payment after it is just paid).
+        "valor_pago": (
+            pagamento.valor_pago
+            if pagamento is not None
+            and pagamento.situacao == "pago"
+            and pagamento.pago_em is not None
+            and pagamento.pago_em <= julgado_em
+            else None
+        ),
+    }
+    if resultado is ResultadoJulgamento.PROVIDO:
+        return DadosJulgamento(**comum)
+    valor_urm = decisao.valor_urm
+    if valor_urm is None:
+        raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
+    reais = urm_para_reais(auto.multa_ur, valor_urm)
+    dias_pagar, instrucoes = _pagamento(sessao)
+    return DadosJulgamento(
+        **comum,
+        multa_urm=auto.multa_ur,
+        valor_urm=valor_urm,
+        valor_reais=reais,
+        valor_por_extenso=por_extenso(reais),
+        suspensao_dias=auto.suspensao_dias or None,
+        data_definitiva=auto.data_definitiva,
+        prazo_pagamento_dias=dias_pagar,
+        pagamento_instrucoes=instrucoes,
+    )
+
+
+def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
+    """The termo de revisão (Lei 9.784/1999, art. 65) as notified: a function of the revision row, the
+    decision and the letterhead, so issuing it again gives the same bytes."""
+    from secretaria.services.processo_base import id_valido
+
+    revisao = sessao.get(RevisaoSancao, revisao_id) if id_valido(revisao_id) else None
+    if revisao is None or revisao.situacao != "revisada":
+        raise ErroDominio("Não há termo de revisão lavrado com este número interno.", "revisao_id")
+    auto = _auto(sessao, revisao.auto_id)
+    decisao = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
+    if decisao is None or decisao.valor_urm is None:
+        raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
+    assert revisao.multa_ur_nova is not None and revisao.multa_ur_anterior is not None
+    assert revisao.decidida_em is not None
+    t = _timbre_para_assinar(sessao, "o termo de revisão")
+    d = _dispositivo(sessao, auto.dispositivo_codigo)
+    reais = urm_para_reais(revisao.multa_ur_nova, decisao.valor_urm)
+    dias_pagar, instrucoes = _pagamento(sessao)
+    return DadosRevisao(
+        timbre=t,
+        numero=revisao.numero_formatado,
+        numero_auto=auto.numero_formatado,
+        data_auto=auto.data_lavratura,
+        operadora=_operadora(auto.operadora),
+        data=revisao.decidida_em,
+        data_decisao=decisao.data,
+        origem=revisao.origem,
+        reincidencia_anterior=revisao.reincidencia_anterior,
+        reincidencia_atual=revisao.reincidencia_atual,
+        faixa=(revisao.faixa_min_ur, revisao.faixa_max_ur),
+        multa_anterior_urm=revisao.multa_ur_anterior,
+        multa_urm=revisao.multa_ur_nova,
+        valor_urm=decisao.valor_urm,
+        valor_reais=reais,
+        valor_por_extenso=por_extenso(reais),
+        fundamentacao=revisao.fundamentacao or "",
+        secretario_nome=revisao.decidida_por_nome or t.secretario_nome,
+        secretario_cargo=t.secretario_cargo,
+        suspensao_anterior_dias=revisao.suspensao_dias_anterior or 0,
+        suspensao_dias=revisao.suspensao_dias_nova or 0,
+        valor_restituir=revisao.valor_restituir,
+        dispositivo=d.rotulo,
+        tipo=auto.tipo,
+        representante=auto.operadora.representante_nome or None,
+        prazo_pagamento_dias=dias_pagar,
+        pagamento_instrucoes=instrucoes,
+        data_definitiva=auto.data_definitiva,
     )
 
 
@@ -631,15 +911,32 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
     )
 
 
+def _aguardam_intimacao(inicio: date, fim: date) -> sa.ColumnElement[bool]:
+    """Autos awaiting an intimação that belongs to the period: drawn up in it, or corrected in it by a termo
+    of substance (the auto is back to awaiting the termo's intimação, whenever it was drawn up)."""
+    a = AutoInfracao
+    termo_no_periodo = (
+        sa.select(Retificacao.id)
+        .where(
+            Retificacao.auto_id == a.id,
+            Retificacao.substancial.is_(True),
+            Retificacao.data >= inicio,
+            Retificacao.data <= fim,
+        )
+        .exists()
+    )
+    return sa.and_(
+        a.fase == "lavrado",
+        sa.or_(sa.and_(a.data_lavratura >= inicio, a.data_lavratura <= fim), termo_no_periodo),
+    )
+
+
 def autos_para_intimar(sessao: so.Session, inicio: date, fim: date) -> list[int]:
-    """The autos drawn up from `inicio` to `fim` still awaiting their intimação, by number."""
+    """The autos drawn up (or corrected in substance) from `inicio` to `fim` still awaiting their intimação,
+    by number."""
     a = AutoInfracao
     return list(
-        sessao.scalars(
-            sa.select(a.id)
-            .where(a.fase == "lavrado", a.data_lavratura >= inicio, a.data_lavratura <= fim)
-            .order_by(a.ano, a.numero)
-        )
+        sessao.scalars(sa.select(a.id).where(_aguardam_intimacao(inicio, fim)).order_by(a.ano, a.numero))
     )
 
 
@@ -648,7 +945,8 @@ def dados_lote_intimacoes(
 ) -> DadosLoteIntimacao:
     """Every auto drawn up in the period and still awaiting intimação, one notice each, for delivery on
     `data_entrega` (default: today), which dates the batch: each notice counts its 15 days from its own
-    receipt (REGRAS § 5), never from this day."""
+    receipt (REGRAS § 5), never from this day. An auto corrected in substance by a termo de retificação
+    awaits the termo's intimação: its notice is the termo's, with the corrected auto's copy."""
     if inicio > fim:
         raise ErroDominio(
             f"O início do período ({formatar_data(inicio)}) é posterior ao fim ({formatar_data(fim)}).",
@@ -658,10 +956,10 @@ def dados_lote_intimacoes(
     t = _timbre_para_assinar(sessao, "as intimações")
     a = AutoInfracao
     consulta = (
-        sa.select(a.ano, a.numero, a.data_lavratura, a.tipo, DispositivoCatalogo.rotulo, Operadora)
+        sa.select(a.id, a.ano, a.numero, a.data_lavratura, a.tipo, DispositivoCatalogo.rotulo, Operadora)
         .join(Operadora, Operadora.id == a.operadora_id)
         .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
-        .where(a.fase == "lavrado", a.data_lavratura >= inicio, a.data_lavratura <= fim)
+        .where(_aguardam_intimacao(inicio, fim))
         .order_by(a.ano, a.numero)
     )
     linhas = sessao.execute(consulta).all()
@@ -670,7 +968,14 @@ def dados_lote_intimacoes(
             f"Nenhum auto lavrado de {formatar_data(inicio)} a {formatar_data(fim)} aguarda intimação.",
             "inicio",
         )
-    ultima = max(r.data_lavratura for r in linhas)
+    termos: dict[int, Retificacao] = {}
+    for termo in sessao.scalars(
+        sa.select(Retificacao)
+        .where(Retificacao.auto_id.in_([r.id for r in linhas]), Retificacao.substancial.is_(True))
+        .order_by(Retificacao.id)
+    ):
+        termos[termo.auto_id] = termo  # the latest of each auto
+    ultima = max([r.data_lavratura for r in linhas] + [t_.data for t_ in termos.values()])
     if dia < ultima:
         raise ErroDominio(
             f"A entrega ({formatar_data(dia)}) não pode ser anterior à lavratura do último auto do lote "
@@ -680,8 +985,17 @@ def dados_lote_intimacoes(
     horario = _horario_expediente(sessao, "as intimações")
     emissao = max(min(relogio.hoje(), dia), ultima)
     operadoras: dict[int, DadosOperadora] = {}
-    intimacoes = []
+    intimacoes: list[DadosIntimacao | DadosIntimacaoRetificacao] = []
     for r in linhas:
+        do_termo = termos.get(r.id)
+        if do_termo is not None:
+            lida = dados_intimacao_retificacao(sessao, do_termo.id, data_intimacao=dia)
+            intimacoes.append(
+                dataclasses.replace(
+                    lida, intimacao=dataclasses.replace(lida.intimacao, timbre=t, data_emissao=emissao)
+                )
+            )
+            continue
         o: Operadora = r.Operadora
         if o.id not in operadoras:
             operadoras[o.id] = _operadora(o)
@@ -760,6 +1074,18 @@ def renderizar(tipo: str, dados: Any, progresso: Progresso | None = None) -> byt
         from secretaria.reports.retificacao import TermoRetificacaoPdf
 
         return TermoRetificacaoPdf().render(dados, progresso)
+    if tipo == "intimacao_termo":
+        from secretaria.reports.intimacao_retificacao import IntimacaoRetificacaoPdf
+
+        return IntimacaoRetificacaoPdf().render(dados, progresso)
+    if tipo == "julgamento":
+        from secretaria.reports.julgamento import JulgamentoPdf
+
+        return JulgamentoPdf().render(dados, progresso)
+    if tipo == "revisao":
+        from secretaria.reports.revisao import TermoRevisaoPdf
+
+        return TermoRevisaoPdf().render(dados, progresso)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
@@ -785,6 +1111,7 @@ def _pedido(
     periodo: tuple[date, date] | None,
     data_entrega: date | None,
     retificacao_id: int | None = None,
+    revisao_id: int | None = None,
 ) -> _Pedido:
     if tipo == "retificacao":
         from secretaria.services.retificacoes import dados_retificacao, obter_termo
@@ -794,6 +1121,36 @@ def _pedido(
         termo_dados = dados_retificacao(sessao, termo.id)
         nome = f"termo-de-retificacao-{termo_dados.numero.replace('/', '-')}.pdf"
         return _Pedido(tipo, termo_dados.numero, nome, termo.auto_id, None, termo_dados)
+    if tipo == "intimacao_termo":
+        if retificacao_id is None and auto_id is not None:
+            ultimo = termo_a_intimar(sessao, auto_id)
+            retificacao_id = ultimo.id if ultimo is not None else None
+            if ultimo is None:
+                raise ErroDominio(
+                    "Este auto não tem termo de retificação de substância: emita a intimação do auto.",
+                    "auto_id",
+                )
+        lida = dados_intimacao_retificacao(sessao, retificacao_id, data_intimacao=data_entrega)
+        nome = f"intimacao-termo-de-retificacao-{lida.numero_termo.replace('/', '-')}.pdf"
+        termo_auto = sessao.scalar(sa.select(Retificacao.auto_id).where(Retificacao.id == retificacao_id))
+        return _Pedido(tipo, lida.numero_termo, nome, termo_auto, None, lida)
+    if tipo == "revisao":
+        if revisao_id is None and auto_id is not None:  # the auto's latest termo de revisão
+            revisao_id = sessao.scalar(
+                sa.select(sa.func.max(RevisaoSancao.id)).where(
+                    RevisaoSancao.auto_id == auto_id, RevisaoSancao.situacao == "revisada"
+                )
+            )
+        revista = dados_revisao(sessao, revisao_id)
+        nome = f"termo-de-revisao-{revista.numero.replace('/', '-')}.pdf"
+        dono = sessao.scalar(sa.select(RevisaoSancao.auto_id).where(RevisaoSancao.id == revisao_id))
+        return _Pedido(tipo, revista.numero, nome, dono, None, revista)
+    if tipo == "julgamento":
+        if auto_id is None:
+            raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
+        julgado = dados_julgamento(sessao, auto_id)
+        nome = f"julgamento-do-recurso-{julgado.numero_auto.replace('/', '-')}.pdf"
+        return _Pedido(tipo, julgado.numero_auto, nome, auto_id, None, julgado)
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
@@ -866,6 +1223,7 @@ def emitir_documento(
     periodo: tuple[date, date] | None = None,
     data_entrega: date | None = None,
     retificacao_id: int | None = None,
+    revisao_id: int | None = None,
     progresso: Progresso | None = None,
 ) -> DocumentoInfo:
     """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
@@ -874,7 +1232,7 @@ def emitir_documento(
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
     notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
     already stored for the same document returns that document (`novo=False`) and writes nothing.
-    "retificacao" takes `retificacao_id`. An auto corrected by a termo de retificação is never rendered
+    "retificacao" and "intimacao_termo" take `retificacao_id`, "revisao" takes `revisao_id`. An auto corrected by a termo de retificação is never rendered
     again: its copy issued first is served (the auto as delivered; the termos say what changed).
 
     `progresso(feitos, total, texto)` is called while reading, page by page while rendering, and once more
@@ -889,7 +1247,12 @@ def emitir_documento(
             original = _auto_ja_emitido_e_retificado(uow.session, auto_id)
             if original is not None:
                 return _info(original, novo=False)
-        pedido = _pedido(uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id)
+        guardado = _aviso_superado(uow.session, tipo, auto_id, retificacao_id)
+        if guardado is not None:
+            return _info(guardado, novo=False)
+        pedido = _pedido(
+            uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id, revisao_id
+        )
     conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
     avisar(1, 1, "Gravando o documento emitido…")
@@ -937,6 +1300,75 @@ def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> Documento
         .order_by(DocumentoEmitido.id)
         .limit(1)
     )
+
+
+def _aviso_superado(
+    sessao: so.Session, tipo: str, auto_id: int | None, retificacao_id: int | None
+) -> DocumentoEmitido | None:
+    """The stored copy of a notice a later act has superseded (REGRAS § 5: a reprint of an earlier notice is
+    the stored document, byte for byte, never re-rendered with today's data); None when the notice is still
+    the current one, or was never issued (`_superado_sem_copia` refuses that case).
+
+    - the auto's intimação, once a termo de retificação of substance has corrected the auto;
+    - the decision notice, once the appeal is judged;
+    - a termo's intimação, once a later termo of substance has corrected the auto again;
+    - the judgment notice, always (the judgment is the last instance).
+    """
+    if auto_id is None or tipo not in ("intimacao", "decisao", "intimacao_termo", "julgamento"):
+        return None
+    referencia: str | None = None
+    antes: datetime | None = None
+    if tipo == "julgamento":  # the judgment is final: whatever happens later, its notice stays as issued
+        pass
+    elif tipo == "intimacao":
+        termo = termo_a_intimar(sessao, auto_id)
+        if termo is None:
+            return None
+        antes = termo.lavrado_em
+    elif tipo == "decisao":
+        julgado = sessao.scalar(
+            sa.select(Recurso.id)
+            .join(Decisao, Decisao.id == Recurso.decisao_id)
+            .where(Decisao.auto_id == auto_id, Recurso.resultado != "pendente")
+        )
+        if julgado is None:
+            return None
+    else:
+        ultimo = termo_a_intimar(sessao, auto_id)
+        if ultimo is None or retificacao_id is None or ultimo.id == retificacao_id:
+            return None
+        termo = obter_termo_documento(sessao, retificacao_id)
+        referencia = termo.numero_formatado
+    consulta = sa.select(DocumentoEmitido).where(
+        DocumentoEmitido.tipo == tipo, DocumentoEmitido.auto_id == auto_id
+    )
+    if referencia is not None:
+        consulta = consulta.where(DocumentoEmitido.referencia == referencia)
+    if antes is not None:
+        consulta = consulta.where(DocumentoEmitido.emitido_em <= antes)
+    guardado = sessao.scalar(consulta.order_by(DocumentoEmitido.id.desc()).limit(1))
+    if guardado is None and tipo == "intimacao":
+        assert termo is not None
+        raise ErroDominio(
+            f"O auto nº {numero_auto_de(sessao, auto_id)} foi retificado pelo termo nº {termo.numero_formatado}, "
+            "que altera a sua substância: a intimação a entregar é a do termo de retificação, com a cópia do "
+            "auto retificado (documento “Intimação do termo de retificação”).",
+            "tipo",
+        )
+    return guardado
+
+
+def obter_termo_documento(sessao: so.Session, retificacao_id: int) -> Retificacao:
+    from secretaria.services.retificacoes import obter_termo
+
+    return obter_termo(sessao, retificacao_id)
+
+
+def numero_auto_de(sessao: so.Session, auto_id: int) -> str:
+    linha = sessao.execute(
+        sa.select(AutoInfracao.numero, AutoInfracao.ano).where(AutoInfracao.id == auto_id)
+    ).first()
+    return numero_auto(linha.numero, linha.ano) if linha is not None else str(auto_id)
 
 
 def info_documento(sessao: so.Session, documento_id: int) -> DocumentoInfo:

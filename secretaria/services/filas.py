@@ -21,7 +21,7 @@ import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.codigos import Delegacao
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_urm
 from secretaria.lei.urm import formatar_reais
 from secretaria.models import (
     AutoInfracao,
@@ -34,6 +34,7 @@ from secretaria.models import (
     Representacao,
     Retificacao,
     RevisaoPrazo,
+    RevisaoSancao,
     Suspensao,
     Veiculo,
 )
@@ -605,6 +606,50 @@ def revisoes_de_prazo_a_conferir(
     )
 
 
+def revisoes_de_sancao(sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO) -> Fila:
+    """Decided cases whose counted prior was later annulled or reduced (Lei 9.784/1999, art. 65; REGRAS § 5),
+    with the level and range they would have today: the Secretary revises or keeps each
+    (`revisao_sancao.revisar_sancao` / `manter_sancao`)."""
+    a, r_ = AutoInfracao, RevisaoSancao
+    consulta = (
+        sa.select(
+            *_auto_colunas(),
+            r_.registrada_em,
+            r_.reincidencia_anterior,
+            r_.reincidencia_atual,
+            r_.faixa_min_ur,
+            r_.faixa_max_ur,
+            a.multa_ur,
+        )
+        .select_from(r_)
+        .join(a, a.id == r_.auto_id)
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(r_.situacao == "pendente")
+        .order_by(r_.registrada_em, r_.id)
+    )
+
+    def detalhe(r: Any) -> str:
+        faixa = (
+            formatar_urm(r.faixa_min_ur)
+            if r.faixa_min_ur == r.faixa_max_ur
+            else f"{formatar_urm(r.faixa_min_ur).removesuffix(' URM')} a {formatar_urm(r.faixa_max_ur)}"
+        )
+        # Short enough for the Situação column at 1366 px: level today (as decided), range, fine in force.
+        return (
+            f"Nível {r.reincidencia_atual} (era {r.reincidencia_anterior}): {faixa}; "
+            f"aplicada {formatar_urm(r.multa_ur)}"
+        )
+
+    return _executar(
+        sessao,
+        consulta,
+        limite,
+        "revisoes_de_sancao",
+        "Sanções a revisar: reincidência anulada ou reduzida (art. 65 da Lei 9.784/1999)",
+        _linha_auto(lambda r: None, detalhe),
+    )
+
+
 def representacoes_pendentes(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
@@ -663,6 +708,7 @@ def painel(
         veiculos_a_vencer(sessao, dia, limite),
         contratos_a_vencer(sessao, dia, limite),
         revisoes_de_prazo_a_conferir(sessao, dia, limite),
+        revisoes_de_sancao(sessao, dia, limite),
         suspensoes_a_iniciar(sessao, dia, limite),
         operadoras_suspensas(sessao, dia, limite),
         representacoes_pendentes(sessao, dia, limite),

@@ -34,6 +34,7 @@ _FILAS: dict[str, Callable[[so.Session, date, int], filas.Fila]] = {
     "multas_em_aberto": filas.multas_definitivas_em_aberto,
     "veiculos_vencidos": filas.veiculos_vencidos,
     "revisoes_de_prazo": filas.revisoes_de_prazo_a_conferir,
+    "revisoes_de_sancao": filas.revisoes_de_sancao,
     "suspensoes_a_iniciar": filas.suspensoes_a_iniciar,
     "operadoras_suspensas": filas.operadoras_suspensas,
     "representacoes_pendentes": filas.representacoes_pendentes,

@@ -268,7 +268,20 @@ def _conferir_retificacao(
         tipo = dispositivo_citavel(s, novos["dispositivo_codigo"]).tipo
     if "data_infracao" in mudados:
         conferir_fato(s, dados, auto.operadora, c.data_infracao)
+    if any(campo in CAMPOS_SUBSTANCIA for campo in mudados):
+        _conferir_papeis_do_termo(s)
     return _RetificacaoConferida(auto, c, novos, antigos, mudados, tipo, motivo_limpo)
+
+
+def _conferir_papeis_do_termo(s: so.Session) -> None:
+    """What the papers of a correction of substance need, checked before the termo takes its number (like
+    every act that issues a document): the termo and its intimação state where and in which office hours
+    the reopened defence is received, and the intimação is signed by the Secretary at the letterhead's
+    address. A termo is never recorded without the papers that must be delivered (REGRAS § 5)."""
+    from secretaria.services.documentos import _horario_expediente, _timbre_para_assinar
+
+    _timbre_para_assinar(s, "a intimação do termo de retificação")
+    _horario_expediente(s, "o termo de retificação e a sua intimação")
 
 
 def verificar_retificacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:

@@ -270,8 +270,7 @@ def redigir_proxima_penalidade(s: Sancao, dispositivo_rotulo: str, tipo: str, da
     if s.suspensao_min_dias is not None and s.suspensao_max_dias is not None:
         if s.suspensao_min_dias == s.suspensao_max_dias:
             texto += (
-                f", podendo ser aplicada, cumulativamente, suspensão de exatamente {_dias(s.suspensao_max_dias)}, "
-                "o dobro da anterior (art. 7º, §§ 5º, 7º e 8º)"
+                f", podendo ser aplicada, cumulativamente, {_suspensao_em_dobro(s)} (art. 7º, §§ 5º, 7º e 8º)"
             )
         else:
             texto += (
@@ -283,6 +282,22 @@ def redigir_proxima_penalidade(s: Sancao, dispositivo_rotulo: str, tipo: str, da
         "nº 2.413/1978, considerando as infrações anteriores da operadora ao mesmo dispositivo autuadas e "
         f"punidas em definitivo até a data desta infração ({formatar_data(data_infracao)})."
     )
+
+
+def _suspensao_em_dobro(s: Sancao) -> str:
+    """§ 7º as art. 10, V states it (REGRAS § 5): a capped figure as capped, "suspensão de 30 dias (o dobro
+    da anterior, 36 dias, limitado a 30 pelo art. 7º, II)", never "o dobro" beside a number that is not."""
+    assert s.suspensao_max_dias is not None
+    dias = s.suspensao_max_dias
+    anterior = s.suspensao_anterior_dias
+    if anterior is None:  # a fixed length that is not § 7º's double (never produced by the law layer today)
+        return f"suspensão de exatamente {_dias(dias)}"
+    if 2 * anterior > dias:
+        return (
+            f"suspensão de {_dias(dias)} (o dobro da anterior, {_dias(2 * anterior)}, limitado a {dias} pelo "
+            "art. 7º, II)"
+        )
+    return f"suspensão de exatamente {_dias(dias)}, o dobro da anterior"
 
 
 def _faixa_urm(minimo: Decimal, maximo: Decimal) -> str:

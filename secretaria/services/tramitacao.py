@@ -25,7 +25,7 @@ dates (`decisao_final`), never stored by a clock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -45,6 +45,7 @@ from secretaria.models import (
     DadosOrgao,
     Decisao,
     Defesa,
+    DocumentoEmitido,
     Intimacao,
     Pagamento,
     Proposta,
@@ -75,7 +76,11 @@ from secretaria.services.processo_base import (
 )
 from secretaria.services.sancao import avaliar_sancao
 
-OBJETOS_INTIMACAO = {"auto": "auto de infração", "decisao": "decisão"}
+OBJETOS_INTIMACAO = {
+    "auto": "auto de infração",
+    "decisao": "decisão",
+    "julgamento": "notificação do julgamento do recurso",
+}
 MEIOS_INTIMACAO = {
     "pessoal": "na pessoa do representante legal",
     "endereco": "cópia entregue no endereço da empresa, mediante recibo",
@@ -233,6 +238,8 @@ def _conferir_intimacao(
             minimo=termo.data,
             rotulo_minimo=f"o termo de retificação nº {termo.numero_formatado}",
         )
+        if termo.substancial and sucesso:
+            _exigir_intimacao_do_termo_emitida(s, auto, termo)
     elif objeto == "auto":
         if decisao is not None:
             raise ErroDominio(
@@ -246,6 +253,21 @@ def _conferir_intimacao(
             minimo=auto.data_lavratura,
             rotulo_minimo="a lavratura do auto",
         )
+    elif objeto == "julgamento":
+        julgado_em = s.scalar(
+            sa.select(Recurso.julgado_em).where(
+                Recurso.decisao_id == (decisao.id if decisao is not None else -1),
+                Recurso.julgado_em.is_not(None),
+            )
+        )
+        if julgado_em is None:
+            raise ErroDominio(
+                f"O recurso do auto nº {auto.numero_formatado} ainda não foi julgado: não há julgamento a notificar.",
+                "objeto",
+            )
+        dia = data_valida(
+            data, "data", "a data da intimação", minimo=julgado_em, rotulo_minimo="o julgamento do recurso"
+        )
     else:
         if decisao is None:
             raise ErroDominio(
@@ -256,6 +278,46 @@ def _conferir_intimacao(
     return _IntimacaoConferida(
         auto, decisao, pendentes, termo, dia, objeto, meio, resultado, nome, documento, recibo_limpo, obs
     )
+
+
+def _exigir_intimacao_do_termo_emitida(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> None:
+    """A delivery "com a cópia do auto retificado" needs that paper: the termo's intimação, issued and
+    stored (it carries the corrected auto's copy). Recording a delivery of a paper that was never issued
+    would leave the case without proof of what the operator received (REGRAS § 5)."""
+    emitida = s.scalar(
+        sa.select(DocumentoEmitido.id)
+        .where(
+            DocumentoEmitido.tipo == "intimacao_termo",
+            DocumentoEmitido.auto_id == auto.id,
+            DocumentoEmitido.referencia == termo.numero_formatado,
+        )
+        .limit(1)
+    )
+    if emitida is None and not _em_lote_emitido(s, auto, termo):
+        raise ErroDominio(
+            f"A intimação do termo de retificação nº {termo.numero_formatado}, com a cópia do auto retificado, "
+            "ainda não foi emitida: emita-a (aba Documentos, “Intimação do termo (PDF)”, ou o lote de "
+            "intimações) antes de registrar a entrega.",
+            "retificacao_id",
+        )
+
+
+def _em_lote_emitido(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> bool:
+    """Whether a batch of intimações issued after the termo covers it: the batch carries the termo's
+    intimação of every auto corrected in substance (or drawn up) in its period ("dd/mm/aaaa a dd/mm/aaaa")."""
+    for referencia in s.scalars(
+        sa.select(DocumentoEmitido.referencia).where(
+            DocumentoEmitido.tipo == "lote_intimacoes", DocumentoEmitido.emitido_em >= termo.lavrado_em
+        )
+    ):
+        inicio, _a, fim = referencia.partition(" a ")
+        try:
+            de, ate = (datetime.strptime(x.strip(), "%d/%m/%Y").date() for x in (inicio, fim))
+        except ValueError:
+            continue
+        if de <= termo.data <= ate or de <= auto.data_lavratura <= ate:
+            return True
+    return False
 
 
 def verificar_intimacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
@@ -347,6 +409,11 @@ def registrar_intimacao(
             intimacao.prazo = auto.prazo_recurso = prazo.vencimento
             explicacao, mudou = f"Prazo de recurso (art. 15): {prazo.explicacao}", True
             definitividade.atualizar(s, auto)
+        elif sucesso and objeto == "julgamento":
+            explicacao = (
+                "Notificação do julgamento do recurso entregue: a decisão é de última instância (art. 15) e "
+                "nenhum prazo começa a correr; o da multa conta do dia em que a penalidade se tornou definitiva."
+            )
         elif sucesso:
             explicacao = _prazo_mantido(s, auto, objeto, decisao)
         if mudou:
@@ -1111,4 +1178,10 @@ def julgar_recurso(
         auditoria.registrar(s, ator, "julgar_recurso", "auto_infracao", auto.id, antes_auto, imagem(auto))
         for nome, registro, antes in mudaram:
             auditoria.registrar(s, ator, "julgar_recurso", nome, registro.id, antes, imagem(registro))
+        if resultado in ("provido", "provido_parcialmente"):
+            # A later decided case that counted this penalty as recidivism goes to the review list (art. 65).
+            from secretaria.services.revisao_sancao import sinalizar
+
+            efeito = "anulada" if resultado == "provido" else "reduzida"
+            sinalizar(s, ator, auto, f"teve a penalidade {efeito} em recurso julgado em {formatar_data(dia)}")
         uow.commit()

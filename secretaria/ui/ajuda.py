@@ -67,6 +67,7 @@ SECOES: dict[str, str] = {
     "DialogoCancelar": "cancelamento",
     "DialogoConferirRevisao": "revisao-de-prazos",
     "DialogoRetificacao": "retificacao",
+    "DialogoRevisaoSancao": "revisao-de-sancao",
     "PainelCassacao": "cassacao",
     "DialogoInstaurarCassacao": "cassacao",
     "DialogoAtoCassacao": "cassacao",

@@ -398,6 +398,8 @@ _NOMES_DOCUMENTO = {
     "ficha": "a ficha da operadora",
     "lote_intimacoes": "as intimações do período",
     "retificacao": "o termo de retificação",
+    "intimacao_termo": "a intimação do termo de retificação",
+    "julgamento": "a notificação do julgamento do recurso",
 }
 
 
@@ -422,7 +424,9 @@ def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInf
 
 def _gravado(tipo: str) -> str:
     """ "gravado" or "gravada", after the document's name ("Ficha da operadora … gravada em …")."""
-    return "gravada" if tipo in ("intimacao", "decisao", "ficha") else "gravado"
+    return (
+        "gravada" if tipo in ("intimacao", "decisao", "ficha", "intimacao_termo", "julgamento") else "gravado"
+    )
 
 
 def documento_guardado(
@@ -458,8 +462,12 @@ class BotoesDocumentosCaso(QWidget):
     DOCUMENTOS: tuple[tuple[str, str], ...] = (
         ("auto", "Auto de infração"),
         ("intimacao", "Intimação"),
+        ("intimacao_termo", "Intimação do termo"),
         ("decisao", "Decisão"),
+        ("julgamento", "Julgamento do recurso"),
     )
+    """Each document's button; "Intimação do termo" and "Julgamento do recurso" show only once the case
+    has a termo of substance or a judged appeal (REGRAS § 5)."""
 
     def __init__(self, contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -494,11 +502,23 @@ class BotoesDocumentosCaso(QWidget):
         if info.novo:
             self.documentoEmitido.emit(info.id)
 
-    def mostrar(self, *, fase: str, decidido: bool) -> None:
+    def mostrar(self, *, fase: str, decidido: bool, retificado: bool = False, julgado: bool = False) -> None:
+        """`retificado`: a termo of substance corrected the auto, so the intimação now due is the termo's
+        (the auto's earlier one, reissued, is its stored paper); `julgado`: the appeal was judged."""
         cancelado = fase == "cancelado"
         self.botoes["auto"].setEnabled(not cancelado)
         self.botoes["intimacao"].setEnabled(not cancelado and not decidido)
+        self.botoes["intimacao_termo"].setVisible(retificado)
+        self.botoes["intimacao_termo"].setEnabled(not cancelado and retificado and not decidido)
         self.botoes["decisao"].setEnabled(not cancelado and decidido)
+        self.botoes["julgamento"].setVisible(julgado)
+        self.botoes["julgamento"].setEnabled(not cancelado and julgado)
+        self.botoes["intimacao"].setToolTip(
+            "Depois da retificação de substância, reimprime a intimação do auto já emitida (os mesmos "
+            "bytes); a intimação a entregar é a do termo."
+            if retificado
+            else ""
+        )
         if cancelado:
             for botao in self.botoes.values():
                 botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")

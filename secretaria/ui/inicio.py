@@ -48,6 +48,7 @@ FILAS_DE_ATRASO = frozenset(
         "veiculos_vencidos",
         "suspensoes_a_iniciar",
         "revisoes_de_prazo",
+        "revisoes_de_sancao",
     }
 )
 """Queues whose rows are all late: their count shows in red."""
@@ -61,9 +62,10 @@ TITULOS_PRAZO = {
     "contratos_a_vencer": "Vigente até",
     "suspensoes_a_iniciar": "Iniciar a partir de",
     "revisoes_de_prazo": "Novo prazo",
+    "revisoes_de_sancao": "Prazo",
 }
 """What the "Prazo" column holds in each queue (a passed appeal deadline is not itself a missed deadline)."""
-DATA_SEM_ALERTA = frozenset({"suspensoes_a_iniciar", "revisoes_de_prazo"})
+DATA_SEM_ALERTA = frozenset({"suspensoes_a_iniciar", "revisoes_de_prazo", "revisoes_de_sancao"})
 """Queues whose date column is history, not the overdue thing: only the Situação is red there."""
 
 

@@ -254,6 +254,7 @@ def test_suspensao_em_dobro_limitada_a_30_dias() -> None:
     s = calcular_sancao("E", date(2026, 2, 20), cadeia)
     assert (s.suspensao_min_dias, s.suspensao_max_dias) == (30, 30)
     assert "suspensão em dobro: 40 dias, limitada a 30 dias (art. 7º, caput, II)." in s.fundamentos[-3]
+    assert s.suspensao_anterior_dias == 20  # the auto states the capped figure as capped (REGRAS § 5)
 
 
 def test_suspensao_de_um_dia_dobra_para_dois() -> None:
@@ -263,6 +264,7 @@ def test_suspensao_de_um_dia_dobra_para_dois() -> None:
     assert (s.suspensao_min_dias, s.suspensao_max_dias) == (2, 2)
     assert "(infração de 01/01/2026, 1 dia) — suspensão em dobro: 2 dias." in s.fundamentos[-3]
     assert s.descricao == "Multa de 10,00 URM e suspensão de 2 dias (2ª reincidência)."
+    assert s.suspensao_anterior_dias == 1
 
 
 def test_dobra_a_suspensao_mais_recente() -> None:

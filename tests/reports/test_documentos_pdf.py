@@ -614,6 +614,7 @@ def test_todo_caractere_sai_como_digitado_em_fonte_embutida(pdf: Any) -> None:
 
 def _lote_tipografico() -> DadosLoteIntimacao:
     dados = lote(2)
+    assert isinstance(dados.intimacoes[0], DadosIntimacao)
     primeira = replace(dados.intimacoes[0], operadora=replace(OPERADORA, razao_social=TIPOGRAFIA))
     return replace(dados, intimacoes=[primeira, *dados.intimacoes[1:]])
 

@@ -9,7 +9,15 @@ from typing import Any
 
 from secretaria.db import Banco
 from secretaria.models import PAPEIS, AutoInfracao
-from secretaria.services import autos, execucao, representacoes, retificacoes, revisao_prazos, tramitacao
+from secretaria.services import (
+    autos,
+    execucao,
+    representacoes,
+    retificacoes,
+    revisao_prazos,
+    revisao_sancao,
+    tramitacao,
+)
 from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, Ator, ErroDominio
 from secretaria.services.caso import PAPEIS_DOS_ATOS
 from tests.helpers.fabrica import contagens
@@ -50,6 +58,16 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
         ("fiscal",),
         retificacoes.retificar_auto,
         {"auto_id": NENHUM, "alteracoes": {"local": "x"}, "motivo": "Erro."},
+    ),
+    "revisar_sancao": (
+        ("secretario",),
+        revisao_sancao.revisar_sancao,
+        {"revisao_id": NENHUM, "multa_ur": Decimal("0.50"), "fundamentacao": "Revisão."},
+    ),
+    "manter_sancao": (
+        ("secretario",),
+        revisao_sancao.manter_sancao,
+        {"revisao_id": NENHUM, "fundamentacao": "Mantida."},
     ),
     "receber_representacao": (
         ("fiscal",),
@@ -186,6 +204,7 @@ def test_a_tela_do_caso_usa_os_mesmos_papeis_que_os_servicos() -> None:
         "registrar_intimacao_auto": "registrar_intimacao",
         "registrar_intimacao_decisao": "registrar_intimacao",
         "registrar_intimacao_retificacao": "registrar_intimacao",
+        "registrar_intimacao_julgamento": "registrar_intimacao",
     }
     for ato_tela, papeis in PAPEIS_DOS_ATOS.items():
         assert set(papeis) == set(MATRIZ[equivalentes.get(ato_tela, ato_tela)][0]), ato_tela

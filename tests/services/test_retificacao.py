@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from pypdf import PdfReader
 
 from secretaria.db import Banco
-from secretaria.models import Auditoria, AutoInfracao, Intimacao, Retificacao
+from secretaria.models import Auditoria, AutoInfracao, DocumentoEmitido, Intimacao, Retificacao
 from secretaria.services import auditoria
 from secretaria.services.autos import DadosTestemunha, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
@@ -33,7 +33,29 @@ def _retificar(banco: Banco, auto_id: int, ator: str = "fiscal", **alteracoes: A
     return retificar_auto(banco.uow(), ATORES[ator], auto_id=auto_id, alteracoes=alteracoes, motivo=MOTIVO)
 
 
+@pytest.fixture(autouse=True)
+def _orgao(banco: Banco) -> None:
+    """The letterhead and office hours the papers of a correction of substance need (checked before the
+    termo is drawn up: REGRAS § 5)."""
+    preencher_orgao(banco)
+
+
+def _emitir_intimacao_do_termo(banco: Banco, termo_id: int) -> Any:
+    return emitir_documento(banco.uow(), ATORES["protocolo"], tipo="intimacao_termo", retificacao_id=termo_id)
+
+
 def _intimar_termo(banco: Banco, auto_id: int, termo_id: int, dia: date) -> Any:
+    """The termo delivered; a termo of substance's intimação (with the corrected copy) is issued first."""
+    with banco.leitura() as s:
+        termo = s.get(Retificacao, termo_id)
+        substancial = termo is not None and termo.substancial
+        ja_emitida = s.scalar(
+            sa.select(sa.func.count(DocumentoEmitido.id)).where(
+                DocumentoEmitido.tipo == "intimacao_termo", DocumentoEmitido.auto_id == auto_id
+            )
+        )
+    if substancial and not ja_emitida:
+        _emitir_intimacao_do_termo(banco, termo_id)
     return registrar_intimacao(
         banco.uow(),
         ATORES["protocolo"],
@@ -242,7 +264,6 @@ def test_recusas_de_papel_cancelado_decidido_e_motivo(banco: Banco, roteiro: Any
 
 
 def test_termo_em_pdf_e_o_auto_ja_emitido_fica_como_estava(banco: Banco, roteiro: Any) -> None:
-    preencher_orgao(banco)
     auto_id = _auto_intimado(roteiro)
     original = emitir_documento(banco.uow(), ATORES["fiscal"], tipo="auto", auto_id=auto_id)
     formal = _retificar(banco, auto_id, infrator_nome="Viação Princesa do Sul Ltda")
@@ -296,7 +317,9 @@ def test_termo_em_pdf_e_o_auto_ja_emitido_fica_como_estava(banco: Banco, roteiro
 def test_intimacao_do_termo_refere_o_termo_e_so_uma_vez_abre_o_prazo(banco: Banco, roteiro: Any) -> None:
     auto_id = _auto_intimado(roteiro)
     primeiro = _retificar(banco, auto_id, descricao_fatos="Veículo sujo, com lixo no corredor.")
+    _emitir_intimacao_do_termo(banco, primeiro.id)
     segundo = _retificar(banco, auto_id, circunstancias="Constatado às 8h30 no terminal.")
+    _emitir_intimacao_do_termo(banco, segundo.id)
     # The first termo delivered alone: the second still awaits, so the deadline does not start yet.
     entrega = _intimar_termo(banco, auto_id, primeiro.id, date(2026, 11, 30))
     assert entrega.prazo is None and "0002/2026" in (entrega.explicacao_prazo or "")
@@ -309,3 +332,53 @@ def test_intimacao_do_termo_refere_o_termo_e_so_uma_vez_abre_o_prazo(banco: Banc
     assert ligadas == [None, primeiro.id, segundo.id]
     with pytest.raises(ErroDominio, match="Termo de retificação não encontrado"):
         _intimar_termo(banco, roteiro.lavrar().id, segundo.id, date(2026, 11, 30))
+
+
+def test_termo_de_substancia_confere_os_papeis_antes_de_numerar(banco: Banco, roteiro: Any) -> None:
+    """REGRAS § 5 (and DESENVOLVIMENTO's `verificar_*`): what the termo's papers need (the office hours
+    where the reopened defence is received) is checked before the confirmation; nothing is written on
+    refusal, so a termo is never recorded without its PDF."""
+    from dataclasses import replace
+
+    from secretaria.services import orgao
+    from secretaria.services.retificacoes import verificar_retificacao
+
+    auto_id = _auto_intimado(roteiro)
+    with banco.leitura() as s:
+        atual = orgao.obter_dados_orgao(s)
+    orgao.salvar_dados_orgao(
+        banco.uow(), ATORES["administrador"], replace(atual.dados, horario_expediente=""), versao=atual.versao
+    )
+    antes = contagens(banco)
+    with banco.leitura() as s, pytest.raises(ErroDominio, match="horário de expediente") as erro:
+        verificar_retificacao(
+            s, ATORES["fiscal"], auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO
+        )
+    assert erro.value.campo == "dados_orgao"
+    with pytest.raises(ErroDominio, match="horário de expediente"):
+        _retificar(banco, auto_id, dispositivo_codigo="1-V")
+    assert contagens(banco) == antes
+    # A formal termo states no office hours: it is drawn up (and its PDF issued) all the same.
+    formal = _retificar(banco, auto_id, infrator_nome="Viação Princesa do Sul Ltda")
+    assert emitir_documento(banco.uow(), ATORES["fiscal"], tipo="retificacao", retificacao_id=formal.id).novo
+
+
+def test_entrega_com_a_copia_do_auto_retificado_exige_a_intimacao_emitida(banco: Banco, roteiro: Any) -> None:
+    auto_id = _auto_intimado(roteiro)
+    termo = _retificar(banco, auto_id, dispositivo_codigo="1-V")
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio, match="ainda não foi emitida") as erro:
+        registrar_intimacao(
+            banco.uow(),
+            ATORES["protocolo"],
+            auto_id=auto_id,
+            data=date(2026, 11, 30),
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+            retificacao_id=termo.id,
+        )
+    assert erro.value.campo == "retificacao_id"
+    assert contagens(banco) == antes
+    _emitir_intimacao_do_termo(banco, termo.id)
+    assert _intimar_termo(banco, auto_id, termo.id, date(2026, 11, 30)).prazo is not None

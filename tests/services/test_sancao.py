@@ -159,6 +159,21 @@ def test_proxima_penalidade_diz_que_a_suspensao_e_facultativa(banco: Banco, rote
     )
 
 
+def test_proxima_penalidade_diz_o_dobro_limitado_como_limitado(banco: Banco, roteiro: Roteiro) -> None:
+    """REGRAS § 5: "suspensão de 30 dias (o dobro da anterior, 36 dias, limitado a 30 pelo art. 7º, II)",
+    never "o dobro" beside a number that is not double."""
+    roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 5, 5), multa="10.00", suspensao=10, dispositivo="1-I")
+    roteiro.decidido(data_infracao=date(2026, 7, 1), multa="10.00", suspensao=20, dispositivo="1-I")
+    texto = texto_proxima_penalidade(_avaliar(banco, roteiro.cidade, date(2026, 9, 1), codigo="1-I"))
+    assert (
+        "podendo ser aplicada, cumulativamente, suspensão de 30 dias (o dobro da anterior, 40 dias, limitado a "
+        "30 pelo art. 7º, II) (art. 7º, §§ 5º, 7º e 8º)"
+    ) in texto
+    assert "exatamente" not in texto
+
+
 def test_calendario_inclui_os_dias_cadastrados(banco: Banco) -> None:
     # Intimação on Wed 04/11/2026: 15 days end Thu 19/11; with 19/11 and 20/11 without office hours → Mon 23/11.
     with banco.leitura() as s:

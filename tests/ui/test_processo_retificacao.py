@@ -116,7 +116,13 @@ def test_retificar_auto_pela_tela_do_caso(qtbot: QtBot, banco: Banco, roteiro: A
     assert "Termo de retificação nº 0001/2026 (de substância)" in _titulos(tela)
     assert "Art. 1º, V" in tela.resumo.text()
     assert "registrar_intimacao_auto" not in tela.botoes_atos
-    assert tela.lista_documentos.item(0).text().startswith("Termo de retificação nº 0001/2026 — emitido em")
+    documentos = [tela.lista_documentos.item(i).text() for i in range(tela.lista_documentos.count())]
+    # The termo and what is delivered after a correction of substance: its intimação, with the corrected copy.
+    assert any(d.startswith("Termo de retificação nº 0001/2026 — emitido em") for d in documentos)
+    assert any(
+        d.startswith("Intimação do termo de retificação nº 0001/2026 — emitido em") for d in documentos
+    )
+    assert not tela.botoes_documentos.botoes["intimacao_termo"].isHidden()
     qtbot.wait(50)  # the act buttons and deadlines laid out again
     ap.salvar_png(tela, "retificacao_tela_caso")
 

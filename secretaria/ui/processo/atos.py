@@ -236,9 +236,10 @@ class DialogoIntimacao(DialogoAto):
     def montar(self) -> None:
         self.objeto = self.opcoes.get("objeto", "auto")
         self.termo: RetificacaoCaso | None = self.opcoes.get("termo")
-        titulo = (
-            "Registrar intimação da decisão" if self.objeto == "decisao" else "Registrar intimação do auto"
-        )
+        titulo = {
+            "decisao": "Registrar intimação da decisão",
+            "julgamento": "Registrar intimação do julgamento do recurso",
+        }.get(self.objeto, "Registrar intimação do auto")
         if self.termo is not None:
             titulo = f"Registrar intimação do termo de retificação nº {self.termo.numero_formatado}"
             aviso = QLabel(
@@ -320,6 +321,8 @@ class DialogoIntimacao(DialogoAto):
         ja_corre = self.caso.prazo_defesa if self.objeto == "auto" else self.caso.prazo_recurso
         self.prazo_previsto = None
         nao_abre = self._termo_nao_abre_prazo()
+        if self.objeto == "julgamento":  # last instance: the delivery starts no deadline
+            nao_abre = "O julgamento do recurso é de última instância: a entrega não inicia prazo."
         if sucesso and nao_abre:
             self.previsao.setText(nao_abre)
             return
@@ -398,7 +401,7 @@ class DialogoIntimacao(DialogoAto):
         resumo = registrar_intimacao(self.uow, self.ator, **self.pedido())
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
-        if resumo.prazo is not None or self.termo is not None:
+        if resumo.prazo is not None or self.termo is not None or self.objeto == "julgamento":
             return f"Intimação registrada. {resumo.explicacao_prazo or ''}".strip()
         return "Intimação registrada."
 
@@ -1558,12 +1561,24 @@ class DialogoRetificacao(DialogoAto):
         contexto = self.contexto
 
         def emitir(_progresso: Progresso) -> str:
+            # What the papers need was checked before the confirmation (`verificar_retificacao`); a
+            # failure here is the rare data changed meanwhile: the termo stands, its papers can be issued
+            # again from the Documentos tab.
             try:
                 emitir_documento(
                     contexto.banco.uow(), contexto.ator, tipo="retificacao", retificacao_id=resumo.id
                 )
-            except ErroDominio as erro:  # the termo stands; only its paper waits for the missing data
+                if resumo.substancial:  # what is delivered: the termo's intimação, with the corrected copy
+                    emitir_documento(
+                        contexto.banco.uow(), contexto.ator, tipo="intimacao_termo", retificacao_id=resumo.id
+                    )
+            except ErroDominio as erro:
                 return f"O PDF do termo não foi emitido: {erro.mensagem}"
+            if resumo.substancial:
+                return (
+                    "O termo e a sua intimação, com a cópia do auto retificado, estão na aba Documentos, para "
+                    "imprimir e entregar à operadora."
+                )
             return "O PDF do termo está na aba Documentos, para imprimir e entregar à operadora."
 
         def fim(pdf: str) -> None:
@@ -1583,9 +1598,127 @@ class DialogoRetificacao(DialogoAto):
         )
 
 
+# --- revisão da sanção (Lei 9.784/1999, art. 65) -------------------------------------------------------------
+
+
+class DialogoRevisaoSancao(DialogoAto):
+    """The Secretary reviews a decided sanction whose counted prior was annulled or reduced: revise it into
+    today's range by a numbered termo de revisão (never raising it), or keep it with reasons. Either way
+    the case leaves the home screen's review list; a revision's termo is issued at once (its needs were
+    checked before the confirmation)."""
+
+    titulo = "Revisar sanção (art. 65)"
+    texto_botao = "&Registrar revisão…"
+
+    def montar(self) -> None:
+        revisao = self.caso.revisoes_sancao[0]
+        self.revisao_id = revisao.id
+        faixa = (
+            f"{formatar_decimal(revisao.faixa_min_ur)} a {formatar_decimal(revisao.faixa_max_ur)} URM"
+            if revisao.faixa_min_ur != revisao.faixa_max_ur
+            else f"{formatar_decimal(revisao.faixa_min_ur)} URM"
+        )
+        nivel = {0: "infração primária"}.get(
+            revisao.reincidencia_atual, f"{revisao.reincidencia_atual}ª reincidência"
+        )
+        antes = {0: "infração primária"}.get(
+            revisao.reincidencia_anterior, f"{revisao.reincidencia_anterior}ª reincidência"
+        )
+        aviso = QLabel(
+            f"{revisao.origem}<br>Decidido como <b>{antes}</b>; hoje o caso é <b>{nivel}</b>, com multa de "
+            f"<b>{faixa}</b>. Penalidade em vigor: {formatar_decimal(self.caso.multa_ur)} URM"
+            + (f" e suspensão de {_dias(self.caso.suspensao_dias)}" if self.caso.suspensao_dias else "")
+            + ". A revisão nunca agrava a penalidade (art. 65, parágrafo único)."
+        )
+        aviso.setWordWrap(True)
+        self.layout_principal.insertWidget(1, aviso)
+        self.escolha = QComboBox()
+        self.escolha.addItem("Revisar a penalidade (termo de revisão numerado)", "revisar")
+        self.escolha.addItem("Manter a penalidade, com fundamentação", "manter")
+        self.penalidade = CamposPenalidade(self.contexto, self.caso, self)
+        self.penalidade.definir(
+            min(revisao.faixa_max_ur, self.caso.multa_ur),
+            min(self.caso.suspensao_dias, revisao.suspensao_max_dias or 0),
+        )
+        self.fundamentacao = CampoTexto(linhas=4)
+        f = self.form
+        f.adicionar("escolha", "&Decisão:", self.escolha)
+        f.adicionar("multa_ur", "&Multa revista:", self.penalidade.linha_multa, foco=self.penalidade.multa)
+        f.layout.addRow("Em reais:", self.penalidade.reais)
+        f.adicionar(
+            "suspensao_dias",
+            "&Suspensão revista:",
+            self.penalidade.linha_suspensao,
+            foco=self.penalidade.suspensao,
+        )
+        f.adicionar("fundamentacao", "&Fundamentação:", self.fundamentacao)
+        decisao = self.caso.decisao
+        self.penalidade.avaliar(relogio.hoje(), decisao.data if decisao else None)
+        self.escolha.currentIndexChanged.connect(lambda _i: self._modo())
+        self._modo()
+        self.setMinimumWidth(760)
+
+    def _modo(self) -> None:
+        revisar = self.escolha.currentData() == "revisar"
+        self.penalidade.multa.setEnabled(revisar)
+        self.penalidade.suspensao.setEnabled(revisar and self.caso.suspensao_dias > 0)
+
+    def validar(self) -> None:
+        if self.escolha.currentData() == "revisar":
+            self.penalidade.valores()
+        if not self.fundamentacao.texto().strip():
+            raise ErroDominio("Informe a fundamentação da revisão.", "fundamentacao")
+
+    def confirmacao(self) -> str:
+        if self.escolha.currentData() == "manter":
+            return (
+                f"Manter a penalidade do auto nº {self.caso.numero_formatado}? O caso sai da lista de sanções a "
+                "revisar."
+            )
+        multa, dias = self.penalidade.valores()
+        return (
+            f"Lavrar o termo de revisão do auto nº {self.caso.numero_formatado}, revendo a multa para "
+            f"{formatar_decimal(multa)} URM" + (f" e a suspensão para {_dias(dias)}" if dias else "") + "? "
+            "Ele recebe o próximo número do ano, não pode ser desfeito e é notificado à operadora."
+        )
+
+    def pedido(self) -> dict[str, Any]:
+        if self.escolha.currentData() == "manter":
+            return {"revisao_id": self.revisao_id, "fundamentacao": self.fundamentacao.texto()}
+        multa, dias = self.penalidade.valores()
+        return {
+            "revisao_id": self.revisao_id,
+            "multa_ur": multa,
+            "suspensao_dias": dias,
+            "fundamentacao": self.fundamentacao.texto(),
+        }
+
+    def verificar(self, sessao: Any) -> None:
+        from secretaria.services.revisao_sancao import verificar_manutencao, verificar_revisao
+
+        if self.escolha.currentData() == "manter":
+            verificar_manutencao(sessao, self.ator, **self.pedido())
+        else:
+            verificar_revisao(sessao, self.ator, **self.pedido())
+
+    def executar(self) -> str:
+        from secretaria.services.documentos import emitir_documento
+        from secretaria.services.revisao_sancao import manter_sancao, revisar_sancao
+
+        if self.escolha.currentData() == "manter":
+            return manter_sancao(self.uow, self.ator, **self.pedido()).mensagem
+        resumo = revisar_sancao(self.uow, self.ator, **self.pedido())
+        try:  # its needs were checked before the confirmation; only data changed meanwhile fails here
+            emitir_documento(self.uow, self.ator, tipo="revisao", revisao_id=resumo.id)
+        except ErroDominio as erro:
+            return f"{resumo.mensagem} O PDF do termo não foi emitido: {erro.mensagem}"
+        return f"{resumo.mensagem} O termo está na aba Documentos, para imprimir e notificar à operadora."
+
+
 DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
     "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
+    "registrar_intimacao_julgamento": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="julgamento"),
     "registrar_defesa": DialogoDefesa,
     "registrar_proposta": DialogoProposta,
     "decidir": DialogoDecisao,
@@ -1597,6 +1730,7 @@ DIALOGOS_ATOS: dict[str, Any] = {
     "cancelar_auto": DialogoCancelar,
     "conferir_revisao_prazo": DialogoConferirRevisao,
     "retificar_auto": DialogoRetificacao,
+    "revisar_sancao": DialogoRevisaoSancao,
     "registrar_intimacao_retificacao": lambda c, caso, p: DialogoIntimacao(
         c, caso, p, objeto="auto", termo=next(r for r in caso.retificacoes if r.intimado_em is None)
     ),

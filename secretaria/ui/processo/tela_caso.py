@@ -93,6 +93,7 @@ ROTULOS_EVENTO = {
     "cumprimento": "Cumprimento",
     "cancelamento": "Cancelamento",
     "retificacao": "Retificação",
+    "revisao_sancao": "Revisão",
 }
 
 CORES_FASE = {
@@ -723,7 +724,12 @@ class TelaCaso(QDialog):
             item_vazio(self.lista_documentos, "Nenhum documento emitido ainda.")
         self.botao_reimprimir.setEnabled(bool(c.documentos))
         self.botao_copia_documento.setEnabled(bool(c.documentos))
-        self.botoes_documentos.mostrar(fase=c.fase, decidido=c.decisao is not None)
+        self.botoes_documentos.mostrar(
+            fase=c.fase,
+            decidido=c.decisao is not None,
+            retificado=any(t.substancial for t in c.retificacoes),
+            julgado=c.recurso is not None and c.recurso.julgado_em is not None,
+        )
 
     def _documento(self, acao: str) -> None:
         """Print again, or save, an issued document: its stored bytes, checked against their SHA-256."""
@@ -804,7 +810,7 @@ def _rotulo_documento(tipo: str, referencia: str) -> str:
     from secretaria.services.documentos import TIPOS_DOCUMENTO
 
     nome = TIPOS_DOCUMENTO.get(tipo, tipo)
-    numerados = ("auto", "intimacao", "decisao", "retificacao")
+    numerados = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
     return f"{nome} nº {referencia}" if tipo in numerados else f"{nome} {referencia}"
 
 

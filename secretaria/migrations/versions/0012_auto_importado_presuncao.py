@@ -5,7 +5,7 @@
 - auto_infracao.encerrado_no_livro: "pago", "divida_ativa" or "arquivado" for a case the book closed, so
   the home queues list only what still needs an act.
 
-Revision ID: 0013
+Revision ID: 0012
 Revises: 0011
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
+revision = "0012"
 down_revision = "0011"
 branch_labels = None
 depends_on = None
