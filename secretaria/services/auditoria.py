@@ -33,10 +33,21 @@ _entradas_registradas: set[str] = set()
 """Tokens of delayed logins seen recorded (committed) in the audit: their sessions stop looking."""
 
 
+COLUNAS_FORA_DA_IMAGEM: dict[str, frozenset[str]] = {"usuario": frozenset({"senha_hash"})}
+"""Columns no audit image ever holds: the password's scrypt hash (with its salt) would let whoever reads the
+audit test password guesses offline. The image says only that the password changed (`marca_senha`)."""
+
+
 def instantaneo(registro: Any) -> dict[str, Any]:
     """The record's column values as JSON-safe data (before/after images of the audit row)."""
     mapa = sa.inspect(registro).mapper
-    return {c.key: json_valor(getattr(registro, c.key)) for c in mapa.column_attrs if not c.deferred}
+    tabela = mapa.local_table
+    fora = COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset()) if isinstance(tabela, sa.Table) else frozenset()
+    return {
+        c.key: json_valor(getattr(registro, c.key))
+        for c in mapa.column_attrs
+        if not c.deferred and c.key not in fora
+    }
 
 
 def json_valor(valor: Any) -> Any:
@@ -50,15 +61,15 @@ def json_valor(valor: Any) -> Any:
     return valor
 
 
-def digest_senha(senha_hash: str) -> str:
-    """What the audit image of an account keeps of its password: a digest of the stored (salted, slow)
-    hash, so a hash swapped behind the program's back is caught without the hash itself being copied."""
-    return hashlib.sha256(senha_hash.encode("utf-8")).hexdigest()
+def marca_senha(senha_versao: int) -> str:
+    """What the audit image of an account keeps of its password: only that it was set, and how many times.
+    Nothing derived from the hash (a digest of it would confirm a guess to whoever also has the salt)."""
+    return f"alterada nº {senha_versao}"
 
 
-def extras_usuario(papeis: Iterable[str], senha_hash: str) -> dict[str, Any]:
-    """The parts of an account's image that are not its own columns: its roles and password digest."""
-    return {"papeis": sorted(papeis), "senha": digest_senha(senha_hash)}
+def extras_usuario(papeis: Iterable[str], senha_versao: int) -> dict[str, Any]:
+    """The parts of an account's image that are not its own columns: its roles and password marker."""
+    return {"papeis": sorted(papeis), "senha": marca_senha(senha_versao)}
 
 
 def _calcular_hash(linha: dict[str, Any]) -> str:

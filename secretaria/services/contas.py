@@ -329,7 +329,11 @@ def criar_usuario(
         if uow.session.scalar(sa.select(Usuario.id).where(Usuario.login == login_limpo)) is not None:
             raise ErroDominio(f"Já existe um usuário com o login {login_limpo}.", "login")
         usuario = Usuario(
-            login=login_limpo, nome=nome_limpo, senha_hash=hash_senha(senha), alterado_por=ator.login
+            login=login_limpo,
+            nome=nome_limpo,
+            senha_hash=hash_senha(senha),
+            senha_versao=1,
+            alterado_por=ator.login,
         )
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         uow.session.add(usuario)
@@ -411,6 +415,7 @@ def redefinir_senha(
         usuario = _usuario(s, usuario_id, travar=True)
         antes = _imagem(usuario)
         usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_versao += 1
         usuario.falhas_login = 0
         usuario.bloqueado_ate = None
         usuario.trocar_senha = bool(temporaria)
@@ -468,6 +473,7 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
             raise ErroDominio("A senha atual não confere.", "senha_atual")
         antes = _imagem(usuario)
         usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_versao += 1
         usuario.trocar_senha = False
         _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
         uow.commit()
@@ -515,14 +521,11 @@ def _manter_um_administrador(s: so.Session, usuario: Usuario, acao: str) -> None
 
 
 def _imagem(usuario: Usuario) -> dict[str, object]:
-    """The audit image of an account: never the password hash (only a digest of it, see extras_usuario)."""
+    """The audit image of an account: every column but the password hash (`COLUNAS_FORA_DA_IMAGEM`), its
+    roles, and a marker saying how many times the password was set (`auditoria.marca_senha`)."""
     return {
-        "login": usuario.login,
-        "nome": usuario.nome,
-        "ativo": usuario.ativo,
-        "bloqueado_ate": usuario.bloqueado_ate.isoformat() if usuario.bloqueado_ate else None,
-        "trocar_senha": bool(usuario.trocar_senha),
-        **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_hash),
+        **auditoria.instantaneo(usuario),
+        **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_versao),
     }
 
 

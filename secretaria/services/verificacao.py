@@ -87,11 +87,13 @@ TABELAS: tuple[_Tabela, ...] = (
 )
 
 # Image keys never compared, per table, and why:
-# - usuario.bloqueado_ate: set and cleared by logins (failure counting is not an act on the record);
-#   the lockout itself is an audit row of its own.
+# - usuario.bloqueado_ate, falhas_login, ultimo_acesso: written by logins, which are not acts on the record
+#   (a login must not wait for the record's version nor conflict with the administrator editing it); each
+#   login leaves its own audit row instead (entity "acesso": entrada, falha_entrada, bloqueio), and these
+#   columns grant nothing (the last access is shown, failures only lock the account).
 # - documento_emitido.tamanho: the byte count beside the image; the SHA-256 of the bytes is checked instead.
 _IGNORADAS: dict[str, frozenset[str]] = {
-    "usuario": frozenset({"bloqueado_ate"}),
+    "usuario": frozenset({"bloqueado_ate", "falhas_login", "ultimo_acesso"}),
     "documento_emitido": frozenset({"tamanho"}),
 }
 
@@ -105,7 +107,10 @@ def imagem_da_linha(tabela: sa.Table, linha: sa.RowMapping) -> dict[str, Any]:
 
 @functools.cache
 def _colunas_da_imagem(tabela: sa.Table) -> tuple[str, ...]:
-    return tuple(c.name for c in tabela.columns if not isinstance(c.type, sa.LargeBinary))
+    fora = auditoria.COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset())
+    return tuple(
+        c.name for c in tabela.columns if not isinstance(c.type, sa.LargeBinary) and c.name not in fora
+    )
 
 
 @dataclass
@@ -386,7 +391,7 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                 )
                 continue
             for campo, valor in sorted(esperada.items()):
-                if campo in ignoradas or campo not in atual:
+                if campo in ignoradas or campo not in atual or _marca_antiga(spec.nome, campo, valor):
                     continue
                 if not _iguais(tabela, campo, atual[campo], valor):
                     onde = f"registro de auditoria nº {origem}" if origem else "dados da lei"
@@ -396,6 +401,14 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                         f"auditoria registrou {_mostrar(valor)} ({onde}): alteração feita fora do programa.",
                     )
     _conferir_apagados(sessao, relatorio, spec, existentes)
+
+
+def _marca_antiga(tabela: str, campo: str, valor: Any) -> bool:
+    """An account's password as images written before migration 0016 kept it: a SHA-256 of the stored hash
+    (or, in the demo's images, the hash itself under "senha_hash", which the current image no longer has).
+    Those rows stay as written (the audit is append-only); the password is compared again from the
+    account's next audited act on, whose image carries the marker "alterada nº N"."""
+    return tabela == "usuario" and campo == "senha" and not str(valor).startswith("alterada nº ")
 
 
 def _imagens_auditadas(
@@ -459,10 +472,10 @@ def _extras(sessao: so.Session, tabela: str, chaves: list[Any]) -> dict[Any, dic
         ):
             papeis[uid].append(papel)
         u = Base.metadata.tables["usuario"]
-        senhas = {
-            i: h for i, h in sessao.execute(sa.select(u.c.id, u.c.senha_hash).where(u.c.id.in_(chaves)))
+        versoes = {
+            i: v for i, v in sessao.execute(sa.select(u.c.id, u.c.senha_versao).where(u.c.id.in_(chaves)))
         }
-        return {c: auditoria.extras_usuario(papeis[c], senhas[c]) for c in chaves}
+        return {c: auditoria.extras_usuario(papeis[c], versoes[c]) for c in chaves}
     if tabela == "auto_infracao":
         testemunhas: dict[Any, list[str]] = {c: [] for c in chaves}
         t = Base.metadata.tables["testemunha"]
