@@ -672,21 +672,29 @@ def _ler_senha() -> str:
 
 def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) -> int:
     """Create a user. On a database that already has an active administrator, one of them logs in first
-    and the creation is audited in their name; the first administrator of an empty database needs none."""
-    from secretaria.services.base import SISTEMA
-    from secretaria.services.contas import criar_usuario, existe_administrador_ativo, registrar_saida
+    and the creation is audited in their name; the first administrator of a database without any user needs
+    none (refused if another one was created meanwhile) and is audited in their own name."""
+    from secretaria.services.contas import (
+        criar_primeiro_administrador,
+        criar_usuario,
+        existe_administrador_ativo,
+        registrar_saida,
+    )
     from secretaria.services.semente import abrir_e_semear
 
     banco = abrir_e_semear(url)
     try:
-        ator = SISTEMA
-        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
+        if not existe_administrador_ativo(banco.uow(somente_leitura=True)):
+            criar_primeiro_administrador(
+                banco.uow(), login=login, nome=nome, senha=_ler_senha(), papeis=papeis
+            )
+        else:
             ator = _autenticar_no_terminal(banco, "administrador", acao="criar usuários")
-        try:
-            senha = _ler_senha()
-            criar_usuario(banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis)
-        finally:
-            registrar_saida(banco.uow(), ator)  # nothing for the system
+            try:
+                senha = _ler_senha()
+                criar_usuario(banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis)
+            finally:
+                registrar_saida(banco.uow(), ator)
     finally:
         banco.fechar()
     print(f"Usuário {login.strip().lower()} criado com os papéis: {', '.join(sorted(set(papeis)))}.")

@@ -343,6 +343,55 @@ def criar_usuario(
         return usuario.id
 
 
+_CHAVE_PRIMEIRO_ACESSO = 2_413_0001
+"""PostgreSQL advisory lock of the first administrator's creation: two PCs on the "Primeiro acesso" screen of
+one empty database check "no user yet" one after the other, never both before either has written."""
+
+
+def criar_primeiro_administrador(
+    uow: UnidadeDeTrabalho, *, login: str, nome: str, senha: str, papeis: Iterable[str] = ("administrador",)
+) -> int:
+    """The database's first account, with the administrator's role, needing no login: allowed only while the
+    database has no account at all, checked in the very transaction that creates it (SQLite's write lock,
+    PostgreSQL's advisory lock), so a second PC on the same screen is refused. Audited in the new
+    administrator's own name: nobody else acted."""
+    login_limpo = texto_obrigatorio(login, "login", "o login", 60).lower()
+    if not login_limpo.replace(".", "").replace("_", "").replace("-", "").isalnum():
+        raise ErroDominio("O login deve ter apenas letras, números, ponto, hífen ou sublinhado.", "login")
+    nome_limpo = texto_obrigatorio(nome, "nome", "o nome", 200)
+    validar_senha(senha)
+    conjunto = papeis_validos(papeis)
+    if "administrador" not in conjunto:
+        raise ErroDominio(
+            "O primeiro usuário do banco precisa do papel Administrador: só ele pode criar os demais.",
+            "papeis",
+        )
+    with uow:
+        s = uow.session
+        if s.get_bind().dialect.name == "postgresql":
+            s.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_PRIMEIRO_ACESSO)))
+        if s.scalar(sa.select(Usuario.id).limit(1)) is not None:
+            raise ErroDominio(
+                "Este banco já tem usuários (o administrador acabou de ser criado em outro computador?). "
+                "Nada foi gravado: entre com o login e a senha de um usuário cadastrado.",
+                "login",
+            )
+        usuario = Usuario(
+            login=login_limpo,
+            nome=nome_limpo,
+            senha_hash=hash_senha(senha),
+            senha_versao=1,
+            alterado_por=login_limpo,
+        )
+        usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
+        s.add(usuario)
+        s.flush()
+        ele = Ator(login_limpo, nome_limpo, frozenset(conjunto), usuario_id=usuario.id)
+        auditoria.registrar(s, ele, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
+        uow.commit()
+        return usuario.id
+
+
 def existe_usuario(uow: UnidadeDeTrabalho) -> bool:
     """Whether the database has any account (the login asks `primeiro_acesso`, which needs no models)."""
     with uow:

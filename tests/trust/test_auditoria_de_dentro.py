@@ -3,16 +3,18 @@ behind the program's back, or in someone else's name, is refused or named by `au
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
 
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import Banco
+from secretaria.db import Banco, abrir_banco
 from secretaria.models import Auditoria, Usuario
 from secretaria.services import contas
-from secretaria.services.base import SISTEMA
+from secretaria.services.base import SISTEMA, ErroDominio
 from secretaria.services.verificacao import RelatorioVerificacao, verificar_tudo
 
 SENHA = "Correta123"
@@ -90,3 +92,65 @@ def test_imagem_antiga_com_digest_do_hash_nao_e_comparada(banco: Banco) -> None:
         )
         uow.commit()
     assert _verificar(banco).integro
+
+
+# --- the first administrator: only while the database has no user, in the same transaction ----------------
+
+
+def test_dois_computadores_no_primeiro_acesso_so_um_cria(
+    banco: Banco, banco_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both PCs pass the screen's "no user yet" at once; inside the creation each waits (up to a second)
+    for the other to reach the same point: a check made outside the creating transaction lets both create."""
+    encontro = threading.Barrier(2)
+    calcular = contas.hash_senha
+
+    def devagar(senha: str) -> str:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            encontro.wait(timeout=1.0)
+        return calcular(senha)
+
+    monkeypatch.setattr(contas, "hash_senha", devagar)
+    outro = abrir_banco(banco_url, migrar=False)
+    resultados: dict[str, object] = {}
+
+    def criar(nome: str, b: Banco) -> None:
+        try:
+            resultados[nome] = contas.criar_primeiro_administrador(
+                b.uow(), login=nome, nome=nome, senha=SENHA
+            )
+        except ErroDominio as exc:
+            resultados[nome] = exc
+
+    try:
+        fios = [threading.Thread(target=criar, args=(n, b)) for n, b in (("ana", banco), ("bia", outro))]
+        for f in fios:
+            f.start()
+        for f in fios:
+            f.join(60)
+    finally:
+        outro.fechar()
+    recusas = [r for r in resultados.values() if isinstance(r, ErroDominio)]
+    assert len(resultados) == 2 and len(recusas) == 1, resultados
+    assert "já tem usuários" in recusas[0].mensagem and recusas[0].campo == "login"
+    with banco.leitura() as s:
+        logins = list(s.scalars(sa.select(Usuario.login)))
+        quem = s.execute(
+            sa.select(Auditoria.usuario_login, Auditoria.acao).where(Auditoria.entidade == "usuario")
+        ).all()
+    assert len(logins) == 1
+    assert quem == [(logins[0], "criar_usuario")]  # in the new administrator's name, not "sistema"
+    assert _verificar(banco).integro
+
+
+def test_primeiro_administrador_recusado_com_usuario_existente(banco: Banco) -> None:
+    contas.criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=SENHA, papeis=["fiscal"])
+    with pytest.raises(ErroDominio, match="já tem usuários"):
+        contas.criar_primeiro_administrador(banco.uow(), login="zeca", nome="Zeca", senha=SENHA)
+    with pytest.raises(ErroDominio, match="papel Administrador") as erro:
+        contas.criar_primeiro_administrador(
+            banco.uow(), login="zeca", nome="Zeca", senha=SENHA, papeis=["fiscal"]
+        )
+    assert erro.value.campo == "papeis"
+    with banco.leitura() as s:
+        assert list(s.scalars(sa.select(Usuario.login))) == ["ana"]
