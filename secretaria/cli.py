@@ -82,7 +82,10 @@ def _parser() -> ParserPt:
         help="faz a cópia diária (se ainda não feita hoje) e apaga as antigas",
     )
     backup.add_argument(
-        "--manter", type=_inteiro, metavar="N", help="quantas cópias diárias manter (grava a configuração)"
+        "--manter",
+        type=_inteiro,
+        metavar="N",
+        help="quantas cópias diárias manter (grava a configuração; pede o login de um administrador)",
     )
     backup.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
@@ -200,7 +203,8 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         "documento",
         help="documentos oficiais em PDF",
         description="Emite o documento (guardado no banco com o SHA-256: emitir de novo dá os mesmos bytes) "
-        "e grava o PDF.",
+        "e grava o PDF. Pede o login e a senha de um usuário do banco, em nome de quem a emissão fica na "
+        "auditoria (fora de um terminal: uma linha com o login, outra com a senha).",
     )
     dsub = doc.add_subparsers(dest="tipo_documento", metavar="COMANDO", required=True)
     for nome, ajuda in (
@@ -241,7 +245,8 @@ def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
         "importadas (com --simular: seriam); 1: linhas recusadas, cada uma mostrada como “linha N: motivo” "
         "e nada gravado (salvo com --so-validas); 2: arquivo ou argumentos inutilizáveis. Importar de novo "
         "o mesmo arquivo não muda nada; um arquivo corrigido atualiza os registros pela chave (CNPJ, placa "
-        "ou RENAVAM, CPF, código da linha, matrícula).",
+        "ou RENAVAM, CPF, código da linha, matrícula). Para gravar, pede o login e a senha de um administrador "
+        "(fora de um terminal: uma linha com o login, outra com a senha).",
     )
     imp.add_argument(
         "tipo", choices=_TIPOS_IMPORTACAO, metavar="TIPO", help=f"{', '.join(_TIPOS_IMPORTACAO)}"
@@ -460,7 +465,7 @@ class CopiaDiaria(threading.Thread):
 
 def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int | None) -> int:
     from secretaria.services.backup import copia_diaria, definir_copias_mantidas, fazer_backup
-    from secretaria.services.base import SISTEMA
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.semente import abrir_e_semear
 
     if destino is None and not diaria and manter is None:
@@ -472,7 +477,12 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
         banco = abrir_e_semear(url)
         try:
             if manter is not None:
-                definir_copias_mantidas(banco.uow(), SISTEMA, quantidade=manter)
+                # Changing the setting is an act (the scheduled --diaria alone stays free).
+                ator = _quem_age(banco, "administrador", acao="configurar as cópias de segurança")
+                try:
+                    definir_copias_mantidas(banco.uow(), ator, quantidade=manter)
+                finally:
+                    registrar_saida(banco.uow(), ator)
                 print(f"Serão mantidas as últimas {manter} cópias diárias.")
             if diaria:
                 if not banco.eh_sqlite:
@@ -641,6 +651,18 @@ def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
     return ator
 
 
+def _quem_age(banco: Banco, *papeis: str, acao: str) -> Ator:
+    """Who a command that writes or issues acts as: a user holding one of `papeis`, who logs in at the
+    terminal (as the window requires), so the act is audited in their name. The system acts only on a
+    database without any account, where there is nobody to log in as (and nobody's name to borrow)."""
+    from secretaria.services.base import SISTEMA
+    from secretaria.services.contas import existe_usuario
+
+    if not existe_usuario(banco.uow(somente_leitura=True)):
+        return SISTEMA
+    return _autenticar_no_terminal(banco, *papeis, acao=acao)
+
+
 def _servidor_preparar(url: str | None, saida: Path) -> int:
     from secretaria.servidor import preparar
 
@@ -778,7 +800,8 @@ def _conferir_saida(saida: Path) -> None:
 
 
 def _documento(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.services.base import SISTEMA
+    from secretaria.models import PAPEIS
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.documentos import (
         emitir_documento,
         localizar_auto,
@@ -803,15 +826,19 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 localizar_auto(sessao, args.numero) if tipo in ("auto", "intimacao", "decisao") else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
-        info = emitir_documento(
-            banco.uow(),
-            SISTEMA,
-            tipo="lote_intimacoes" if tipo == "intimacoes" else tipo,
-            auto_id=auto_id,
-            operadora_id=operadora_id,
-            periodo=periodo,
-            data_entrega=entrega,
-        )
+        ator = _quem_age(banco, *PAPEIS, acao="emitir documentos")
+        try:
+            info = emitir_documento(
+                banco.uow(),
+                ator,
+                tipo="lote_intimacoes" if tipo == "intimacoes" else tipo,
+                auto_id=auto_id,
+                operadora_id=operadora_id,
+                periodo=periodo,
+                data_entrega=entrega,
+            )
+        finally:
+            registrar_saida(banco.uow(), ator)
         with banco.leitura() as sessao:
             conteudo = obter_documento(sessao, info.id)
     finally:
@@ -828,8 +855,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
 
 
 def _importar(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.services.base import SISTEMA
-    from secretaria.services.contas import existe_administrador_ativo, registrar_saida
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.importacao import arquivos
     from secretaria.services.importacao.leitura import ler_arquivo
     from secretaria.services.importacao.servico import importar, previa
@@ -873,9 +899,7 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
                 "use --so-validas para importar só as válidas."
             )
             return saida_codigo
-        ator = SISTEMA
-        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
-            ator = _autenticar_no_terminal(banco, "administrador", acao="importar planilhas")
+        ator = _quem_age(banco, "administrador", acao="importar planilhas")
         try:
             resultado = importar(
                 banco.uow(),

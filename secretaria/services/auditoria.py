@@ -42,7 +42,9 @@ def instantaneo(registro: Any) -> dict[str, Any]:
     """The record's column values as JSON-safe data (before/after images of the audit row)."""
     mapa = sa.inspect(registro).mapper
     tabela = mapa.local_table
-    fora = COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset()) if isinstance(tabela, sa.Table) else frozenset()
+    fora = (
+        COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset()) if isinstance(tabela, sa.Table) else frozenset()
+    )
     return {
         c.key: json_valor(getattr(registro, c.key))
         for c in mapa.column_attrs

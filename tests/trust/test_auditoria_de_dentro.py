@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import threading
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from secretaria import cli
 from secretaria.db import Banco, abrir_banco
-from secretaria.models import Auditoria, Usuario
+from secretaria.models import Auditoria, Operadora, Usuario
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA, ErroDominio
 from secretaria.services.verificacao import RelatorioVerificacao, verificar_tudo
@@ -154,3 +157,93 @@ def test_primeiro_administrador_recusado_com_usuario_existente(banco: Banco) -> 
     assert erro.value.campo == "papeis"
     with banco.leitura() as s:
         assert list(s.scalars(sa.select(Usuario.login))) == ["ana"]
+
+
+# --- every command-line act that writes or issues asks for a login ------------------------------------------
+
+
+def _cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, entrada: str, *args: str
+) -> tuple[int, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(entrada))
+    codigo = cli.main(list(args))
+    saida = capsys.readouterr()
+    return codigo, saida.out + saida.err
+
+
+def _autores(banco: Banco, entidade: str) -> list[str]:
+    with banco.leitura() as s:
+        return list(
+            s.scalars(
+                sa.select(Auditoria.usuario_login)
+                .where(Auditoria.entidade == entidade)
+                .order_by(Auditoria.id)
+            )
+        )
+
+
+@pytest.fixture
+def com_usuarios(banco: Banco) -> Banco:
+    contas.criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=SENHA, papeis=["administrador"])
+    contas.criar_usuario(banco.uow(), SISTEMA, login="caio", nome="Caio", senha=SENHA, papeis=["consulta"])
+    return banco
+
+
+def test_backup_manter_pede_um_administrador(
+    com_usuarios: Banco, banco_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    banco = com_usuarios
+    for entrada, esperado in (("", "incorretos"), (f"caio\n{SENHA}\n", "papel Administrador")):
+        codigo, texto = _cli(capsys, monkeypatch, entrada, "backup", "--manter", "3", "--db", banco_url)
+        assert codigo == cli.SAIDA_ERRO and esperado in texto
+    assert _autores(banco, "configuracao") == []
+    codigo, texto = _cli(capsys, monkeypatch, f"ana\n{SENHA}\n", "backup", "--manter", "3", "--db", banco_url)
+    assert codigo == 0, texto
+    assert _autores(banco, "configuracao") == ["ana"]
+
+
+def test_documento_pede_um_usuario_e_fica_em_nome_dele(
+    com_usuarios: Banco,
+    banco_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    banco = com_usuarios
+    with banco.uow() as uow:
+        uow.session.add(
+            Operadora(
+                razao_social="Viação Sul Ltda.", cnpj="11222333000181", logradouro="Rua A", alterado_por="t"
+            )
+        )
+        uow.commit()
+    saida = tmp_path / "ficha.pdf"
+    argumentos = ("documento", "ficha", "11222333000181", "-o", str(saida), "--db", banco_url)
+    codigo, texto = _cli(capsys, monkeypatch, "caio\nErrada999\n", *argumentos)
+    assert codigo == cli.SAIDA_ERRO and "incorretos" in texto and not saida.exists()
+    assert _autores(banco, "documento_emitido") == []
+    codigo, texto = _cli(capsys, monkeypatch, f"caio\n{SENHA}\n", *argumentos)
+    assert codigo == 0, texto
+    assert _autores(banco, "documento_emitido") == ["caio"]
+
+
+def test_importar_pede_um_administrador(
+    com_usuarios: Banco,
+    banco_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    planilha = tmp_path / "operadoras.csv"
+    planilha.write_bytes(
+        "Razão social;CNPJ;Logradouro;Bairro\nViação Nova Ltda.;11.444.777/0001-61;Rua A;Centro\n".encode(
+            "cp1252"
+        )
+    )
+    argumentos = ("importar", "operadoras", str(planilha), "--db", banco_url)
+    codigo, texto = _cli(capsys, monkeypatch, f"caio\n{SENHA}\n", *argumentos)
+    assert codigo == cli.SAIDA_ERRO and "papel Administrador" in texto
+    assert _autores(com_usuarios, "operadora") == []
+    codigo, texto = _cli(capsys, monkeypatch, f"ana\n{SENHA}\n", *argumentos)
+    assert codigo == 0, texto
+    assert _autores(com_usuarios, "operadora") == ["ana"]
