@@ -76,7 +76,9 @@ def extras_usuario(papeis: Iterable[str], senha_versao: int) -> dict[str, Any]:
 
 def _calcular_hash(linha: dict[str, Any]) -> str:
     conteudo = json.dumps(linha, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(conteudo.encode("utf-8")).hexdigest()
+    # surrogatepass: a text no database can store reaches the row's INSERT, which refuses it as
+    # `db.TextoInvalido`, instead of failing here as a raw UnicodeEncodeError (such a row is never stored).
+    return hashlib.sha256(conteudo.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _campos(reg: Auditoria) -> dict[str, Any]:

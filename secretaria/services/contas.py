@@ -24,7 +24,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.db import BancoOcupado, UnidadeDeTrabalho
+from secretaria.db import BancoOcupado, TextoInvalido, UnidadeDeTrabalho, texto_invalido
 from secretaria.models import Base, Usuario, UsuarioPapel
 from secretaria.services import auditoria
 from secretaria.services.auditoria import ENTIDADE_ACESSO
@@ -62,8 +62,14 @@ class FalhaLogin(ErroDominio):
 
 def hash_senha(senha: str) -> str:
     sal = secrets.token_bytes(16)
-    chave = hashlib.scrypt(senha.encode("utf-8"), salt=sal, n=_N, r=_R, p=_P, dklen=32)
+    chave = hashlib.scrypt(_bytes(senha), salt=sal, n=_N, r=_R, p=_P, dklen=32)
     return f"scrypt${_N}${_R}${_P}${sal.hex()}${chave.hex()}"
+
+
+def _bytes(senha: str) -> bytes:
+    """A password's bytes; a lone surrogate typed in a login is then only a wrong password (new passwords
+    refuse it in `validar_senha`, the rule every stored text meets)."""
+    return senha.encode("utf-8", "surrogatepass")
 
 
 def senha_confere(senha: str, guardado: str) -> bool:
@@ -74,7 +80,7 @@ def senha_confere(senha: str, guardado: str) -> bool:
     if esquema != "scrypt":
         return False
     calculada = hashlib.scrypt(
-        senha.encode("utf-8"), salt=bytes.fromhex(sal), n=int(n), r=int(r), p=int(p), dklen=len(chave) // 2
+        _bytes(senha), salt=bytes.fromhex(sal), n=int(n), r=int(r), p=int(p), dklen=len(chave) // 2
     )
     return hmac.compare_digest(calculada.hex(), chave)
 
@@ -88,6 +94,8 @@ def _hash_ficticio() -> str:
 
 def validar_senha(senha: str) -> None:
     """The minimum rule: 8 characters, with at least one letter and one digit."""
+    if texto_invalido(senha):
+        raise TextoInvalido("senha")
     if len(senha) < SENHA_MINIMA:
         raise ErroDominio(f"A senha deve ter pelo menos {SENHA_MINIMA} caracteres.", "senha")
     if not any(c.isalpha() for c in senha) or not any(c.isdigit() for c in senha):
@@ -115,7 +123,9 @@ class _Conta:
 def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     """Check a login and record its outcome in the audit; count failures and lock the account for 15
     minutes after the fifth. Waits for no other writer (see the module's docstring)."""
-    tentado = limpar_texto(login or "")[:TAMANHO_LOGIN]
+    # A lone surrogate cannot be in any stored login: the attempt is an unknown login, recorded with the
+    # character replaced (the audit, like every stored text, refuses one: `db.TextoInvalido`).
+    tentado = limpar_texto(login or "").encode("utf-8", "replace").decode("utf-8")[:TAMANHO_LOGIN]
     with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
         conta = _ler_conta(leitura.session, tentado.lower())
     agora_ = relogio.agora()

@@ -247,3 +247,37 @@ def test_importar_pede_um_administrador(
     codigo, texto = _cli(capsys, monkeypatch, f"ana\n{SENHA}\n", *argumentos)
     assert codigo == 0, texto
     assert _autores(com_usuarios, "operadora") == ["ana"]
+
+
+# --- any text a field accepts gives a normal result (lone surrogates) ----------------------------------------
+
+SOLTOS = ["\ud800", "Viação \udfff Sul", "\ud83d"]
+
+
+@pytest.mark.parametrize("texto", SOLTOS)
+def test_texto_com_surrogato_solto_nas_buscas_no_login_e_num_ato(banco: Banco, texto: str) -> None:
+    from secretaria.services import listas
+    from secretaria.services.cadastros import DadosOperadora, criar_operadora
+    from secretaria.services.listas.nucleo import Filtro
+
+    contas.criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=SENHA, papeis=["administrador"])
+    with banco.leitura() as s:
+        for lista in listas.LISTAS:
+            assert listas.contar(s, lista, Filtro(texto=texto)) == 0
+            assert listas.pagina(s, lista, Filtro(texto=texto), None, 0, 10) == []
+    with pytest.raises(contas.FalhaLogin, match="incorretos"):
+        contas.autenticar(banco.uow(), f"ana{texto}", SENHA)
+    with pytest.raises(contas.FalhaLogin, match="incorretos"):
+        contas.autenticar(banco.uow(), "ana", f"{SENHA}{texto}")
+    antes = _imagens(banco)
+    dados = DadosOperadora(razao_social=texto, cnpj="11444777000161", logradouro="Rua A")
+    with pytest.raises(ErroDominio, match="caractere inválido") as erro:
+        criar_operadora(banco.uow(), SISTEMA, dados)
+    assert erro.value.campo == "razao_social"
+    with pytest.raises(ErroDominio, match="caractere inválido") as erro:
+        contas.criar_usuario(
+            banco.uow(), SISTEMA, login="bia", nome="Bia", senha=f"Senha123{texto}", papeis=["fiscal"]
+        )
+    assert erro.value.campo == "senha"
+    assert _imagens(banco) == antes  # nothing of the refused acts written
+    assert _verificar(banco).integro
