@@ -23,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -162,6 +163,7 @@ def verificar_tudo(
     relatorio = RelatorioVerificacao(verificar_cadeia(sessao))
     sessao.expunge_all()
     _conferir_protecao(sessao, relatorio)
+    _conferir_tempo(sessao, relatorio)
     _conferir_ancoras(sessao, relatorio, ancoras)
     for feitas, tabela in enumerate(TABELAS, start=1):
         etapa(feitas, f"Conferindo os registros ({feitas} de {len(TABELAS)} tabelas)…")
@@ -252,42 +254,124 @@ def emitir_termo(banco: Banco, ator: Ator, *, progresso: Progresso | None = None
 
 # --- protection ---------------------------------------------------------------------------------------------
 
-GATILHOS_SQLITE = ("auditoria_sem_alteracao", "auditoria_sem_exclusao")
-GATILHOS_PG = ("auditoria_somente_insercao", "auditoria_sem_truncate")
+_SO_INCLUSOES = (
+    "A auditoria só aceita inclusões: registros de auditoria não podem ser alterados nem apagados."
+)
+_SEM_TRUNCATE = "A auditoria só aceita inclusões: a tabela de auditoria não pode ser esvaziada (TRUNCATE)."
+_RECUSA_PG = "RAISE EXCEPTION '{}' USING ERRCODE = 'insufficient_privilege';"
+
+# The protection as migrations 0002 and 0005 create it, in full: a trigger kept under its name with its body
+# replaced (a no-op, a RAISE that never runs) protects nothing, so the definition is compared, not the name.
+GATILHOS_SQLITE: dict[str, str] = {
+    nome: f"CREATE TRIGGER {nome} BEFORE {evento} ON auditoria BEGIN SELECT RAISE(ABORT, '{_SO_INCLUSOES}'); END"
+    for nome, evento in (("auditoria_sem_alteracao", "UPDATE"), ("auditoria_sem_exclusao", "DELETE"))
+}
+GATILHOS_PG: dict[str, tuple[str, str]] = {
+    "auditoria_somente_insercao": (
+        "CREATE TRIGGER auditoria_somente_insercao BEFORE DELETE OR UPDATE ON auditoria FOR EACH ROW "
+        "EXECUTE FUNCTION auditoria_somente_insercao()",
+        f"BEGIN {_RECUSA_PG.format(_SO_INCLUSOES)} END;",
+    ),
+    "auditoria_sem_truncate": (
+        "CREATE TRIGGER auditoria_sem_truncate BEFORE TRUNCATE ON auditoria FOR EACH STATEMENT "
+        "EXECUTE FUNCTION auditoria_sem_truncate()",
+        f"BEGIN {_RECUSA_PG.format(_SEM_TRUNCATE)} END;",
+    ),
+}
+
+
+def _normalizar(sql: str | None) -> str:
+    """A definition compared word by word: spacing and the schema's name are not part of what it does."""
+    return " ".join((sql or "").replace("public.", "").split())
+
+
+def _gatilhos_atuais(sessao: so.Session) -> dict[str, tuple[str, bool]]:
+    """Each trigger on the audit table: (its full definition, whether it is enabled). On PostgreSQL the
+    definition is the trigger's and its function's body together, plus the function's language."""
+    if sessao.get_bind().dialect.name == "sqlite":
+        return {
+            nome: (_normalizar(sql), True)
+            for nome, sql in sessao.execute(
+                sa.text(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'auditoria'"
+                )
+            )
+        }
+    linhas = sessao.execute(
+        sa.text(
+            "SELECT t.tgname, pg_get_triggerdef(t.oid), p.prosrc, l.lanname, p.prosecdef, t.tgenabled "
+            "FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_language l ON l.oid = p.prolang "
+            "WHERE t.tgrelid = 'auditoria'::regclass AND NOT t.tgisinternal"
+        )
+    ).all()
+    return {
+        nome: (
+            f"{_normalizar(gatilho)} | {lingua} {'definer' if definer else ''} | {_normalizar(corpo)}",
+            ativo != "D",
+        )
+        for nome, gatilho, corpo, lingua, definer, ativo in linhas
+    }
+
+
+def _gatilhos_esperados(sessao: so.Session) -> dict[str, str]:
+    if sessao.get_bind().dialect.name == "sqlite":
+        return {nome: _normalizar(sql) for nome, sql in GATILHOS_SQLITE.items()}
+    return {nome: f"{_normalizar(g)} | plpgsql  | {_normalizar(c)}" for nome, (g, c) in GATILHOS_PG.items()}
 
 
 def _conferir_protecao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
-    if sessao.get_bind().dialect.name == "sqlite":
-        presentes = set(
-            sessao.execute(
-                sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'auditoria'")
-            ).scalars()
-        )
-        esperados: tuple[str, ...] = GATILHOS_SQLITE
-        desligados: set[str] = set()
-    else:
-        linhas = sessao.execute(
-            sa.text(
-                "SELECT tgname, tgenabled FROM pg_trigger "
-                "WHERE tgrelid = 'auditoria'::regclass AND NOT tgisinternal"
+    presentes = _gatilhos_atuais(sessao)
+    problemas = 0
+    for nome, esperado in _gatilhos_esperados(sessao).items():
+        if nome not in presentes:
+            relatorio.apontar(
+                "proteção",
+                f"A proteção da auditoria foi removida: o gatilho {nome}, que impede alterar ou apagar "
+                "registros de auditoria, não existe no banco.",
             )
-        ).all()
-        presentes = {nome for nome, _ in linhas}
-        desligados = {nome for nome, estado in linhas if estado == "D"}
-        esperados = GATILHOS_PG
-    faltam = [g for g in esperados if g not in presentes]
-    for nome in faltam:
-        relatorio.apontar(
-            "proteção",
-            f"A proteção da auditoria foi removida: o gatilho {nome}, que impede alterar ou apagar "
-            "registros de auditoria, não existe no banco.",
-        )
-    for nome in sorted(desligados):
-        relatorio.apontar(
-            "proteção", f"A proteção da auditoria foi desligada: o gatilho {nome} está desativado."
-        )
-    if not faltam and not desligados:
-        relatorio.protecao = "gatilhos de somente inclusão presentes e ativos"
+        elif presentes[nome][0] != esperado:
+            relatorio.apontar(
+                "proteção",
+                f"A proteção da auditoria foi alterada: o gatilho {nome} existe, mas a sua definição não é a "
+                f"que o programa criou (hoje: {_mostrar(presentes[nome][0])}).",
+            )
+        elif not presentes[nome][1]:
+            relatorio.apontar(
+                "proteção", f"A proteção da auditoria foi desligada: o gatilho {nome} está desativado."
+            )
+        else:
+            continue
+        problemas += 1
+    if not problemas:
+        relatorio.protecao = "gatilhos de somente inclusão presentes, ativos e com a definição original"
+
+
+# --- time ---------------------------------------------------------------------------------------------------
+
+TOLERANCIA_RELOGIO = timedelta(minutes=5)
+"""How far an audit moment may fall behind the latest before it: PCs whose clocks differ by seconds or a
+few minutes (PostgreSQL, several writers) are normal; a clock set back further dates acts falsely."""
+
+
+def _conferir_tempo(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    """Audit moments come from the acting PC's clock: one set back makes acts (an auto, a decision) look
+    older than they are. Rows are numbered in the order they were written, so a moment earlier than an
+    earlier row's (beyond the tolerance) is such a clock."""
+    maior: tuple[int, datetime] | None = None
+    for reg_id, momento in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.momento).order_by(Auditoria.id).execution_options(yield_per=5000)
+    ):
+        if not isinstance(momento, datetime):
+            continue
+        if maior is not None and momento < maior[1] - TOLERANCIA_RELOGIO:
+            relatorio.apontar(
+                "relógio",
+                f"Registro de auditoria nº {reg_id}: gravado com o momento {momento:%d/%m/%Y %H:%M}, anterior "
+                f"ao do registro nº {maior[0]} ({maior[1]:%d/%m/%Y %H:%M}): o relógio do computador estava "
+                "atrasado, e os atos desse momento podem estar com data errada.",
+            )
+        if maior is None or momento > maior[1]:
+            maior = (int(reg_id), momento)
 
 
 # --- anchors ------------------------------------------------------------------------------------------------

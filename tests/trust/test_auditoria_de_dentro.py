@@ -283,3 +283,56 @@ def test_texto_com_surrogato_solto_nas_buscas_no_login_e_num_ato(banco: Banco, t
     assert erro.value.campo == "senha"
     assert _imagens(banco) == antes  # nothing of the refused acts written
     assert _verificar(banco).integro
+
+
+# --- the protection compared by its full definition; the clock -----------------------------------------------
+
+
+def test_gatilho_com_o_mesmo_nome_e_corpo_vazio_e_apontado(banco: Banco) -> None:
+    assert _verificar(banco).protecao.startswith("gatilhos de somente inclusão presentes")
+    with banco.engine.begin() as conn:
+        if banco.eh_sqlite:
+            conn.exec_driver_sql("DROP TRIGGER auditoria_sem_alteracao")
+            conn.exec_driver_sql(
+                "CREATE TRIGGER auditoria_sem_alteracao BEFORE UPDATE ON auditoria BEGIN SELECT 1; END"
+            )
+        else:
+            conn.exec_driver_sql(
+                "CREATE OR REPLACE FUNCTION auditoria_somente_insercao() RETURNS trigger "
+                "LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END; $$"
+            )
+    try:
+        relatorio = _verificar(banco)
+    finally:
+        if not banco.eh_sqlite:  # the session's database outlives this test: the function put back
+            from secretaria.services.verificacao import GATILHOS_PG
+
+            with banco.engine.begin() as conn:
+                conn.exec_driver_sql(
+                    "CREATE OR REPLACE FUNCTION auditoria_somente_insercao() RETURNS trigger "
+                    f"LANGUAGE plpgsql AS $$ {GATILHOS_PG['auditoria_somente_insercao'][1]} $$"
+                )
+            assert _verificar(banco).protecao.startswith("gatilhos de somente inclusão presentes")
+    nome = "auditoria_sem_alteracao" if banco.eh_sqlite else "auditoria_somente_insercao"
+    assert not relatorio.integro and relatorio.protecao == ""
+    assert any(f"o gatilho {nome} existe, mas a sua definição" in a for a in relatorio.achados), (
+        relatorio.achados
+    )
+
+
+def test_momento_anterior_ao_registro_de_antes_e_apontado(
+    banco: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import datetime
+
+    contas.criar_usuario(banco.uow(), SISTEMA, login="ana", nome="Ana", senha=SENHA, papeis=["fiscal"])
+    assert _verificar(banco).integro
+    monkeypatch.setattr("secretaria.relogio.agora", lambda: datetime(2026, 11, 2, 9, 0))
+    contas.criar_usuario(banco.uow(), SISTEMA, login="bia", nome="Bia", senha=SENHA, papeis=["fiscal"])
+    with banco.leitura() as s:
+        ultimo = s.scalar(sa.select(sa.func.max(Auditoria.id)))
+    achados = _verificar(banco).achados
+    assert any(
+        a.startswith(f"Registro de auditoria nº {ultimo}: gravado com o momento 02/11/2026 09:00")
+        for a in achados
+    ), achados
