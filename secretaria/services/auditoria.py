@@ -45,11 +45,27 @@ def instantaneo(registro: Any) -> dict[str, Any]:
     fora = (
         COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset()) if isinstance(tabela, sa.Table) else frozenset()
     )
-    return {
+    dados = {
         c.key: json_valor(getattr(registro, c.key))
         for c in mapa.column_attrs
         if not c.deferred and c.key not in fora
     }
+    sessao = so.object_session(registro)
+    if isinstance(tabela, sa.Table) and tabela.name == "veiculo" and sessao is not None:
+        dados["historico"] = historico_do_veiculo(sessao, registro.id)
+    return dados
+
+
+def historico_do_veiculo(sessao: so.Session, veiculo_id: int | None) -> list[dict[str, Any]]:
+    """The vehicle's service history as its image carries it (pending periods flushed first)."""
+    if veiculo_id is None:
+        return []
+    sessao.flush()  # a Core select does not autoflush: the period just added must be in the image
+    h = Base.metadata.tables["veiculo_historico"]
+    periodos = sessao.execute(
+        sa.select(h).where(h.c.veiculo_id == veiculo_id).order_by(h.c.inicio, h.c.id)
+    ).mappings()
+    return imagem_historico(periodos)
 
 
 def json_valor(valor: Any) -> Any:
@@ -72,6 +88,29 @@ def marca_senha(senha_versao: int) -> str:
 def extras_usuario(papeis: Iterable[str], senha_versao: int) -> dict[str, Any]:
     """The parts of an account's image that are not its own columns: its roles and password marker."""
     return {"papeis": sorted(papeis), "senha": marca_senha(senha_versao)}
+
+
+def imagem_testemunhas(testemunhas: Iterable[Any]) -> list[dict[str, Any]]:
+    """An auto's witnesses as its image carries them: each one whole (name, document and address), in the
+    order they were recorded, so a witness's document or address changed directly is compared too."""
+    return [
+        {"nome": t.nome, "documento": t.documento or "", "endereco": t.endereco or ""} for t in testemunhas
+    ]
+
+
+def imagem_historico(periodos: Iterable[Any]) -> list[dict[str, Any]]:
+    """A vehicle's service history as its image carries it (every period, oldest first): written beside
+    the vehicle by the registry acts, compared with the vehicle."""
+    return [
+        {
+            "operadora_id": p["operadora_id"],
+            "linha_id": p["linha_id"],
+            "inicio": json_valor(p["inicio"]),
+            "fim": json_valor(p["fim"]),
+            "registrado_por": p["registrado_por"],
+        }
+        for p in periodos
+    ]
 
 
 def _calcular_hash(linha: dict[str, Any]) -> str:

@@ -56,10 +56,11 @@ class _Tabela:
 
 # Every table whose records the acts audit one by one. Not here, and why:
 # - usuario_papel and testemunha: part of their parent's image ("papeis" of usuario, "testemunhas" of
-#   auto_infracao), compared there;
-# - veiculo_historico: written beside the vehicle by the registry acts, never imaged on its own;
-# - numeracao (a counter whose effect is the numbers of the autos, which are compared) and configuracao
-#   (settings; imaged by key, not by record); alembic_version.
+#   auto_infracao, each witness whole), compared there;
+# - veiculo_historico: part of the vehicle's image ("historico"), compared there;
+# - numeracao and configuracao: compared on their own (`_conferir_numeracao`: each counter against the
+#   numbers its records hold; `_conferir_configuracao`: each setting against the audit's images by key);
+#   alembic_version.
 TABELAS: tuple[_Tabela, ...] = (
     _Tabela("usuario", "o usuário"),
     _Tabela("valor_urm", "o valor da URM"),
@@ -85,6 +86,8 @@ TABELAS: tuple[_Tabela, ...] = (
     _Tabela("cassacao", "a cassação"),
     _Tabela("cassacao_ato", "o ato da cassação"),
     _Tabela("documento_emitido", "o documento emitido"),
+    _Tabela("retificacao", "o termo de retificação"),
+    _Tabela("revisao_prazo", "a revisão de prazo"),
 )
 
 # Image keys never compared, per table, and why:
@@ -169,6 +172,8 @@ def verificar_tudo(
         etapa(feitas, f"Conferindo os registros ({feitas} de {len(TABELAS)} tabelas)…")
         _conferir_tabela(sessao, relatorio, tabela, lote)
         sessao.expunge_all()
+    _conferir_configuracao(sessao, relatorio)
+    _conferir_numeracao(sessao, relatorio)
     etapa(total - 2, "Conferindo os documentos emitidos…")
     _conferir_documentos(sessao, relatorio)
     sessao.expunge_all()
@@ -477,7 +482,7 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
             for campo, valor in sorted(esperada.items()):
                 if campo in ignoradas or campo not in atual or _marca_antiga(spec.nome, campo, valor):
                     continue
-                if not _iguais(tabela, campo, atual[campo], valor):
+                if not _iguais(tabela, campo, _como_registrado(spec.nome, campo, atual[campo], valor), valor):
                     onde = f"registro de auditoria nº {origem}" if origem else "dados da lei"
                     relatorio.apontar(
                         "registro alterado",
@@ -485,6 +490,20 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                         f"auditoria registrou {_mostrar(valor)} ({onde}): alteração feita fora do programa.",
                     )
     _conferir_apagados(sessao, relatorio, spec, existentes)
+
+
+def _como_registrado(tabela: str, campo: str, atual: Any, registrado: Any) -> Any:
+    """The current value in the shape an older image recorded it: autos audited before whole witnesses
+    were imaged kept their names only, compared as names until the auto's next audited act."""
+    if (
+        tabela == "auto_infracao"
+        and campo == "testemunhas"
+        and isinstance(registrado, list)
+        and all(isinstance(t, str) for t in registrado)
+        and isinstance(atual, list)
+    ):
+        return [t["nome"] if isinstance(t, dict) else t for t in atual]
+    return atual
 
 
 def _marca_antiga(tabela: str, campo: str, valor: Any) -> bool:
@@ -561,13 +580,23 @@ def _extras(sessao: so.Session, tabela: str, chaves: list[Any]) -> dict[Any, dic
         }
         return {c: auditoria.extras_usuario(papeis[c], versoes[c]) for c in chaves}
     if tabela == "auto_infracao":
-        testemunhas: dict[Any, list[str]] = {c: [] for c in chaves}
+        testemunhas: dict[Any, list[Any]] = {c: [] for c in chaves}
         t = Base.metadata.tables["testemunha"]
-        for auto_id, nome in sessao.execute(
-            sa.select(t.c.auto_id, t.c.nome).where(t.c.auto_id.in_(chaves)).order_by(t.c.id)
+        for linha in sessao.execute(
+            sa.select(t.c.auto_id, t.c.nome, t.c.documento, t.c.endereco)
+            .where(t.c.auto_id.in_(chaves))
+            .order_by(t.c.id)
         ):
-            testemunhas[auto_id].append(nome)
-        return {c: {"testemunhas": testemunhas[c]} for c in chaves}
+            testemunhas[linha.auto_id].append(linha)
+        return {c: {"testemunhas": auditoria.imagem_testemunhas(testemunhas[c])} for c in chaves}
+    if tabela == "veiculo":
+        historicos: dict[Any, list[Any]] = {c: [] for c in chaves}
+        h = Base.metadata.tables["veiculo_historico"]
+        for linha in sessao.execute(
+            sa.select(h).where(h.c.veiculo_id.in_(chaves)).order_by(h.c.veiculo_id, h.c.inicio, h.c.id)
+        ).mappings():
+            historicos[linha["veiculo_id"]].append(linha)
+        return {c: {"historico": auditoria.imagem_historico(historicos[c])} for c in chaves}
     return {}
 
 
@@ -634,6 +663,85 @@ def _mostrar(valor: Any) -> str:
         return "vazio"
     texto = json.dumps(valor, ensure_ascii=False) if not isinstance(valor, str) else f"“{valor}”"
     return texto if len(texto) <= 80 else texto[:77] + "…”"
+
+
+# --- settings and numbering -----------------------------------------------------------------------------------
+
+
+def _configuracoes_auditadas(sessao: so.Session) -> dict[str, tuple[Any, int]]:
+    """Per setting key: the value the audit last wrote and that row's number. Settings are imaged two ways:
+    one key per row (entidade_id = the key, {"valor": …}) or several keys in one row ({key: value, …})."""
+    valores: dict[str, tuple[Any, int]] = {}
+    for reg_id, chave, depois in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.depois)
+        .where(Auditoria.entidade == "configuracao")
+        .order_by(Auditoria.id)
+    ):
+        try:
+            dados = json.loads(depois or "null")
+        except ValueError:
+            continue
+        if not isinstance(dados, dict):
+            continue
+        if chave is not None and "valor" in dados:
+            valores[str(chave)] = (dados["valor"], int(reg_id))
+        elif chave is None:
+            valores.update({str(k): (v, int(reg_id)) for k, v in dados.items()})
+    return valores
+
+
+def _conferir_configuracao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    auditadas = _configuracoes_auditadas(sessao)
+    tabela = Base.metadata.tables["configuracao"]
+    atuais = {str(c): v for c, v in sessao.execute(sa.select(tabela.c.chave, tabela.c.valor))}
+    for chave, valor in sorted(atuais.items()):
+        relatorio.registros += 1
+        if chave not in auditadas:
+            relatorio.apontar(
+                "registro sem auditoria",
+                f"A configuração {chave} não tem nenhum registro na auditoria: foi gravada fora do programa.",
+            )
+        elif auditadas[chave][0] != valor:
+            relatorio.apontar(
+                "registro alterado",
+                f"A configuração {chave} é {_mostrar(valor)} no banco, mas a auditoria registrou "
+                f"{_mostrar(auditadas[chave][0])} (registro de auditoria nº {auditadas[chave][1]}): alteração "
+                "feita fora do programa.",
+            )
+    for chave, (_valor, reg_id) in sorted(auditadas.items()):
+        if chave not in atuais:
+            relatorio.apontar(
+                "registro apagado",
+                f"A configuração {chave} consta da auditoria (registro nº {reg_id}) mas não existe mais no banco: "
+                "a exclusão foi feita fora do programa.",
+            )
+
+
+_SERIES = {"AI": "auto_infracao", "REP": "representacao", "TR": "retificacao"}
+"""Each numbering series and the table whose records carry its numbers (ano, numero)."""
+
+
+def _conferir_numeracao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    """Each year's counter must stand at the highest number its records hold (numbers are taken by the act
+    that saves the record, in its transaction, and imports raise the counter to their highest): a counter
+    moved back would give an auto a number already used (or moved ahead, leave a gap in the sequence)."""
+    numeracao = Base.metadata.tables["numeracao"]
+    contadores = {
+        (str(serie), int(ano)): int(ultimo) for serie, ano, ultimo in sessao.execute(sa.select(numeracao))
+    }
+    maiores: dict[tuple[str, int], int] = {}
+    for serie, nome in _SERIES.items():
+        t = Base.metadata.tables[nome]
+        for ano, maior in sessao.execute(sa.select(t.c.ano, sa.func.max(t.c.numero)).group_by(t.c.ano)):
+            maiores[(serie, int(ano))] = int(maior)
+    for serie, ano in sorted(set(contadores) | set(maiores)):
+        contador, maior = contadores.get((serie, ano), 0), maiores.get((serie, ano), 0)
+        if serie in _SERIES and contador != maior:
+            relatorio.apontar(
+                "numeração alterada",
+                f"A numeração {serie} de {ano} está em {contador} no banco, mas o maior número já dado nessa série "
+                f"é {maior}: o contador foi alterado fora do programa.",
+            )
 
 
 # --- issued documents ---------------------------------------------------------------------------------------

@@ -336,3 +336,50 @@ def test_momento_anterior_ao_registro_de_antes_e_apontado(
         a.startswith(f"Registro de auditoria nº {ultimo}: gravado com o momento 02/11/2026 09:00")
         for a in achados
     ), achados
+
+
+# --- everything the program writes is compared ----------------------------------------------------------------
+
+
+@pytest.fixture
+def cidade(banco: Banco) -> Banco:
+    from tests.helpers.cidade_auditada import montar
+
+    montar(banco)
+    return banco
+
+
+@pytest.mark.parametrize(
+    ("sql", "esperado"),
+    [
+        pytest.param(
+            "UPDATE testemunha SET documento = 'RG 0000000'",
+            "o campo testemunhas",
+            id="documento_da_testemunha",
+        ),
+        pytest.param(
+            "UPDATE testemunha SET endereco = 'Rua Falsa, 1'",
+            "o campo testemunhas",
+            id="endereco_da_testemunha",
+        ),
+        pytest.param(
+            "UPDATE veiculo_historico SET inicio = '2001-01-01'",
+            "o campo historico",
+            id="historico_do_veiculo",
+        ),
+        pytest.param(
+            "UPDATE numeracao SET ultimo = 1 WHERE serie = 'AI'", "A numeração AI de 2026", id="numeracao"
+        ),
+        pytest.param(
+            "INSERT INTO configuracao (chave, valor) VALUES ('backup_copias_mantidas', '1')",
+            "A configuração backup_copias_mantidas não tem nenhum registro",
+            id="configuracao",
+        ),
+    ],
+)
+def test_o_que_o_programa_grava_e_comparado(cidade: Banco, sql: str, esperado: str) -> None:
+    assert _verificar(cidade).integro, _verificar(cidade).achados
+    with cidade.engine.begin() as conn:
+        conn.exec_driver_sql(sql)
+    achados = _verificar(cidade).achados
+    assert any(esperado in a for a in achados), achados
