@@ -92,13 +92,22 @@ def _parser() -> ParserPt:
     restaurar = sub.add_parser(
         "restaurar",
         help="restaura uma cópia de segurança (SQLite)",
-        description="Confere a cópia (integridade, esquema completo, referências entre registros e "
-        "auditoria), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
+        description="Confere a cópia (integridade, esquema completo, referências entre registros e tudo o que "
+        "“auditoria verificar” confere, também numa cópia de versão anterior; cada termo de verificação do "
+        "banco atual e cada --ancora), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
         "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa. Pede o login "
         "e a senha de um administrador do banco atual (se ele tiver um).",
     )
     restaurar.add_argument("origem", metavar="ORIGEM", help="arquivo da cópia de segurança")
     restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")
+    restaurar.add_argument(
+        "--ancora",
+        action="append",
+        default=[],
+        metavar="N:HASH",
+        help="número e hash de um registro anotados antes (ex.: de um termo assinado) que a cópia deve ter; "
+        "pode repetir",
+    )
     restaurar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     aud = sub.add_parser("auditoria", help="registro de auditoria")
@@ -293,7 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.comando == "backup":
             return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
         if args.comando == "restaurar":
-            return _restaurar(url, Path(args.origem), confirmado=args.sim)
+            return _restaurar(
+                url, Path(args.origem), confirmado=args.sim, ancoras=[_ler_ancora(a) for a in args.ancora]
+            )
         if args.comando == "auditoria" and args.acao_auditoria == "termo":
             return _auditoria_termo(url, Path(args.saida))
         if args.comando == "auditoria":
@@ -495,13 +506,14 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
     return 0
 
 
-def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
+def _restaurar(url: str | None, origem: Path, *, confirmado: bool, ancoras: list[tuple[int, str]]) -> int:
     from secretaria.services.backup import preparar_restauracao, restaurar
     from secretaria.services.base import SISTEMA
 
     # An administrator of the database about to be replaced; the system when it has none (or is damaged).
     ator = _administrador_do_banco_atual(url, acao="restaurar uma cópia de segurança") or SISTEMA
-    preparacao = preparar_restauracao(origem, url, ator=ator)  # every check first: nothing changed yet
+    # every check first (the copy as completely as `auditoria verificar`): nothing changed yet
+    preparacao = preparar_restauracao(origem, url, ator=ator, ancoras=ancoras)
     if not confirmado:
         if not sys.stdin.isatty():
             raise ErroLinhaDeComando("Confirme a restauração com --sim; nada foi alterado.")

@@ -8,13 +8,15 @@ import hashlib
 import io
 import json
 import threading
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from secretaria import cli
-from secretaria.db import Banco, abrir_banco
+from secretaria.db import Banco, ErroBanco, abrir_banco
 from secretaria.models import Auditoria, Operadora, Usuario
 from secretaria.services import contas
 from secretaria.services.base import SISTEMA, ErroDominio
@@ -383,3 +385,100 @@ def test_o_que_o_programa_grava_e_comparado(cidade: Banco, sql: str, esperado: s
         conn.exec_driver_sql(sql)
     achados = _verificar(cidade).achados
     assert any(esperado in a for a in achados), achados
+
+
+# --- a restore checks the copy as completely as `auditoria verificar` ---------------------------------------
+
+
+def _copia(banco: Banco, destino: Path) -> Path:
+    from secretaria.services.backup import fazer_backup
+
+    fazer_backup(banco.url, destino)
+    return destino
+
+
+def _na_copia(copia: Path, *comandos: str) -> None:
+    """Tamper with a copy as its holder would (the file's triggers dropped first)."""
+    import sqlite3
+
+    con = sqlite3.connect(copia)
+    try:
+        con.execute("DROP TRIGGER IF EXISTS auditoria_sem_alteracao")
+        con.execute("DROP TRIGGER IF EXISTS auditoria_sem_exclusao")
+        for comando in comandos:
+            con.execute(comando)
+        con.commit()
+    finally:
+        con.close()
+
+
+def _recriar_gatilhos(copia: Path) -> None:
+    from secretaria.services.verificacao import GATILHOS_SQLITE
+
+    _na_copia(copia, *GATILHOS_SQLITE.values())
+
+
+def test_copia_de_esquema_anterior_com_multa_alterada_e_recusada(banco_sqlite: Banco, tmp_path: Path) -> None:
+    from alembic import command
+
+    from secretaria import migracoes
+    from secretaria.services import backup
+    from tests.helpers.cidade_auditada import montar
+
+    montar(banco_sqlite)
+    antiga = _copia(banco_sqlite, tmp_path / "antiga.sqlite")
+    engine = sa.create_engine(f"sqlite:///{antiga}")
+    with engine.begin() as conn:  # the schema before this issue's migration
+        command.downgrade(migracoes.configuracao(conn), "0011")
+    engine.dispose()
+    assert backup.verificar_copia(antiga).revisao == "0011"  # whole: accepted
+    _na_copia(antiga, "UPDATE decisao SET multa_ur = multa_ur * 10")
+    _recriar_gatilhos(antiga)
+    with pytest.raises(ErroBanco, match="A decisão 1: o campo multa_ur"):
+        backup.verificar_copia(antiga)
+
+
+def test_copia_com_cadeia_recalculada_e_recusada_pelo_termo_do_banco_atual(
+    banco_sqlite: Banco, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secretaria.services import auditoria, backup
+    from secretaria.services.verificacao import emitir_termo
+    from tests.helpers.cidade_auditada import ADMIN, montar
+
+    montar(banco_sqlite)
+    copia = _copia(banco_sqlite, tmp_path / "copia.sqlite")
+    termo = emitir_termo(banco_sqlite, ADMIN)  # anchors the copy's last row
+    # The copy's holder raises a fine and re-chains the whole audit after it (plain SHA-256, no key).
+    engine = sa.create_engine(f"sqlite:///{copia}")
+    with so.Session(engine) as s:
+        regs = list(s.scalars(sa.select(Auditoria).order_by(Auditoria.id)))
+        s.expunge_all()
+    engine.dispose()
+    anterior = auditoria.HASH_INICIAL
+    comandos = ["UPDATE decisao SET multa_ur = multa_ur * 10"]
+    for reg in regs:
+        if reg.entidade == "decisao" and reg.depois:
+            imagem = json.loads(reg.depois)
+            if "multa_ur" in imagem:
+                imagem["multa_ur"] = str(Decimal(imagem["multa_ur"]) * 10)
+                reg.depois = json.dumps(imagem, sort_keys=True, ensure_ascii=False)
+        reg.hash_anterior = anterior
+        reg.hash = auditoria._calcular_hash(auditoria._campos(reg))
+        anterior = reg.hash
+        depois = "NULL" if reg.depois is None else "'" + reg.depois.replace("'", "''") + "'"
+        comandos.append(
+            f"UPDATE auditoria SET depois = {depois}, hash_anterior = '{reg.hash_anterior}', hash = '{reg.hash}' "
+            f"WHERE id = {reg.id}"
+        )
+    _na_copia(copia, *comandos)
+    _recriar_gatilhos(copia)
+    backup.verificar_copia(copia)  # on its own the recomputed copy is whole
+    with pytest.raises(ErroBanco, match=f"Registro de auditoria nº {termo.ultimo_id}: o hash"):
+        backup.preparar_restauracao(copia, banco_sqlite.url, ator=ADMIN)
+    # The paper's anchor, on the command line, refuses it as well (no administrator in this database).
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    ancora = f"{termo.ultimo_id}:{termo.ultimo_hash}"
+    banco_sqlite.fechar()
+    codigo = cli.main(["restaurar", str(copia), "--sim", "--ancora", ancora, "--db", banco_sqlite.url])
+    saida = capsys.readouterr()
+    assert codigo == cli.SAIDA_ERRO and f"Registro de auditoria nº {termo.ultimo_id}: o hash" in saida.err
