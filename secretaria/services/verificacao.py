@@ -592,10 +592,10 @@ def _extras(sessao: so.Session, tabela: str, chaves: list[Any]) -> dict[Any, dic
     if tabela == "veiculo":
         historicos: dict[Any, list[Any]] = {c: [] for c in chaves}
         h = Base.metadata.tables["veiculo_historico"]
-        for linha in sessao.execute(
+        for periodo in sessao.execute(
             sa.select(h).where(h.c.veiculo_id.in_(chaves)).order_by(h.c.veiculo_id, h.c.inicio, h.c.id)
         ).mappings():
-            historicos[linha["veiculo_id"]].append(linha)
+            historicos[periodo["veiculo_id"]].append(periodo)
         return {c: {"historico": auditoria.imagem_historico(historicos[c])} for c in chaves}
     return {}
 
