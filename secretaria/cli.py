@@ -812,7 +812,7 @@ def _conferir_saida(saida: Path) -> None:
 
 
 def _documento(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.models import PAPEIS
+    from secretaria.codigos import Papel
     from secretaria.services.contas import registrar_saida
     from secretaria.services.documentos import (
         emitir_documento,
@@ -838,7 +838,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 localizar_auto(sessao, args.numero) if tipo in ("auto", "intimacao", "decisao") else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
-        ator = _quem_age(banco, *PAPEIS, acao="emitir documentos")
+        ator = _quem_age(banco, *Papel, acao="emitir documentos")
         try:
             info = emitir_documento(
                 banco.uow(),
