@@ -99,20 +99,32 @@ def _parser() -> ParserPt:
         help="faz a cópia diária (se ainda não feita hoje) e apaga as antigas",
     )
     backup.add_argument(
-        "--manter", type=_inteiro, metavar="N", help="quantas cópias diárias manter (grava a configuração)"
+        "--manter",
+        type=_inteiro,
+        metavar="N",
+        help="quantas cópias diárias manter (grava a configuração; pede o login de um administrador)",
     )
     backup.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     restaurar = sub.add_parser(
         "restaurar",
         help="restaura uma cópia de segurança (SQLite)",
-        description="Confere a cópia (integridade, esquema completo, referências entre registros e "
-        "auditoria), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
+        description="Confere a cópia (integridade, esquema completo, referências entre registros e tudo o que "
+        "“auditoria verificar” confere, também numa cópia de versão anterior; cada termo de verificação do "
+        "banco atual e cada --ancora), guarda o banco atual com outro nome, coloca a cópia no lugar e registra a restauração "
         "na auditoria. Recusa enquanto o banco estiver aberto em outro computador ou programa. Pede o login "
         "e a senha de um administrador do banco atual (se ele tiver um).",
     )
     restaurar.add_argument("origem", metavar="ORIGEM", help="arquivo da cópia de segurança")
     restaurar.add_argument("--sim", action="store_true", help="não pergunta a confirmação")
+    restaurar.add_argument(
+        "--ancora",
+        action="append",
+        default=[],
+        metavar="N:HASH",
+        help="número e hash de um registro anotados antes (ex.: de um termo assinado) que a cópia deve ter; "
+        "pode repetir",
+    )
     restaurar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
     aud = sub.add_parser("auditoria", help="registro de auditoria")
@@ -217,7 +229,8 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         "documento",
         help="documentos oficiais em PDF",
         description="Emite o documento (guardado no banco com o SHA-256: emitir de novo dá os mesmos bytes) "
-        "e grava o PDF.",
+        "e grava o PDF. Pede o login e a senha de um usuário do banco, em nome de quem a emissão fica na "
+        "auditoria (fora de um terminal: uma linha com o login, outra com a senha).",
     )
     dsub = doc.add_subparsers(dest="tipo_documento", metavar="COMANDO", required=True)
     for nome, ajuda in (
@@ -264,7 +277,8 @@ def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
         "importadas (com --simular: seriam); 1: linhas recusadas, cada uma mostrada como “linha N: motivo” "
         "e nada gravado (salvo com --so-validas); 2: arquivo ou argumentos inutilizáveis. Importar de novo "
         "o mesmo arquivo não muda nada; um arquivo corrigido atualiza os registros pela chave (CNPJ, placa "
-        "ou RENAVAM, CPF, código da linha, matrícula).",
+        "ou RENAVAM, CPF, código da linha, matrícula). Para gravar, pede o login e a senha de um administrador "
+        "(fora de um terminal: uma linha com o login, outra com a senha).",
     )
     imp.add_argument(
         "tipo", choices=_TIPOS_IMPORTACAO, metavar="TIPO", help=f"{', '.join(_TIPOS_IMPORTACAO)}"
@@ -348,7 +362,9 @@ def _executar(args: argparse.Namespace, url: str | None) -> int:
     if args.comando == "backup":
         return _backup(url, args.destino, diaria=args.diaria, manter=args.manter)
     if args.comando == "restaurar":
-        return _restaurar(url, Path(args.origem), confirmado=args.sim)
+        return _restaurar(
+            url, Path(args.origem), confirmado=args.sim, ancoras=[_ler_ancora(a) for a in args.ancora]
+        )
     if args.comando == "auditoria" and args.acao_auditoria == "termo":
         return _auditoria_termo(url, Path(args.saida))
     if args.comando == "auditoria":
@@ -599,7 +615,7 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
         fazer_backup,
         remover_parciais_abandonadas,
     )
-    from secretaria.services.base import SISTEMA
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.semente import abrir_e_semear
 
     if destino is None and not diaria and manter is None:
@@ -611,7 +627,12 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
         banco = abrir_e_semear(url)
         try:
             if manter is not None:
-                definir_copias_mantidas(banco.uow(), SISTEMA, quantidade=manter)
+                # Changing the setting is an act (the scheduled --diaria alone stays free).
+                ator = _quem_age(banco, "administrador", acao="configurar as cópias de segurança")
+                try:
+                    definir_copias_mantidas(banco.uow(), ator, quantidade=manter)
+                finally:
+                    registrar_saida(banco.uow(), ator)
                 print(f"Serão mantidas as últimas {manter} cópias diárias.")
             if diaria:
                 if not banco.eh_sqlite:
@@ -625,13 +646,14 @@ def _backup(url: str | None, destino: str | None, *, diaria: bool, manter: int |
     return 0
 
 
-def _restaurar(url: str | None, origem: Path, *, confirmado: bool) -> int:
+def _restaurar(url: str | None, origem: Path, *, confirmado: bool, ancoras: list[tuple[int, str]]) -> int:
     from secretaria.services.backup import preparar_restauracao, restaurar
     from secretaria.services.base import SISTEMA
 
     # An administrator of the database about to be replaced; the system when it has none (or is damaged).
     ator = _administrador_do_banco_atual(url, acao="restaurar uma cópia de segurança") or SISTEMA
-    preparacao = preparar_restauracao(origem, url, ator=ator)  # every check first: nothing changed yet
+    # every check first (the copy as completely as `auditoria verificar`): nothing changed yet
+    preparacao = preparar_restauracao(origem, url, ator=ator, ancoras=ancoras)
     if not confirmado:
         if not _terminal(sys.stdin):
             raise ErroLinhaDeComando("Confirme a restauração com --sim; nada foi alterado.")
@@ -781,6 +803,18 @@ def _autenticar_no_terminal(banco: Banco, *papeis: str, acao: str) -> Ator:
     return ator
 
 
+def _quem_age(banco: Banco, *papeis: str, acao: str) -> Ator:
+    """Who a command that writes or issues acts as: a user holding one of `papeis`, who logs in at the
+    terminal (as the window requires), so the act is audited in their name. The system acts only on a
+    database without any account, where there is nobody to log in as (and nobody's name to borrow)."""
+    from secretaria.services.base import SISTEMA
+    from secretaria.services.contas import existe_usuario
+
+    if not existe_usuario(banco.uow(somente_leitura=True)):
+        return SISTEMA
+    return _autenticar_no_terminal(banco, *papeis, acao=acao)
+
+
 def _servidor_preparar(url: str | None, saida: Path) -> int:
     from secretaria.servidor import preparar
 
@@ -823,25 +857,34 @@ def _ler_senha() -> str:
 
 def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) -> int:
     """Create a user. On a database that already has an active administrator, one of them logs in first
-    and the creation is audited in their name; the first administrator of an empty database needs none."""
-    from secretaria.services.base import SISTEMA
-    from secretaria.services.contas import criar_usuario, existe_administrador_ativo, registrar_saida
+    and the creation is audited in their name; the first administrator of a database without any user needs
+    none (refused if another one was created meanwhile) and is audited in their own name."""
+    from secretaria.services.contas import (
+        criar_primeiro_administrador,
+        criar_usuario,
+        existe_administrador_ativo,
+        registrar_saida,
+    )
     from secretaria.services.semente import abrir_e_semear
 
     banco = abrir_e_semear(url)
+    temporaria = False  # the first administrator chose their own password
     try:
-        ator = SISTEMA
-        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
-            ator = _autenticar_no_terminal(banco, "administrador", acao="criar usuários")
-        # An administrator chose this password: its user replaces it at the first login.
-        temporaria = ator is not SISTEMA
-        try:
-            senha = _ler_senha()
-            criar_usuario(
-                banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis, temporaria=temporaria
+        if not existe_administrador_ativo(banco.uow(somente_leitura=True)):
+            criar_primeiro_administrador(
+                banco.uow(), login=login, nome=nome, senha=_ler_senha(), papeis=papeis
             )
-        finally:
-            registrar_saida(banco.uow(), ator)  # nothing for the system
+        else:
+            ator = _autenticar_no_terminal(banco, "administrador", acao="criar usuários")
+            temporaria = True
+            try:
+                senha = _ler_senha()
+                # An administrator chose this password: its user replaces it at the first login.
+                criar_usuario(
+                    banco.uow(), ator, login=login, nome=nome, senha=senha, papeis=papeis, temporaria=True
+                )
+            finally:
+                registrar_saida(banco.uow(), ator)
     finally:
         banco.fechar()
     print(f"Usuário {login.strip().lower()} criado com os papéis: {', '.join(sorted(set(papeis)))}.")
@@ -933,7 +976,8 @@ _TIPOS_CLI = {"intimacoes": "lote_intimacoes", "intimacao-termo": "intimacao_ter
 
 
 def _documento(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.services.base import SISTEMA
+    from secretaria.codigos import Papel
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.documentos import (
         emitir_documento,
         localizar_auto,
@@ -960,15 +1004,19 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
-        info = emitir_documento(
-            banco.uow(),
-            SISTEMA,
-            tipo=_TIPOS_CLI.get(tipo, tipo),
-            auto_id=auto_id,
-            operadora_id=operadora_id,
-            periodo=periodo,
-            data_entrega=entrega,
-        )
+        ator = _quem_age(banco, *Papel, acao="emitir documentos")
+        try:
+            info = emitir_documento(
+                banco.uow(),
+                ator,
+                tipo=_TIPOS_CLI.get(tipo, tipo),
+                auto_id=auto_id,
+                operadora_id=operadora_id,
+                periodo=periodo,
+                data_entrega=entrega,
+            )
+        finally:
+            registrar_saida(banco.uow(), ator)
         with banco.leitura() as sessao:
             conteudo = obter_documento(sessao, info.id)
     finally:
@@ -985,8 +1033,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
 
 
 def _importar(url: str | None, args: argparse.Namespace) -> int:
-    from secretaria.services.base import SISTEMA
-    from secretaria.services.contas import existe_administrador_ativo, registrar_saida
+    from secretaria.services.contas import registrar_saida
     from secretaria.services.importacao import arquivos
     from secretaria.services.importacao.leitura import ler_arquivo
     from secretaria.services.importacao.servico import importar, previa
@@ -1039,9 +1086,7 @@ def _importar(url: str | None, args: argparse.Namespace) -> int:
                 "use --so-validas para importar só as válidas."
             )
             return saida_codigo
-        ator = SISTEMA
-        if existe_administrador_ativo(banco.uow(somente_leitura=True)):
-            ator = _autenticar_no_terminal(banco, "administrador", acao="importar planilhas")
+        ator = _quem_age(banco, "administrador", acao="importar planilhas")
         try:
             resultado = importar(
                 banco.uow(),

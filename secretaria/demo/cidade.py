@@ -272,6 +272,15 @@ def _registrar_auditoria(sessao: so.Session, contagens: dict[str, int], escala: 
         for linhas in lotes_de_imagens(sessao, spec.nome, lote=5000):
             atos = [("demo", spec.nome, linha[spec.chave], None, imagem) for linha, imagem in linhas]
             auditoria.registrar_lote(sessao, ATOR_DEMO, atos)
+    configuracao = Base.metadata.tables["configuracao"]
+    auditoria.registrar_lote(
+        sessao,
+        ATOR_DEMO,
+        [
+            ("demo", "configuracao", chave, None, {"valor": valor})
+            for chave, valor in sessao.execute(sa.select(configuracao.c.chave, configuracao.c.valor))
+        ],
+    )
     resumo = {nome: total for nome, total in contagens.items() if total}
     auditoria.registrar(
         sessao,

@@ -21,6 +21,8 @@ class Usuario(Versionado, Base):
     login: so.Mapped[str] = so.mapped_column(sa.String(60), unique=True)
     nome: so.Mapped[str] = so.mapped_column(sa.String(200))
     senha_hash: so.Mapped[str] = so.mapped_column(sa.String(300))
+    senha_versao: so.Mapped[int] = so.mapped_column(default=1, server_default=sa.text("1"))
+    """How many times the password was set: what the audit keeps of it ("alterada nº N"), never the hash."""
     ativo: so.Mapped[bool] = so.mapped_column(default=True)
     falhas_login: so.Mapped[int] = so.mapped_column(default=0)
     bloqueado_ate: so.Mapped[datetime | None] = so.mapped_column(sa.DateTime)

@@ -34,10 +34,39 @@ _entradas_registradas: set[str] = set()
 """Tokens of delayed logins seen recorded (committed) in the audit: their sessions stop looking."""
 
 
+COLUNAS_FORA_DA_IMAGEM: dict[str, frozenset[str]] = {"usuario": frozenset({"senha_hash"})}
+"""Columns no audit image ever holds: the password's scrypt hash (with its salt) would let whoever reads the
+audit test password guesses offline. The image says only that the password changed (`marca_senha`)."""
+
+
 def instantaneo(registro: Any) -> dict[str, Any]:
     """The record's column values as JSON-safe data (before/after images of the audit row)."""
     mapa = sa.inspect(registro).mapper
-    return {c.key: json_valor(getattr(registro, c.key)) for c in mapa.column_attrs if not c.deferred}
+    tabela = mapa.local_table
+    fora = (
+        COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset()) if isinstance(tabela, sa.Table) else frozenset()
+    )
+    dados = {
+        c.key: json_valor(getattr(registro, c.key))
+        for c in mapa.column_attrs
+        if not c.deferred and c.key not in fora
+    }
+    sessao = so.object_session(registro)
+    if isinstance(tabela, sa.Table) and tabela.name == "veiculo" and sessao is not None:
+        dados["historico"] = historico_do_veiculo(sessao, registro.id)
+    return dados
+
+
+def historico_do_veiculo(sessao: so.Session, veiculo_id: int | None) -> list[dict[str, Any]]:
+    """The vehicle's service history as its image carries it (pending periods flushed first)."""
+    if veiculo_id is None:
+        return []
+    sessao.flush()  # a Core select does not autoflush: the period just added must be in the image
+    h = Base.metadata.tables["veiculo_historico"]
+    periodos = sessao.execute(
+        sa.select(h).where(h.c.veiculo_id == veiculo_id).order_by(h.c.inicio, h.c.id)
+    ).mappings()
+    return imagem_historico(periodos)
 
 
 def json_valor(valor: Any) -> Any:
@@ -51,20 +80,45 @@ def json_valor(valor: Any) -> Any:
     return valor
 
 
-def digest_senha(senha_hash: str) -> str:
-    """What the audit image of an account keeps of its password: a digest of the stored (salted, slow)
-    hash, so a hash swapped behind the program's back is caught without the hash itself being copied."""
-    return hashlib.sha256(senha_hash.encode("utf-8")).hexdigest()
+def marca_senha(senha_versao: int) -> str:
+    """What the audit image of an account keeps of its password: only that it was set, and how many times.
+    Nothing derived from the hash (a digest of it would confirm a guess to whoever also has the salt)."""
+    return f"alterada nº {senha_versao}"
 
 
-def extras_usuario(papeis: Iterable[str], senha_hash: str) -> dict[str, Any]:
-    """The parts of an account's image that are not its own columns: its roles and password digest."""
-    return {"papeis": sorted(papeis), "senha": digest_senha(senha_hash)}
+def extras_usuario(papeis: Iterable[str], senha_versao: int) -> dict[str, Any]:
+    """The parts of an account's image that are not its own columns: its roles and password marker."""
+    return {"papeis": sorted(papeis), "senha": marca_senha(senha_versao)}
+
+
+def imagem_testemunhas(testemunhas: Iterable[Any]) -> list[dict[str, Any]]:
+    """An auto's witnesses as its image carries them: each one whole (name, document and address), in the
+    order they were recorded, so a witness's document or address changed directly is compared too."""
+    return [
+        {"nome": t.nome, "documento": t.documento or "", "endereco": t.endereco or ""} for t in testemunhas
+    ]
+
+
+def imagem_historico(periodos: Iterable[Any]) -> list[dict[str, Any]]:
+    """A vehicle's service history as its image carries it (every period, oldest first): written beside
+    the vehicle by the registry acts, compared with the vehicle."""
+    return [
+        {
+            "operadora_id": p["operadora_id"],
+            "linha_id": p["linha_id"],
+            "inicio": json_valor(p["inicio"]),
+            "fim": json_valor(p["fim"]),
+            "registrado_por": p["registrado_por"],
+        }
+        for p in periodos
+    ]
 
 
 def _calcular_hash(linha: dict[str, Any]) -> str:
     conteudo = json.dumps(linha, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(conteudo.encode("utf-8")).hexdigest()
+    # surrogatepass: a text no database can store reaches the row's INSERT, which refuses it as
+    # `db.TextoInvalido`, instead of failing here as a raw UnicodeEncodeError (such a row is never stored).
+    return hashlib.sha256(conteudo.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _campos(reg: Auditoria) -> dict[str, Any]:

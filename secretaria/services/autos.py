@@ -274,7 +274,7 @@ def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAu
             representacao.situacao = "autuada"
             representacao.alterado_por = ator.login
         s.flush()
-        depois = imagem(auto, testemunhas=[t.nome for t in testemunhas])
+        depois = imagem(auto, testemunhas=auditoria.imagem_testemunhas(testemunhas))
         auditoria.registrar(s, ator, "lavrar_auto", "auto_infracao", auto.id, None, depois)
         juntadas: tuple[str, ...] = ()
         nao_juntadas: tuple[str, ...] = ()

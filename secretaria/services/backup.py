@@ -20,11 +20,13 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -50,6 +52,9 @@ from secretaria.models import Auditoria, Configuracao
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
 from secretaria.services.rotulos import rotulo_acao
+
+if TYPE_CHECKING:
+    from secretaria.services.verificacao import RelatorioVerificacao
 
 PASTA_BACKUPS = "backups"
 CHAVE_MANTER = "backup_manter"
@@ -440,13 +445,23 @@ def _mesmo_arquivo(a: Path, b: Path) -> bool:
 
 
 def verificar_copia(
-    origem: Path, *, atual: Path | None = None, progresso: Progresso | None = None
+    origem: Path,
+    *,
+    atual: Path | None = None,
+    progresso: Progresso | None = None,
+    ancoras: Sequence[tuple[int, str]] = (),
+    termos_atuais: Sequence[tuple[int, str]] = (),
 ) -> CopiaVerificada:
     """Check, without changing it, that `origem` is a whole, untampered Secretaria SQLite database that the
     program can open and work on: integrity, a known schema version with every table, column, index and
-    trigger that version has (and nothing else), no reference to a missing record, and an intact audit chain
-    that is not empty when there are records. `atual` is the live database file, refused as a source
-    before anything reads it (opening and closing it here would drop this process's locks on it)."""
+    trigger that version has (and nothing else), no reference to a missing record, an intact audit chain
+    that is not empty when there are records, and everything `auditoria verificar` checks (the records
+    against their audit images, the protection, the clock, every term the copy recorded, `ancoras`): a copy
+    of an older schema is checked on an upgraded temporary copy of itself, so older copies are checked as
+    completely. `termos_atuais` are the (number, hash) of the terms the current database recorded: a copy
+    that holds an anchored row with another hash is a rewritten history (terms past the copy's last row
+    are later than the copy, and say nothing about it). `atual` is the live database file, refused as a
+    source before anything reads it (opening and closing it here would drop this process's locks on it)."""
     from secretaria import migracoes
     from secretaria.services.verificacao import verificar_tudo
 
@@ -512,10 +527,14 @@ def verificar_copia(
         with so.Session(engine) as sessao:
             resultado = auditoria.verificar_cadeia(sessao)
             ultimo = _ultimo_registro(sessao)
-            # The records against their audit images, the anchors of every term and the documents' hashes:
-            # the models describe the head schema only, so an older copy is compared after its upgrade
-            # would be — here it gets the chain and schema checks above, which its own revision allows.
-            completo = verificar_tudo(sessao) if revisao == migracoes.revisao_head() else None
+            fim = ultimo.id if ultimo is not None else 0
+            todas = [*ancoras, *((n, h) for n, h in termos_atuais if n <= fim)]
+            # The records against their audit images, the anchors and the documents' hashes: the models
+            # describe the head schema only, so an older copy is compared on an upgraded temporary copy.
+            if revisao == migracoes.revisao_head():
+                completo = verificar_tudo(sessao, todas)
+            else:
+                completo = _verificar_atualizada(uri, todas)
     except sa.exc.DatabaseError as exc:
         raise ErroBanco(
             f"A cópia {origem} está danificada ou não é um banco da Secretaria; nada foi alterado."
@@ -531,7 +550,7 @@ def verificar_copia(
             f"A cópia {origem} tem {_quantos(registros, 'registro', 'registros')} e nenhum registro de "
             "auditoria: a auditoria foi apagada. Nada foi alterado."
         )
-    if completo is not None and not completo.integro:
+    if not completo.integro:
         achados = "; ".join(completo.achados[:5]) + ("; …" if len(completo.achados) > 5 else "")
         raise ErroBanco(f"A cópia {origem} não confere com a sua auditoria: {achados} Nada foi alterado.")
     etapa(4, "Calculando o SHA-256 da cópia…")
@@ -543,6 +562,55 @@ def verificar_copia(
         gravada_em=datetime.fromtimestamp(origem.stat().st_mtime).replace(microsecond=0),
         ultimo=ultimo,
     )
+
+
+def _verificar_atualizada(uri: str, ancoras: Sequence[tuple[int, str]]) -> RelatorioVerificacao:
+    """`verificar_tudo` on a temporary copy of an older copy, upgraded to the current schema the way the
+    restore itself will upgrade it (the copy itself is never written)."""
+    from secretaria import migracoes
+    from secretaria.services.verificacao import verificar_tudo
+
+    with tempfile.TemporaryDirectory(prefix="secretaria-verificacao-") as pasta:
+        temporaria = Path(pasta) / "copia.sqlite"
+        fonte = sqlite3.connect(uri, uri=True)
+        try:
+            alvo = sqlite3.connect(temporaria)
+            try:
+                fonte.backup(alvo)
+            finally:
+                alvo.close()
+        finally:
+            fonte.close()
+        engine = sa.create_engine(f"sqlite:///{temporaria}")
+        try:
+            migracoes.atualizar(engine)
+            with so.Session(engine) as sessao:
+                return verificar_tudo(sessao, ancoras)
+        finally:
+            engine.dispose()
+
+
+def termos_do_banco(url: str | None) -> list[tuple[int, str]]:
+    """(number, hash) anchored by every term the SQLite database at `url` recorded, read-only; none when
+    there is no such file or it cannot be read (a damaged database is what a restore is for)."""
+    from secretaria.services.verificacao import termos_registrados
+
+    arquivo = _arquivo_a_restaurar(resolver_url(url))
+    if not arquivo.is_file():
+        return []
+    engine = sa.create_engine(
+        "sqlite://",
+        creator=lambda: sqlite3.connect(
+            f"file:{arquivo}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
+        ),
+    )
+    try:
+        with so.Session(engine) as sessao:
+            return [(n, h) for _reg, n, h in termos_registrados(sessao) if n]
+    except sa.exc.DBAPIError:
+        return []
+    finally:
+        engine.dispose()
 
 
 def _referencias_quebradas(conn: sa.Connection) -> str:
@@ -677,14 +745,22 @@ def conferir_fechado(url: str | None) -> None:
 
 
 def preparar_restauracao(
-    origem: Path, url: str | None, *, ator: Ator, progresso: Progresso | None = None
+    origem: Path,
+    url: str | None,
+    *,
+    ator: Ator,
+    progresso: Progresso | None = None,
+    ancoras: Sequence[tuple[int, str]] = (),
 ) -> Preparacao:
-    """Every check a restore makes, changing nothing: the role, the copy, that nobody else has the database
-    open; and what would be lost. What the confirmation shows."""
+    """Every check a restore makes, changing nothing: the role, the copy (against `ancoras` and every term
+    the current database recorded too), that nobody else has the database open; and what would be lost.
+    What the confirmation shows."""
     exigir_papel(ator, "administrador", acao="restaurar uma cópia de segurança")
     url = resolver_url(url)
     arquivo = _arquivo_a_restaurar(url)
-    copia = verificar_copia(origem, atual=arquivo, progresso=progresso)
+    copia = verificar_copia(
+        origem, atual=arquivo, progresso=progresso, ancoras=ancoras, termos_atuais=termos_do_banco(url)
+    )
     conferir_fechado(url)
     return Preparacao(arquivo, copia, o_que_se_perde(copia, url))
 
@@ -712,6 +788,7 @@ def restaurar(
     ator: Ator,
     verificada: CopiaVerificada | None = None,
     progresso: Progresso | None = None,
+    ancoras: Sequence[tuple[int, str]] = (),
 ) -> str:
     """Put the backup `origem` back as the SQLite database at `url`; the replaced file is kept aside under a
     name of its own; the restore is the restored database's last audit row (by `ator`).
@@ -733,7 +810,9 @@ def restaurar(
         or _sha256(origem) != verificada.sha256
     ):
         verificada = None  # changed since it was checked (or never checked): check again
-    copia = verificada or verificar_copia(origem, atual=arquivo, progresso=progresso)
+    copia = verificada or verificar_copia(
+        origem, atual=arquivo, progresso=progresso, ancoras=ancoras, termos_atuais=termos_do_banco(url)
+    )
     if _mesmo_arquivo(origem, arquivo):
         raise ErroBanco("A cópia indicada é o próprio banco em uso; nada foi alterado.")
 

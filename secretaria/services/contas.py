@@ -24,7 +24,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.db import BancoOcupado, UnidadeDeTrabalho
+from secretaria.db import BancoOcupado, TextoInvalido, UnidadeDeTrabalho, texto_invalido
 from secretaria.models import Base, Usuario, UsuarioPapel
 from secretaria.services import auditoria
 from secretaria.services.auditoria import ENTIDADE_ACESSO
@@ -62,8 +62,14 @@ class FalhaLogin(ErroDominio):
 
 def hash_senha(senha: str) -> str:
     sal = secrets.token_bytes(16)
-    chave = hashlib.scrypt(senha.encode("utf-8"), salt=sal, n=_N, r=_R, p=_P, dklen=32)
+    chave = hashlib.scrypt(_bytes(senha), salt=sal, n=_N, r=_R, p=_P, dklen=32)
     return f"scrypt${_N}${_R}${_P}${sal.hex()}${chave.hex()}"
+
+
+def _bytes(senha: str) -> bytes:
+    """A password's bytes; a lone surrogate typed in a login is then only a wrong password (new passwords
+    refuse it in `validar_senha`, the rule every stored text meets)."""
+    return senha.encode("utf-8", "surrogatepass")
 
 
 def senha_confere(senha: str, guardado: str) -> bool:
@@ -74,7 +80,7 @@ def senha_confere(senha: str, guardado: str) -> bool:
     if esquema != "scrypt":
         return False
     calculada = hashlib.scrypt(
-        senha.encode("utf-8"), salt=bytes.fromhex(sal), n=int(n), r=int(r), p=int(p), dklen=len(chave) // 2
+        _bytes(senha), salt=bytes.fromhex(sal), n=int(n), r=int(r), p=int(p), dklen=len(chave) // 2
     )
     return hmac.compare_digest(calculada.hex(), chave)
 
@@ -88,6 +94,8 @@ def _hash_ficticio() -> str:
 
 def validar_senha(senha: str) -> None:
     """The minimum rule: 8 characters, with at least one letter and one digit."""
+    if texto_invalido(senha):
+        raise TextoInvalido("senha")
     if len(senha) < SENHA_MINIMA:
         raise ErroDominio(f"A senha deve ter pelo menos {SENHA_MINIMA} caracteres.", "senha")
     if not any(c.isalpha() for c in senha) or not any(c.isdigit() for c in senha):
@@ -115,7 +123,9 @@ class _Conta:
 def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     """Check a login and record its outcome in the audit; count failures and lock the account for 15
     minutes after the fifth. Waits for no other writer (see the module's docstring)."""
-    tentado = limpar_texto(login or "")[:TAMANHO_LOGIN]
+    # A lone surrogate cannot be in any stored login: the attempt is an unknown login, recorded with the
+    # character replaced (the audit, like every stored text, refuses one: `db.TextoInvalido`).
+    tentado = limpar_texto(login or "").encode("utf-8", "replace").decode("utf-8")[:TAMANHO_LOGIN]
     with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
         conta = _ler_conta(leitura.session, tentado.lower())
     agora_ = relogio.agora()
@@ -344,12 +354,62 @@ def criar_usuario(
             nome=nome_limpo,
             senha_hash=hash_senha(senha),
             trocar_senha=temporaria,
+            senha_versao=1,
             alterado_por=ator.login,
         )
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         uow.session.add(usuario)
         uow.session.flush()
         auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
+        uow.commit()
+        return usuario.id
+
+
+_CHAVE_PRIMEIRO_ACESSO = 2_413_0001
+"""PostgreSQL advisory lock of the first administrator's creation: two PCs on the "Primeiro acesso" screen of
+one empty database check "no user yet" one after the other, never both before either has written."""
+
+
+def criar_primeiro_administrador(
+    uow: UnidadeDeTrabalho, *, login: str, nome: str, senha: str, papeis: Iterable[str] = ("administrador",)
+) -> int:
+    """The database's first account, with the administrator's role, needing no login: allowed only while the
+    database has no account at all, checked in the very transaction that creates it (SQLite's write lock,
+    PostgreSQL's advisory lock), so a second PC on the same screen is refused. Audited in the new
+    administrator's own name: nobody else acted."""
+    login_limpo = texto_obrigatorio(login, "login", "o login", 60).lower()
+    if not login_limpo.replace(".", "").replace("_", "").replace("-", "").isalnum():
+        raise ErroDominio("O login deve ter apenas letras, números, ponto, hífen ou sublinhado.", "login")
+    nome_limpo = texto_obrigatorio(nome, "nome", "o nome", 200)
+    validar_senha(senha)
+    conjunto = papeis_validos(papeis)
+    if "administrador" not in conjunto:
+        raise ErroDominio(
+            "O primeiro usuário do banco precisa do papel Administrador: só ele pode criar os demais.",
+            "papeis",
+        )
+    with uow:
+        s = uow.session
+        if s.get_bind().dialect.name == "postgresql":
+            s.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_PRIMEIRO_ACESSO)))
+        if s.scalar(sa.select(Usuario.id).limit(1)) is not None:
+            raise ErroDominio(
+                "Este banco já tem usuários (o administrador acabou de ser criado em outro computador?). "
+                "Nada foi gravado: entre com o login e a senha de um usuário cadastrado.",
+                "login",
+            )
+        usuario = Usuario(
+            login=login_limpo,
+            nome=nome_limpo,
+            senha_hash=hash_senha(senha),
+            senha_versao=1,
+            alterado_por=login_limpo,
+        )
+        usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
+        s.add(usuario)
+        s.flush()
+        ele = Ator(login_limpo, nome_limpo, frozenset(conjunto), usuario_id=usuario.id)
+        auditoria.registrar(s, ele, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
 
@@ -426,6 +486,7 @@ def redefinir_senha(
         usuario = _usuario(s, usuario_id, travar=True)
         antes = _imagem(usuario)
         usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_versao += 1
         usuario.falhas_login = 0
         usuario.bloqueado_ate = None
         usuario.trocar_senha = bool(temporaria)
@@ -483,6 +544,7 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
             raise ErroDominio("A senha atual não confere.", "senha_atual")
         antes = _imagem(usuario)
         usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_versao += 1
         usuario.trocar_senha = False
         _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
         uow.commit()
@@ -530,14 +592,11 @@ def _manter_um_administrador(s: so.Session, usuario: Usuario, acao: str) -> None
 
 
 def _imagem(usuario: Usuario) -> dict[str, object]:
-    """The audit image of an account: never the password hash (only a digest of it, see extras_usuario)."""
+    """The audit image of an account: every column but the password hash (`COLUNAS_FORA_DA_IMAGEM`), its
+    roles, and a marker saying how many times the password was set (`auditoria.marca_senha`)."""
     return {
-        "login": usuario.login,
-        "nome": usuario.nome,
-        "ativo": usuario.ativo,
-        "bloqueado_ate": usuario.bloqueado_ate.isoformat() if usuario.bloqueado_ate else None,
-        "trocar_senha": bool(usuario.trocar_senha),
-        **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_hash),
+        **auditoria.instantaneo(usuario),
+        **auditoria.extras_usuario(usuario.nomes_papeis, usuario.senha_versao),
     }
 
 

@@ -334,7 +334,7 @@ def retificar_auto(
             )
             for campo in mudados
         )
-        antes = imagem(auto, testemunhas=[t.nome for t in auto.testemunhas])
+        antes = imagem(auto, testemunhas=auditoria.imagem_testemunhas(auto.testemunhas))
         termo = Retificacao(
             ano=hoje.year,
             numero=proximo_numero(s, "TR", hoje.year),
@@ -384,7 +384,7 @@ def retificar_auto(
             "auto_infracao",
             auto.id,
             antes,
-            imagem(auto, testemunhas=[t.nome for t in auto.testemunhas]),
+            imagem(auto, testemunhas=auditoria.imagem_testemunhas(auto.testemunhas)),
         )
         uow.commit()
         return ResumoRetificacao(

@@ -23,6 +23,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -55,10 +56,11 @@ class _Tabela:
 
 # Every table whose records the acts audit one by one. Not here, and why:
 # - usuario_papel and testemunha: part of their parent's image ("papeis" of usuario, "testemunhas" of
-#   auto_infracao), compared there;
-# - veiculo_historico: written beside the vehicle by the registry acts, never imaged on its own;
-# - numeracao (a counter whose effect is the numbers of the autos, which are compared) and configuracao
-#   (settings; imaged by key, not by record); alembic_version.
+#   auto_infracao, each witness whole), compared there;
+# - veiculo_historico: part of the vehicle's image ("historico"), compared there;
+# - numeracao and configuracao: compared on their own (`_conferir_numeracao`: each counter against the
+#   numbers its records hold; `_conferir_configuracao`: each setting against the audit's images by key);
+#   alembic_version.
 TABELAS: tuple[_Tabela, ...] = (
     _Tabela("usuario", "o usuário"),
     _Tabela("valor_urm", "o valor da URM"),
@@ -84,14 +86,18 @@ TABELAS: tuple[_Tabela, ...] = (
     _Tabela("cassacao", "a cassação"),
     _Tabela("cassacao_ato", "o ato da cassação"),
     _Tabela("documento_emitido", "o documento emitido"),
+    _Tabela("retificacao", "o termo de retificação"),
+    _Tabela("revisao_prazo", "a revisão de prazo"),
 )
 
 # Image keys never compared, per table, and why:
-# - usuario.bloqueado_ate: set and cleared by logins (failure counting is not an act on the record);
-#   the lockout itself is an audit row of its own.
+# - usuario.bloqueado_ate, falhas_login, ultimo_acesso: written by logins, which are not acts on the record
+#   (a login must not wait for the record's version nor conflict with the administrator editing it); each
+#   login leaves its own audit row instead (entity "acesso": entrada, falha_entrada, bloqueio), and these
+#   columns grant nothing (the last access is shown, failures only lock the account).
 # - documento_emitido.tamanho: the byte count beside the image; the SHA-256 of the bytes is checked instead.
 _IGNORADAS: dict[str, frozenset[str]] = {
-    "usuario": frozenset({"bloqueado_ate"}),
+    "usuario": frozenset({"bloqueado_ate", "falhas_login", "ultimo_acesso"}),
     "documento_emitido": frozenset({"tamanho"}),
 }
 
@@ -105,7 +111,10 @@ def imagem_da_linha(tabela: sa.Table, linha: sa.RowMapping) -> dict[str, Any]:
 
 @functools.cache
 def _colunas_da_imagem(tabela: sa.Table) -> tuple[str, ...]:
-    return tuple(c.name for c in tabela.columns if not isinstance(c.type, sa.LargeBinary))
+    fora = auditoria.COLUNAS_FORA_DA_IMAGEM.get(tabela.name, frozenset())
+    return tuple(
+        c.name for c in tabela.columns if not isinstance(c.type, sa.LargeBinary) and c.name not in fora
+    )
 
 
 @dataclass
@@ -157,11 +166,14 @@ def verificar_tudo(
     relatorio = RelatorioVerificacao(verificar_cadeia(sessao))
     sessao.expunge_all()
     _conferir_protecao(sessao, relatorio)
+    _conferir_tempo(sessao, relatorio)
     _conferir_ancoras(sessao, relatorio, ancoras)
     for feitas, tabela in enumerate(TABELAS, start=1):
         etapa(feitas, f"Conferindo os registros ({feitas} de {len(TABELAS)} tabelas)…")
         _conferir_tabela(sessao, relatorio, tabela, lote)
         sessao.expunge_all()
+    _conferir_configuracao(sessao, relatorio)
+    _conferir_numeracao(sessao, relatorio)
     etapa(total - 2, "Conferindo os documentos emitidos…")
     _conferir_documentos(sessao, relatorio)
     sessao.expunge_all()
@@ -247,42 +259,124 @@ def emitir_termo(banco: Banco, ator: Ator, *, progresso: Progresso | None = None
 
 # --- protection ---------------------------------------------------------------------------------------------
 
-GATILHOS_SQLITE = ("auditoria_sem_alteracao", "auditoria_sem_exclusao")
-GATILHOS_PG = ("auditoria_somente_insercao", "auditoria_sem_truncate")
+_SO_INCLUSOES = (
+    "A auditoria só aceita inclusões: registros de auditoria não podem ser alterados nem apagados."
+)
+_SEM_TRUNCATE = "A auditoria só aceita inclusões: a tabela de auditoria não pode ser esvaziada (TRUNCATE)."
+_RECUSA_PG = "RAISE EXCEPTION '{}' USING ERRCODE = 'insufficient_privilege';"
+
+# The protection as migrations 0002 and 0005 create it, in full: a trigger kept under its name with its body
+# replaced (a no-op, a RAISE that never runs) protects nothing, so the definition is compared, not the name.
+GATILHOS_SQLITE: dict[str, str] = {
+    nome: f"CREATE TRIGGER {nome} BEFORE {evento} ON auditoria BEGIN SELECT RAISE(ABORT, '{_SO_INCLUSOES}'); END"
+    for nome, evento in (("auditoria_sem_alteracao", "UPDATE"), ("auditoria_sem_exclusao", "DELETE"))
+}
+GATILHOS_PG: dict[str, tuple[str, str]] = {
+    "auditoria_somente_insercao": (
+        "CREATE TRIGGER auditoria_somente_insercao BEFORE DELETE OR UPDATE ON auditoria FOR EACH ROW "
+        "EXECUTE FUNCTION auditoria_somente_insercao()",
+        f"BEGIN {_RECUSA_PG.format(_SO_INCLUSOES)} END;",
+    ),
+    "auditoria_sem_truncate": (
+        "CREATE TRIGGER auditoria_sem_truncate BEFORE TRUNCATE ON auditoria FOR EACH STATEMENT "
+        "EXECUTE FUNCTION auditoria_sem_truncate()",
+        f"BEGIN {_RECUSA_PG.format(_SEM_TRUNCATE)} END;",
+    ),
+}
+
+
+def _normalizar(sql: str | None) -> str:
+    """A definition compared word by word: spacing and the schema's name are not part of what it does."""
+    return " ".join((sql or "").replace("public.", "").split())
+
+
+def _gatilhos_atuais(sessao: so.Session) -> dict[str, tuple[str, bool]]:
+    """Each trigger on the audit table: (its full definition, whether it is enabled). On PostgreSQL the
+    definition is the trigger's and its function's body together, plus the function's language."""
+    if sessao.get_bind().dialect.name == "sqlite":
+        return {
+            nome: (_normalizar(sql), True)
+            for nome, sql in sessao.execute(
+                sa.text(
+                    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'auditoria'"
+                )
+            )
+        }
+    linhas = sessao.execute(
+        sa.text(
+            "SELECT t.tgname, pg_get_triggerdef(t.oid), p.prosrc, l.lanname, p.prosecdef, t.tgenabled "
+            "FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_language l ON l.oid = p.prolang "
+            "WHERE t.tgrelid = 'auditoria'::regclass AND NOT t.tgisinternal"
+        )
+    ).all()
+    return {
+        nome: (
+            f"{_normalizar(gatilho)} | {lingua} {'definer' if definer else ''} | {_normalizar(corpo)}",
+            ativo != "D",
+        )
+        for nome, gatilho, corpo, lingua, definer, ativo in linhas
+    }
+
+
+def _gatilhos_esperados(sessao: so.Session) -> dict[str, str]:
+    if sessao.get_bind().dialect.name == "sqlite":
+        return {nome: _normalizar(sql) for nome, sql in GATILHOS_SQLITE.items()}
+    return {nome: f"{_normalizar(g)} | plpgsql  | {_normalizar(c)}" for nome, (g, c) in GATILHOS_PG.items()}
 
 
 def _conferir_protecao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
-    if sessao.get_bind().dialect.name == "sqlite":
-        presentes = set(
-            sessao.execute(
-                sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'auditoria'")
-            ).scalars()
-        )
-        esperados: tuple[str, ...] = GATILHOS_SQLITE
-        desligados: set[str] = set()
-    else:
-        linhas = sessao.execute(
-            sa.text(
-                "SELECT tgname, tgenabled FROM pg_trigger "
-                "WHERE tgrelid = 'auditoria'::regclass AND NOT tgisinternal"
+    presentes = _gatilhos_atuais(sessao)
+    problemas = 0
+    for nome, esperado in _gatilhos_esperados(sessao).items():
+        if nome not in presentes:
+            relatorio.apontar(
+                "proteção",
+                f"A proteção da auditoria foi removida: o gatilho {nome}, que impede alterar ou apagar "
+                "registros de auditoria, não existe no banco.",
             )
-        ).all()
-        presentes = {nome for nome, _ in linhas}
-        desligados = {nome for nome, estado in linhas if estado == "D"}
-        esperados = GATILHOS_PG
-    faltam = [g for g in esperados if g not in presentes]
-    for nome in faltam:
-        relatorio.apontar(
-            "proteção",
-            f"A proteção da auditoria foi removida: o gatilho {nome}, que impede alterar ou apagar "
-            "registros de auditoria, não existe no banco.",
-        )
-    for nome in sorted(desligados):
-        relatorio.apontar(
-            "proteção", f"A proteção da auditoria foi desligada: o gatilho {nome} está desativado."
-        )
-    if not faltam and not desligados:
-        relatorio.protecao = "gatilhos de somente inclusão presentes e ativos"
+        elif presentes[nome][0] != esperado:
+            relatorio.apontar(
+                "proteção",
+                f"A proteção da auditoria foi alterada: o gatilho {nome} existe, mas a sua definição não é a "
+                f"que o programa criou (hoje: {_mostrar(presentes[nome][0])}).",
+            )
+        elif not presentes[nome][1]:
+            relatorio.apontar(
+                "proteção", f"A proteção da auditoria foi desligada: o gatilho {nome} está desativado."
+            )
+        else:
+            continue
+        problemas += 1
+    if not problemas:
+        relatorio.protecao = "gatilhos de somente inclusão presentes, ativos e com a definição original"
+
+
+# --- time ---------------------------------------------------------------------------------------------------
+
+TOLERANCIA_RELOGIO = timedelta(minutes=5)
+"""How far an audit moment may fall behind the latest before it: PCs whose clocks differ by seconds or a
+few minutes (PostgreSQL, several writers) are normal; a clock set back further dates acts falsely."""
+
+
+def _conferir_tempo(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    """Audit moments come from the acting PC's clock: one set back makes acts (an auto, a decision) look
+    older than they are. Rows are numbered in the order they were written, so a moment earlier than an
+    earlier row's (beyond the tolerance) is such a clock."""
+    maior: tuple[int, datetime] | None = None
+    for reg_id, momento in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.momento).order_by(Auditoria.id).execution_options(yield_per=5000)
+    ):
+        if not isinstance(momento, datetime):
+            continue
+        if maior is not None and momento < maior[1] - TOLERANCIA_RELOGIO:
+            relatorio.apontar(
+                "relógio",
+                f"Registro de auditoria nº {reg_id}: gravado com o momento {momento:%d/%m/%Y %H:%M}, anterior "
+                f"ao do registro nº {maior[0]} ({maior[1]:%d/%m/%Y %H:%M}): o relógio do computador estava "
+                "atrasado, e os atos desse momento podem estar com data errada.",
+            )
+        if maior is None or momento > maior[1]:
+            maior = (int(reg_id), momento)
 
 
 # --- anchors ------------------------------------------------------------------------------------------------
@@ -386,9 +480,9 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                 )
                 continue
             for campo, valor in sorted(esperada.items()):
-                if campo in ignoradas or campo not in atual:
+                if campo in ignoradas or campo not in atual or _marca_antiga(spec.nome, campo, valor):
                     continue
-                if not _iguais(tabela, campo, atual[campo], valor):
+                if not _iguais(tabela, campo, _como_registrado(spec.nome, campo, atual[campo], valor), valor):
                     onde = f"registro de auditoria nº {origem}" if origem else "dados da lei"
                     relatorio.apontar(
                         "registro alterado",
@@ -396,6 +490,28 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                         f"auditoria registrou {_mostrar(valor)} ({onde}): alteração feita fora do programa.",
                     )
     _conferir_apagados(sessao, relatorio, spec, existentes)
+
+
+def _como_registrado(tabela: str, campo: str, atual: Any, registrado: Any) -> Any:
+    """The current value in the shape an older image recorded it: autos audited before whole witnesses
+    were imaged kept their names only, compared as names until the auto's next audited act."""
+    if (
+        tabela == "auto_infracao"
+        and campo == "testemunhas"
+        and isinstance(registrado, list)
+        and all(isinstance(t, str) for t in registrado)
+        and isinstance(atual, list)
+    ):
+        return [t["nome"] if isinstance(t, dict) else t for t in atual]
+    return atual
+
+
+def _marca_antiga(tabela: str, campo: str, valor: Any) -> bool:
+    """An account's password as images written before migration 0016 kept it: a SHA-256 of the stored hash
+    (or, in the demo's images, the hash itself under "senha_hash", which the current image no longer has).
+    Those rows stay as written (the audit is append-only); the password is compared again from the
+    account's next audited act on, whose image carries the marker "alterada nº N"."""
+    return tabela == "usuario" and campo == "senha" and not str(valor).startswith("alterada nº ")
 
 
 def _imagens_auditadas(
@@ -459,18 +575,28 @@ def _extras(sessao: so.Session, tabela: str, chaves: list[Any]) -> dict[Any, dic
         ):
             papeis[uid].append(papel)
         u = Base.metadata.tables["usuario"]
-        senhas = {
-            i: h for i, h in sessao.execute(sa.select(u.c.id, u.c.senha_hash).where(u.c.id.in_(chaves)))
+        versoes = {
+            i: v for i, v in sessao.execute(sa.select(u.c.id, u.c.senha_versao).where(u.c.id.in_(chaves)))
         }
-        return {c: auditoria.extras_usuario(papeis[c], senhas[c]) for c in chaves}
+        return {c: auditoria.extras_usuario(papeis[c], versoes[c]) for c in chaves}
     if tabela == "auto_infracao":
-        testemunhas: dict[Any, list[str]] = {c: [] for c in chaves}
+        testemunhas: dict[Any, list[Any]] = {c: [] for c in chaves}
         t = Base.metadata.tables["testemunha"]
-        for auto_id, nome in sessao.execute(
-            sa.select(t.c.auto_id, t.c.nome).where(t.c.auto_id.in_(chaves)).order_by(t.c.id)
+        for linha in sessao.execute(
+            sa.select(t.c.auto_id, t.c.nome, t.c.documento, t.c.endereco)
+            .where(t.c.auto_id.in_(chaves))
+            .order_by(t.c.id)
         ):
-            testemunhas[auto_id].append(nome)
-        return {c: {"testemunhas": testemunhas[c]} for c in chaves}
+            testemunhas[linha.auto_id].append(linha)
+        return {c: {"testemunhas": auditoria.imagem_testemunhas(testemunhas[c])} for c in chaves}
+    if tabela == "veiculo":
+        historicos: dict[Any, list[Any]] = {c: [] for c in chaves}
+        h = Base.metadata.tables["veiculo_historico"]
+        for periodo in sessao.execute(
+            sa.select(h).where(h.c.veiculo_id.in_(chaves)).order_by(h.c.veiculo_id, h.c.inicio, h.c.id)
+        ).mappings():
+            historicos[periodo["veiculo_id"]].append(periodo)
+        return {c: {"historico": auditoria.imagem_historico(historicos[c])} for c in chaves}
     return {}
 
 
@@ -537,6 +663,85 @@ def _mostrar(valor: Any) -> str:
         return "vazio"
     texto = json.dumps(valor, ensure_ascii=False) if not isinstance(valor, str) else f"“{valor}”"
     return texto if len(texto) <= 80 else texto[:77] + "…”"
+
+
+# --- settings and numbering -----------------------------------------------------------------------------------
+
+
+def _configuracoes_auditadas(sessao: so.Session) -> dict[str, tuple[Any, int]]:
+    """Per setting key: the value the audit last wrote and that row's number. Settings are imaged two ways:
+    one key per row (entidade_id = the key, {"valor": …}) or several keys in one row ({key: value, …})."""
+    valores: dict[str, tuple[Any, int]] = {}
+    for reg_id, chave, depois in sessao.execute(
+        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.depois)
+        .where(Auditoria.entidade == "configuracao")
+        .order_by(Auditoria.id)
+    ):
+        try:
+            dados = json.loads(depois or "null")
+        except ValueError:
+            continue
+        if not isinstance(dados, dict):
+            continue
+        if chave is not None and "valor" in dados:
+            valores[str(chave)] = (dados["valor"], int(reg_id))
+        elif chave is None:
+            valores.update({str(k): (v, int(reg_id)) for k, v in dados.items()})
+    return valores
+
+
+def _conferir_configuracao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    auditadas = _configuracoes_auditadas(sessao)
+    tabela = Base.metadata.tables["configuracao"]
+    atuais = {str(c): v for c, v in sessao.execute(sa.select(tabela.c.chave, tabela.c.valor))}
+    for chave, valor in sorted(atuais.items()):
+        relatorio.registros += 1
+        if chave not in auditadas:
+            relatorio.apontar(
+                "registro sem auditoria",
+                f"A configuração {chave} não tem nenhum registro na auditoria: foi gravada fora do programa.",
+            )
+        elif auditadas[chave][0] != valor:
+            relatorio.apontar(
+                "registro alterado",
+                f"A configuração {chave} é {_mostrar(valor)} no banco, mas a auditoria registrou "
+                f"{_mostrar(auditadas[chave][0])} (registro de auditoria nº {auditadas[chave][1]}): alteração "
+                "feita fora do programa.",
+            )
+    for chave, (_valor, reg_id) in sorted(auditadas.items()):
+        if chave not in atuais:
+            relatorio.apontar(
+                "registro apagado",
+                f"A configuração {chave} consta da auditoria (registro nº {reg_id}) mas não existe mais no banco: "
+                "a exclusão foi feita fora do programa.",
+            )
+
+
+_SERIES = {"AI": "auto_infracao", "REP": "representacao", "TR": "retificacao"}
+"""Each numbering series and the table whose records carry its numbers (ano, numero)."""
+
+
+def _conferir_numeracao(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    """Each year's counter must stand at the highest number its records hold (numbers are taken by the act
+    that saves the record, in its transaction, and imports raise the counter to their highest): a counter
+    moved back would give an auto a number already used (or moved ahead, leave a gap in the sequence)."""
+    numeracao = Base.metadata.tables["numeracao"]
+    contadores = {
+        (str(serie), int(ano)): int(ultimo) for serie, ano, ultimo in sessao.execute(sa.select(numeracao))
+    }
+    maiores: dict[tuple[str, int], int] = {}
+    for serie, nome in _SERIES.items():
+        t = Base.metadata.tables[nome]
+        for ano, maior in sessao.execute(sa.select(t.c.ano, sa.func.max(t.c.numero)).group_by(t.c.ano)):
+            maiores[(serie, int(ano))] = int(maior)
+    for serie, ano in sorted(set(contadores) | set(maiores)):
+        contador, maior = contadores.get((serie, ano), 0), maiores.get((serie, ano), 0)
+        if serie in _SERIES and contador != maior:
+            relatorio.apontar(
+                "numeração alterada",
+                f"A numeração {serie} de {ano} está em {contador} no banco, mas o maior número já dado nessa série "
+                f"é {maior}: o contador foi alterado fora do programa.",
+            )
 
 
 # --- issued documents ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.db import Banco
-from secretaria.services.base import ROTULOS_PAPEIS, SISTEMA, Ator, ErroDominio
+from secretaria.services.base import ROTULOS_PAPEIS, Ator, ErroDominio
 from secretaria.ui.widgets.formulario import DialogoFormulario, Formulario, botoes_salvar_cancelar
 from secretaria.ui.widgets.janelas import crescer_para_caber
 
@@ -301,14 +301,13 @@ class DialogoPrimeiroAcesso(DialogoFormulario):
         self.setMinimumWidth(480)
 
     def criar(self) -> None:
-        from secretaria.services.contas import autenticar, criar_usuario
+        from secretaria.services.contas import autenticar, criar_primeiro_administrador
 
         def executar() -> Ator:
             if self.senha.text() != self.repetir.text():
                 raise ErroDominio("As senhas não conferem.", "repetir")
-            criar_usuario(
+            criar_primeiro_administrador(
                 self.banco.uow(),
-                SISTEMA,
                 login=self.login.text(),
                 nome=self.nome.text(),
                 senha=self.senha.text(),

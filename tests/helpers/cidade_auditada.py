@@ -129,7 +129,8 @@ def montar(banco: Banco) -> CidadeAuditada:
         padrao.update(campos)
         return autos.NovoAuto(**padrao)  # type: ignore[arg-type]
 
-    auto = autos.lavrar_auto(u(), FISCAL, novo(date(2026, 8, 3))).id
+    testemunha = autos.DadosTestemunha("Maria Testemunha", "RG 1234567", "Rua Andrade Neves, 10")
+    auto = autos.lavrar_auto(u(), FISCAL, novo(date(2026, 8, 3), testemunhas=[testemunha])).id
     intim = tramitacao.registrar_intimacao(
         u(),
         PROTOCOLO,

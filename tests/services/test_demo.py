@@ -314,3 +314,22 @@ def test_demo_de_outro_dia_tambem_fecha(
         finally:
             banco.fechar()
     assert digestos[0] == digestos[1]
+
+
+def test_demo_confere_com_a_auditoria_depois_de_entrar(demo: Banco) -> None:
+    """Issue 28: a login writes the account's last access; the demo's images must agree with it (before, the
+    termo could never be issued on the demo), and no image holds a password hash."""
+    from secretaria.models import Auditoria
+    from secretaria.services.verificacao import verificar_tudo
+
+    autenticar(demo.uow(), "admin", SENHA_DEMO)
+    with pytest.raises(FalhaLogin):
+        autenticar(demo.uow(), "fiscal", "errada123")
+    with demo.leitura() as s:
+        relatorio = verificar_tudo(s)
+        imagens = s.execute(
+            sa.select(Auditoria.antes, Auditoria.depois).where(Auditoria.entidade == "usuario")
+        )
+        texto = repr(imagens.all())
+    assert relatorio.integro, relatorio.achados
+    assert "scrypt" not in texto and "senha_hash" not in texto

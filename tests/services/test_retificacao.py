@@ -101,8 +101,12 @@ def test_retificacao_formal_numera_o_termo_audita_e_nao_reabre_o_prazo(banco: Ba
     # The audit: the auto before → after, and the termo with its full image.
     ultima = ultima_auditoria(banco)
     assert ultima is not None and ultima["acao"] == "retificar_auto" and ultima["entidade"] == "auto_infracao"
-    assert json.loads(ultima["antes"])["testemunhas"] == ["Jose da Silav"]
-    assert json.loads(ultima["depois"])["testemunhas"] == ["José da Silva"]
+    assert json.loads(ultima["antes"])["testemunhas"] == [
+        {"nome": "Jose da Silav", "documento": "", "endereco": ""}
+    ]
+    assert json.loads(ultima["depois"])["testemunhas"] == [
+        {"nome": "José da Silva", "documento": "RG 1234567", "endereco": ""}
+    ]
     with banco.leitura() as s:
         auto = s.get(AutoInfracao, auto_id)
         assert auto is not None

@@ -67,7 +67,7 @@ def url(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
         "--criar",
     )
     assert codigo == 0, texto
-    assert _quem_criou(endereco, "ana") == "sistema"
+    assert _quem_criou(endereco, "ana") == "ana"  # the first administrator acts in their own name
     yield endereco
 
 

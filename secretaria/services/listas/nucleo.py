@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 
+from secretaria.db import texto_invalido
 from secretaria.lei.catalogo import dispositivos, rotulo_do_codigo
 from secretaria.models import DispositivoCatalogo, Operadora
 from secretaria.services.base import ErroDominio
@@ -159,7 +160,8 @@ _PALAVRAS_POR_BUSCA = 32
 
 
 def _palavras_da_busca(texto: str) -> list[str] | None:
-    """The words of a search box's text, or None when the search can find nothing (a word too long).
+    """The words of a search box's text, or None when the search can find nothing (a word too long, or
+    holding a lone surrogate).
 
     Any text a line edit accepts gives a normal result: control characters (NUL, which PostgreSQL refuses in
     a text value, and the others) separate words like spaces; the text is composed (NFC) so an accent typed
@@ -168,6 +170,8 @@ def _palavras_da_busca(texto: str) -> list[str] | None:
     palavras = unicodedata.normalize("NFC", limpo).split()
     if any(len(p) > _LETRAS_POR_PALAVRA for p in palavras):
         return None
+    if any(texto_invalido(p) for p in palavras):
+        return None  # a lone surrogate: no stored text holds one (`db.TextoInvalido`), so nothing matches
     if len(palavras) > _PALAVRAS_POR_BUSCA:
         palavras = list(dict.fromkeys(palavras))[:_PALAVRAS_POR_BUSCA]
     return palavras
