@@ -47,6 +47,7 @@ from secretaria.db import (
     pasta_dados,
     resolver_url,
     uri_sqlite,
+    url_sqlite,
 )
 from secretaria.models import Auditoria, Configuracao
 from secretaria.services import auditoria
@@ -581,7 +582,7 @@ def _verificar_atualizada(uri: str, ancoras: Sequence[tuple[int, str]]) -> Relat
                 alvo.close()
         finally:
             fonte.close()
-        engine = sa.create_engine(f"sqlite:///{temporaria}")
+        engine = sa.create_engine(url_sqlite(temporaria))
         try:
             migracoes.atualizar(engine)
             with so.Session(engine) as sessao:
@@ -601,7 +602,7 @@ def termos_do_banco(url: str | None) -> list[tuple[int, str]]:
     engine = sa.create_engine(
         "sqlite://",
         creator=lambda: sqlite3.connect(
-            f"file:{arquivo}?mode=ro", uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
+            uri_sqlite(arquivo, mode="ro"), uri=True, timeout=SQLITE_ESPERA_MS / 1000, check_same_thread=False
         ),
     )
     try:
