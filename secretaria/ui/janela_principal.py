@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.db import Banco
+from secretaria.services.auditoria import sessao_encerrada
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
@@ -314,6 +316,8 @@ class JanelaPrincipal(QMainWindow):
         form open on a changed record is never overwritten: it is told who changed it and when."""
         if self._saida_registrada:
             return
+        if self._conta_encerrada(mudancas):
+            return
         for alvo in [self.pagina_atual(), *self._janelas_abertas()]:
             ao_mudar: Callable[[frozenset[Any]], object] | None = getattr(alvo, "ao_mudar", None)
             if callable(ao_mudar):
@@ -324,6 +328,26 @@ class JanelaPrincipal(QMainWindow):
                 aviso = aviso_de_alteracao(alvo, mudancas)
                 if aviso is not None:
                     avisar(aviso)
+
+    def _conta_encerrada(self, mudancas: frozenset[Any]) -> bool:
+        """Another PC changed this user's account (deactivated, roles taken away): when the session no
+        longer holds, go back to the login now, as the user's next act would (`encerrar_sessao`), so the
+        window stops showing records the user may no longer read."""
+        ator = self.contexto.ator
+        if ator.usuario_id is None or not any(
+            m.entidade == "usuario" and m.entidade_id == str(ator.usuario_id) for m in mudancas
+        ):
+            return False
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                erro = sessao_encerrada(sessao, ator)
+        except Exception:  # a failed read leaves the session alone: the next act is still checked
+            logging.getLogger(__name__).warning("Conta de %s não conferida", ator.login, exc_info=True)
+            return False
+        if erro is None:
+            return False
+        self.encerrar_sessao(erro)
+        return True
 
     def _janelas_abertas(self) -> list[QWidget]:
         return [

@@ -346,3 +346,86 @@ def test_aba_de_usuarios_da_administracao_mostra_a_conta_criada_em_outro_pc(
         outro.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
     )
     _esperar(qtbot, lambda: usuarios.modelo.total == antes + 1)
+
+
+def _textos(lista: PaginaLista) -> list[str]:
+    """Every cell text of the list's loaded rows."""
+    modelo = lista.modelo
+    return [
+        str(modelo.data(modelo.index(linha, coluna)))
+        for linha in range(modelo.rowCount())
+        for coluna in range(modelo.columnCount())
+    ]
+
+
+def test_operadoras_e_linhas_mostram_o_ato_de_outro_pc(
+    qtbot: QtBot, banco: Banco, cidade: fabrica.Cidade, outro: Banco
+) -> None:
+    """The Operadoras page holds two tabs (operators, lines): the one on screen refreshes by itself."""
+    from secretaria.services.cadastros import DadosLinha, criar_linha
+    from secretaria.ui.cadastros.operadoras import PaginaOperadoras
+
+    janela = _janela(qtbot, banco)
+    pagina = janela.mostrar_pagina("operadoras")
+    assert isinstance(pagina, PaginaOperadoras)
+    with outro.leitura() as s:
+        atual = obter_operadora(s, cidade.operadora_id)
+    editar_operadora(
+        outro.uow(),
+        fabrica.ATORES["administrador"],
+        cidade.operadora_id,
+        dataclasses.replace(atual.dados, razao_social="Viação Princesa Renovada Ltda."),
+        versao=atual.versao,
+    )
+    _esperar(qtbot, lambda: "Viação Princesa Renovada Ltda." in _textos(pagina.operadoras))
+
+    pagina.abas.setCurrentWidget(pagina.linhas)
+    antes = pagina.linhas.modelo.total
+    criar_linha(
+        outro.uow(),
+        fabrica.ATORES["administrador"],
+        DadosLinha(codigo="L99", nome="Centro–Areal", operadora_id=cidade.operadora2_id),
+    )
+    _esperar(qtbot, lambda: pagina.linhas.modelo.total == antes + 1)
+    assert "L99" in _textos(pagina.linhas)
+
+
+def test_conta_desativada_em_outro_pc_volta_ao_login_sem_esperar_um_ato(
+    qtbot: QtBot, banco: Banco, outro: Banco
+) -> None:
+    """A deactivated user's window stops showing records when the watcher hears of it, not at their next
+    write: the pages go, the login shows the reason. A change to another account leaves the window be."""
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.login import DialogoLogin
+
+    for login, papel in (("fabio", "fiscal"), ("gil", "fiscal"), ("ana", "administrador")):
+        contas.criar_usuario(
+            banco.uow(), SISTEMA, login=login, nome=login.title(), senha="segredo123", papeis=(papel,)
+        )
+    janela = JanelaPrincipal(Contexto(banco, contas.autenticar(banco.uow(), "fabio", "segredo123")))
+    qtbot.addWidget(janela)
+    janela.resize(1366, 768)
+    janela.show()
+    qtbot.waitExposed(janela)
+    autos = janela.mostrar_pagina("autos")
+    assert isinstance(autos, PaginaLista)
+    ana = contas.autenticar(outro.uow(), "ana", "segredo123")
+    with outro.leitura() as s:
+        gil = next(u for u in contas.listar_usuarios(s) if u.login == "gil")
+        fabio = next(u for u in contas.listar_usuarios(s) if u.login == "fabio")
+    assert janela.vigia is not None
+    with qtbot.waitSignal(janela.vigia.mudou, timeout=ESPERA_MS):
+        contas.definir_ativo(outro.uow(), ana, gil.id, ativo=False)  # someone else's account
+    assert janela.aviso_encerrada is None and janela.pagina("autos") is autos
+
+    contas.definir_ativo(outro.uow(), ana, fabio.id, ativo=False)
+
+    _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
+    login = ap.dialogo_aberto(DialogoLogin)
+    assert login is not None
+    assert janela.aviso_encerrada is not None and "sua conta foi desativada" in janela.aviso_encerrada.text()
+    assert janela.pagina("autos") is None and janela.navegacao.count() == 0
+    ap.salvar_png(janela, "ao-vivo-conta-desativada")
+    login.reject()

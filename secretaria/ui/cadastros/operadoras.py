@@ -375,3 +375,11 @@ class PaginaOperadoras(QWidget):
         pagina = self.abas.currentWidget()
         if isinstance(pagina, PaginaCadastro):
             pagina.recarregar()
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Other users' acts (forwarded by the main window to the page on screen, which is this tab
+        holder, not a list): the tab on screen refreshes keeping its selection and search; the other tab
+        reads again when shown (`currentChanged`)."""
+        pagina = self.abas.currentWidget()
+        if isinstance(pagina, PaginaCadastro):
+            pagina.ao_mudar(mudancas)
