@@ -125,7 +125,7 @@ def test_confirmar_so_age_no_sim(qtbot: QtBot) -> None:
     feitos: list[str] = []
     caixa = mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
     assert caixa.defaultButton() is caixa.button(QMessageBox.StandardButton.No)
-    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "Sim"
+    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "&Sim"
     assert mensagens.responder(QMessageBox.StandardButton.No) == "Excluir o feriado?"
     assert feitos == []
     mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))

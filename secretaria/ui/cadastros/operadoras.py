@@ -96,7 +96,7 @@ class DialogoOperadora(DialogoCadastro):
         esquerda.addWidget(f.grupo("Identificação"))
         f.adicionar("razao_social", "&Razão social:", self.razao_social)
         f.adicionar("nome_fantasia", "Nome &fantasia:", self.nome_fantasia)
-        f.adicionar("cnpj", "&CNPJ:", self.cnpj)
+        f.adicionar("cnpj", "CNP&J:", self.cnpj)
         f.adicionar("delegacao", "&Delegação:", self.delegacao)
         esquerda.addWidget(f.grupo("Representante legal"))
         f.adicionar("representante_nome", "&Nome:", self.representante_nome)

@@ -31,6 +31,7 @@ from secretaria.ui.widgets.edicao import (
     texto_campo,
     valor_campo,
 )
+from secretaria.ui.widgets.letras import dar_letras
 
 T = TypeVar("T")
 
@@ -378,6 +379,7 @@ class DialogoFormulario(QDialog):
 
     def showEvent(self, evento: QShowEvent) -> None:
         super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt, whoever made it (the button box, a row added)
         if self._retrato is None:
             self.marcar_como_carregado()
 
