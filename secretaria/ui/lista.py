@@ -81,6 +81,33 @@ class AtalhosDaPagina(QObject):
         return False
 
 
+class SetasAbremLista(QObject):
+    """On a filter's closed combo box, Up/Down (and PageUp/PageDown/Home/End) open its list instead of
+    changing the filter unseen: Tab from the search box lands on the Situação filter, and a Down meant for
+    the table used to switch the list to another situation silently."""
+
+    TECLAS = (
+        Qt.Key.Key_Up,
+        Qt.Key.Key_Down,
+        Qt.Key.Key_PageUp,
+        Qt.Key.Key_PageDown,
+        Qt.Key.Key_Home,
+        Qt.Key.Key_End,
+    )
+
+    def eventFilter(self, alvo: QObject, evento: QEvent) -> bool:
+        if (
+            isinstance(alvo, QComboBox)
+            and evento.type() == QEvent.Type.KeyPress
+            and isinstance(evento, QKeyEvent)
+            and evento.key() in self.TECLAS
+            and not evento.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            alvo.showPopup()
+            return True
+        return super().eventFilter(alvo, evento)
+
+
 class TabelaLista(QTableView):
     """A QTableView set up for long lazy lists: fixed row height (never measures all rows), whole-row
     selection, header click sorts through the model (in SQL), Enter or double click = `activated`."""
@@ -387,6 +414,8 @@ class PaginaLista(QWidget):
         self.botao_atualizar.clicked.connect(lambda: self.recarregar())
         self._atalhos_da_pagina = AtalhosDaPagina(self)
         self.busca.installEventFilter(self._atalhos_da_pagina)
+        self._setas_abrem_lista = SetasAbremLista(self)
+        self.combo_situacao.installEventFilter(self._setas_abrem_lista)
         self._atalho(QKeySequence.StandardKey.Find, self._focar_busca)
         self._atalho("Ctrl+N", self._novo_se_pode)
         self._atalho("Ctrl+E", self.exportar)
@@ -453,6 +482,8 @@ class PaginaLista(QWidget):
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:
         """Add a filter widget (with its label) to the first filter row, or to a second row (`linha=2`)."""
         self._filtros_extras.append(widget)
+        for combo in widget.findChildren(QComboBox) if not isinstance(widget, QComboBox) else [widget]:
+            combo.installEventFilter(self._setas_abrem_lista)
         for campo in widget.findChildren(QLineEdit) if not isinstance(widget, QLineEdit) else [widget]:
             campo.installEventFilter(self._atalhos_da_pagina)  # a date's editor claims Ctrl+E as well
         if linha == 2:
