@@ -473,9 +473,11 @@ class PaginaLista(QWidget):
             campos += [w, w.editor] if isinstance(w, CampoData) else [w]
         campos += [self.tabela, self.botao_novo, self.botao_abrir, *self._botoes_extras]
         campos += [self.botao_atualizar, self.botao_exportar]
-        imprimir = getattr(self, "botao_imprimir", None)  # a service list's "Imprimir lista…", once installed
-        if isinstance(imprimir, QPushButton):
-            campos.append(imprimir)
+        # A service list's "Imprimir lista…" and "Salvar lista em PDF…", once installed.
+        for nome in ("botao_imprimir", "botao_salvar_pdf"):
+            botao = getattr(self, nome, None)
+            if isinstance(botao, QPushButton):
+                campos.append(botao)
         for antes, depois in itertools.pairwise(campos):
             QWidget.setTabOrder(antes, depois)
 
@@ -912,7 +914,8 @@ class PaginaListaServico(PaginaLista):
         self._instalar_impressao()
 
     def _instalar_impressao(self) -> None:
-        """ "Imprimir lista…" (Ctrl+P, a button beside "Exportar para Excel") and "Salvar lista em PDF…"."""
+        """ "Imprimir lista…" (Ctrl+P) and "Salvar lista em PDF…": buttons beside "Exportar para Excel", also in
+        the table's context menu."""
         from secretaria.ui.widgets.imprimir_lista import instalar_impressao
 
         self.acao_imprimir, self.acao_salvar_pdf = instalar_impressao(
@@ -922,7 +925,13 @@ class PaginaListaServico(PaginaLista):
         self.botao_imprimir.setToolTip("Todas as linhas desta busca e destes filtros, em PDF — Ctrl+P")
         self.botao_imprimir.clicked.connect(self.acao_imprimir.trigger)
         self._botoes.addWidget(self.botao_imprimir)
+        # Beside Imprimir, not only in the table's context menu: with no printer, the PDF is the way out.
+        self.botao_salvar_pdf = QPushButton("Salvar lista em PDF…")
+        self.botao_salvar_pdf.setToolTip("As mesmas linhas da impressão, num arquivo PDF")
+        self.botao_salvar_pdf.clicked.connect(self.acao_salvar_pdf.trigger)
+        self._botoes.addWidget(self.botao_salvar_pdf)
         QWidget.setTabOrder(self.botao_exportar, self.botao_imprimir)
+        QWidget.setTabOrder(self.botao_imprimir, self.botao_salvar_pdf)
 
     def pedido_impressao(self) -> PedidoImpressao:
         """What "Imprimir lista…" prints now: the filters in effect, the visible columns, every matching row

@@ -158,16 +158,17 @@ def test_tab_percorre_filtros_tabela_e_botoes_na_ordem(qtbot: QtBot, banco: Banc
     assert isinstance(autos, PaginaAutos)
     visitados = _ordem_do_tab(qtbot, janela.navegacao)
     assert visitados[1:3] == [autos.busca, autos.combo_situacao]
-    assert visitados[-6:] == [
+    assert visitados[-7:] == [
         autos.tabela,
         autos.botao_novo,
         autos.botao_abrir,
         autos.botao_atualizar,
         autos.botao_exportar,
         autos.botao_imprimir,
+        autos.botao_salvar_pdf,
     ]
     # The filters added by the page (tipo, operator, the period) come before the table, each once.
-    filtros = visitados[3:-6]
+    filtros = visitados[3:-7]
     assert autos.desde is not None and autos.ate is not None
     assert autos.desde.editor in filtros and autos.ate.editor in filtros
     assert len(visitados) == len(set(visitados))
