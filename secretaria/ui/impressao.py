@@ -301,7 +301,7 @@ def imprimir_pdf(
     return IMPRESSO
 
 
-def oferecer_pdf(parent: QWidget | None, falha: str, conteudo: bytes, nome_arquivo: str) -> QMessageBox:
+def oferecer_pdf(parent: QWidget | None, falha: str, conteudo: bytes, nome_arquivo: str) -> None:
     """A print that failed (no printer, the printer refused the job): say so and offer the same document
     as a PDF file, to print later or from another computer, instead of leaving the user at a dead end."""
 
@@ -322,7 +322,6 @@ def oferecer_pdf(parent: QWidget | None, falha: str, conteudo: bytes, nome_arqui
         ao_terminar=terminou,
     )
     caixa.button(QMessageBox.StandardButton.Save).setText("&Salvar em PDF…")
-    return caixa
 
 
 def arquivo_temporario(conteudo: bytes, nome_arquivo: str) -> Path:

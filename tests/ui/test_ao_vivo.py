@@ -423,9 +423,9 @@ def test_conta_desativada_em_outro_pc_volta_ao_login_sem_esperar_um_ato(
     contas.definir_ativo(outro.uow(), ana, fabio.id, ativo=False)
 
     _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
-    login = ap.dialogo_aberto(DialogoLogin)
-    assert login is not None
+    dialogo_login = ap.dialogo_aberto(DialogoLogin)
+    assert dialogo_login is not None
     assert janela.aviso_encerrada is not None and "sua conta foi desativada" in janela.aviso_encerrada.text()
     assert janela.pagina("autos") is None and janela.navegacao.count() == 0
     ap.salvar_png(janela, "ao-vivo-conta-desativada")
-    login.reject()
+    dialogo_login.reject()
