@@ -7,8 +7,17 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QHelpEvent,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -18,8 +27,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyle,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -209,7 +220,11 @@ class TabelaLista(QTableView):
         excesso = sum(naturais) - disponivel
         if excesso > 0:
             pisos = {i: max(min(minimo_texto, naturais[i]), self.largura_titulo(i)) for i in textos}
-            larguras = nivelar(naturais, pisos, excesso)
+            primeiros = {i: piso for i, piso in pisos.items() if not tipo[i].cortar_por_ultimo}
+            ultimos = {i: piso for i, piso in pisos.items() if tipo[i].cortar_por_ultimo}
+            larguras = nivelar(naturais, primeiros, excesso)
+            if (resto := sum(larguras) - disponivel) > 0 and ultimos:
+                larguras = nivelar(larguras, ultimos, resto)  # only what the others could not give
         sobra = disponivel - sum(larguras)
         esticaveis = [i for i in visiveis if tipo[i].esticar]
         if sobra > 0 and (esticaveis or not vazia) and (esticaveis or textos):
@@ -260,6 +275,32 @@ class TabelaLista(QTableView):
         modelo = self.model()
         titulo = str(modelo.headerData(coluna, Qt.Orientation.Horizontal) or "") if modelo is not None else ""
         return self.horizontalHeader().fontMetrics().horizontalAdvance(titulo) + 34
+
+    def viewportEvent(self, evento: QEvent) -> bool:
+        """A cell too narrow for its text shows the whole text as its tooltip (with the row's own tip,
+        if any, below it): a long name or status cut to "…sem lic…" can always be read in full."""
+        if evento.type() == QEvent.Type.ToolTip and isinstance(evento, QHelpEvent):
+            texto = self.texto_cortado(self.indexAt(evento.pos()))
+            if texto is not None:
+                indice = self.indexAt(evento.pos())
+                QToolTip.showText(evento.globalPos(), texto, self.viewport(), self.visualRect(indice))
+                return True
+        return super().viewportEvent(evento)
+
+    def texto_cortado(self, indice: QModelIndex) -> str | None:
+        """The tooltip of a cell whose text does not fit its column, else None (the model's own tip)."""
+        modelo = self.model()
+        if modelo is None or not indice.isValid():
+            return None
+        texto = str(modelo.data(indice, Qt.ItemDataRole.DisplayRole) or "")
+        margem = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        if (
+            not texto
+            or self.fontMetrics().horizontalAdvance(texto) <= self.columnWidth(indice.column()) - margem
+        ):
+            return None
+        dica = modelo.data(indice, Qt.ItemDataRole.ToolTipRole)
+        return texto if not dica or texto in str(dica) else f"{texto}\n\n{dica}"
 
     def keyPressEvent(self, evento: QKeyEvent) -> None:
         # Enter opens the current row even on styles where QAbstractItemView would not emit `activated`.
@@ -325,7 +366,7 @@ class PaginaLista(QWidget):
         self.busca.setPlaceholderText(texto_busca)
         self.busca.setClearButtonEnabled(True)
         self.busca.setAccessibleName("Buscar")
-        self.busca.setMinimumWidth(320)
+        self.busca.setMinimumWidth(300)  # with the Veículos filters, the page still fits 1280 pixels
         self.combo_situacao = QComboBox()
         self.combo_situacao.setAccessibleName("Situação")
         for valor, rotulo in situacoes:
@@ -766,6 +807,9 @@ class FonteLista:
                 formatar=formatos.get(c.chave),
                 dinheiro=c.tipo == "dinheiro",
                 inteira=c.tipo in LARGURAS_POR_TIPO,
+                # A status ("Ativa — contrato vence em 15/01/2027", "Ativo — sem licença") cut lost exactly
+                # the part that says what is wrong: the names give up their room first.
+                cortar_por_ultimo=c.chave == "situacao",
                 esticar=c.tipo == "nome",
             )
             for c in self.definicao.colunas
@@ -883,6 +927,11 @@ class PaginaListaServico(PaginaLista):
             for f in d.filtros:
                 if f.grupo == grupo:
                     combo.addItem(f.rotulo, f.chave)
+            # As narrow as the operator's: its longest choice made the Veículos page wider than a 1280-pixel
+            # screen. The open list still shows every choice whole.
+            combo.setMinimumContentsLength(14)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.view().setMinimumWidth(combo.view().sizeHintForColumn(0) + 24)
             combo.currentIndexChanged.connect(
                 lambda _i, g=grupo, c=combo: self.definir_extra(PREFIXO_GRUPO + g, c.currentData())
             )

@@ -132,7 +132,8 @@ class DialogoUsuario(DialogoSimples):
         if u.ultimo_acesso is not None:
             texto += f" — último acesso em {u.ultimo_acesso:%d/%m/%Y às %H:%M}"
         if u.trocar_senha and u.ativo:
-            texto += " — senha provisória: troca exigida no próximo acesso"
+            # Its own line: on one line with the last access it was cut at the dialog's edge.
+            texto += "\nSenha provisória: troca exigida no próximo acesso"
         self.situacao.setText(texto)
         self.situacao.setStyleSheet(f"color: {cor};")
         if self.botao_desbloquear is not None and self.botao_ativo is not None:
