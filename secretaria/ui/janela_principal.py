@@ -247,7 +247,8 @@ class JanelaPrincipal(QMainWindow):
             f"A sessão de {ator.nome} ({ator.login}) foi encerrada.\n\n{erro.mensagem}"
         )
         self.aviso_encerrada.setWordWrap(True)
-        self.aviso_encerrada.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # At the top: the login opens over the middle of the window, and hid the reason when centred.
+        self.aviso_encerrada.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.aviso_encerrada.setStyleSheet("color: #555; font-size: 12pt; padding: 40px;")
         self.pilha.addWidget(self.aviso_encerrada)
         self.pilha.setCurrentWidget(self.aviso_encerrada)

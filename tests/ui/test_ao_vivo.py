@@ -425,7 +425,13 @@ def test_conta_desativada_em_outro_pc_volta_ao_login_sem_esperar_um_ato(
     _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
     dialogo_login = ap.dialogo_aberto(DialogoLogin)
     assert dialogo_login is not None
-    assert janela.aviso_encerrada is not None and "sua conta foi desativada" in janela.aviso_encerrada.text()
+    aviso = janela.aviso_encerrada
+    assert aviso is not None and "sua conta foi desativada" in aviso.text()
+    # The reason is read above the login, not hidden behind it (the login opens over the window's middle).
+    qtbot.waitExposed(dialogo_login)
+    bandeira = int(aviso.alignment().value) | int(Qt.TextFlag.TextWordWrap.value)
+    texto = aviso.fontMetrics().boundingRect(aviso.contentsRect(), bandeira, aviso.text())
+    assert aviso.mapToGlobal(texto.bottomLeft()).y() <= dialogo_login.frameGeometry().top()
     assert janela.pagina("autos") is None and janela.navegacao.count() == 0
     ap.salvar_png(janela, "ao-vivo-conta-desativada")
     dialogo_login.reject()
