@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.db import Banco
-from secretaria.services.auditoria import sessao_encerrada
+from secretaria.services.auditoria import ENTIDADE_ACESSO, sessao_encerrada
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
@@ -319,14 +319,19 @@ class JanelaPrincipal(QMainWindow):
             return
         if self._conta_encerrada(mudancas):
             return
+        # Entries, exits and lockouts change only the accounts list (last access, "Bloqueado").
+        registros = frozenset(m for m in mudancas if m.entidade != ENTIDADE_ACESSO)
         for alvo in [self.pagina_atual(), *self._janelas_abertas()]:
+            suas = mudancas if getattr(alvo, "ouve_acessos", False) else registros
+            if not suas:
+                continue
             ao_mudar: Callable[[frozenset[Any]], object] | None = getattr(alvo, "ao_mudar", None)
             if callable(ao_mudar):
-                ao_mudar(mudancas)
+                ao_mudar(suas)
             # An editing dialog's notice ("alterado por … às hh:mm" with Recarregar, `DialogoFormulario`).
             avisar: Callable[[str], object] | None = getattr(alvo, "avisar_alteracao_externa", None)
             if callable(avisar):
-                aviso = aviso_de_alteracao(alvo, mudancas)
+                aviso = aviso_de_alteracao(alvo, suas)
                 if aviso is not None:
                     avisar(aviso)
 

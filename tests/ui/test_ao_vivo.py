@@ -227,6 +227,15 @@ def test_ato_da_propria_janela_nao_recarrega_de_novo_e_rajada_recarrega_uma_vez(
     monkeypatch.setattr(inicio, "recarregar", contar)
 
     roteiro.lavrar()  # this window's own Banco: the screen that acted refreshes itself, not the watcher
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+
+    contas.criar_usuario(
+        banco.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
+    )
+    assert janela.vigia is not None
+    with qtbot.waitSignal(janela.vigia.mudou, timeout=ESPERA_MS):
+        contas.autenticar(outro_roteiro.banco.uow(), "bia", "segredo123")  # a login elsewhere: no record here
     qtbot.wait(1200)
     assert recargas == []
 
@@ -346,6 +355,23 @@ def test_aba_de_usuarios_da_administracao_mostra_a_conta_criada_em_outro_pc(
         outro.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
     )
     _esperar(qtbot, lambda: usuarios.modelo.total == antes + 1)
+
+    # Bia logs in at the other PC: her last access shows without "Atualizar" (a login changes no other
+    # screen, but it does change this list).
+    coluna = next(
+        i
+        for i in range(usuarios.modelo.columnCount())
+        if usuarios.modelo.headerData(i, Qt.Orientation.Horizontal) == "Último acesso"
+    )
+
+    def ultimo_acesso_de_bia() -> str:
+        modelo = usuarios.modelo
+        linha = next(i for i in range(modelo.rowCount()) if modelo.data(modelo.index(i, 0)) == "bia")
+        return str(modelo.data(modelo.index(linha, coluna)) or "")
+
+    assert ultimo_acesso_de_bia() == ""
+    contas.autenticar(outro.uow(), "bia", "segredo123")
+    _esperar(qtbot, lambda: ultimo_acesso_de_bia() != "")
 
 
 def _textos(lista: PaginaLista) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -70,6 +71,11 @@ def _soma(pagina: PaginaLista) -> int:
 def _cheia(pagina: PaginaLista) -> bool:
     """The columns fill the table's width (the name took the room left): the fit after the rows ran."""
     return _soma(pagina) >= pagina.tabela.viewport().width() - 2
+
+
+def _carregada(pagina: PaginaLista) -> bool:
+    """One operator listed and the columns fitted to it."""
+    return pagina.modelo.total == 1 and _cheia(pagina)
 
 
 def _larguras_sensatas(pagina: PaginaLista) -> None:
@@ -233,8 +239,8 @@ def test_situacao_inteira_antes_do_nome_e_dica_com_o_texto_cortado(qtbot: QtBot,
     for largura, altura in ((1280, 720), (1366, 768)):
         janela = _janela(qtbot, banco)
         janela.resize(largura, altura)
-        pagina = janela.mostrar_pagina("operadoras").operadoras
-        qtbot.waitUntil(lambda p=pagina: p.modelo.total == 1 and _cheia(p))
+        pagina: PaginaLista = janela.mostrar_pagina("operadoras").operadoras
+        qtbot.waitUntil(partial(_carregada, pagina))
         tabela = pagina.tabela
         celula = pagina.modelo.index(0, _coluna(tabela, "Situação"))
         assert pagina.modelo.data(celula) == situacao

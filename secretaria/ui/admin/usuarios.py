@@ -266,6 +266,9 @@ class DialogoNovaSenha(DialogoSimples):
 class PaginaUsuarios(PaginaListaServico):
     """The accounts list (red: locked; grey: deactivated); "Novo usuário" and double click open the dialog."""
 
+    ouve_acessos = True
+    """Other PCs' logins and lockouts refresh it (last access, "Bloqueado"), not only changes of accounts."""
+
     def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
         super().__init__(
             contexto,
