@@ -336,12 +336,14 @@ class JanelaPrincipal(QMainWindow):
                     avisar(aviso)
 
     def _conta_encerrada(self, mudancas: frozenset[Any]) -> bool:
-        """Another PC changed this user's account (deactivated, roles taken away): when the session no
-        longer holds, go back to the login now, as the user's next act would (`encerrar_sessao`), so the
-        window stops showing records the user may no longer read."""
+        """Another PC changed this user's account (deactivated, roles taken away, locked by wrong passwords
+        typed for this login): when the session no longer holds, go back to the login now, as the user's
+        next act would (`encerrar_sessao`), so the window stops showing records the user may no longer read."""
         ator = self.contexto.ator
         if ator.usuario_id is None or not any(
-            m.entidade == "usuario" and m.entidade_id == str(ator.usuario_id) for m in mudancas
+            (m.entidade == "usuario" and m.entidade_id == str(ator.usuario_id))
+            or (m.entidade == ENTIDADE_ACESSO and m.login == ator.login)
+            for m in mudancas
         ):
             return False
         try:

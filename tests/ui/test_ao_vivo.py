@@ -461,3 +461,30 @@ def test_conta_desativada_em_outro_pc_volta_ao_login_sem_esperar_um_ato(
     assert janela.pagina("autos") is None and janela.navegacao.count() == 0
     ap.salvar_png(janela, "ao-vivo-conta-desativada")
     dialogo_login.reject()
+
+
+def test_conta_bloqueada_por_senhas_erradas_em_outro_pc_volta_ao_login(
+    qtbot: QtBot, banco: Banco, outro: Banco
+) -> None:
+    """Five wrong passwords typed for this user's login at another PC lock the account: the open window
+    goes back to the login with the lockout's reason when the watcher hears of it."""
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.login import DialogoLogin
+
+    contas.criar_usuario(
+        banco.uow(), SISTEMA, login="fabio", nome="Fabio", senha="segredo123", papeis=("fiscal",)
+    )
+    janela = JanelaPrincipal(Contexto(banco, contas.autenticar(banco.uow(), "fabio", "segredo123")))
+    qtbot.addWidget(janela)
+    janela.show()
+    qtbot.waitExposed(janela)
+    for _ in range(contas.FALHAS_PARA_BLOQUEIO):
+        with pytest.raises(contas.FalhaLogin):
+            contas.autenticar(outro.uow(), "fabio", "errada123")
+    _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
+    assert janela.aviso_encerrada is not None and "bloqueada até" in janela.aviso_encerrada.text()
+    dialogo_login = ap.dialogo_aberto(DialogoLogin)
+    assert dialogo_login is not None
+    dialogo_login.reject()
