@@ -24,9 +24,16 @@ DESCRICOES_PAPEIS = {
     "consulta": "apenas consulta e imprime",
 }
 
-LETRAS_PAPEIS = {"administrador": "a", "fiscal": "f", "protocolo": "t", "autoridade": "d", "secretario": "e"}
-"""Each role's Alt letter in the account dialog, chosen so that Login, Nome, Papéis, Senha, Repita and the
-account's buttons keep theirs (a role not here takes a free one when the dialog is shown)."""
+LETRAS_PAPEIS = {
+    "administrador": "a",
+    "fiscal": "f",
+    "protocolo": "t",
+    "autoridade": "d",
+    "secretario": "e",
+    "consulta": "u",
+}
+"""Each role's Alt letter in the account dialog, chosen so that Login, Nome, Papéis, Senha, Repita, the
+account's buttons and Salvar and Cancelar keep theirs."""
 
 
 def _com_letra_do_papel(papel: str, rotulo: str) -> str:
