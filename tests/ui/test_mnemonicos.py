@@ -31,6 +31,7 @@ from secretaria.services.caso import obter_caso
 from secretaria.ui.widgets.datas import CampoData
 from secretaria.ui.widgets.letras import letras_usadas
 from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 from tests.ui.test_teclado import alt_repetidos
 
 pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
@@ -285,9 +286,13 @@ def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
 def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     """Every dialog the program builds: each push button, check box and radio button has an Alt letter,
     and no two controls of one dialog share it."""
+    from secretaria.services.execucao import instaurar_cassacao
+    from secretaria.services.representacoes import receber_representacao
     from secretaria.ui.importacao import DialogoImportacao
     from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, DialogoPrimeiroAcesso
     from secretaria.ui.processo import atos
+    from secretaria.ui.processo.cassacao import DialogoAtoCassacao, DialogoDecidirCassacao
+    from secretaria.ui.processo.form_representacao import DialogoArquivarRepresentacao, TelaRepresentacao
     from secretaria.ui.processo.tela_caso import TelaCaso
 
     r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
@@ -295,6 +300,16 @@ def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco
         caso = obter_caso(s, r.id)
     contexto = ap.contexto(banco, *TODOS)
     cidade = roteiro.cidade
+    representacao = receber_representacao(
+        banco.uow(), fabrica.ATORES["fiscal"], recebida_em=date(2026, 11, 20), peticionario_nome="Maria",
+        peticionario_profissao="professora", peticionario_endereco="Rua A, 1", peticionario_contato="",
+        fatos="O ônibus não parou.", meios_prova="Foto.", operadora_id=cidade.operadora_id,
+        dispositivo_codigo="2-III", data_fato=date(2026, 11, 18), local_fato="Av. B, 2",
+    )  # fmt: skip
+    cassacao = instaurar_cassacao(
+        banco.uow(), fabrica.ATORES["autoridade"], operadora_id=cidade.operadora2_id, data=date(2026, 11, 2),
+        motivo="Frota irregular.",
+    )  # fmt: skip
     janelas: list[QWidget] = [
         *_cadastros(contexto, cidade),
         *_processo(contexto, cidade),
@@ -320,6 +335,10 @@ def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco
         DialogoPrimeiroAcesso(banco),
         *(DialogoImportacao(contexto, tipo) for tipo in ("veiculos",)),
         TelaCaso(contexto, r.id),
+        TelaRepresentacao(contexto, representacao.id),
+        DialogoArquivarRepresentacao(contexto, representacao.id, representacao.numero_formatado, None),
+        DialogoAtoCassacao(contexto, cassacao),
+        DialogoDecidirCassacao(contexto, cassacao),
     ]
     faltas: list[str] = []
     for janela in janelas:
