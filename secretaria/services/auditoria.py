@@ -154,11 +154,7 @@ def conferir_ator(sessao: so.Session, ator: Ator, *, recusar: bool = True) -> No
     conferido = sessao.info.get(_CHAVE_CONFERIDO)
     if transacao is not None and conferido == (transacao, ator.usuario_id):
         return
-    linhas = sessao.execute(
-        sa.select(Usuario.ativo, Usuario.bloqueado_ate, UsuarioPapel.papel)
-        .outerjoin(UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id)
-        .where(Usuario.id == ator.usuario_id)
-    ).all()
+    linhas = _linhas_da_conta(sessao, ator.usuario_id)
     if recusar:
         motivo = _motivo_de_recusa(ator, linhas)
         if motivo is not None:
@@ -166,6 +162,26 @@ def conferir_ator(sessao: so.Session, ator: Ator, *, recusar: bool = True) -> No
         sessao.info[_CHAVE_CONFERIDO] = (sessao.get_transaction(), ator.usuario_id)
     if ator.entrada_pendente is not None and ator.sessao is not None:
         _registrar_entrada_adiada(sessao, ator, ator.sessao, ator.entrada_pendente)
+
+
+def sessao_encerrada(sessao: so.Session, ator: Ator) -> SessaoEncerrada | None:
+    """The refusal the actor's next act would meet (account inactive, locked, a role taken away), or None
+    while the session still holds. Only reads: the live refresh asks it when another PC changed this
+    user's account, so the window goes back to the login at once instead of at the next act."""
+    if ator.usuario_id is None:
+        return None
+    motivo = _motivo_de_recusa(ator, _linhas_da_conta(sessao, ator.usuario_id))
+    if motivo is None:
+        return None
+    return SessaoEncerrada(motivo, login=ator.login, usuario_id=ator.usuario_id)
+
+
+def _linhas_da_conta(sessao: so.Session, usuario_id: int) -> Sequence[sa.Row[Any]]:
+    return sessao.execute(
+        sa.select(Usuario.ativo, Usuario.bloqueado_ate, UsuarioPapel.papel)
+        .outerjoin(UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id)
+        .where(Usuario.id == usuario_id)
+    ).all()
 
 
 def _motivo_de_recusa(ator: Ator, linhas: Sequence[sa.Row[Any]]) -> str | None:

@@ -14,7 +14,9 @@ something to read depends on the database:
   and only then is the audit read.
 
 Each change says who acted and whether it came from this very Banco (`proprio`), so a window that already
-refreshed after its own act can leave it alone.
+refreshed after its own act can leave it alone. Entries, exits and lockouts come too, as entity
+`ENTIDADE_ACESSO` ("acesso"): they change no record on a screen except the accounts list (last access,
+"Bloqueado"), the only one that listens to them (`ouve_acessos`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from secretaria.db import CANAL_MUDANCAS, Banco, arquivo_sqlite
-from secretaria.services.auditoria import ENTIDADE_ACESSO
+from secretaria.services.auditoria import ENTIDADE_ACESSO as ENTIDADE_ACESSO
 
 _log = logging.getLogger(__name__)
 LIMITE_LEITURA = 500
@@ -175,7 +177,6 @@ class Vigia:
         return [
             Mudanca(str(e[0]), None if e[1] is None else str(e[1]), e[2], momento, proprio)
             for e in dados["e"]
-            if e[0] != ENTIDADE_ACESSO
         ]
 
     # -- both -------------------------------------------------------------------------------------
@@ -195,7 +196,6 @@ class Vigia:
         return [
             Mudanca(str(entidade), entidade_id, login, _momento(momento), origem.eh_proprio(int(id_)))
             for id_, entidade, entidade_id, login, momento in linhas
-            if entidade != ENTIDADE_ACESSO
         ]
 
     def _maior_id(self) -> int:

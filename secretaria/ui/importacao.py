@@ -364,8 +364,13 @@ class DialogoImportacao(QDialog):
         self._filtrar()
         self.tabela.setColumnWidth(0, 60)
         self.tabela.setColumnWidth(1, 110)
-        self.tabela.setColumnWidth(2, 420)
+        # The problems as wide as the rows on screen need (up to 720 px; the tooltip has the rest) and each
+        # of the file's columns at least as wide as its header: "Nome do Fisca" was cut at 130 px.
+        self.tabela.setColumnWidth(2, min(720, max(420, self.tabela.sizeHintForColumn(2))))
         self.tabela.setColumnWidth(3, 110 if self.limpar else 60)
+        cabecalho = self.tabela.horizontalHeader()
+        for coluna in range(4, self.modelo.columnCount()):
+            self.tabela.setColumnWidth(coluna, max(130, cabecalho.sectionSizeFromContents(coluna).width()))
         p = self.previa
         texto = f"{p.arquivo}: {formatar_decimal(len(p.linhas), 0)} linhas — {p.resumo}."
         if p.recusadas:

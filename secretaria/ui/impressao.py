@@ -25,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QPushButton, QWidget
 
 from secretaria.db import Banco
 from secretaria.services.base import Ator, ErroDominio
@@ -295,9 +295,33 @@ def imprimir_pdf(
         titulo="Imprimir",
         texto=f"Preparando {titulo} para a impressora…",
         ao_concluir=lambda _enviadas: None,
+        ao_falhar=lambda texto: oferecer_pdf(parent, texto, conteudo, nome_arquivo),
         chave=("imprimir", id(impressora)),
     )
     return IMPRESSO
+
+
+def oferecer_pdf(parent: QWidget | None, falha: str, conteudo: bytes, nome_arquivo: str) -> None:
+    """A print that failed (no printer, the printer refused the job): say so and offer the same document
+    as a PDF file, to print later or from another computer, instead of leaving the user at a dead end."""
+
+    def terminou(botao: int) -> None:
+        if botao == QMessageBox.StandardButton.Save.value:
+            destino = salvar_pdf(parent, conteudo, nome_arquivo)
+            if destino is not None:
+                mensagens.informar(parent, "Salvar PDF", f"Documento gravado em {destino}.")
+
+    caixa = mensagens.caixa_mensagem(
+        parent,
+        "Imprimir",
+        f"{falha}\n\nSe não houver impressora disponível, salve o documento em PDF e imprima-o depois, "
+        "ou de outro computador.",
+        icone=QMessageBox.Icon.Warning,
+        botoes=QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Close,
+        padrao=QMessageBox.StandardButton.Save,
+        ao_terminar=terminou,
+    )
+    caixa.button(QMessageBox.StandardButton.Save).setText("&Salvar em PDF…")
 
 
 def arquivo_temporario(conteudo: bytes, nome_arquivo: str) -> Path:

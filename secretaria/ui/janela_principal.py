@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.db import Banco
+from secretaria.services.auditoria import ENTIDADE_ACESSO, sessao_encerrada
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, titulo_janela
@@ -246,7 +248,8 @@ class JanelaPrincipal(QMainWindow):
             f"A sessão de {ator.nome} ({ator.login}) foi encerrada.\n\n{erro.mensagem}"
         )
         self.aviso_encerrada.setWordWrap(True)
-        self.aviso_encerrada.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # At the top: the login opens over the middle of the window, and hid the reason when centred.
+        self.aviso_encerrada.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.aviso_encerrada.setStyleSheet("color: #555; font-size: 12pt; padding: 40px;")
         self.pilha.addWidget(self.aviso_encerrada)
         self.pilha.setCurrentWidget(self.aviso_encerrada)
@@ -315,16 +318,45 @@ class JanelaPrincipal(QMainWindow):
         form open on a changed record is never overwritten: it is told who changed it and when."""
         if self._saida_registrada:
             return
+        if self._conta_encerrada(mudancas):
+            return
+        # Entries, exits and lockouts change only the accounts list (last access, "Bloqueado").
+        registros = frozenset(m for m in mudancas if m.entidade != ENTIDADE_ACESSO)
         for alvo in [self.pagina_atual(), *self._janelas_abertas()]:
+            suas = mudancas if getattr(alvo, "ouve_acessos", False) else registros
+            if not suas:
+                continue
             ao_mudar: Callable[[frozenset[Any]], object] | None = getattr(alvo, "ao_mudar", None)
             if callable(ao_mudar):
-                ao_mudar(mudancas)
+                ao_mudar(suas)
             # An editing dialog's notice ("alterado por … às hh:mm" with Recarregar, `DialogoFormulario`).
             avisar: Callable[[str], object] | None = getattr(alvo, "avisar_alteracao_externa", None)
             if callable(avisar):
-                aviso = aviso_de_alteracao(alvo, mudancas)
+                aviso = aviso_de_alteracao(alvo, suas)
                 if aviso is not None:
                     avisar(aviso)
+
+    def _conta_encerrada(self, mudancas: frozenset[Any]) -> bool:
+        """Another PC changed this user's account (deactivated, roles taken away, locked by wrong passwords
+        typed for this login): when the session no longer holds, go back to the login now, as the user's
+        next act would (`encerrar_sessao`), so the window stops showing records the user may no longer read."""
+        ator = self.contexto.ator
+        if ator.usuario_id is None or not any(
+            (m.entidade == "usuario" and m.entidade_id == str(ator.usuario_id))
+            or (m.entidade == ENTIDADE_ACESSO and m.login == ator.login)
+            for m in mudancas
+        ):
+            return False
+        try:
+            with self.contexto.banco.leitura() as sessao:
+                erro = sessao_encerrada(sessao, ator)
+        except Exception:  # a failed read leaves the session alone: the next act is still checked
+            logging.getLogger(__name__).warning("Conta de %s não conferida", ator.login, exc_info=True)
+            return False
+        if erro is None:
+            return False
+        self.encerrar_sessao(erro)
+        return True
 
     def _janelas_abertas(self) -> list[QWidget]:
         return [

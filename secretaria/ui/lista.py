@@ -7,8 +7,17 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QKeySequence, QPainter, QPaintEvent, QShortcut, QShowEvent
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QHelpEvent,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -18,8 +27,10 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStyle,
     QStyleOptionViewItem,
     QTableView,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -79,6 +90,33 @@ class AtalhosDaPagina(QObject):
                 evento.ignore()  # not the field's: the shortcut map then triggers the page's shortcut
                 return True
         return False
+
+
+class SetasAbremLista(QObject):
+    """On a filter's closed combo box, Up/Down (and PageUp/PageDown/Home/End) open its list instead of
+    changing the filter unseen: Tab from the search box lands on the Situação filter, and a Down meant for
+    the table used to switch the list to another situation silently."""
+
+    TECLAS = (
+        Qt.Key.Key_Up,
+        Qt.Key.Key_Down,
+        Qt.Key.Key_PageUp,
+        Qt.Key.Key_PageDown,
+        Qt.Key.Key_Home,
+        Qt.Key.Key_End,
+    )
+
+    def eventFilter(self, alvo: QObject, evento: QEvent) -> bool:
+        if (
+            isinstance(alvo, QComboBox)
+            and evento.type() == QEvent.Type.KeyPress
+            and isinstance(evento, QKeyEvent)
+            and evento.key() in self.TECLAS
+            and not evento.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            alvo.showPopup()
+            return True
+        return super().eventFilter(alvo, evento)
 
 
 class TabelaLista(QTableView):
@@ -182,7 +220,11 @@ class TabelaLista(QTableView):
         excesso = sum(naturais) - disponivel
         if excesso > 0:
             pisos = {i: max(min(minimo_texto, naturais[i]), self.largura_titulo(i)) for i in textos}
-            larguras = nivelar(naturais, pisos, excesso)
+            primeiros = {i: piso for i, piso in pisos.items() if not tipo[i].cortar_por_ultimo}
+            ultimos = {i: piso for i, piso in pisos.items() if tipo[i].cortar_por_ultimo}
+            larguras = nivelar(naturais, primeiros, excesso)
+            if (resto := sum(larguras) - disponivel) > 0 and ultimos:
+                larguras = nivelar(larguras, ultimos, resto)  # only what the others could not give
         sobra = disponivel - sum(larguras)
         esticaveis = [i for i in visiveis if tipo[i].esticar]
         if sobra > 0 and (esticaveis or not vazia) and (esticaveis or textos):
@@ -233,6 +275,32 @@ class TabelaLista(QTableView):
         modelo = self.model()
         titulo = str(modelo.headerData(coluna, Qt.Orientation.Horizontal) or "") if modelo is not None else ""
         return self.horizontalHeader().fontMetrics().horizontalAdvance(titulo) + 34
+
+    def viewportEvent(self, evento: QEvent) -> bool:
+        """A cell too narrow for its text shows the whole text as its tooltip (with the row's own tip,
+        if any, below it): a long name or status cut to "…sem lic…" can always be read in full."""
+        if evento.type() == QEvent.Type.ToolTip and isinstance(evento, QHelpEvent):
+            texto = self.texto_cortado(self.indexAt(evento.pos()))
+            if texto is not None:
+                indice = self.indexAt(evento.pos())
+                QToolTip.showText(evento.globalPos(), texto, self.viewport(), self.visualRect(indice))
+                return True
+        return super().viewportEvent(evento)
+
+    def texto_cortado(self, indice: QModelIndex) -> str | None:
+        """The tooltip of a cell whose text does not fit its column, else None (the model's own tip)."""
+        modelo = self.model()
+        if modelo is None or not indice.isValid():
+            return None
+        texto = str(modelo.data(indice, Qt.ItemDataRole.DisplayRole) or "")
+        margem = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        if (
+            not texto
+            or self.fontMetrics().horizontalAdvance(texto) <= self.columnWidth(indice.column()) - margem
+        ):
+            return None
+        dica = modelo.data(indice, Qt.ItemDataRole.ToolTipRole)
+        return texto if not dica or texto in str(dica) else f"{texto}\n\n{dica}"
 
     def keyPressEvent(self, evento: QKeyEvent) -> None:
         # Enter opens the current row even on styles where QAbstractItemView would not emit `activated`.
@@ -298,7 +366,7 @@ class PaginaLista(QWidget):
         self.busca.setPlaceholderText(texto_busca)
         self.busca.setClearButtonEnabled(True)
         self.busca.setAccessibleName("Buscar")
-        self.busca.setMinimumWidth(320)
+        self.busca.setMinimumWidth(300)  # with the Veículos filters, the page still fits 1280 pixels
         self.combo_situacao = QComboBox()
         self.combo_situacao.setAccessibleName("Situação")
         for valor, rotulo in situacoes:
@@ -387,6 +455,8 @@ class PaginaLista(QWidget):
         self.botao_atualizar.clicked.connect(lambda: self.recarregar())
         self._atalhos_da_pagina = AtalhosDaPagina(self)
         self.busca.installEventFilter(self._atalhos_da_pagina)
+        self._setas_abrem_lista = SetasAbremLista(self)
+        self.combo_situacao.installEventFilter(self._setas_abrem_lista)
         self._atalho(QKeySequence.StandardKey.Find, self._focar_busca)
         self._atalho("Ctrl+N", self._novo_se_pode)
         self._atalho("Ctrl+E", self.exportar)
@@ -444,15 +514,19 @@ class PaginaLista(QWidget):
             campos += [w, w.editor] if isinstance(w, CampoData) else [w]
         campos += [self.tabela, self.botao_novo, self.botao_abrir, *self._botoes_extras]
         campos += [self.botao_atualizar, self.botao_exportar]
-        imprimir = getattr(self, "botao_imprimir", None)  # a service list's "Imprimir lista…", once installed
-        if isinstance(imprimir, QPushButton):
-            campos.append(imprimir)
+        # A service list's "Imprimir lista…" and "Salvar lista em PDF…", once installed.
+        for nome in ("botao_imprimir", "botao_salvar_pdf"):
+            botao = getattr(self, nome, None)
+            if isinstance(botao, QPushButton):
+                campos.append(botao)
         for antes, depois in itertools.pairwise(campos):
             QWidget.setTabOrder(antes, depois)
 
     def adicionar_filtro(self, widget: QWidget, rotulo: str | None = None, *, linha: int = 1) -> None:
         """Add a filter widget (with its label) to the first filter row, or to a second row (`linha=2`)."""
         self._filtros_extras.append(widget)
+        for combo in widget.findChildren(QComboBox) if not isinstance(widget, QComboBox) else [widget]:
+            combo.installEventFilter(self._setas_abrem_lista)
         for campo in widget.findChildren(QLineEdit) if not isinstance(widget, QLineEdit) else [widget]:
             campo.installEventFilter(self._atalhos_da_pagina)  # a date's editor claims Ctrl+E as well
         if linha == 2:
@@ -733,6 +807,9 @@ class FonteLista:
                 formatar=formatos.get(c.chave),
                 dinheiro=c.tipo == "dinheiro",
                 inteira=c.tipo in LARGURAS_POR_TIPO,
+                # A status ("Ativa — contrato vence em 15/01/2027", "Ativo — sem licença") cut lost exactly
+                # the part that says what is wrong: the names give up their room first.
+                cortar_por_ultimo=c.chave == "situacao",
                 esticar=c.tipo == "nome",
             )
             for c in self.definicao.colunas
@@ -850,6 +927,11 @@ class PaginaListaServico(PaginaLista):
             for f in d.filtros:
                 if f.grupo == grupo:
                     combo.addItem(f.rotulo, f.chave)
+            # As narrow as the operator's: its longest choice made the Veículos page wider than a 1280-pixel
+            # screen. The open list still shows every choice whole.
+            combo.setMinimumContentsLength(14)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.view().setMinimumWidth(combo.view().sizeHintForColumn(0) + 24)
             combo.currentIndexChanged.connect(
                 lambda _i, g=grupo, c=combo: self.definir_extra(PREFIXO_GRUPO + g, c.currentData())
             )
@@ -881,7 +963,8 @@ class PaginaListaServico(PaginaLista):
         self._instalar_impressao()
 
     def _instalar_impressao(self) -> None:
-        """ "Imprimir lista…" (Ctrl+P, a button beside "Exportar para Excel") and "Salvar lista em PDF…"."""
+        """ "Imprimir lista…" (Ctrl+P) and "Salvar lista em PDF…": buttons beside "Exportar para Excel", also in
+        the table's context menu."""
         from secretaria.ui.widgets.imprimir_lista import instalar_impressao
 
         self.acao_imprimir, self.acao_salvar_pdf = instalar_impressao(
@@ -891,7 +974,13 @@ class PaginaListaServico(PaginaLista):
         self.botao_imprimir.setToolTip("Todas as linhas desta busca e destes filtros, em PDF — Ctrl+P")
         self.botao_imprimir.clicked.connect(self.acao_imprimir.trigger)
         self._botoes.addWidget(self.botao_imprimir)
+        # Beside Imprimir, not only in the table's context menu: with no printer, the PDF is the way out.
+        self.botao_salvar_pdf = QPushButton("Salvar lista em PDF…")
+        self.botao_salvar_pdf.setToolTip("As mesmas linhas da impressão, num arquivo PDF")
+        self.botao_salvar_pdf.clicked.connect(self.acao_salvar_pdf.trigger)
+        self._botoes.addWidget(self.botao_salvar_pdf)
         QWidget.setTabOrder(self.botao_exportar, self.botao_imprimir)
+        QWidget.setTabOrder(self.botao_imprimir, self.botao_salvar_pdf)
 
     def pedido_impressao(self) -> PedidoImpressao:
         """What "Imprimir lista…" prints now: the filters in effect, the visible columns, every matching row

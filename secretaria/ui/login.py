@@ -4,6 +4,7 @@ first-run dialog that creates the administrator of an empty real database."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QLabel,
@@ -18,6 +19,7 @@ from secretaria.db import Banco
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, ErroDominio
 from secretaria.ui.widgets.formulario import DialogoFormulario, Formulario, botoes_salvar_cancelar
 from secretaria.ui.widgets.janelas import crescer_para_caber
+from secretaria.ui.widgets.letras import dar_letras
 
 TITULO_PROGRAMA = "Secretaria"
 
@@ -97,6 +99,10 @@ class DialogoLogin(QDialog):
         self.usuario.setText(login)
         (self.senha if login else self.usuario).setFocus()
         self.setMinimumWidth(460)
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt (the button box's Salvar, Cancelar)
 
     def _mostrar_usuarios_demo(self, layout: QVBoxLayout) -> None:
         from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
@@ -240,6 +246,10 @@ class DialogoMinhaSenha(QDialog):
         layout.addWidget(self.botoes)
         (self.nova_senha if senha_atual else self.senha_atual).setFocus()
         self.setMinimumWidth(480)
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt (the button box's Salvar, Cancelar)
 
     def salvar(self) -> None:
         from secretaria.services.contas import alterar_propria_senha

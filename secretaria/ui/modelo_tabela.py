@@ -98,6 +98,9 @@ class ColunaTabela:
     """Never narrowed below its content when the table is too narrow: CNPJ, CPF, a plate, a number."""
     esticar: bool = False
     """Takes the room left over (a name that can be long), before any other column."""
+    cortar_por_ultimo: bool = False
+    """When the table is too narrow, narrowed only if the other text columns could not give enough room (a
+    status, whose end says what is wrong)."""
 
 
 @dataclass(frozen=True)

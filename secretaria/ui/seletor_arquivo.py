@@ -34,7 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPoint, QTimer, Signal
-from PySide6.QtWidgets import QApplication, QFileDialog, QFileSystemModel, QLineEdit, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFileSystemModel,
+    QLineEdit,
+    QSplitter,
+    QTreeView,
+    QWidget,
+)
 
 VARIAVEL_TESTE = "SECRETARIA_SELETOR_TESTE"
 ORDEM_FRENTE = b"frente"
@@ -194,7 +202,39 @@ def dialogo_arquivo(
     for rotulo, texto in _ROTULOS.items():
         dialogo.setLabelText(rotulo, texto)
     dialogo.setLabelText(QFileDialog.DialogLabel.Accept, "Salvar" if salvar else "Abrir")
+    _dar_espaco(dialogo)
     return dialogo
+
+
+LARGURA, ALTURA = 900, 560
+"""Qt's own file dialog opens at about 650×400: the Portuguese headers were cut ("Tamanhc", "Data de
+modifica") and the file types shown as "Exc…eet". A native dialog sizes itself."""
+
+
+def _dar_espaco(dialogo: QFileDialog) -> None:
+    """Room for Qt's own dialog (up to the screen's size), and its detail columns as wide as their headers
+    and the files listed, each time a folder is listed."""
+    tela = dialogo.screen().availableGeometry() if dialogo.screen() is not None else None
+    largura = LARGURA if tela is None else min(LARGURA, tela.width() - 40)
+    altura = ALTURA if tela is None else min(ALTURA, tela.height() - 80)
+    dialogo.setMinimumSize(largura, altura)  # `adjustSize()` before centring keeps it
+    divisor = dialogo.findChild(QSplitter, "splitter")
+    if divisor is not None and divisor.count() == 2:
+        divisor.setSizes([170, largura - 170])  # the places ("Computador", home) whole
+    _ajustar_colunas(dialogo)
+    modelo = dialogo.findChild(QFileSystemModel)
+    if modelo is not None:
+        modelo.directoryLoaded.connect(lambda _pasta: _ajustar_colunas(dialogo))
+
+
+def _ajustar_colunas(dialogo: QFileDialog) -> None:
+    for vista in dialogo.findChildren(QTreeView):
+        cabecalho = vista.header()
+        for coluna in range(1, cabecalho.count()):  # "Nome" takes what is left
+            largura = max(cabecalho.sectionSizeFromContents(coluna).width(), vista.sizeHintForColumn(coluna))
+            cabecalho.resizeSection(coluna, max(cabecalho.sectionSize(coluna), largura + 8))
+        outras = sum(cabecalho.sectionSize(c) for c in range(1, cabecalho.count()))
+        cabecalho.resizeSection(0, max(cabecalho.sectionSize(0), vista.viewport().width() - outras))
 
 
 def criar_dialogo(pedido: Pedido) -> QFileDialog:

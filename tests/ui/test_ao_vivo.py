@@ -227,6 +227,15 @@ def test_ato_da_propria_janela_nao_recarrega_de_novo_e_rajada_recarrega_uma_vez(
     monkeypatch.setattr(inicio, "recarregar", contar)
 
     roteiro.lavrar()  # this window's own Banco: the screen that acted refreshes itself, not the watcher
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+
+    contas.criar_usuario(
+        banco.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
+    )
+    assert janela.vigia is not None
+    with qtbot.waitSignal(janela.vigia.mudou, timeout=ESPERA_MS):
+        contas.autenticar(outro_roteiro.banco.uow(), "bia", "segredo123")  # a login elsewhere: no record here
     qtbot.wait(1200)
     assert recargas == []
 
@@ -346,3 +355,136 @@ def test_aba_de_usuarios_da_administracao_mostra_a_conta_criada_em_outro_pc(
         outro.uow(), SISTEMA, login="bia", nome="Bia", senha="segredo123", papeis=("fiscal",)
     )
     _esperar(qtbot, lambda: usuarios.modelo.total == antes + 1)
+
+    # Bia logs in at the other PC: her last access shows without "Atualizar" (a login changes no other
+    # screen, but it does change this list).
+    coluna = next(
+        i
+        for i in range(usuarios.modelo.columnCount())
+        if usuarios.modelo.headerData(i, Qt.Orientation.Horizontal) == "Último acesso"
+    )
+
+    def ultimo_acesso_de_bia() -> str:
+        modelo = usuarios.modelo
+        linha = next(i for i in range(modelo.rowCount()) if modelo.data(modelo.index(i, 0)) == "bia")
+        return str(modelo.data(modelo.index(linha, coluna)) or "")
+
+    assert ultimo_acesso_de_bia() == ""
+    contas.autenticar(outro.uow(), "bia", "segredo123")
+    _esperar(qtbot, lambda: ultimo_acesso_de_bia() != "")
+
+
+def _textos(lista: PaginaLista) -> list[str]:
+    """Every cell text of the list's loaded rows."""
+    modelo = lista.modelo
+    return [
+        str(modelo.data(modelo.index(linha, coluna)))
+        for linha in range(modelo.rowCount())
+        for coluna in range(modelo.columnCount())
+    ]
+
+
+def test_operadoras_e_linhas_mostram_o_ato_de_outro_pc(
+    qtbot: QtBot, banco: Banco, cidade: fabrica.Cidade, outro: Banco
+) -> None:
+    """The Operadoras page holds two tabs (operators, lines): the one on screen refreshes by itself."""
+    from secretaria.services.cadastros import DadosLinha, criar_linha
+    from secretaria.ui.cadastros.operadoras import PaginaOperadoras
+
+    janela = _janela(qtbot, banco)
+    pagina = janela.mostrar_pagina("operadoras")
+    assert isinstance(pagina, PaginaOperadoras)
+    with outro.leitura() as s:
+        atual = obter_operadora(s, cidade.operadora_id)
+    editar_operadora(
+        outro.uow(),
+        fabrica.ATORES["administrador"],
+        cidade.operadora_id,
+        dataclasses.replace(atual.dados, razao_social="Viação Princesa Renovada Ltda."),
+        versao=atual.versao,
+    )
+    _esperar(qtbot, lambda: "Viação Princesa Renovada Ltda." in _textos(pagina.operadoras))
+
+    pagina.abas.setCurrentWidget(pagina.linhas)
+    antes = pagina.linhas.modelo.total
+    criar_linha(
+        outro.uow(),
+        fabrica.ATORES["administrador"],
+        DadosLinha(codigo="L99", nome="Centro–Areal", operadora_id=cidade.operadora2_id),
+    )
+    _esperar(qtbot, lambda: pagina.linhas.modelo.total == antes + 1)
+    assert "L99" in _textos(pagina.linhas)
+
+
+def test_conta_desativada_em_outro_pc_volta_ao_login_sem_esperar_um_ato(
+    qtbot: QtBot, banco: Banco, outro: Banco
+) -> None:
+    """A deactivated user's window stops showing records when the watcher hears of it, not at their next
+    write: the pages go, the login shows the reason. A change to another account leaves the window be."""
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.login import DialogoLogin
+
+    for login, papel in (("fabio", "fiscal"), ("gil", "fiscal"), ("ana", "administrador")):
+        contas.criar_usuario(
+            banco.uow(), SISTEMA, login=login, nome=login.title(), senha="segredo123", papeis=(papel,)
+        )
+    janela = JanelaPrincipal(Contexto(banco, contas.autenticar(banco.uow(), "fabio", "segredo123")))
+    qtbot.addWidget(janela)
+    janela.resize(1366, 768)
+    janela.show()
+    qtbot.waitExposed(janela)
+    autos = janela.mostrar_pagina("autos")
+    assert isinstance(autos, PaginaLista)
+    ana = contas.autenticar(outro.uow(), "ana", "segredo123")
+    with outro.leitura() as s:
+        gil = next(u for u in contas.listar_usuarios(s) if u.login == "gil")
+        fabio = next(u for u in contas.listar_usuarios(s) if u.login == "fabio")
+    assert janela.vigia is not None
+    with qtbot.waitSignal(janela.vigia.mudou, timeout=ESPERA_MS):
+        contas.definir_ativo(outro.uow(), ana, gil.id, ativo=False)  # someone else's account
+    assert janela.aviso_encerrada is None and janela.pagina("autos") is autos
+
+    contas.definir_ativo(outro.uow(), ana, fabio.id, ativo=False)
+
+    _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
+    dialogo_login = ap.dialogo_aberto(DialogoLogin)
+    assert dialogo_login is not None
+    aviso = janela.aviso_encerrada
+    assert aviso is not None and "sua conta foi desativada" in aviso.text()
+    # The reason is read above the login, not hidden behind it (the login opens over the window's middle).
+    qtbot.waitExposed(dialogo_login)
+    bandeira = int(aviso.alignment().value) | int(Qt.TextFlag.TextWordWrap.value)
+    texto = aviso.fontMetrics().boundingRect(aviso.contentsRect(), bandeira, aviso.text())
+    assert aviso.mapToGlobal(texto.bottomLeft()).y() <= dialogo_login.frameGeometry().top()
+    assert janela.pagina("autos") is None and janela.navegacao.count() == 0
+    ap.salvar_png(janela, "ao-vivo-conta-desativada")
+    dialogo_login.reject()
+
+
+def test_conta_bloqueada_por_senhas_erradas_em_outro_pc_volta_ao_login(
+    qtbot: QtBot, banco: Banco, outro: Banco
+) -> None:
+    """Five wrong passwords typed for this user's login at another PC lock the account: the open window
+    goes back to the login with the lockout's reason when the watcher hears of it."""
+    from secretaria.services import contas
+    from secretaria.services.base import SISTEMA
+    from secretaria.ui.contexto import Contexto
+    from secretaria.ui.login import DialogoLogin
+
+    contas.criar_usuario(
+        banco.uow(), SISTEMA, login="fabio", nome="Fabio", senha="segredo123", papeis=("fiscal",)
+    )
+    janela = JanelaPrincipal(Contexto(banco, contas.autenticar(banco.uow(), "fabio", "segredo123")))
+    qtbot.addWidget(janela)
+    janela.show()
+    qtbot.waitExposed(janela)
+    for _ in range(contas.FALHAS_PARA_BLOQUEIO):
+        with pytest.raises(contas.FalhaLogin):
+            contas.autenticar(outro.uow(), "fabio", "errada123")
+    _esperar(qtbot, lambda: ap.dialogo_aberto(DialogoLogin) is not None)
+    assert janela.aviso_encerrada is not None and "bloqueada até" in janela.aviso_encerrada.text()
+    dialogo_login = ap.dialogo_aberto(DialogoLogin)
+    assert dialogo_login is not None
+    dialogo_login.reject()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -70,6 +71,11 @@ def _soma(pagina: PaginaLista) -> int:
 def _cheia(pagina: PaginaLista) -> bool:
     """The columns fill the table's width (the name took the room left): the fit after the rows ran."""
     return _soma(pagina) >= pagina.tabela.viewport().width() - 2
+
+
+def _carregada(pagina: PaginaLista) -> bool:
+    """One operator listed and the columns fitted to it."""
+    return pagina.modelo.total == 1 and _cheia(pagina)
 
 
 def _larguras_sensatas(pagina: PaginaLista) -> None:
@@ -211,3 +217,38 @@ def test_filas_do_inicio_com_nome_longo(qtbot: QtBot, banco: Banco, roteiro: Any
 def _cabe(tabela: QTableView, coluna: int, texto: str, fonte: Any = None) -> bool:
     metricas = QFontMetrics(fonte or tabela.font())
     return tabela.columnWidth(coluna) >= metricas.horizontalAdvance(texto) + 6
+
+
+def test_situacao_inteira_antes_do_nome_e_dica_com_o_texto_cortado(qtbot: QtBot, banco: Banco) -> None:
+    """At 1280×720 and 1366×768 an operator whose contract is about to end reads "Ativa — contrato vence em
+    12 dias" whole: the long name gives up its room first, and the name cut to "…" shows in full as the
+    cell's tooltip (a cell that fits has no such tooltip)."""
+    import datetime
+
+    from secretaria import relogio
+    from secretaria.models import Operadora
+
+    operadora_id = _operadora()(banco)
+    with banco.uow() as uow:
+        registro = uow.session.get(Operadora, operadora_id)
+        assert registro is not None
+        registro.contrato_numero = "12/2019"
+        registro.contrato_fim = relogio.hoje() + datetime.timedelta(days=12)
+        uow.commit()
+    situacao = "Ativa — contrato vence em 12 dias"
+    for largura, altura in ((1280, 720), (1366, 768)):
+        janela = _janela(qtbot, banco)
+        janela.resize(largura, altura)
+        pagina: PaginaLista = janela.mostrar_pagina("operadoras").operadoras
+        qtbot.waitUntil(partial(_carregada, pagina))
+        tabela = pagina.tabela
+        celula = pagina.modelo.index(0, _coluna(tabela, "Situação"))
+        assert pagina.modelo.data(celula) == situacao
+        assert _texto_inteiro(tabela, "Situação", situacao), largura
+        assert tabela.texto_cortado(celula) is None
+        razao = pagina.modelo.index(0, _coluna(tabela, "Razão social"))
+        assert not _texto_inteiro(tabela, "Razão social", RAZAO_LONGA)
+        assert tabela.texto_cortado(razao) == RAZAO_LONGA
+        assert _soma(pagina) <= tabela.viewport().width() + 2  # no horizontal scrolling
+        ap.salvar_png(janela, f"situacao-inteira-{largura}")
+        janela.close()

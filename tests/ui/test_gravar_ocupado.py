@@ -161,9 +161,9 @@ def test_banco_ocupado_por_muito_tempo_o_usuario_e_avisado_e_desiste(
         assert time.monotonic() - inicio < 10
         assert "nada foi gravado" in caixa.text()
         botoes = {b.text(): b for b in caixa.buttons()}
-        assert {"Tentar de novo", "Desistir"} <= set(botoes)
+        assert {"&Tentar de novo", "&Desistir"} <= set(botoes)
         ap.salvar_png(caixa, "gui-espera-ocupado")
-        botoes["Desistir"].click()
+        botoes["&Desistir"].click()
         qtbot.waitUntil(lambda: mensagens.caixa_aberta(aguardar=False) is None, timeout=3000)
         assert dialogo.isVisible()
         assert "nada foi gravado" in dialogo.form.mensagem("")

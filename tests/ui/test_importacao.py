@@ -109,6 +109,11 @@ def test_mapear_previa_importar_validas_e_salvar_recusadas(
     assert "Informe a matrícula." in dialogo.modelo.data(indice)
     assert dialogo.modelo.data(indice, Qt.ItemDataRole.ForegroundRole) is not None  # red
     _guardar(dialogo, "previa")
+    # Nothing cut that fits: each of the file's headers whole, the problems as wide as they need (to 720 px).
+    cabecalho = dialogo.tabela.horizontalHeader()
+    for coluna in range(3, dialogo.modelo.columnCount()):
+        assert dialogo.tabela.columnWidth(coluna) >= cabecalho.sectionSizeFromContents(coluna).width()
+    assert dialogo.tabela.columnWidth(2) >= min(720, dialogo.tabela.sizeHintForColumn(2))
     # Refused rows: "Importar" waits for "somente as linhas válidas".
     assert not dialogo.botao_importar.isEnabled()
     assert alt_repetidos(dialogo) == {}

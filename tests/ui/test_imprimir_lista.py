@@ -102,7 +102,8 @@ def test_salvar_lista_em_pdf_todas_as_linhas_na_ordem_da_tela(
         return destino
 
     monkeypatch.setattr(arquivos, "salvar_como", salvar_como)
-    pagina.acao_salvar_pdf.trigger()
+    assert pagina.botao_salvar_pdf.isVisible()  # beside Imprimir, not only in the context menu
+    qtbot.mouseClick(pagina.botao_salvar_pdf, Qt.MouseButton.LeftButton)
     _esperar_tarefas(qtbot)
     texto_caixa = ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok)
     assert texto_caixa == f"Lista gravada em {destino}."
@@ -151,6 +152,41 @@ def test_ctrl_p_imprime_com_o_filtro_de_situacao_em_paisagem(
     assert paisagem
     assert f"Situação: {rotulo}" in texto
     assert "Viação Princesa do Sul Ltda." in texto and "Transportes Laranjal Ltda." in texto
+
+
+def test_impressora_que_recusa_o_trabalho_oferece_salvar_em_pdf(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No printer (the printer refused the job): the message says so and offers the same document as a
+    PDF; "Salvar em PDF…" saves those bytes."""
+    from PySide6.QtWidgets import QWidget
+
+    from secretaria.ui.widgets import mensagens
+
+    if impressao.motor_de_paginas() is None:
+        pytest.skip("sem biblioteca de PDF, a impressão abre o leitor de PDF")
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    conteudo = b"%PDF-1.4 documento de teste"
+
+    def recusar(*_a: Any, **_k: Any) -> int:
+        raise OSError("A impressora não aceitou o trabalho de impressão.")
+
+    monkeypatch.setattr(impressao, "escolher_impressora", lambda *_a: True)
+    monkeypatch.setattr(impressao, "pintar_paginas", recusar)
+    monkeypatch.setattr(impressao, "contar_paginas", lambda _c: 1)
+    destino = tmp_path / "lista.pdf"
+    monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: destino)
+    assert impressao.imprimir_pdf(janela, conteudo, "Lista", "lista.pdf") == impressao.IMPRESSO
+    _esperar_tarefas(qtbot)
+    caixa = mensagens.caixa_aberta()
+    assert caixa is not None
+    assert "A impressora não aceitou o trabalho" in caixa.text()
+    assert "salve o documento em PDF" in caixa.text()
+    assert caixa.button(QMessageBox.StandardButton.Save).text() == "&Salvar em PDF…"
+    mensagens.responder(QMessageBox.StandardButton.Save)
+    assert destino.read_bytes() == conteudo
+    assert ap.responder_caixa(qtbot, QMessageBox.StandardButton.Ok) == f"Documento gravado em {destino}."
 
 
 def test_impressora_em_paisagem(qapp: QApplication) -> None:

@@ -11,13 +11,27 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QLineEdit, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QTabWidget,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
 from secretaria.services.caso import obter_caso
 from secretaria.ui.widgets.datas import CampoData
+from secretaria.ui.widgets.letras import letras_usadas
 from tests.helpers import apoio_processo as ap
+from tests.helpers import fabrica
 from tests.ui.test_teclado import alt_repetidos
 
 pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")
@@ -225,3 +239,153 @@ def test_alt_nas_datas_dos_filtros_das_paginas(qtbot: QtBot, banco: Banco, rotei
     com_letra = [r for r, _ in _rotulos_com_letra(pagina) if any(_dentro(r.buddy(), d) for d in datas)]
     assert len(com_letra) >= 2  # De and Até
     assert verificar_mnemonicos(qtbot, pagina) >= len(com_letra)
+
+
+def _de_enter_ou_escape_sem_letra_livre(botao: QAbstractButton, janela: QWidget) -> bool:
+    """A form's Salvar or Cancelar (pressed by Enter and Escape) whose every letter another control of the
+    window uses: the auto's form has a field for nearly every letter."""
+    caixa = botao.parentWidget()
+    if not isinstance(caixa, QDialogButtonBox) or caixa.buttonRole(botao) not in (
+        QDialogButtonBox.ButtonRole.AcceptRole,
+        QDialogButtonBox.ButtonRole.RejectRole,
+    ):
+        return False
+    return {c.lower() for c in botao.text() if c.isascii() and c.isalpha()} <= letras_usadas(janela)
+
+
+def botoes_sem_letra(janela: QWidget) -> list[str]:
+    """The visible push buttons, check boxes and radio buttons of `janela` whose text has no Alt letter (a
+    button drawn only with a symbol, like a date field's "▾", has no word to take one from)."""
+    return [
+        f"{type(janela).__name__}: {b.text()!r}"
+        for b in janela.findChildren(QAbstractButton)
+        if isinstance(b, (QPushButton, QCheckBox, QRadioButton))
+        and b.isVisibleTo(janela)
+        and any(c.isalpha() for c in b.text())
+        and _letra(b.text()) is None
+        and not _de_enter_ou_escape_sem_letra_livre(b, janela)
+    ]
+
+
+def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
+    """Show `janela` and every tab of it; the buttons without a letter and the letters used twice."""
+    qtbot.addWidget(ap.manter(janela))
+    janela.show()
+    qtbot.waitExposed(janela)
+    faltas: list[str] = []
+    abas: list[QTabWidget | None] = list(janela.findChildren(QTabWidget))
+    for aba in abas or [None]:
+        for i in range(aba.count() if aba is not None else 1):
+            if aba is not None:
+                aba.setCurrentIndex(i)
+            faltas += botoes_sem_letra(janela)
+            faltas += [f"{type(janela).__name__}: {t}" for t in alt_repetidos(janela).values()]
+    return faltas
+
+
+def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Every dialog the program builds: each push button, check box and radio button has an Alt letter,
+    and no two controls of one dialog share it."""
+    from secretaria.services.execucao import instaurar_cassacao
+    from secretaria.services.representacoes import receber_representacao
+    from secretaria.ui.importacao import DialogoImportacao
+    from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, DialogoPrimeiroAcesso
+    from secretaria.ui.processo import atos
+    from secretaria.ui.processo.cassacao import DialogoAtoCassacao, DialogoDecidirCassacao
+    from secretaria.ui.processo.form_representacao import DialogoArquivarRepresentacao, TelaRepresentacao
+    from secretaria.ui.processo.tela_caso import TelaCaso
+
+    r = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    with banco.leitura() as s:
+        caso = obter_caso(s, r.id)
+    contexto = ap.contexto(banco, *TODOS)
+    cidade = roteiro.cidade
+    representacao = receber_representacao(
+        banco.uow(), fabrica.ATORES["fiscal"], recebida_em=date(2026, 11, 20), peticionario_nome="Maria",
+        peticionario_profissao="professora", peticionario_endereco="Rua A, 1", peticionario_contato="",
+        fatos="O ônibus não parou.", meios_prova="Foto.", operadora_id=cidade.operadora_id,
+        dispositivo_codigo="2-III", data_fato=date(2026, 11, 18), local_fato="Av. B, 2",
+    )  # fmt: skip
+    cassacao = instaurar_cassacao(
+        banco.uow(), fabrica.ATORES["autoridade"], operadora_id=cidade.operadora2_id, data=date(2026, 11, 2),
+        motivo="Frota irregular.",
+    )  # fmt: skip
+    janelas: list[QWidget] = [
+        *_cadastros(contexto, cidade),
+        *_processo(contexto, cidade),
+        *_administracao(contexto, cidade),
+        *(
+            classe(contexto, caso)
+            for classe in (
+                atos.DialogoIntimacao,
+                atos.DialogoDefesa,
+                atos.DialogoProposta,
+                atos.DialogoDecisao,
+                atos.DialogoRecurso,
+                atos.DialogoJulgamento,
+                atos.DialogoSuspensao,
+                atos.DialogoPagamento,
+                atos.DialogoCumprimento,
+                atos.DialogoCancelar,
+                atos.DialogoRetificacao,
+            )
+        ),
+        DialogoLogin(banco, demo=False),
+        DialogoMinhaSenha(banco, contexto.ator),
+        DialogoPrimeiroAcesso(banco),
+        *(DialogoImportacao(contexto, tipo) for tipo in ("veiculos",)),
+        TelaCaso(contexto, r.id),
+        TelaRepresentacao(contexto, representacao.id),
+        DialogoArquivarRepresentacao(contexto, representacao.id, representacao.numero_formatado, None),
+        DialogoAtoCassacao(contexto, cassacao),
+        DialogoDecidirCassacao(contexto, cassacao),
+    ]
+    faltas: list[str] = []
+    for janela in janelas:
+        faltas += _conferir_botoes(qtbot, janela)
+        janela.close()
+    assert faltas == [], "\n".join(sorted(set(faltas)))
+
+
+def _pares_de_confirmacao() -> set[tuple[str, str]]:
+    """Every (texto_sim, texto_nao) the program passes to `mensagens.confirmar`, read from its source, so a
+    confirmation added later is walked too."""
+    from pathlib import Path
+
+    import secretaria.ui
+
+    pares: set[tuple[str, str]] = set()
+    padrao = re.compile(r'texto_sim="([^"]+)",\s*texto_nao="([^"]+)"')
+    for arquivo in Path(secretaria.ui.__file__).parent.rglob("*.py"):
+        pares |= set(padrao.findall(arquivo.read_text(encoding="utf-8")))
+    return pares
+
+
+def test_cada_botao_das_caixas_de_mensagem_tem_letra_propria(qtbot: QtBot) -> None:
+    """Message boxes: Importar/Cancelar, Salvar…/Agora não, Lavrar auto/Voltar ao formulário and every other
+    confirmation, and the standard buttons, each with its own Alt letter."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from secretaria.ui.widgets import mensagens
+
+    pares = _pares_de_confirmacao()
+    assert {
+        ("Importar", "Cancelar"),
+        ("Salvar…", "Agora não"),
+        ("Lavrar auto", "Voltar ao formulário"),
+    } <= pares
+    caixas = [
+        mensagens.confirmar(None, "Título", "Texto", lambda: None, texto_sim=sim, texto_nao=nao)
+        for sim, nao in sorted(pares)
+    ]
+    todos = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No | QMessageBox.StandardButton.Cancel
+    caixas.append(mensagens.caixa_mensagem(None, "Título", "Texto", botoes=todos))
+    caixas.append(mensagens.informar(None, "Título", "Texto"))
+    faltas: list[str] = []
+    for caixa in caixas:
+        textos = [b.text() for b in caixa.buttons()]
+        letras = [_letra(t) for t in textos]
+        if None in letras or len(set(letras)) != len(letras):
+            faltas.append(" / ".join(textos))
+        caixa.reject()
+    assert faltas == [], faltas

@@ -81,8 +81,8 @@ def test_voltar_na_confirmacao_nao_altera_nada(
     _esperar_tarefa(qtbot, painel)
     caixa = mensagens.caixa_aberta()
     assert caixa is not None
-    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "Restaurar"
-    assert caixa.button(QMessageBox.StandardButton.No).text() == "Voltar"
+    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "&Restaurar"
+    assert caixa.button(QMessageBox.StandardButton.No).text() == "&Voltar"
     assert caixa.defaultButton() is caixa.button(QMessageBox.StandardButton.No)
     texto = mensagens.responder(QMessageBox.StandardButton.No)
     assert "gravada em 29/11/2026 às 18:05" in texto

@@ -274,10 +274,10 @@ def test_banco_ocupado_a_janela_segue_pintando_e_o_usuario_desiste_ou_tenta_de_n
         assert caixa is not None
         assert "ocupado por outro" in caixa.text() and "nada foi gravado" in caixa.text()
         botoes = {b.text() for b in caixa.buttons()}
-        assert {"Tentar de novo", "Desistir"} <= botoes
+        assert {"&Tentar de novo", "&Desistir"} <= botoes
         ap.salvar_png(caixa, "h16-segundo-plano-ocupado")
         assert _contar_documentos(banco) == antes
-    (tentar,) = [b for b in caixa.buttons() if b.text() == "Tentar de novo"]
+    (tentar,) = [b for b in caixa.buttons() if b.text() == "&Tentar de novo"]
     tentar.click()
     assert aguardar_tarefas()
     feito = mensagens.caixa_aberta()

@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QMenuBar, QTabBar, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -157,16 +158,17 @@ def test_tab_percorre_filtros_tabela_e_botoes_na_ordem(qtbot: QtBot, banco: Banc
     assert isinstance(autos, PaginaAutos)
     visitados = _ordem_do_tab(qtbot, janela.navegacao)
     assert visitados[1:3] == [autos.busca, autos.combo_situacao]
-    assert visitados[-6:] == [
+    assert visitados[-7:] == [
         autos.tabela,
         autos.botao_novo,
         autos.botao_abrir,
         autos.botao_atualizar,
         autos.botao_exportar,
         autos.botao_imprimir,
+        autos.botao_salvar_pdf,
     ]
     # The filters added by the page (tipo, operator, the period) come before the table, each once.
-    filtros = visitados[3:-6]
+    filtros = visitados[3:-7]
     assert autos.desde is not None and autos.ate is not None
     assert autos.desde.editor in filtros and autos.ate.editor in filtros
     assert len(visitados) == len(set(visitados))
@@ -185,5 +187,59 @@ def test_tela_do_caso_abre_no_proximo_ato(qtbot: QtBot, banco: Banco, roteiro: A
     visitados = _ordem_do_tab(qtbot, botoes[0])
     assert visitados[: len(botoes)] == botoes
     assert visitados[len(botoes)] is tela.abas.tabBar()
-    ultimos = {b.text() for b in visitados[-2:] if isinstance(b, QAbstractButton)}
+    ultimos = {b.text().replace("&", "") for b in visitados[-2:] if isinstance(b, QAbstractButton)}
     assert ultimos == {"Atualizar (F5)", "Fechar"}  # the box's own order
+
+
+def test_enter_no_salvar_dos_dados_do_orgao_grava(qtbot: QtBot, banco: Banco) -> None:
+    """Tab to "Salvar" and press Enter, as with Space: the letterhead is saved."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from secretaria.services.orgao import obter_dados_orgao
+    from secretaria.ui.admin.sistema import PainelOrgao
+    from secretaria.ui.widgets import mensagens
+
+    orgao = ap.manter(PainelOrgao(ap.contexto(banco, "administrador")))
+    qtbot.addWidget(orgao)
+    with qtbot.waitActive(orgao):
+        orgao.show()
+    orgao.secretario_nome.setText("Marta Lopes")
+    orgao.endereco.setText("Praça Coronel Pedro Osório, 101")
+    orgao.pagamento_instrucoes.setText("por guia de recolhimento retirada no protocolo")
+    orgao.botao_salvar.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is orgao.botao_salvar)
+    qtbot.keyClick(orgao.botao_salvar, Qt.Key.Key_Return)
+    assert mensagens.responder(QMessageBox.StandardButton.Ok) == "Dados do órgão gravados."
+    with banco.leitura() as s:
+        assert obter_dados_orgao(s).dados.secretario_nome == "Marta Lopes"
+
+
+def test_seta_no_filtro_de_situacao_abre_a_lista_sem_trocar_o_filtro(
+    qtbot: QtBot, banco: Banco, roteiro: Any
+) -> None:
+    """Tab from the search box lands on Situação; Down there opens its list (the filter stays until an
+    item is chosen), as it does on the filters the page adds (Operadora)."""
+    from PySide6.QtWidgets import QApplication
+
+    from secretaria.ui.janela_principal import JanelaPrincipal
+    from secretaria.ui.processo.paginas import PaginaAutos
+
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, "fiscal")))
+    qtbot.addWidget(janela)
+    with qtbot.waitActive(janela):
+        janela.show()
+    autos = janela.mostrar_pagina("autos")
+    assert isinstance(autos, PaginaAutos) and autos.combo_operadora is not None
+    autos.busca.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is autos.busca)
+    qtbot.keyClick(autos.busca, Qt.Key.Key_Tab)
+    combo = autos.combo_situacao
+    assert QApplication.focusWidget() is combo
+    for alvo in (combo, autos.combo_operadora):
+        antes = alvo.currentIndex()
+        alvo.setFocus()
+        qtbot.keyClick(alvo, Qt.Key.Key_Down)
+        assert alvo.currentIndex() == antes
+        qtbot.waitUntil(alvo.view().isVisible)
+        alvo.hidePopup()
+        assert alvo.currentIndex() == antes

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 from functools import partial
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import QDialog, QLineEdit, QMessageBox, QVBoxLayout
+from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QMessageBox, QVBoxLayout
 from pytestqt.qtbot import QtBot
 
 from secretaria.services.base import ErroDominio
@@ -131,7 +133,7 @@ def test_confirmar_so_age_no_sim(qtbot: QtBot) -> None:
     feitos: list[str] = []
     caixa = mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
     assert caixa.defaultButton() is caixa.button(QMessageBox.StandardButton.No)
-    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "Sim"
+    assert caixa.button(QMessageBox.StandardButton.Yes).text() == "&Sim"
     assert mensagens.responder(QMessageBox.StandardButton.No) == "Excluir o feriado?"
     assert feitos == []
     mensagens.confirmar(None, "Excluir", "Excluir o feriado?", lambda: feitos.append("sim"))
@@ -200,3 +202,56 @@ def test_janela_nunca_maior_que_a_tela(qtbot: QtBot) -> None:
     assert janela.width() <= area.width() and janela.height() <= area.height()
     tamanho_na_tela(janela, 300, 200)
     assert (janela.width(), janela.height()) == (300, 200)
+
+
+@pytest.fixture
+def qt_como_no_programa(qapp: QApplication) -> Iterator[None]:
+    """Qt's own texts in Portuguese and the program's style sheet, as `app.configurar_aplicacao` sets them
+    (the file-dialog process too), for one test."""
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+
+    from secretaria.ui.app import ESTILO
+
+    tradutor = QTranslator()
+    if not tradutor.load("qtbase_pt_BR", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        pytest.skip("qtbase_pt_BR.qm não encontrado")
+    qapp.installTranslator(tradutor)
+    estilo = qapp.styleSheet()
+    qapp.setStyleSheet(ESTILO)
+    yield
+    qapp.setStyleSheet(estilo)
+    qapp.removeTranslator(tradutor)
+
+
+@pytest.mark.usefixtures("qt_como_no_programa")
+def test_dialogo_de_arquivo_do_qt_com_cabecalhos_inteiros(qtbot: QtBot, tmp_path: Path) -> None:
+    """Qt's own file dialog (the child process's): big enough, and once the folder is listed, every detail
+    column as wide as its header ("Tamanho", "Data de modificação", not "Tamanhc", "Data de modifica")."""
+    from PySide6.QtWidgets import QFileDialog, QFileSystemModel, QTreeView
+
+    from secretaria.ui import seletor_arquivo
+
+    (tmp_path / "Relatório mensal de autos de infração.xlsx").write_bytes(b"x")
+    dialogo = seletor_arquivo.dialogo_arquivo(
+        None, "Abrir planilha", str(tmp_path), "Planilhas (*.xlsx)", QFileDialog.FileMode.ExistingFile
+    )
+    qtbot.addWidget(dialogo)
+    dialogo.setViewMode(QFileDialog.ViewMode.Detail)
+    modelo = dialogo.findChild(QFileSystemModel)
+    assert modelo is not None
+    with qtbot.waitSignal(modelo.directoryLoaded, timeout=10_000):
+        dialogo.show()
+    vista = next(v for v in dialogo.findChildren(QTreeView) if v.isVisible())
+    cabecalho = vista.header()
+    titulos = [str(modelo.headerData(i, Qt.Orientation.Horizontal)) for i in range(cabecalho.count())]
+
+    def inteiros() -> bool:  # what the header's style needs for the title, its margins and sort arrow
+        return all(
+            cabecalho.sectionSize(i) >= cabecalho.sectionSizeFromContents(i).width()
+            for i in range(1, cabecalho.count())
+        )
+
+    assert "Tamanho" in titulos
+    qtbot.waitUntil(inteiros)
+    assert dialogo.width() >= min(seletor_arquivo.LARGURA, dialogo.screen().availableGeometry().width() - 40)
+    dialogo.reject()

@@ -78,6 +78,12 @@ class PaginaAdministracao(QWidget):
         if callable(recarregar):
             recarregar()
 
+    @property
+    def ouve_acessos(self) -> bool:
+        """Whether the tab on screen listens to logins and lockouts too (the users' list)."""
+        pagina = self._paginas.get(self.ABAS[self.abas.currentIndex()][0])
+        return bool(getattr(pagina, "ouve_acessos", False))
+
     def ao_mudar(self, mudancas: frozenset[Any]) -> None:
         """Other users' acts (forwarded by the main window): the tab on screen refreshes if it knows how (the
         users' list keeps its selection and search)."""

@@ -16,6 +16,7 @@ from secretaria.ui.admin.comum import DialogoSimples, PainelTabela, rotulo_ajuda
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, LinhaTabela
 from secretaria.ui.widgets import mensagens
+from secretaria.ui.widgets.letras import dar_letras
 
 ORIGENS = {"lei": "Lei nº 2.413/1978", "contrato": "Contrato", "ato": "Ato normativo"}
 SUJEITOS = {
@@ -189,6 +190,7 @@ class PainelCatalogo(PainelTabela):
             self.detalhe.clear()
             return
         self.botao_ativo.setText("Desativar" if d.ativo else "Reativar")
+        dar_letras(self, [self.botao_ativo])  # the choice changes after the window was shown
         partes = [f"{d.rotulo} — {ORIGENS.get(d.origem, d.origem)}", "", d.texto]
         if d.tipo:
             partes += ["", f"Tipo de infração: {d.tipo}" + (f" ({d.ato_tipo})" if d.ato_tipo else "")]

@@ -80,7 +80,9 @@ class PainelOrgao(QWidget):
         layout.addWidget(self.alteracao)
         botoes = QHBoxLayout()
         botoes.addStretch(1)
-        self.botao_salvar = QPushButton("Salvar")
+        self.botao_salvar = QPushButton("S&alvar")
+        # A page is no dialog: without autoDefault, Enter on the focused button did nothing (Space did).
+        self.botao_salvar.setAutoDefault(True)
         self.botao_salvar.clicked.connect(self.salvar)
         botoes.addWidget(self.botao_salvar)
         layout.addLayout(botoes)

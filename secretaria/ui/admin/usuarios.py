@@ -13,6 +13,7 @@ from secretaria.ui.admin.comum import DialogoSimples, rotulo_ajuda
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import PaginaListaServico
 from secretaria.ui.widgets import mensagens
+from secretaria.ui.widgets.letras import dar_letras
 
 DESCRICOES_PAPEIS = {
     "administrador": "cadastros, usuários, URM, calendário, catálogo, cópias",
@@ -22,6 +23,23 @@ DESCRICOES_PAPEIS = {
     "secretario": "decide: aplica ou arquiva",
     "consulta": "apenas consulta e imprime",
 }
+
+LETRAS_PAPEIS = {
+    "administrador": "a",
+    "fiscal": "f",
+    "protocolo": "t",
+    "autoridade": "d",
+    "secretario": "e",
+    "consulta": "u",
+}
+"""Each role's Alt letter in the account dialog, chosen so that Login, Nome, Papéis, Senha, Repita, the
+account's buttons and Salvar and Cancelar keep theirs."""
+
+
+def _com_letra_do_papel(papel: str, rotulo: str) -> str:
+    letra = LETRAS_PAPEIS.get(papel)
+    posicao = rotulo.lower().find(letra) if letra else -1
+    return rotulo if posicao < 0 else f"{rotulo[:posicao]}&{rotulo[posicao:]}"
 
 
 class CaixaPapeis(QWidget):
@@ -33,7 +51,7 @@ class CaixaPapeis(QWidget):
         grade.setContentsMargins(0, 0, 0, 0)
         self.caixas: dict[str, QCheckBox] = {}
         for i, (papel, rotulo) in enumerate(ROTULOS_PAPEIS.items()):
-            caixa = QCheckBox(rotulo)
+            caixa = QCheckBox(_com_letra_do_papel(papel, rotulo))
             caixa.setToolTip(DESCRICOES_PAPEIS.get(papel, ""))
             descricao = QLabel(DESCRICOES_PAPEIS.get(papel, ""))
             descricao.setStyleSheet("color: #666;")
@@ -125,12 +143,14 @@ class DialogoUsuario(DialogoSimples):
         if u.ultimo_acesso is not None:
             texto += f" — último acesso em {u.ultimo_acesso:%d/%m/%Y às %H:%M}"
         if u.trocar_senha and u.ativo:
-            texto += " — senha provisória: troca exigida no próximo acesso"
+            # Its own line: on one line with the last access it was cut at the dialog's edge.
+            texto += "\nSenha provisória: troca exigida no próximo acesso"
         self.situacao.setText(texto)
         self.situacao.setStyleSheet(f"color: {cor};")
         if self.botao_desbloquear is not None and self.botao_ativo is not None:
             self.botao_desbloquear.setEnabled(bloqueado)
             self.botao_ativo.setText("Desativar conta" if u.ativo else "Reativar conta")
+            dar_letras(self, [self.botao_ativo])  # a reload after the dialog was shown keeps its Alt letter
         self._ativo = u.ativo
 
     def recarregar_registro(self) -> None:
@@ -257,6 +277,9 @@ class DialogoNovaSenha(DialogoSimples):
 
 class PaginaUsuarios(PaginaListaServico):
     """The accounts list (red: locked; grey: deactivated); "Novo usuário" and double click open the dialog."""
+
+    ouve_acessos = True
+    """Other PCs' logins and lockouts refresh it (last access, "Bloqueado"), not only changes of accounts."""
 
     def __init__(self, contexto: Contexto, parent: QWidget | None = None) -> None:
         super().__init__(

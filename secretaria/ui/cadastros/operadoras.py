@@ -96,7 +96,7 @@ class DialogoOperadora(DialogoCadastro):
         esquerda.addWidget(f.grupo("Identificação"))
         f.adicionar("razao_social", "&Razão social:", self.razao_social)
         f.adicionar("nome_fantasia", "Nome &fantasia:", self.nome_fantasia)
-        f.adicionar("cnpj", "&CNPJ:", self.cnpj)
+        f.adicionar("cnpj", "CNP&J:", self.cnpj)
         f.adicionar("delegacao", "&Delegação:", self.delegacao)
         esquerda.addWidget(f.grupo("Representante legal"))
         f.adicionar("representante_nome", "&Nome:", self.representante_nome)
@@ -375,3 +375,11 @@ class PaginaOperadoras(QWidget):
         pagina = self.abas.currentWidget()
         if isinstance(pagina, PaginaCadastro):
             pagina.recarregar()
+
+    def ao_mudar(self, mudancas: frozenset[Any]) -> None:
+        """Other users' acts (forwarded by the main window to the page on screen, which is this tab
+        holder, not a list): the tab on screen refreshes keeping its selection and search; the other tab
+        reads again when shown (`currentChanged`)."""
+        pagina = self.abas.currentWidget()
+        if isinstance(pagina, PaginaCadastro):
+            pagina.ao_mudar(mudancas)

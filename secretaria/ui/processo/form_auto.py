@@ -243,7 +243,7 @@ class DialogoAuto(DialogoFormulario):
         self.lista_arquivos.setMaximumHeight(self.fontMetrics().height() * 5)
         self.lista_arquivos.setAccessibleName("Arquivos de evidência")
         self.botao_anexar = QPushButton("Adicionar arquivos…")
-        self.botao_tirar = QPushButton("Remover arquivo")
+        self.botao_tirar = QPushButton("R&emover arquivo")
         self.botao_anexar.clicked.connect(self._escolher_arquivos)
         self.botao_tirar.clicked.connect(self._remover_arquivo)
 
@@ -277,7 +277,7 @@ class DialogoAuto(DialogoFormulario):
         f.adicionar("local", "&Local da infração:", self.local)
         f.adicionar("veiculo_id", "&Veículo:", self.veiculo)
         f.adicionar("linha_id", "Li&nha:", self.linha)
-        f.adicionar("empregado_id", "&Empregado ou condutor:", self.empregado)
+        f.adicionar("empregado_id", "Empre&gado ou condutor:", self.empregado)
         f.adicionar("descricao_fatos", "Descrição dos &fatos:", self.descricao_fatos)
         f.adicionar("circunstancias", "Circun&stâncias:", self.circunstancias)
 

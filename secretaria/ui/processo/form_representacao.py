@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -46,6 +47,7 @@ from secretaria.ui.widgets import CampoData, Formulario, botoes_salvar_cancelar,
 from secretaria.ui.widgets.arquivos import abrir_arquivos
 from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.janelas import tamanho_na_tela
+from secretaria.ui.widgets.letras import dar_letras
 
 
 def _e(texto: str) -> str:
@@ -101,7 +103,7 @@ class DialogoRepresentacao(DialogoFormulario):
         layout.addWidget(titulo_pet)
         self.form = Formulario(layout, self)
         f = self.form
-        f.adicionar("recebida_em", "&Recebida em:", self.recebida_em)
+        f.adicionar("recebida_em", "Recebida e&m:", self.recebida_em)
         f.adicionar("peticionario_nome", "&Nome:", self.peticionario_nome)
         f.adicionar("peticionario_profissao", "&Profissão:", self.peticionario_profissao)
         f.adicionar("peticionario_endereco", "&Endereço:", self.peticionario_endereco)
@@ -355,6 +357,10 @@ class TelaRepresentacao(QDialog):
         botoes.addWidget(fechar)
         layout.addLayout(botoes)
         self.recarregar()
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt (the button box's Salvar, Cancelar)
 
     def recarregar(self) -> None:
         from secretaria.services.representacoes import dados_auto_de_representacao, obter_representacao

@@ -20,7 +20,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -76,6 +76,7 @@ from secretaria.ui.processo.painel_sancao import (
 )
 from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.janelas import tamanho_na_tela
+from secretaria.ui.widgets.letras import dar_letras, letras_usadas
 
 ROTULOS_EVENTO = {
     "representacao": "Representação",
@@ -365,6 +366,11 @@ class TelaCaso(QDialog):
         (primeiro or self.linha_do_tempo).setFocus()  # the next act is one key away
 
     # --- loading ---
+
+    def showEvent(self, evento: QShowEvent) -> None:
+        super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt (the button box's Salvar, Cancelar)
+
     def recarregar(self) -> None:
         from secretaria.services.filas import dias_para_decidir
 
@@ -515,7 +521,7 @@ class TelaCaso(QDialog):
         self.rotulo_aguardando = None
         self.layout_atos.addWidget(QLabel("<b>Próximos atos</b>"))
         permitidos = c.atos_permitidos(self.contexto.ator)
-        usados = {t.lower() for t in "lasdn"}  # the tabs' Alt letters
+        usados = letras_usadas(self)  # the tabs' and the other buttons' (Fechar, Atualizar, documents)
         for ato in permitidos:
             botao = QPushButton(com_atalho(ROTULOS_ATOS.get(ato, ato) + "…", usados))
             botao.setAutoDefault(False)

@@ -31,6 +31,7 @@ from secretaria.ui.widgets.edicao import (
     texto_campo,
     valor_campo,
 )
+from secretaria.ui.widgets.letras import dar_letras
 
 T = TypeVar("T")
 
@@ -98,6 +99,8 @@ class RotuloErro(QLabel):
         while widget is not None and not widget.isWindow():
             widget.updateGeometry()
             widget = widget.parentWidget()
+        if widget is not None and self.isVisible():
+            crescer_para_caber(widget)
 
     def clear(self) -> None:
         super().clear()
@@ -108,6 +111,22 @@ class RotuloErro(QLabel):
         super().resizeEvent(evento)
         if self.text() and self.height() < self._altura():
             self._pedir_espaco()
+
+
+def crescer_para_caber(janela: QWidget) -> None:
+    """Make the window as tall as its contents need at its present width (up to the screen): a top-level
+    layout's minimum ignores the height wrapped labels need, so a second line of a message under a field
+    ("…(maior que" / "zero).") was cut by the next field instead of pushing the window down."""
+    layout = janela.layout()
+    if layout is None:
+        return
+    layout.activate()
+    necessaria = layout.totalMinimumSize().height()
+    if layout.hasHeightForWidth():
+        necessaria = max(necessaria, layout.totalHeightForWidth(janela.width()))
+    tela = janela.screen().availableGeometry().height() if janela.screen() is not None else necessaria
+    if janela.height() < necessaria <= tela:
+        janela.resize(janela.width(), necessaria)
 
 
 _ALTURA_LINHA: list[int] = []
@@ -378,6 +397,7 @@ class DialogoFormulario(QDialog):
 
     def showEvent(self, evento: QShowEvent) -> None:
         super().showEvent(evento)
+        dar_letras(self)  # every button reachable with Alt, whoever made it (the button box, a row added)
         if self._retrato is None:
             self.marcar_como_carregado()
 

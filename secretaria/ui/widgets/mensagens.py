@@ -8,6 +8,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from secretaria.ui.widgets.letras import dar_letras
+
 TEXTOS = {
     QMessageBox.StandardButton.Ok: "OK",
     QMessageBox.StandardButton.Cancel: "Cancelar",
@@ -49,6 +51,7 @@ def caixa_mensagem(
         b = caixa.button(botao)
         if b is not None:
             b.setText(rotulo)
+    dar_letras(caixa, caixa.buttons())
     if padrao is not None:
         caixa.setDefaultButton(padrao)
     if ao_terminar is not None:
@@ -104,6 +107,7 @@ def confirmar(
     )
     caixa.button(QMessageBox.StandardButton.Yes).setText(texto_sim)
     caixa.button(QMessageBox.StandardButton.No).setText(texto_nao)
+    dar_letras(caixa, caixa.buttons())  # "Importar", "Lavrar auto", "Agora não": each its Alt letter
     return caixa
 
 

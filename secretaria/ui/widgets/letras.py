@@ -1,0 +1,93 @@
+"""Alt letters (mnemonics) for every button of a window, so a keyboard user reaches each one.
+
+Labels, tabs and group boxes keep the letters their code gives them; a push button, check box or radio
+button written without one ("Salvar", "Cancelar", a role's check box, a message box's "Importar") gets the
+first letter of one of its words that no other control of the window uses, else any other free letter of
+its text. Called when a window is shown, so buttons made anywhere in it (button boxes, rows added by a
+form) are covered:
+
+    dar_letras(dialogo)            # in showEvent
+    dar_letras(caixa, caixa.buttons())
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QCheckBox,
+    QDialogButtonBox,
+    QGroupBox,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QTabBar,
+    QWidget,
+)
+
+
+def letra(texto: str) -> str | None:
+    """The Alt letter of `texto` ("&Salvar" → "s"), lower case; None when it has none ("&&" is a literal &)."""
+    achado = re.search(r"&([^&\s])", texto.replace("&&", ""))
+    return achado.group(1).lower() if achado else None
+
+
+def com_letra(texto: str, usadas: set[str]) -> str:
+    """`texto` with an Alt letter not in `usadas` (a word's first letter first, then any ASCII letter), or
+    unchanged when every letter of it is taken."""
+    candidatos = [m.start() for m in re.finditer(r"\b\w", texto)]
+    candidatos += list(range(len(texto)))
+    for posicao in candidatos:
+        caractere = texto[posicao]
+        if caractere.isascii() and caractere.isalpha() and caractere.lower() not in usadas:
+            return f"{texto[:posicao]}&{texto[posicao:]}"
+    return texto
+
+
+def letras_usadas(janela: QWidget) -> set[str]:
+    """The Alt letters the controls inside `janela` already use (labels with a field, buttons, group boxes,
+    tabs)."""
+    textos: list[str] = []
+    for w in janela.findChildren(QWidget):
+        if (isinstance(w, QLabel) and w.buddy() is not None) or isinstance(w, QAbstractButton):
+            textos.append(w.text())
+        elif isinstance(w, QGroupBox):
+            textos.append(w.title())
+        elif isinstance(w, QTabBar):
+            textos += [w.tabText(i) for i in range(w.count())]
+    return {achada for texto in textos if (achada := letra(texto)) is not None}
+
+
+def _de_enter_ou_escape(botao: QAbstractButton) -> bool:
+    caixa = botao.parentWidget()
+    return isinstance(caixa, QDialogButtonBox) and caixa.buttonRole(botao) in (
+        QDialogButtonBox.ButtonRole.AcceptRole,
+        QDialogButtonBox.ButtonRole.RejectRole,
+    )
+
+
+def dar_letras(janela: QWidget, botoes: Iterable[QAbstractButton] | None = None) -> None:
+    """Give each of `botoes` (default: every push button, check box and radio button inside `janela`)
+    that has text but no Alt letter one that no other control of `janela` uses."""
+    usadas = letras_usadas(janela)
+    if botoes is None:
+        botoes = [
+            b
+            for b in janela.findChildren(QAbstractButton)
+            if isinstance(b, (QPushButton, QCheckBox, QRadioButton))
+        ]
+    # Salvar and Cancelar choose last: Enter and Escape already press them, so when a big form's fields
+    # took every letter of their words, it is they that go without one, never "Remover arquivo".
+    for botao in sorted(botoes, key=_de_enter_ou_escape):
+        texto = botao.text()
+        if letra(texto) is not None or not any(c.isalpha() for c in texto):
+            continue
+        novo = com_letra(texto, usadas)
+        if novo != texto:
+            botao.setText(novo)
+            usadas.add(letra(novo) or "")
+
+
+__all__ = ["com_letra", "dar_letras", "letra", "letras_usadas"]
