@@ -105,6 +105,7 @@ TIPOS_DOCUMENTO = {
     "ficha": "Ficha da operadora",
     "lote_intimacoes": "Lote de intimações",
     "retificacao": "Termo de retificação",
+    "processo": "Cópia integral do processo",
 }
 """What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
 
@@ -142,6 +143,8 @@ class DocumentoInfo:
     def descricao(self) -> str:
         """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
         nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
+        if self.tipo == "processo":
+            return f"{nome} do auto nº {self.referencia}"
         if self.tipo in ("auto", "intimacao", "decisao", "retificacao"):
             return f"{nome} nº {self.referencia}"
         if self.tipo == "lote_intimacoes":
@@ -760,6 +763,10 @@ def renderizar(tipo: str, dados: Any, progresso: Progresso | None = None) -> byt
         from secretaria.reports.retificacao import TermoRetificacaoPdf
 
         return TermoRetificacaoPdf().render(dados, progresso)
+    if tipo == "processo":
+        from secretaria.reports.processo_integral import montar_processo_integral
+
+        return montar_processo_integral(dados, progresso)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
@@ -794,6 +801,16 @@ def _pedido(
         termo_dados = dados_retificacao(sessao, termo.id)
         nome = f"termo-de-retificacao-{termo_dados.numero.replace('/', '-')}.pdf"
         return _Pedido(tipo, termo_dados.numero, nome, termo.auto_id, None, termo_dados)
+    if tipo == "processo":
+        from secretaria.services.processo_integral import dados_processo_integral
+
+        if auto_id is None:
+            raise ErroDominio("Informe o auto de infração do processo.", "auto_id")
+        integral = dados_processo_integral(sessao, auto_id)
+        nome = (
+            f"processo-integral-{integral.numero_auto.replace('/', '-')}-{integral.emitida_em:%Y-%m-%d}.pdf"
+        )
+        return _Pedido(tipo, integral.numero_auto, nome, auto_id, None, integral)
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
@@ -874,7 +891,8 @@ def emitir_documento(
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
     notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
     already stored for the same document returns that document (`novo=False`) and writes nothing.
-    "retificacao" takes `retificacao_id`. An auto corrected by a termo de retificação is never rendered
+    "retificacao" takes `retificacao_id`; "processo" (the complete case file, services.processo_integral)
+    takes `auto_id`. An auto corrected by a termo de retificação is never rendered
     again: its copy issued first is served (the auto as delivered; the termos say what changed).
 
     `progresso(feitos, total, texto)` is called while reading, page by page while rendering, and once more
