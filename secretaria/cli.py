@@ -207,6 +207,10 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         ("auto", "auto de infração (1ª e 2ª vias)"),
         ("intimacao", "intimação do auto"),
         ("decisao", "notificação da decisão"),
+        (
+            "processo",
+            "cópia integral do processo: capa, índice com SHA-256, peças com folhas numeradas e provas",
+        ),
     ):
         p = dsub.add_parser(nome, help=ajuda)
         p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
@@ -843,7 +847,9 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
     try:
         with banco.leitura() as sessao:
             auto_id = (
-                localizar_auto(sessao, args.numero) if tipo in ("auto", "intimacao", "decisao") else None
+                localizar_auto(sessao, args.numero)
+                if tipo in ("auto", "intimacao", "decisao", "processo")
+                else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
         info = emitir_documento(

@@ -14,7 +14,9 @@ from the stored bytes. The file itself is never one of its pieces.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import date
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -258,6 +260,21 @@ def _registros(
                 t.motivo,
             ),
         )
+    _recurso_e_pagamento(sessao, c, anexos, incluir)
+    for a in anexos:
+        if a.defesa_id is None and a.recurso_id is None:
+            peca = _anexo(sessao, a.id, "Prova", True)
+            r.append(((peca.data, 0.0, a.id), peca))
+    return r
+
+
+def _recurso_e_pagamento(
+    sessao: so.Session,
+    c: Caso,
+    anexos: Sequence[sa.Row[Any]],
+    incluir: Callable[[str, int, PecaProcesso], None],
+) -> None:
+    """The appeal (and what was attached to it), its judgment and the payment, from their records."""
     if c.recurso is not None:
         rec = c.recurso
         incluir(
@@ -318,11 +335,6 @@ def _registros(
                 ],
             ),
         )
-    for a in anexos:
-        if a.defesa_id is None and a.recurso_id is None:
-            peca = _anexo(sessao, a.id, "Prova", True)
-            r.append(((peca.data, 0.0, a.id), peca))
-    return r
 
 
 def dados_processo_integral(sessao: so.Session, auto_id: int) -> DadosProcessoIntegral:

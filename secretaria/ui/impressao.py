@@ -398,6 +398,7 @@ _NOMES_DOCUMENTO = {
     "ficha": "a ficha da operadora",
     "lote_intimacoes": "as intimações do período",
     "retificacao": "o termo de retificação",
+    "processo": "a cópia integral do processo",
 }
 
 
@@ -422,7 +423,7 @@ def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInf
 
 def _gravado(tipo: str) -> str:
     """ "gravado" or "gravada", after the document's name ("Ficha da operadora … gravada em …")."""
-    return "gravada" if tipo in ("intimacao", "decisao", "ficha") else "gravado"
+    return "gravada" if tipo in ("intimacao", "decisao", "ficha", "processo") else "gravado"
 
 
 def documento_guardado(
@@ -445,8 +446,8 @@ def documento_guardado(
 
 
 class BotoesDocumentosCaso(QWidget):
-    """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, and the
-    decision notice. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells
+    """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, the
+    decision notice and the complete case file. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells
     the case screen to reload its list of issued documents.
 
         botoes = BotoesDocumentosCaso(contexto, auto_id, parent)
@@ -459,6 +460,7 @@ class BotoesDocumentosCaso(QWidget):
         ("auto", "Auto de infração"),
         ("intimacao", "Intimação"),
         ("decisao", "Decisão"),
+        ("processo", "Cópia integral do processo"),
     )
 
     def __init__(self, contexto: Contexto, auto_id: int, parent: QWidget | None = None) -> None:
@@ -499,6 +501,7 @@ class BotoesDocumentosCaso(QWidget):
         self.botoes["auto"].setEnabled(not cancelado)
         self.botoes["intimacao"].setEnabled(not cancelado and not decidido)
         self.botoes["decisao"].setEnabled(not cancelado and decidido)
+        self.botoes["processo"].setEnabled(True)  # a cancelled case's file is still what a court asks for
         if cancelado:
             for botao in self.botoes.values():
                 botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")

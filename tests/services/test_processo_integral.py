@@ -1,0 +1,117 @@
+"""The complete case file (cópia integral do processo), read back with pypdf: the index names each piece
+with its folhas and the SHA-256 of the bytes stored for it, every page carries its folha in order, the
+evidence is in it, and printing it again gives the same bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from pypdf import PdfReader
+
+from secretaria.db import Banco
+from secretaria.models import Auditoria
+from secretaria.services.documentos import emitir_documento, info_documento, obter_documento
+from tests.helpers import cenario_processo, fabrica
+
+ATORES = fabrica.ATORES
+
+
+@pytest.fixture
+def caso(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> cenario_processo.CasoCompleto:
+    return cenario_processo.montar(banco, monkeypatch)
+
+
+def _emitir(banco: Banco, auto_id: int) -> tuple[Any, bytes]:
+    info = emitir_documento(banco.uow(), ATORES["consulta"], tipo="processo", auto_id=auto_id)
+    with banco.leitura() as s:
+        return info, obter_documento(s, info.id)
+
+
+def _paginas(conteudo: bytes) -> list[str]:
+    return [p.extract_text() for p in PdfReader(io.BytesIO(conteudo)).pages]
+
+
+def test_indice_folhas_e_sha256_de_cada_peca(banco: Banco, caso: cenario_processo.CasoCompleto) -> None:
+    info, conteudo = _emitir(banco, caso.auto_id)
+    paginas = _paginas(conteudo)
+    # Every page carries its folha, in order, in its top corner.
+    for n, texto in enumerate(paginas, 1):
+        assert re.search(rf"\bfl\. {n}\b", texto), f"página {n} sem “fl. {n}”"
+    indice = "".join(t for t in paginas if "CÓPIA INTEGRAL DO PROCESSO" in t or "Índice" in t)
+    assert f"Auto de Infração nº {caso.numero}" in paginas[0]
+    assert f"{len(paginas)}, numeradas no alto de cada página" in paginas[0]
+    compacto = indice.replace("\n", "")
+    with banco.leitura() as s:
+        for doc_id in caso.documentos:
+            doc = info_documento(s, doc_id)
+            guardado = obter_documento(s, doc_id)
+            assert hashlib.sha256(guardado).hexdigest() == doc.sha256
+            assert doc.sha256 in compacto, f"SHA-256 de {doc.descricao} ausente do índice"
+            # Its folhas in the index hold the stored document's own pages, as they were issued.
+            linha = re.search(rf"{re.escape(doc.descricao)} – \d\d/\d\d/\d{{4}}\s*(fls?\. [\d–]+)", indice)
+            assert linha is not None, doc.descricao
+            folhas = [int(x) for x in re.findall(r"\d+", linha.group(1))]
+            primeira, ultima = folhas[0], folhas[-1]
+            proprias = _paginas(guardado)
+            assert ultima - primeira + 1 == len(proprias)
+            primeira_linha = proprias[0].strip().splitlines()[-1]
+            assert primeira_linha in paginas[primeira - 1]
+    # The records without a document of their own, and the evidence, are pieces too.
+    for peca in (
+        "Registro da intimação do auto",
+        "Defesa",
+        "Proposta da autoridade (art. 13)",
+        "Registro da intimação da decisão",
+        "Recurso ao Prefeito",
+        "Julgamento do recurso",
+        "Pagamento da multa",
+        "Prova: foto-onibus.png",
+        "Prova: laudo.pdf",
+        "Linha do tempo do processo",
+    ):
+        assert peca in indice, peca
+    assert (
+        indice.index("Defesa") < indice.index("Proposta da autoridade") < indice.index("Recurso ao Prefeito")
+    )
+    assert indice.index("Julgamento do recurso") < indice.index("Pagamento da multa")
+    texto = "\n".join(paginas)
+    assert "A operadora nega o fato" in texto  # the defence's text, drawn from its record
+    assert "Provido em parte" in texto and "0,35 URM" in texto
+    assert "LINHA DO TEMPO DO PROCESSO" in paginas[-1]
+    assert info.descricao == f"Cópia integral do processo do auto nº {caso.numero}"
+
+
+def test_provas_imagem_e_pdf_entram_no_arquivo(banco: Banco, caso: cenario_processo.CasoCompleto) -> None:
+    _info, conteudo = _emitir(banco, caso.auto_id)
+    leitor = PdfReader(io.BytesIO(conteudo))
+    textos = [p.extract_text() for p in leitor.pages]
+    foto = next(i for i, t in enumerate(textos) if "Prova: foto-onibus.png" in t and "image/png" in t)
+    assert len(leitor.pages[foto].images) == 1  # the photo placed on the page
+    # The scanned PDF's own (blank) page follows the photo's, carrying only its folha.
+    assert textos[foto + 1].strip().startswith(f"fl. {foto + 2}")
+    assert "Prova" not in textos[foto + 1]
+
+
+def test_reimpressao_e_nova_emissao_dao_os_mesmos_bytes(
+    banco: Banco, caso: cenario_processo.CasoCompleto
+) -> None:
+    info, conteudo = _emitir(banco, caso.auto_id)
+    assert info.novo and info.tipo == "processo"
+    de_novo, mesmos = _emitir(banco, caso.auto_id)
+    assert not de_novo.novo and de_novo.id == info.id and mesmos == conteudo
+    with banco.leitura() as s:
+        assert obter_documento(s, info.id) == conteudo
+        assert hashlib.sha256(conteudo).hexdigest() == info.sha256
+        auditados = s.scalar(
+            sa.select(sa.func.count(Auditoria.id)).where(
+                Auditoria.acao == "emitir_documento", Auditoria.entidade_id == str(info.id)
+            )
+        )
+    assert auditados == 1
+    # The file is never a piece of the next one.
+    assert "Cópia integral do processo do auto" not in "".join(_paginas(conteudo)[:2])
