@@ -27,7 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Image, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import Timbre
-from secretaria.reports.fontes import FONTE_NEGRITO, registrar_fontes
+from secretaria.reports.fontes import FONTE, FONTE_NEGRITO, imprimivel, registrar_fontes
 from secretaria.reports.formato import formatar_data
 from secretaria.reports.pdf_base import (
     COR_FAIXA,
@@ -230,8 +230,12 @@ class _CapaPdf(DocumentoPdf[_Capa]):
             self.p("Folhas", "CelulaCabecalho"),
             self.p("SHA-256", "CelulaCabecalho"),
         ]
-        corpo = []
+        corpo: list[list[Flowable]] = []
+        titulos: list[int] = []
         for i, linha in enumerate(linhas, 1):
+            if linha.prova and (i == 1 or not linhas[i - 2].prova):
+                titulos.append(len(corpo) + 1)
+                corpo.append([self.p("<b>Provas anexadas ao auto</b>", "Celula"), "", "", ""])
             nome = f"{texto(linha.peca)} – {formatar_data(linha.data)}"
             sha = f"{linha.sha256[:32]}<br/>{linha.sha256[32:]}"
             corpo.append(
@@ -252,6 +256,8 @@ class _CapaPdf(DocumentoPdf[_Capa]):
                     ("TOPPADDING", (0, 0), (-1, -1), 2),
                     ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
                     *[("BACKGROUND", (0, r), (-1, r), COR_ZEBRA) for r in range(2, len(corpo) + 1, 2)],
+                    *[("SPAN", (0, r), (-1, r)) for r in titulos],
+                    *[("BACKGROUND", (0, r), (-1, r), COR_FAIXA) for r in titulos],
                 ]
             )
         )
@@ -316,6 +322,8 @@ class _Bloco:
     sha256: str
     prova: bool
     leitor: PdfReader
+    legenda: str = ""
+    """Printed at the foot of each of its pages: an evidence PDF has no letterhead saying what it is."""
 
 
 def _leitor(conteudo: bytes) -> PdfReader | None:
@@ -335,7 +343,8 @@ def _bloco(dados: DadosProcessoIntegral, peca: PecaProcesso) -> _Bloco:
     if peca.formato == "pdf":
         leitor = _leitor(peca.conteudo)
         if leitor is not None:
-            return _Bloco(peca.titulo, peca.data, peca.sha256, peca.prova, leitor)
+            legenda = f"{peca.titulo} ({peca.origem})" if peca.prova else ""
+            return _Bloco(peca.titulo, peca.data, peca.sha256, peca.prova, leitor, legenda)
         peca = _ilegivel(
             peca, "O arquivo PDF não pôde ser lido para a cópia (danificado ou protegido por senha)."
         )
@@ -387,14 +396,17 @@ def _capa(dados: DadosProcessoIntegral, blocos: Sequence[_Bloco]) -> bytes:
     return conteudo
 
 
-def _carimbos(tamanhos: Sequence[tuple[float, float]], numero_auto: str) -> PdfReader:
-    """One page per folha, each the size of the page it goes on, with "fl. N" in the top right corner."""
+def _carimbos(
+    tamanhos: Sequence[tuple[float, float]], legendas: Sequence[str], numero_auto: str
+) -> PdfReader:
+    """One page per folha, each the size of the page it goes on, with "fl. N" in the top right corner (and
+    the piece's name at the foot of a page that does not say it)."""
     registrar_fontes()
     saida = io.BytesIO()
     with _ajustes_reportlab():
         canv = Canvas(saida, invariant=1, initialFontName=FONTE_NEGRITO)
         canv.setDateFormatter(lambda *_partes: "D:20000101000000+00'00'")
-        for i, (largura, altura) in enumerate(tamanhos, 1):
+        for i, ((largura, altura), legenda) in enumerate(zip(tamanhos, legendas, strict=True), 1):
             canv.setPageSize((largura, altura))
             rotulo = f"fl. {i}"
             canv.setFont(FONTE_NEGRITO, 9)
@@ -409,6 +421,9 @@ def _carimbos(tamanhos: Sequence[tuple[float, float]], numero_auto: str) -> PdfR
             canv.drawString(x, y, rotulo)
             canv.setFont(FONTE_NEGRITO, 5.5)
             canv.drawRightString(x + larg_texto + 1.5 * mm, y - 4 * mm, f"AI {numero_auto}")
+            if legenda:
+                canv.setFont(FONTE, 7)
+                canv.drawString(8 * mm, 4 * mm, imprimivel(f"Auto de Infração nº {numero_auto} – {legenda}"))
             canv.showPage()
         canv.save()
     return PdfReader(io.BytesIO(saida.getvalue()))
@@ -448,13 +463,16 @@ def montar_processo_integral(dados: DadosProcessoIntegral, progresso: Progresso 
         for pagina in leitor.pages:
             escritor.add_page(pagina)
     avisar(len(pecas) + 1, total, "Numerando as folhas…")
+    legendas = [""] * len(capa.pages)
+    for b in blocos:
+        legendas += [b.legenda] * len(b.leitor.pages)
     tamanhos = []
     for pagina in escritor.pages:
         if pagina.rotation:
             pagina.transfer_rotation_to_content()
         caixa = pagina.mediabox
         tamanhos.append((float(caixa.width), float(caixa.height)))
-    carimbos = _carimbos(tamanhos, dados.numero_auto)
+    carimbos = _carimbos(tamanhos, legendas, dados.numero_auto)
     for pagina, carimbo in zip(escritor.pages, carimbos.pages, strict=True):
         caixa = pagina.mediabox
         if caixa.left or caixa.bottom:  # a page whose box does not start at the origin

@@ -54,6 +54,10 @@ _ORDEM_OUTROS = 5.5
 _OBJETOS = {"auto": "do auto", "decisao": "da decisão"}
 
 
+def _dias(n: int) -> str:
+    return f"{n} dia" if n == 1 else f"{n} dias"
+
+
 def _sim_nao(valor: bool) -> str:
     return "sim" if valor else "não"
 
@@ -118,7 +122,7 @@ def _anexo(sessao: so.Session, anexo_id: int, titulo: str, prova: bool) -> PecaP
     return PecaProcesso(
         titulo=f"{titulo}: {a.nome_arquivo}",
         data=dia,
-        origem=f"anexo nº {a.anexo_id}, {a.tipo_mime}",
+        origem=f"anexo nº {a.anexo_id}, anexado em {formatar_data(dia)}",
         formato="pdf" if a.tipo_mime == "application/pdf" else "imagem",
         conteudo=a.conteudo,
         sha256=a.sha256,
@@ -204,9 +208,7 @@ def _registros(
             parte
             for parte in (
                 f"multa de {formatar_urm(p.multa_ur)} URM" if p.multa_ur else "",
-                f"suspensão de {p.suspensao_dias} dia{'s' if p.suspensao_dias != 1 else ''}"
-                if p.suspensao_dias
-                else "",
+                f"suspensão de {_dias(p.suspensao_dias)}" if p.suspensao_dias else "",
             )
             if parte
         ) or ("arquivamento" if p.acao == "arquivar" else "—")
@@ -221,25 +223,25 @@ def _registros(
             ),
         )
     if c.decisao is not None and not any(e.startswith("decisao:") for e in emitidos):
-        d = c.decisao
+        dec = c.decisao
         incluir(
             "decisao",
-            d.id,
+            dec.id,
             _registro(
                 "Decisão do(a) Secretário(a)",
-                d.data,
+                dec.data,
                 [
-                    ("Data", formatar_data(d.data)),
-                    ("Resultado", "penalidade aplicada" if d.resultado == "aplicada" else "auto arquivado"),
+                    ("Data", formatar_data(dec.data)),
+                    ("Resultado", "penalidade aplicada" if dec.resultado == "aplicada" else "auto arquivado"),
                     (
                         "Multa",
-                        f"{formatar_urm(d.multa_ur)} URM = {formatar_reais(d.multa_reais)}"
-                        if d.multa_ur
+                        f"{formatar_urm(dec.multa_ur)} URM = {formatar_reais(dec.multa_reais)}"
+                        if dec.multa_ur
                         else "",
                     ),
-                    ("Suspensão", f"{d.suspensao_dias} dias" if d.suspensao_dias else ""),
+                    ("Suspensão", _dias(dec.suspensao_dias) if dec.suspensao_dias else ""),
                 ],
-                d.fundamentacao,
+                dec.fundamentacao,
             ),
         )
     for t in c.retificacoes:
@@ -298,7 +300,7 @@ def _recurso_e_pagamento(
             if rec.multa_ur_nova is not None:
                 nova.append(("Nova multa", f"{formatar_urm(rec.multa_ur_nova)} URM"))
             if rec.suspensao_dias_nova:
-                nova.append(("Nova suspensão", f"{rec.suspensao_dias_nova} dias"))
+                nova.append(("Nova suspensão", _dias(rec.suspensao_dias_nova)))
             incluir(
                 "julgamento",
                 rec.id,

@@ -90,11 +90,12 @@ def test_provas_imagem_e_pdf_entram_no_arquivo(banco: Banco, caso: cenario_proce
     _info, conteudo = _emitir(banco, caso.auto_id)
     leitor = PdfReader(io.BytesIO(conteudo))
     textos = [p.extract_text() for p in leitor.pages]
-    foto = next(i for i, t in enumerate(textos) if "Prova: foto-onibus.png" in t and "image/png" in t)
+    foto = next(i for i, t in enumerate(textos) if "Prova: foto-onibus.png – anexo nº" in t)
     assert len(leitor.pages[foto].images) == 1  # the photo placed on the page
     # The scanned PDF's own (blank) page follows the photo's, carrying only its folha.
-    assert textos[foto + 1].strip().startswith(f"fl. {foto + 2}")
-    assert "Prova" not in textos[foto + 1]
+    laudo = textos[foto + 1]
+    assert f"fl. {foto + 2}" in laudo and "Prova: laudo.pdf (anexo nº" in laudo
+    assert "PREFEITURA" not in laudo
 
 
 def test_reimpressao_e_nova_emissao_dao_os_mesmos_bytes(
