@@ -116,3 +116,55 @@ def test_reimpressao_e_nova_emissao_dao_os_mesmos_bytes(
     assert auditados == 1
     # The file is never a piece of the next one.
     assert "Cópia integral do processo do auto" not in "".join(_paginas(conteudo)[:2])
+
+
+def test_qualquer_documento_guardado_do_caso_entra_com_o_seu_rotulo(
+    banco: Banco, caso: cenario_processo.CasoCompleto, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kind of notice added later joins the file by itself: the list comes from the stored documents."""
+    from datetime import datetime
+
+    from secretaria.models import DocumentoEmitido
+    from secretaria.services import documentos
+    from tests.helpers import arquivos_prova
+
+    monkeypatch.setitem(documentos.TIPOS_DOCUMENTO, "aviso_novo", "Notificação do julgamento do recurso")
+    conteudo = arquivos_prova.pdf(b"aviso")
+    with banco.uow() as uow:
+        novo = DocumentoEmitido(
+            tipo="aviso_novo",
+            referencia=caso.numero,
+            auto_id=caso.auto_id,
+            nome_arquivo="aviso.pdf",
+            sha256=hashlib.sha256(conteudo).hexdigest(),
+            conteudo=conteudo,
+            emitido_em=datetime(2026, 10, 21, 9, 0),
+            emitido_por="protocolo",
+        )
+        uow.session.add(novo)
+        uow.commit()
+    _info, arquivo = _emitir(banco, caso.auto_id)
+    paginas = _paginas(arquivo)
+    indice = "".join(t for t in paginas[:2] if "Índice" in t or "SHA-256" in t)
+    linha = f"Notificação do julgamento do recurso {caso.numero} – 21/10/2026"
+    assert linha in indice
+    # In the case's order: after the judgment (20/10), before the payment (10/11).
+    assert indice.index("Julgamento do recurso") < indice.index(linha) < indice.index("Pagamento da multa")
+    assert hashlib.sha256(conteudo).hexdigest() in indice.replace("\n", "")
+
+
+def test_documento_guardado_alterado_recusa_a_copia_sem_gravar(
+    banco: Banco, caso: cenario_processo.CasoCompleto
+) -> None:
+    from secretaria.models import DocumentoEmitido
+    from secretaria.services.documentos import DocumentoAlterado
+
+    with banco.uow() as uow:
+        doc = uow.session.get(DocumentoEmitido, caso.documentos[0])
+        assert doc is not None
+        doc.conteudo = bytes(doc.conteudo) + b"%"
+        uow.commit()
+    with pytest.raises(DocumentoAlterado, match="foi alterado depois de emitido"):
+        _emitir(banco, caso.auto_id)
+    with banco.leitura() as s:
+        assert s.scalar(sa.select(sa.func.count()).where(DocumentoEmitido.tipo == "processo")) == 0
