@@ -175,7 +175,7 @@ def _registros(
                     ("Recebida por", i.recebedor_nome),
                     ("Documento", i.recebedor_documento),
                     ("Recibo / AR", i.recibo),
-                    ("Prazo contado até", formatar_data(i.prazo) if i.prazo else ""),
+                    ("Prazo aberto até", formatar_data(i.prazo) if i.prazo else ""),
                     ("Registrada por", i.registrado_por),
                 ],
                 i.observacao,
@@ -207,7 +207,7 @@ def _registros(
         pena = ", ".join(
             parte
             for parte in (
-                f"multa de {formatar_urm(p.multa_ur)} URM" if p.multa_ur else "",
+                f"multa de {formatar_urm(p.multa_ur)}" if p.multa_ur else "",
                 f"suspensão de {_dias(p.suspensao_dias)}" if p.suspensao_dias else "",
             )
             if parte
@@ -218,7 +218,7 @@ def _registros(
             _registro(
                 "Proposta da autoridade (art. 13)",
                 p.data,
-                [("Data", formatar_data(p.data)), ("Proposta", pena), ("Autoridade", p.autoridade)],
+                [("Data", formatar_data(p.data)), ("Proposta", pena), ("Registrada por", p.autoridade)],
                 p.fundamentacao,
             ),
         )
@@ -235,7 +235,7 @@ def _registros(
                     ("Resultado", "penalidade aplicada" if dec.resultado == "aplicada" else "auto arquivado"),
                     (
                         "Multa",
-                        f"{formatar_urm(dec.multa_ur)} URM = {formatar_reais(dec.multa_reais)}"
+                        f"{formatar_urm(dec.multa_ur)} = {formatar_reais(dec.multa_reais)}"
                         if dec.multa_ur
                         else "",
                     ),
@@ -298,7 +298,7 @@ def _recurso_e_pagamento(
         if rec.julgado_em is not None:
             nova = []
             if rec.multa_ur_nova is not None:
-                nova.append(("Nova multa", f"{formatar_urm(rec.multa_ur_nova)} URM"))
+                nova.append(("Nova multa", f"{formatar_urm(rec.multa_ur_nova)}"))
             if rec.suspensao_dias_nova:
                 nova.append(("Nova suspensão", _dias(rec.suspensao_dias_nova)))
             incluir(

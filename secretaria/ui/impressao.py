@@ -502,6 +502,11 @@ class BotoesDocumentosCaso(QWidget):
         self.botoes["intimacao"].setEnabled(not cancelado and not decidido)
         self.botoes["decisao"].setEnabled(not cancelado and decidido)
         self.botoes["processo"].setEnabled(True)  # a cancelled case's file is still what a court asks for
+        self.botoes["processo"].setToolTip(
+            "O processo inteiro num só PDF: capa, índice com o SHA-256 de cada peça, folhas numeradas, "
+            "provas anexadas e linha do tempo."
+        )
         if cancelado:
-            for botao in self.botoes.values():
-                botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")
+            for tipo, botao in self.botoes.items():
+                if tipo != "processo":
+                    botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")

@@ -81,7 +81,8 @@ def test_indice_folhas_e_sha256_de_cada_peca(banco: Banco, caso: cenario_process
     assert indice.index("Julgamento do recurso") < indice.index("Pagamento da multa")
     texto = "\n".join(paginas)
     assert "A operadora nega o fato" in texto  # the defence's text, drawn from its record
-    assert "Provido em parte" in texto and "0,35 URM" in texto
+    assert "Provido em parte" in texto and re.search(r"Nova multa\s+0,35 URM\s", texto)
+    assert re.search(r"Proposta\s+multa de 0,40 URM\s", texto)
     assert "LINHA DO TEMPO DO PROCESSO" in paginas[-1]
     assert info.descricao == f"Cópia integral do processo do auto nº {caso.numero}"
 
@@ -168,3 +169,32 @@ def test_documento_guardado_alterado_recusa_a_copia_sem_gravar(
         _emitir(banco, caso.auto_id)
     with banco.leitura() as s:
         assert s.scalar(sa.select(sa.func.count()).where(DocumentoEmitido.tipo == "processo")) == 0
+
+
+def test_sem_documentos_emitidos_as_pecas_saem_dos_registros(
+    banco: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import date
+
+    from tests.helpers import cenario_documentos
+
+    cidade = fabrica.popular(banco)
+    cenario_documentos.preencher_orgao(banco)
+    r = fabrica.Roteiro(banco, cidade, monkeypatch, hoje=cenario_processo.HOJE)
+    auto = r.decidido(data_infracao=date(2026, 6, 1), multa="0.30", suspensao=0)
+    _info, conteudo = _emitir(banco, auto.id)
+    paginas = _paginas(conteudo)
+    pecas = [
+        f"Registro do auto de infração nº {auto.numero_formatado}",
+        "Registro da intimação do auto",
+        "Proposta da autoridade (art. 13)",
+        "Decisão do(a) Secretário(a)",
+        "Registro da intimação da decisão",
+        "Linha do tempo do processo",
+    ]
+    posicoes = [paginas[0].index(p) for p in pecas]
+    assert posicoes == sorted(posicoes)  # in the case's order
+    assert len(paginas) == 1 + len(pecas)  # one short page each, after the cover
+    for n, (texto, peca) in enumerate(zip(paginas[1:], pecas, strict=True), 2):
+        assert peca.upper() in texto and f"fl. {n}" in texto
+    assert re.search(r"Multa\s+0,30 URM = R\$", paginas[4])
