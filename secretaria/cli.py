@@ -243,6 +243,10 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         ("decisao", "notificação da decisão"),
         ("julgamento", "notificação do julgamento do recurso"),
         ("revisao", "último termo de revisão da sanção (art. 65 da Lei 9.784/1999)"),
+        (
+            "processo",
+            "cópia integral do processo: capa, índice com SHA-256, peças com folhas numeradas e provas",
+        ),
     ):
         p = dsub.add_parser(nome, help=ajuda)
         p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
@@ -1000,7 +1004,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         with banco.leitura() as sessao:
             auto_id = (
                 localizar_auto(sessao, args.numero)
-                if tipo in ("auto", "intimacao", "intimacao-termo", "decisao", "julgamento", "revisao")
+                if tipo in ("auto", "intimacao", "intimacao-termo", "decisao", "julgamento", "revisao", "processo")
                 else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None

@@ -119,6 +119,7 @@ TIPOS_DOCUMENTO = {
     "intimacao_termo": "Intimação do termo de retificação",
     "julgamento": "Notificação do julgamento do recurso",
     "revisao": "Termo de revisão",
+    "processo": "Cópia integral do processo",
 }
 """What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
 TIPOS_NUMERADOS = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
@@ -158,6 +159,8 @@ class DocumentoInfo:
     def descricao(self) -> str:
         """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
         nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
+        if self.tipo == "processo":
+            return f"{nome} do auto nº {self.referencia}"
         if self.tipo in TIPOS_NUMERADOS:
             return f"{nome} nº {self.referencia}"
         if self.tipo == "lote_intimacoes":
@@ -1086,6 +1089,10 @@ def renderizar(tipo: str, dados: Any, progresso: Progresso | None = None) -> byt
         from secretaria.reports.revisao import TermoRevisaoPdf
 
         return TermoRevisaoPdf().render(dados, progresso)
+    if tipo == "processo":
+        from secretaria.reports.processo_integral import montar_processo_integral
+
+        return montar_processo_integral(dados, progresso)
     if tipo == "ficha":
         from secretaria.reports.ficha import FichaOperadoraPdf
 
@@ -1151,6 +1158,16 @@ def _pedido(
         julgado = dados_julgamento(sessao, auto_id)
         nome = f"julgamento-do-recurso-{julgado.numero_auto.replace('/', '-')}.pdf"
         return _Pedido(tipo, julgado.numero_auto, nome, auto_id, None, julgado)
+    if tipo == "processo":
+        from secretaria.services.processo_integral import dados_processo_integral
+
+        if auto_id is None:
+            raise ErroDominio("Informe o auto de infração do processo.", "auto_id")
+        integral = dados_processo_integral(sessao, auto_id)
+        nome = (
+            f"processo-integral-{integral.numero_auto.replace('/', '-')}-{integral.emitida_em:%Y-%m-%d}.pdf"
+        )
+        return _Pedido(tipo, integral.numero_auto, nome, auto_id, None, integral)
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")
@@ -1232,7 +1249,9 @@ def emitir_documento(
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
     notices are expected to be delivered (intimação not yet recorded, and the batch). Issuing bytes
     already stored for the same document returns that document (`novo=False`) and writes nothing.
-    "retificacao" and "intimacao_termo" take `retificacao_id`, "revisao" takes `revisao_id`. An auto corrected by a termo de retificação is never rendered
+    "retificacao" and "intimacao_termo" take `retificacao_id`, "revisao" takes `revisao_id`; "processo" (the
+    complete case file, services.processo_integral) takes `auto_id`. An auto corrected by a termo de
+    retificação is never rendered
     again: its copy issued first is served (the auto as delivered; the termos say what changed).
 
     `progresso(feitos, total, texto)` is called while reading, page by page while rendering, and once more

@@ -424,6 +424,7 @@ _NOMES_DOCUMENTO = {
     "retificacao": "o termo de retificação",
     "intimacao_termo": "a intimação do termo de retificação",
     "julgamento": "a notificação do julgamento do recurso",
+    "processo": "a cópia integral do processo",
 }
 
 
@@ -449,7 +450,7 @@ def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInf
 def _gravado(tipo: str) -> str:
     """ "gravado" or "gravada", after the document's name ("Ficha da operadora … gravada em …")."""
     return (
-        "gravada" if tipo in ("intimacao", "decisao", "ficha", "intimacao_termo", "julgamento") else "gravado"
+        "gravada" if tipo in ("intimacao", "decisao", "ficha", "intimacao_termo", "julgamento", "processo") else "gravado"
     )
 
 
@@ -473,8 +474,8 @@ def documento_guardado(
 
 
 class BotoesDocumentosCaso(QWidget):
-    """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, and the
-    decision notice. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells
+    """The case's documents, each with "Imprimir…" and "Salvar PDF…": the auto, its intimação, the
+    decision notice and the complete case file. `mostrar(fase, decidido)` enables what the case allows; `documentoEmitido(id)` tells
     the case screen to reload its list of issued documents.
 
         botoes = BotoesDocumentosCaso(contexto, auto_id, parent)
@@ -489,6 +490,7 @@ class BotoesDocumentosCaso(QWidget):
         ("intimacao_termo", "Intimação do termo"),
         ("decisao", "Decisão"),
         ("julgamento", "Julgamento do recurso"),
+        ("processo", "Cópia integral do processo"),
     )
     """Each document's button; "Intimação do termo" and "Julgamento do recurso" show only once the case
     has a termo of substance or a judged appeal (REGRAS § 5)."""
@@ -543,6 +545,12 @@ class BotoesDocumentosCaso(QWidget):
             if retificado
             else ""
         )
+        self.botoes["processo"].setEnabled(True)  # a cancelled case's file is still what a court asks for
+        self.botoes["processo"].setToolTip(
+            "O processo inteiro num só PDF: capa, índice com o SHA-256 de cada peça, folhas numeradas, "
+            "provas anexadas e linha do tempo."
+        )
         if cancelado:
-            for botao in self.botoes.values():
-                botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")
+            for tipo, botao in self.botoes.items():
+                if tipo != "processo":
+                    botao.setToolTip("Auto cancelado: os documentos já emitidos continuam na lista abaixo.")

@@ -816,6 +816,8 @@ def _rotulo_documento(tipo: str, referencia: str) -> str:
     from secretaria.services.documentos import TIPOS_DOCUMENTO
 
     nome = TIPOS_DOCUMENTO.get(tipo, tipo)
+    if tipo == "processo":
+        return f"{nome} do auto nº {referencia}"
     numerados = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
     return f"{nome} nº {referencia}" if tipo in numerados else f"{nome} {referencia}"
 
