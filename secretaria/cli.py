@@ -1004,7 +1004,8 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         with banco.leitura() as sessao:
             auto_id = (
                 localizar_auto(sessao, args.numero)
-                if tipo in ("auto", "intimacao", "intimacao-termo", "decisao", "julgamento", "revisao", "processo")
+                if tipo
+                in ("auto", "intimacao", "intimacao-termo", "decisao", "julgamento", "revisao", "processo")
                 else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None

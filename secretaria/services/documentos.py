@@ -1110,24 +1110,16 @@ class _Pedido:
     dados: Any
 
 
-def _pedido(
+def _pedido_de_ato_posterior(
     sessao: so.Session,
     tipo: str,
     auto_id: int | None,
-    operadora_id: int | None,
-    periodo: tuple[date, date] | None,
     data_entrega: date | None,
-    retificacao_id: int | None = None,
-    revisao_id: int | None = None,
-) -> _Pedido:
-    if tipo == "retificacao":
-        from secretaria.services.retificacoes import dados_retificacao, obter_termo
-
-        termo = obter_termo(sessao, retificacao_id)
-        _auto(sessao, termo.auto_id)  # refused for a cancelled auto, like its other documents
-        termo_dados = dados_retificacao(sessao, termo.id)
-        nome = f"termo-de-retificacao-{termo_dados.numero.replace('/', '-')}.pdf"
-        return _Pedido(tipo, termo_dados.numero, nome, termo.auto_id, None, termo_dados)
+    retificacao_id: int | None,
+    revisao_id: int | None,
+) -> _Pedido | None:
+    """The documents of a case's later acts (the termo's intimação, the termo de revisão, the appeal's
+    judgment, the complete case file); None for any other kind."""
     if tipo == "intimacao_termo":
         if retificacao_id is None and auto_id is not None:
             ultimo = termo_a_intimar(sessao, auto_id)
@@ -1168,6 +1160,29 @@ def _pedido(
             f"processo-integral-{integral.numero_auto.replace('/', '-')}-{integral.emitida_em:%Y-%m-%d}.pdf"
         )
         return _Pedido(tipo, integral.numero_auto, nome, auto_id, None, integral)
+    return None
+
+
+def _pedido(
+    sessao: so.Session,
+    tipo: str,
+    auto_id: int | None,
+    operadora_id: int | None,
+    periodo: tuple[date, date] | None,
+    data_entrega: date | None,
+    retificacao_id: int | None = None,
+    revisao_id: int | None = None,
+) -> _Pedido:
+    if tipo == "retificacao":
+        from secretaria.services.retificacoes import dados_retificacao, obter_termo
+
+        termo = obter_termo(sessao, retificacao_id)
+        _auto(sessao, termo.auto_id)  # refused for a cancelled auto, like its other documents
+        termo_dados = dados_retificacao(sessao, termo.id)
+        nome = f"termo-de-retificacao-{termo_dados.numero.replace('/', '-')}.pdf"
+        return _Pedido(tipo, termo_dados.numero, nome, termo.auto_id, None, termo_dados)
+    if posterior := _pedido_de_ato_posterior(sessao, tipo, auto_id, data_entrega, retificacao_id, revisao_id):
+        return posterior
     if tipo in ("auto", "intimacao", "decisao"):
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do documento.", "auto_id")

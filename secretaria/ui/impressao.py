@@ -450,7 +450,9 @@ def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInf
 def _gravado(tipo: str) -> str:
     """ "gravado" or "gravada", after the document's name ("Ficha da operadora … gravada em …")."""
     return (
-        "gravada" if tipo in ("intimacao", "decisao", "ficha", "intimacao_termo", "julgamento", "processo") else "gravado"
+        "gravada"
+        if tipo in ("intimacao", "decisao", "ficha", "intimacao_termo", "julgamento", "processo")
+        else "gravado"
     )
 
 
