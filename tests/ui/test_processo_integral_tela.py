@@ -34,7 +34,7 @@ def test_copia_integral_pela_tela_do_caso(
     tela.show()
     tela.abas.setCurrentIndex(3)
     botao = tela.botoes_documentos.botoes["processo"]
-    assert botao.isEnabled() and botao.text() == "Cópia integral do processo (PDF)"
+    assert botao.isEnabled() and botao.text().replace("&", "") == "Cópia integral do processo (PDF)"
     ap.salvar_png(tela, "h26c-tela-caso-documentos")
 
     destino = tmp_path / "processo.pdf"
