@@ -680,7 +680,9 @@ class TelaCaso(QDialog):
         self.lista_documentos.itemActivated.connect(lambda _i: self._documento("imprimir"))
         layout.addWidget(self.lista_documentos, 1)
         botoes = QHBoxLayout()
-        self.botao_reimprimir = QPushButton("Imprimir o ar&quivo guardado…")  # every other letter is taken here
+        self.botao_reimprimir = QPushButton(
+            "Imprimir o ar&quivo guardado…"
+        )  # every other letter is taken here
         self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
         self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
         self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
