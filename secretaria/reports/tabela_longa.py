@@ -120,7 +120,9 @@ class TabelaLonga(Flowable):  # type: ignore[misc]
             splitByRow=atual.splitByRow,
             splitInRow=atual.splitInRow,
             normalizedData=1,
-            cellStyles=[*atual._cellStyles, *([estilo.copy() for estilo in modelo] for _ in novas)],
+            # A row's cell styles shared by the new rows, as ReportLab's split shares them with its parts:
+            # nothing applied after this point changes a cell style (only lines and backgrounds are added).
+            cellStyles=[*atual._cellStyles, *(list(modelo) for _ in novas)],
             longTableOptimize=atual._longTableOptimize,
         )
         for comando in atual._linecmds:
