@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 __all__ = ["ParagrafoCelula", "TabelaLonga"]
@@ -33,6 +34,13 @@ has at least this many rows, so its last row index cannot be mistaken for the sm
 header, 1 for the first row) that ReportLab's split writes into the commands it re-applies."""
 
 
+_ESTADO_DO_DESENHO = tuple(
+    nome for nome in Canvas.STATE_ATTRIBUTES if nome not in {"_currentMatrix", "_x", "_y", "_extgstate"}
+)
+"""The canvas's graphics state a paragraph's operators may depend on: all of it but the position (the
+paragraph draws relative to its cell) and the transparency object (compared by its values)."""
+
+
 class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
     """A cell's Paragraph that remembers its layout for the width it was last laid out at.
 
@@ -42,6 +50,7 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
     """
 
     _largura_medida: float | None = None
+    _desenho: tuple[tuple[object, ...], list[str]] | None = None
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         if availWidth == self._largura_medida:
@@ -50,8 +59,32 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         self._largura_medida = availWidth
         return medida
 
+    def draw(self) -> None:
+        """Drawn once per file; where it recurs, the same PDF operators are written again.
+
+        A flowable draws in its own coordinates (the cell's position is the `cm` ReportLab writes before
+        calling `draw`), so what a paragraph writes depends only on its layout and on the graphics state it
+        starts from: both are the key. The fonts' subsets already hold its characters, so nothing else of the
+        file changes; the tests compare the bytes with a paragraph drawn in every cell.
+        """
+        canv = self.canv
+        estado = canv.__dict__
+        chave = (
+            id(canv),
+            self._largura_medida,
+            *(estado[nome] for nome in _ESTADO_DO_DESENHO),
+            tuple(sorted(canv._extgstate._d.items())),
+        )
+        if self._desenho is not None and self._desenho[0] == chave:
+            canv._code.extend(self._desenho[1])
+            return
+        inicio = len(canv._code)
+        super().draw()
+        self._desenho = (chave, canv._code[inicio:])
+
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         self._largura_medida = None  # splitting lays the paragraph out again at another height
+        self._desenho = None
         partes: list[Flowable] = super().split(availWidth, availHeight)
         return partes
 
