@@ -183,6 +183,9 @@ class TabelaLonga(Flowable):  # type: ignore[misc]
         canv = getattr(self, "canv", None)
         while True:
             medida: tuple[float, float] = self._tabela.wrapOn(canv, largura, altura)
+            # Keep the heights measured: ReportLab measures a table again on each wrap and split (three
+            # times a page) and passes the measured heights on to the parts it splits off anyway.
+            self._tabela._argH = list(self._tabela._rowHeights)
             if self._completa or self._linhas_alem(altura) >= _FOLGA:
                 return medida
             self._estender()
