@@ -16,6 +16,7 @@ commands (GRID, LINEBELOW…) may run to the last row (-1); backgrounds are the 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,8 +35,8 @@ has at least this many rows, so its last row index cannot be mistaken for the sm
 header, 1 for the first row) that ReportLab's split writes into the commands it re-applies."""
 
 
-_ESTADO_DO_DESENHO = tuple(
-    nome for nome in Canvas.STATE_ATTRIBUTES if nome not in {"_currentMatrix", "_x", "_y", "_extgstate"}
+_ESTADO_DO_DESENHO = operator.itemgetter(
+    *(nome for nome in Canvas.STATE_ATTRIBUTES if nome not in {"_currentMatrix", "_x", "_y", "_extgstate"})
 )
 """The canvas's graphics state a paragraph's operators may depend on: all of it but the position (the
 paragraph draws relative to its cell) and the transparency object (compared by its values)."""
@@ -68,11 +69,10 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         file changes; the tests compare the bytes with a paragraph drawn in every cell.
         """
         canv = self.canv
-        estado = canv.__dict__
         chave = (
             id(canv),
             self._largura_medida,
-            *(estado[nome] for nome in _ESTADO_DO_DESENHO),
+            _ESTADO_DO_DESENHO(canv.__dict__),
             tuple(sorted(canv._extgstate._d.items())),
         )
         if self._desenho is not None and self._desenho[0] == chave:
