@@ -6,17 +6,19 @@ says what its columns are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, time
 from decimal import Decimal
+from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from secretaria.codigos import ROTULOS_CURTOS_PAGAMENTO, SituacaoPagamento
 from secretaria.reports.dados import DadosFicha, LinhaFichaCaso, Timbre
 from secretaria.reports.formato import formatar_data, formatar_decimal, formatar_reais
 from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, COR_ZEBRA, DocumentoPdf, texto
+from secretaria.reports.tabela_longa import ParagrafoCelula, TabelaLonga
 
 __all__ = ["FichaOperadoraPdf"]
 
@@ -74,7 +76,12 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
     def identificacao_de(self, dados: DadosFicha) -> str:
         return f"Ficha da operadora – CNPJ {dados.operadora.cnpj}"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._celulas: dict[tuple[str, str], Paragraph] = {}
+
     def historia(self, dados: DadosFicha) -> list[Flowable]:
+        self._celulas = {}
         operadora = dados.operadora
         f: list[Flowable] = self.cabecalho(
             "FICHA DA OPERADORA",
@@ -183,36 +190,43 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
             ),
         ]
 
-    def tabela_suspensoes(self, lista: Sequence[LinhaFichaCaso]) -> Table:
+    def tabela_suspensoes(self, lista: Sequence[LinhaFichaCaso]) -> Flowable:
         """Each suspension on its own row: the auto, start, end and days (or that it has not started)."""
-        linhas: list[list[object]] = [
-            [self.p(c, "CelulaCabecalho") for c in ("Auto", "Início", "Fim", "Dias", "Situação do processo")]
+        cabecalho = [
+            self.p(c, "CelulaCabecalho") for c in ("Auto", "Início", "Fim", "Dias", "Situação do processo")
         ]
+        linhas: list[list[object]] = []
         for caso in lista:
             assert caso.suspensao_dias is not None
             inicio = formatar_data(caso.suspensao_inicio) if caso.suspensao_inicio else "a iniciar"
             fim = formatar_data(caso.suspensao_fim) if caso.suspensao_fim else "—"
             linhas.append(
-                [caso.numero, inicio, fim, str(caso.suspensao_dias), self.p(texto(caso.situacao), "Celula")]
-            )
-        larguras = [22 * mm, 24 * mm, 24 * mm, 14 * mm]
-        tabela = Table(linhas, colWidths=[*larguras, self.largura_util - sum(larguras)], repeatRows=1)
-        tabela.setStyle(
-            TableStyle(
                 [
-                    ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
-                    ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
-                    ("FONTSIZE", (0, 1), (3, -1), 7.5),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("ALIGN", (3, 1), (3, -1), "RIGHT"),
+                    caso.numero,
+                    inicio,
+                    fim,
+                    str(caso.suspensao_dias),
+                    self.celula(texto(caso.situacao), "Celula"),
                 ]
             )
+        larguras = [22 * mm, 24 * mm, 24 * mm, 14 * mm]
+        return self.tabela(
+            cabecalho,
+            linhas,
+            [*larguras, self.largura_util - sum(larguras)],
+            [
+                ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
+                ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
+                ("FONTSIZE", (0, 1), (3, -1), 7.5),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("ALIGN", (3, 1), (3, -1), "RIGHT"),
+            ],
         )
-        return tabela
 
-    def tabela_casos(self, lista: Sequence[LinhaFichaCaso]) -> Table:
+    def tabela_casos(self, lista: Sequence[LinhaFichaCaso]) -> Flowable:
         cabecalho = [self.p(c, "CelulaCabecalho") for c in self.CABECALHO_CASOS]
-        linhas: list[list[object]] = [cabecalho]
+        linhas: list[list[object]] = []
+        celula = self.celula
         for caso in lista:
             suspensao = "—"
             if caso.suspensao_dias:
@@ -226,24 +240,23 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
                 pagamento += f" em {formatar_data(caso.data_pagamento)}"
             linhas.append(
                 [
-                    self.p(texto(caso.numero), "Celula"),
-                    self.p(formatar_data(caso.data), "Celula"),
-                    self.p(texto(caso.dispositivo), "Celula"),
-                    self.p(texto(caso.tipo), "Celula"),
-                    self.p(texto(caso.situacao), "Celula"),
-                    self.p(
+                    celula(texto(caso.numero), "Celula"),
+                    celula(formatar_data(caso.data), "Celula"),
+                    celula(texto(caso.dispositivo), "Celula"),
+                    celula(texto(caso.tipo), "Celula"),
+                    celula(texto(caso.situacao), "Celula"),
+                    celula(
                         formatar_decimal(caso.multa_urm) if caso.multa_urm is not None else "—",
                         "CelulaDireita",
                     ),
-                    self.p(
+                    celula(
                         formatar_reais(caso.multa_reais) if caso.multa_reais is not None else "—",
                         "CelulaDireita",
                     ),
-                    self.p(suspensao, "Celula"),
-                    self.p(pagamento, "Celula"),
+                    celula(suspensao, "Celula"),
+                    celula(pagamento, "Celula"),
                 ]
             )
-        tabela = Table(linhas, colWidths=list(self.LARGURAS_CASOS), repeatRows=1)
         estilo = [
             ("GRID", (0, 0), (-1, -1), 0.3, COR_TEXTO),
             ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
@@ -253,6 +266,34 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
             ("TOPPADDING", (0, 0), (-1, -1), 1.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
         ]
-        estilo += [("BACKGROUND", (0, i), (-1, i), COR_ZEBRA) for i in range(2, len(linhas), 2)]
-        tabela.setStyle(TableStyle(estilo))
-        return tabela
+        # Zebra: every other case (table rows 2, 4, ... under the header), as the eye follows a long row.
+        return self.tabela(
+            cabecalho,
+            linhas,
+            list(self.LARGURAS_CASOS),
+            estilo,
+            lambda indice: COR_ZEBRA if indice % 2 == 1 else None,
+        )
+
+    # ---- cells and tables: overridable so a test can compare with ReportLab's plain Table ------------
+    def celula(self, conteudo: str, estilo: str) -> Paragraph:
+        """A cell of markup. Equal cells of a column (the same words, the same style) share one paragraph,
+        laid out once: most of a ficha's cells repeat ("Decidido", "Art. 1º, VI", "—")."""
+        chave = (conteudo, estilo)
+        paragrafo = self._celulas.get(chave)
+        if paragrafo is None:
+            paragrafo = ParagrafoCelula(conteudo, self.estilos[estilo])
+            self._celulas[chave] = paragrafo
+        return paragrafo
+
+    def tabela(
+        self,
+        cabecalho: Sequence[object],
+        linhas: Sequence[Sequence[object]],
+        larguras: Sequence[float],
+        estilo: Sequence[tuple[Any, ...]],
+        fundo_linha: Callable[[int], object | None] = lambda _i: None,
+    ) -> Flowable:
+        """`Table([cabecalho, *linhas], repeatRows=1)` with `estilo` and row backgrounds, laid out by windows
+        of rows (`TabelaLonga`): the same pages in time proportional to the rows."""
+        return TabelaLonga(cabecalho, linhas, larguras, estilo, fundo_linha)

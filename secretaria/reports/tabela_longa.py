@@ -1,0 +1,223 @@
+"""A table of thousands of rows laid out in time proportional to its rows, with the bytes of a plain Table.
+
+ReportLab splits a long `Table` page by page: each split builds the rest of the table as a new Table of all the
+remaining rows and re-applies every style command to it (a zebra stripe is one command per row). A table of
+N rows over P pages thus costs N × P: the biggest operator's ficha (22,314 autos, ~470 pages) spent most of
+its minute and a half there. `TabelaLonga` hands ReportLab a *window* of the rows (the header and the next
+page or two of rows), lets ReportLab split that window exactly as it would split the whole table, and
+appends further rows to the remainder as the pages go. Every part drawn is the very Table ReportLab would
+have drawn (same rows, same heights, same style commands in the same order), so the PDF's bytes do not change
+(tests/reports/test_tabela_longa.py compares them with the plain Table).
+
+What a window cannot know about the rows after it is restricted to what this program's tables use: line
+commands (GRID, LINEBELOW…) may run to the last row (-1); backgrounds are the header's and single rows
+(the zebra); no spans, no NOSPLIT, no split-row commands.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+__all__ = ["ParagrafoCelula", "TabelaLonga"]
+
+LINHAS_POR_JANELA = 96
+"""Rows added to the window at a time: about two pages of the ficha, so a window is extended about once per
+page and each split copies a few dozen rows, not thousands."""
+
+_FOLGA = 3
+"""Rows the window keeps beyond the first one that does not fit: after ReportLab's split the remainder then
+has at least this many rows, so its last row index cannot be mistaken for the small row numbers (0 for the
+header, 1 for the first row) that ReportLab's split writes into the commands it re-applies."""
+
+
+_ESTADO_DO_DESENHO = operator.itemgetter(
+    *(nome for nome in Canvas.STATE_ATTRIBUTES if nome not in {"_currentMatrix", "_x", "_y", "_extgstate"})
+)
+"""The canvas's graphics state a paragraph's operators may depend on: all of it but the position (the
+paragraph draws relative to its cell) and the transparency object (compared by its values)."""
+
+
+class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
+    """A cell's Paragraph that remembers its layout for the width it was last laid out at.
+
+    ReportLab lays a cell out each time the table is measured and again when it is drawn; a Paragraph's
+    layout depends on the width only, so the second time costs nothing. The same instance may fill many
+    cells of one column (the same words, the same width): it is laid out once.
+    """
+
+    _largura_medida: float | None = None
+    _desenho: tuple[tuple[object, ...], list[str]] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if availWidth == self._largura_medida:
+            return self.width, self.height
+        medida: tuple[float, float] = super().wrap(availWidth, availHeight)
+        self._largura_medida = availWidth
+        return medida
+
+    def draw(self) -> None:
+        """Drawn once per file; where it recurs, the same PDF operators are written again.
+
+        A flowable draws in its own coordinates (the cell's position is the `cm` ReportLab writes before
+        calling `draw`), so what a paragraph writes depends only on its layout and on the graphics state it
+        starts from: both are the key. The fonts' subsets already hold its characters, so nothing else of the
+        file changes; the tests compare the bytes with a paragraph drawn in every cell.
+        """
+        canv = self.canv
+        chave = (
+            id(canv),
+            self._largura_medida,
+            _ESTADO_DO_DESENHO(canv.__dict__),
+            tuple(sorted(canv._extgstate._d.items())),
+        )
+        if self._desenho is not None and self._desenho[0] == chave:
+            canv._code.extend(self._desenho[1])
+            return
+        inicio = len(canv._code)
+        super().draw()
+        self._desenho = (chave, canv._code[inicio:])
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self._largura_medida = None  # splitting lays the paragraph out again at another height
+        self._desenho = None
+        partes: list[Flowable] = super().split(availWidth, availHeight)
+        return partes
+
+
+class TabelaLonga(Flowable):  # type: ignore[misc]
+    """`Table([cabecalho, *linhas], colWidths=larguras, repeatRows=1)` styled with `estilo` and with
+    `fundo_linha(i)` (the background of data row i, or None) — the same pages, drawn by windows of rows."""
+
+    def __init__(
+        self,
+        cabecalho: Sequence[object],
+        linhas: Sequence[Sequence[object]],
+        larguras: Sequence[float],
+        estilo: Sequence[tuple[Any, ...]],
+        fundo_linha: Callable[[int], object | None] = lambda _i: None,
+    ) -> None:
+        super().__init__()
+        self._linhas = linhas
+        self._fundo_linha = fundo_linha
+        self._proxima = min(len(linhas), LINHAS_POR_JANELA)
+        tabela = Table(
+            [list(cabecalho), *(list(linha) for linha in linhas[: self._proxima])],
+            colWidths=list(larguras),
+            repeatRows=1,
+        )
+        comandos = list(estilo)
+        for indice in range(self._proxima):
+            fundo = fundo_linha(indice)
+            if fundo is not None:
+                comandos.append(("BACKGROUND", (0, indice + 1), (-1, indice + 1), fundo))
+        tabela.setStyle(TableStyle(comandos))
+        self._tabela = tabela
+
+    @classmethod
+    def _continuacao(cls, tabela: Table, anterior: TabelaLonga) -> TabelaLonga:
+        """The rest of the table after a page: ReportLab's remainder of the window, then the rows not yet in
+        it."""
+        resto = cls.__new__(cls)
+        Flowable.__init__(resto)
+        resto._linhas = anterior._linhas
+        resto._fundo_linha = anterior._fundo_linha
+        resto._proxima = anterior._proxima
+        resto._tabela = tabela
+        return resto
+
+    # ---- the window ----------------------------------------------------------------------------------
+    @property
+    def _completa(self) -> bool:
+        """Whether the window holds every remaining row (it is then the plain Table's remainder itself)."""
+        return self._proxima >= len(self._linhas)
+
+    def _estender(self) -> None:
+        """The window with the next rows appended, as the whole table's remainder would hold them."""
+        atual = self._tabela
+        novas = self._linhas[self._proxima : self._proxima + LINHAS_POR_JANELA]
+        ultima = atual._nrows - 1
+        nova_ultima = ultima + len(novas)
+        if atual._spanCmds or atual._nosplitCmds or atual._srflcmds or atual._sircmds:
+            raise ValueError("TabelaLonga: spans, NOSPLIT and split-row commands are not supported")
+        modelo = atual._cellStyles[-1]
+        tabela = Table(
+            [*atual._cellvalues, *(list(linha) for linha in novas)],
+            colWidths=atual._colWidths,
+            rowHeights=[*atual._argH, *([None] * len(novas))],
+            repeatRows=atual.repeatRows,
+            splitByRow=atual.splitByRow,
+            splitInRow=atual.splitInRow,
+            normalizedData=1,
+            # A row's cell styles shared by the new rows, as ReportLab's split shares them with its parts:
+            # nothing applied after this point changes a cell style (only lines and backgrounds are added).
+            cellStyles=[*atual._cellStyles, *(list(modelo) for _ in novas)],
+            longTableOptimize=atual._longTableOptimize,
+        )
+        for comando in atual._linecmds:
+            # A line that ran to the window's last row runs to the table's last row (see _FOLGA).
+            (coluna_inicio, linha_inicio), (coluna_fim, linha_fim) = comando[1:3]
+            if linha_inicio == ultima:
+                linha_inicio = nova_ultima
+            if linha_fim == ultima:
+                linha_fim = nova_ultima
+            tabela._addCommand(
+                (comando[0], (coluna_inicio, linha_inicio), (coluna_fim, linha_fim), *comando[3:])
+            )
+        for comando in atual._bkgrndcmds:
+            tabela._addCommand(comando)
+        for deslocamento in range(len(novas)):
+            fundo = self._fundo_linha(self._proxima + deslocamento)
+            if fundo is not None:
+                linha = ultima + 1 + deslocamento
+                tabela._addCommand(("BACKGROUND", (0, linha), (-1, linha), fundo))
+        self._tabela = tabela
+        self._proxima += len(novas)
+
+    def _preparar(self, largura: float, altura: float) -> tuple[float, float]:
+        """Extend the window until it runs at least `_FOLGA` rows past the page; the window's size."""
+        canv = getattr(self, "canv", None)
+        while True:
+            medida: tuple[float, float] = self._tabela.wrapOn(canv, largura, altura)
+            # Keep the heights measured: ReportLab measures a table again on each wrap and split (three
+            # times a page) and passes the measured heights on to the parts it splits off anyway.
+            self._tabela._argH = list(self._tabela._rowHeights)
+            if self._completa or self._linhas_alem(altura) >= _FOLGA:
+                return medida
+            self._estender()
+
+    def _linhas_alem(self, altura: float) -> int:
+        """Rows of the window from the first one that does not fit in `altura` on (0 if all fit)."""
+        tabela = self._tabela
+        usada = 0.0
+        for indice, altura_linha in enumerate(tabela._rowHeights[: tabela._hmax]):
+            usada += altura_linha
+            if usada > altura:
+                return int(tabela._nrows - indice)
+        return 0
+
+    # ---- the Flowable --------------------------------------------------------------------------------
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self._preparar(availWidth, availHeight)
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self._preparar(availWidth, availHeight)
+        partes: list[Flowable] = self._tabela.splitOn(getattr(self, "canv", None), availWidth, availHeight)
+        if len(partes) != 2 or self._completa:
+            return partes
+        primeira, resto = partes
+        return [primeira, self._continuacao(resto, self)]
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+        # Only a window holding every remaining row fits a page (see `_preparar`): it is the plain Table.
+        self._tabela.drawOn(canvas, x, y, _sW)
+
+    def getSpaceBefore(self) -> float:
+        return float(self._tabela.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self._tabela.getSpaceAfter())

@@ -1,0 +1,112 @@
+"""The ficha's long tables, laid out by windows of rows, give the very bytes of ReportLab's plain Table.
+
+The reference below is the straightforward way the ficha was drawn before `TabelaLonga`: one Table of every
+row, a fresh Paragraph in each cell. Same data, same bytes — a re-print of an issued ficha must match its
+stored SHA-256.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+import pytest
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from secretaria.reports import tabela_longa
+from secretaria.reports.dados import DadosFicha, LinhaFichaCaso
+from secretaria.reports.ficha import FichaOperadoraPdf
+from tests.helpers.amostras_documentos import casos, ficha
+
+
+class FichaReferencia(FichaOperadoraPdf):
+    """The ficha with ReportLab's plain Table and a Paragraph of its own in every cell."""
+
+    # The PDF's /ID hashes the renderer's name with the data: the reference must hash as the ficha does.
+    __qualname__ = FichaOperadoraPdf.__qualname__
+
+    def celula(self, conteudo: str, estilo: str) -> Paragraph:
+        return Paragraph(conteudo, self.estilos[estilo])
+
+    def tabela(
+        self,
+        cabecalho: Sequence[object],
+        linhas: Sequence[Sequence[object]],
+        larguras: Sequence[float],
+        estilo: Sequence[tuple[Any, ...]],
+        fundo_linha: Callable[[int], object | None] = lambda _i: None,
+    ) -> Flowable:
+        tabela = Table(
+            [list(cabecalho), *(list(linha) for linha in linhas)], colWidths=list(larguras), repeatRows=1
+        )
+        comandos = list(estilo)
+        for indice in range(len(linhas)):
+            fundo = fundo_linha(indice)
+            if fundo is not None:
+                comandos.append(("BACKGROUND", (0, indice + 1), (-1, indice + 1), fundo))
+        tabela.setStyle(TableStyle(comandos))
+        return tabela
+
+
+def _variados(quantidade: int, semente: int) -> list[LinhaFichaCaso]:
+    """Cases whose rows differ in height: some situations and payments wrap over two or three lines."""
+    lista = casos(quantidade, semente)
+    longos = (
+        "Aguardando julgamento do recurso pela Junta (art. 12)",
+        "Decisão definitiva, multa inscrita em dívida ativa após o prazo",
+    )
+    return [
+        replace(caso, situacao=longos[i % 2])
+        if i % 5 == 2
+        else replace(caso, pagamento="Pago parcialmente")
+        if i % 11 == 4
+        else caso
+        for i, caso in enumerate(lista)
+    ]
+
+
+def _mesmos_bytes(dados: DadosFicha) -> None:
+    novo = FichaOperadoraPdf().render(dados)
+    referencia = FichaReferencia().render(dados)
+    assert novo.count(b"/Type /Page\n") == referencia.count(b"/Type /Page\n")
+    assert novo == referencia
+
+
+@pytest.mark.parametrize("quantidade", [0, 1, 40, 95, 96, 97, 450])
+def test_ficha_por_janelas_tem_os_bytes_da_tabela_inteira(quantidade: int) -> None:
+    _mesmos_bytes(ficha(quantidade))
+
+
+def test_linhas_de_alturas_diferentes_e_muitas_suspensoes() -> None:
+    """Rows of one, two and three lines; every case suspended, so the suspensions' table runs over pages."""
+    lista = [
+        replace(
+            c, suspensao_dias=3 + i % 9, suspensao_inicio=date(2025, 4, 1), suspensao_fim=date(2025, 4, 3)
+        )
+        for i, c in enumerate(_variados(260, semente=5))
+    ]
+    dados = ficha(0, casos=lista)
+    assert FichaOperadoraPdf().render(dados).count(b"/Type /Page\n") > 10
+    _mesmos_bytes(dados)
+
+
+def test_janelas_pequenas_estendidas_muitas_vezes_por_pagina(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows of a few rows: each page extends the window several times, always to the same pages."""
+    monkeypatch.setattr(tabela_longa, "LINHAS_POR_JANELA", 4)
+    _mesmos_bytes(ficha(0, casos=_variados(180, semente=9)))
+
+
+def test_celula_repetida_e_medida_uma_vez_por_largura() -> None:
+    pdf = FichaOperadoraPdf()
+    pdf.historia(ficha(2))
+    primeira = pdf.celula("Decidido", "Celula")
+    assert pdf.celula("Decidido", "Celula") is primeira
+    assert pdf.celula("Decidido", "CelulaDireita") is not primeira
+    largura, altura = primeira.wrap(80, 1000)
+    primeira.blPara = None  # a second layout at the same width would rebuild it
+    assert primeira.wrap(80, 1000) == (largura, altura)
+    assert primeira.blPara is None
+    primeira.wrap(200, 1000)
+    assert primeira.blPara is not None
