@@ -87,6 +87,7 @@ SECOES: dict[str, str] = {
     "DialogoDispositivoContratual": "catalogo",
     "PainelOrgao": "orgao",
     "PainelSistema": "copias-e-configuracoes",
+    "PainelAssinatura": "copias-e-configuracoes",
     "PaginaAuditoria": "auditoria",
     "PainelImportacao": "importacao",
     "DialogoImportacao": "importacao",

@@ -1,0 +1,187 @@
+"""A test certification authority made with `cryptography`, for the digital signature tests (issue 29).
+
+Like ICP-Brasil in shape: a root, an intermediate that issues the users' certificates, user certificates whose
+CN is "NAME:CPF", delivered as `.p12` files with a password; plus a foreign root with its own user (a chain
+the office never installed), and a revocation list. No internet: nothing here names a URL.
+
+Dates are fixed around the tests' pinned clock (30/11/2026): the valid user certificate runs through 2027,
+the expired one ended in 2025, the early one starts in 2027. Keys are made once per test process (RSA 2048,
+as ICP-Brasil's A1).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.hazmat.primitives.serialization import pkcs12
+from cryptography.x509.oid import NameOID
+
+SENHA = "senha-do-teste"
+CPF = "12345678909"
+NOME_SECRETARIO = "SERGIO SECRETARIO"
+"""The CN of the tests' Secretary ("Sérgio Secretário" in `fabrica.NOMES`: compared without accents/case)."""
+
+INICIO_RAIZ = datetime(2020, 1, 1, tzinfo=UTC)
+FIM_RAIZ = datetime(2040, 1, 1, tzinfo=UTC)
+INICIO_VALIDO = datetime(2026, 1, 1, tzinfo=UTC)
+FIM_VALIDO = datetime(2027, 12, 31, tzinfo=UTC)
+
+
+@functools.cache
+def _chave(nome: str) -> rsa.RSAPrivateKey:
+    """One key per role in the CA (`nome` only tells them apart), made once per process."""
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+def _nome(cn: str) -> x509.Name:
+    return x509.Name(
+        [
+            x509.NameAttribute(NameOID.COUNTRY_NAME, "BR"),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "ICP-Teste"),
+            x509.NameAttribute(NameOID.COMMON_NAME, cn),
+        ]
+    )
+
+
+def _emitir(
+    cn: str,
+    chave: rsa.RSAPrivateKey,
+    emissor: x509.Name,
+    chave_emissor: rsa.RSAPrivateKey,
+    *,
+    autoridade: bool,
+    inicio: datetime,
+    fim: datetime,
+    serie: int,
+) -> x509.Certificate:
+    construtor = (
+        x509.CertificateBuilder()
+        .subject_name(_nome(cn))
+        .issuer_name(emissor)
+        .public_key(chave.public_key())
+        .serial_number(serie)
+        .not_valid_before(inicio)
+        .not_valid_after(fim)
+        .add_extension(x509.BasicConstraints(ca=autoridade, path_length=None), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(chave.public_key()), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(chave_emissor.public_key()), critical=False
+        )
+    )
+    if not autoridade:
+        # Like ICP-Brasil's: where the issuer's revocation list is published (a name that never resolves:
+        # the tests install the list instead).
+        construtor = construtor.add_extension(
+            x509.CRLDistributionPoints(
+                [
+                    x509.DistributionPoint(
+                        [x509.UniformResourceIdentifier("http://lcr.ac-teste.invalid/intermediaria.crl")],
+                        None,
+                        None,
+                        None,
+                    )
+                ]
+            ),
+            critical=False,
+        )
+    if autoridade:
+        uso = x509.KeyUsage(False, False, False, False, False, True, True, False, False)
+    else:
+        uso = x509.KeyUsage(True, True, False, False, False, False, False, False, False)
+    return construtor.add_extension(uso, critical=True).sign(chave_emissor, hashes.SHA256())
+
+
+@dataclass(frozen=True)
+class Cadeia:
+    raiz: x509.Certificate
+    intermediaria: x509.Certificate
+    chave_intermediaria: rsa.RSAPrivateKey
+
+
+@functools.cache
+def cadeia(nome: str = "AC Raiz de Teste") -> Cadeia:
+    """A root and its intermediate ("AC Raiz de Teste" is the office's; any other name is a foreign one)."""
+    kr, ki = _chave(f"{nome}-raiz"), _chave(f"{nome}-intermediaria")
+    raiz = _emitir(nome, kr, _nome(nome), kr, autoridade=True, inicio=INICIO_RAIZ, fim=FIM_RAIZ, serie=1)
+    inter = _emitir(
+        f"{nome} – Intermediária",
+        ki,
+        raiz.subject,
+        kr,
+        autoridade=True,
+        inicio=INICIO_RAIZ,
+        fim=FIM_RAIZ,
+        serie=2,
+    )
+    return Cadeia(raiz, inter, ki)
+
+
+def raiz_pem(nome: str = "AC Raiz de Teste") -> bytes:
+    return cadeia(nome).raiz.public_bytes(serialization.Encoding.PEM)
+
+
+def intermediaria_pem(nome: str = "AC Raiz de Teste") -> bytes:
+    return cadeia(nome).intermediaria.public_bytes(serialization.Encoding.PEM)
+
+
+def certificado_usuario(
+    titular: str = NOME_SECRETARIO,
+    *,
+    inicio: datetime = INICIO_VALIDO,
+    fim: datetime = FIM_VALIDO,
+    ac: str = "AC Raiz de Teste",
+    serie: int = 1001,
+) -> x509.Certificate:
+    c = cadeia(ac)
+    return _emitir(
+        f"{titular}:{CPF}",
+        _chave(f"usuario-{titular}"),
+        c.intermediaria.subject,
+        c.chave_intermediaria,
+        autoridade=False,
+        inicio=inicio,
+        fim=fim,
+        serie=serie,
+    )
+
+
+def p12(
+    titular: str = NOME_SECRETARIO,
+    *,
+    senha: str = SENHA,
+    inicio: datetime = INICIO_VALIDO,
+    fim: datetime = FIM_VALIDO,
+    ac: str = "AC Raiz de Teste",
+    serie: int = 1001,
+) -> bytes:
+    """A user's A1 file (.p12): key, certificate and the intermediate, protected by `senha`."""
+    cert = certificado_usuario(titular, inicio=inicio, fim=fim, ac=ac, serie=serie)
+    return pkcs12.serialize_key_and_certificates(
+        titular.encode(),
+        _chave(f"usuario-{titular}"),
+        cert,
+        [cadeia(ac).intermediaria],
+        serialization.BestAvailableEncryption(senha.encode()),
+    )
+
+
+def lcr_revogando(*series: int, ac: str = "AC Raiz de Teste") -> bytes:
+    """The intermediate's revocation list (PEM) naming the certificates of `series` as revoked."""
+    c = cadeia(ac)
+    agora = datetime(2026, 11, 1, tzinfo=UTC)
+    construtor = (
+        x509.CertificateRevocationListBuilder()
+        .issuer_name(c.intermediaria.subject)
+        .last_update(agora)
+        .next_update(datetime(2027, 12, 1, tzinfo=UTC))
+    )
+    for serie in series:
+        construtor = construtor.add_revoked_certificate(
+            x509.RevokedCertificateBuilder().serial_number(serie).revocation_date(agora).build()
+        )
+    return construtor.sign(c.chave_intermediaria, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
