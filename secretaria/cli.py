@@ -903,7 +903,7 @@ def _sair(banco: Banco, ator: Ator) -> None:
 
 def _certificado_no_terminal(banco: Banco, arquivo: Path) -> tuple[Ator, Certificado]:
     """Who signs (login and password, like `importar`) and their A1 certificate (its password asked last)."""
-    from secretaria.models import PAPEIS
+    from secretaria.codigos import Papel
     from secretaria.services.assinatura import carregar_a1
 
     try:
@@ -912,7 +912,7 @@ def _certificado_no_terminal(banco: Banco, arquivo: Path) -> tuple[Ator, Certifi
         raise ErroLinhaDeComando(
             f"Não foi possível ler o certificado {arquivo}: {exc.strerror or exc}."
         ) from exc
-    ator = _autenticar_no_terminal(banco, *PAPEIS, acao="assinar documentos")
+    ator = _autenticar_no_terminal(banco, *Papel, acao="assinar documentos")
     try:
         if sys.stdin.isatty():
             senha = getpass.getpass("Senha do certificado: ")

@@ -7,6 +7,7 @@ The certificate's path lives in a file of the user's configuration folder: redir
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
@@ -34,7 +35,7 @@ SECRETARIO = Ator("sergio", "Sérgio Secretário", frozenset({"secretario"}))
 
 
 @pytest.fixture
-def preferencias(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def preferencias(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     arquivo = tmp_path / "config" / "certificados.json"
     monkeypatch.setattr(certificado, "arquivo_preferencias", lambda: arquivo)
     certificado._SESSAO.clear()

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -75,7 +76,9 @@ class PainelAssinatura(QWidget):
         self.carimbo_url = QLineEdit()
         self.carimbo_url.setPlaceholderText("https://… (vazio: sem carimbo do tempo)")
         self.carimbo_url.setAccessibleName("Servidor de carimbo do tempo")
-        linha_url.addWidget(rotulo_ajuda("Servidor de carimbo do tempo:"))
+        rotulo_url = QLabel("&Servidor de carimbo do tempo:")
+        rotulo_url.setBuddy(self.carimbo_url)
+        linha_url.addWidget(rotulo_url)
         linha_url.addWidget(self.carimbo_url, 1)
         lc.addLayout(linha_url)
         self.tipos: dict[str, QCheckBox] = {}
