@@ -250,8 +250,9 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
 
 
 _AJUDA_CERTIFICADO = (
-    "assina com o certificado A1 (.pfx/.p12) deste arquivo; pede o login e a senha de quem assina e depois "
-    "a senha do certificado (sem terminal: três linhas na entrada)"
+    "assina com o certificado A1 (.pfx/.p12) deste arquivo, ou com o token A3 cujo módulo PKCS#11 (.so/.dll) "
+    "é este; pede o login e a senha de quem assina e depois a senha do certificado ou o PIN (sem terminal: "
+    "três linhas na entrada)"
 )
 _TIPOS_IMPORTACAO = ("operadoras", "linhas", "veiculos", "empregados", "fiscais", "autos")
 SAIDA_LINHAS_RECUSADAS = 1
@@ -904,21 +905,15 @@ def _sair(banco: Banco, ator: Ator) -> None:
 def _certificado_no_terminal(banco: Banco, arquivo: Path) -> tuple[Ator, Certificado]:
     """Who signs (login and password, like `importar`) and their A1 certificate (its password asked last)."""
     from secretaria.codigos import Papel
-    from secretaria.services.assinatura import carregar_a1
+    from secretaria.services.assinatura import MODULOS_PKCS11, carregar_certificado
 
-    try:
-        dados = arquivo.read_bytes()
-    except OSError as exc:
-        raise ErroLinhaDeComando(
-            f"Não foi possível ler o certificado {arquivo}: {exc.strerror or exc}."
-        ) from exc
+    if not arquivo.is_file():
+        raise ErroLinhaDeComando(f"O certificado {arquivo} não existe; nada foi emitido.")
     ator = _autenticar_no_terminal(banco, *Papel, acao="assinar documentos")
+    pergunta = "PIN do token A3: " if arquivo.suffix.lower() in MODULOS_PKCS11 else "Senha do certificado: "
     try:
-        if sys.stdin.isatty():
-            senha = getpass.getpass("Senha do certificado: ")
-        else:
-            senha = sys.stdin.readline().rstrip("\n")
-        return ator, carregar_a1(dados, senha)
+        senha = getpass.getpass(pergunta) if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
+        return ator, carregar_certificado(arquivo, senha)
     except BaseException:
         _sair(banco, ator)
         raise

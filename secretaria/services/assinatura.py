@@ -28,6 +28,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy.orm as so
@@ -105,6 +106,12 @@ class Certificado:
         """ "nº 1A2B3C, emitido por AC …" (the stamp's and the list's words)."""
         return f"nº {self.serie}, emitido por {self.emissor}"
 
+    def fechar(self) -> None:
+        """Close an A3 token's session (logged in until closed): the next use asks for the PIN again."""
+        sessao = getattr(self.assinante, "pkcs11_session", None)
+        if sessao is not None:
+            sessao.close()
+
 
 def _cn(nome: x509.Name) -> str:
     valores = nome.get_attributes_for_oid(x509.NameOID.COMMON_NAME)
@@ -160,36 +167,67 @@ def carregar_a1(conteudo: bytes, senha: str) -> Certificado:
     return _certificado(cert, assinante)
 
 
-def carregar_a3(modulo: str, pin: str, *, token: str | None = None) -> Certificado:  # pragma: no cover
+def carregar_a3(modulo: str, pin: str, *, token: str | None = None) -> Certificado:
     """The certificate of an A3 token or smart card through its PKCS#11 module (the `.so`/`.dll` the card's
-    maker installs). Not exercised by the tests: no token or software token is available on the test
-    machine."""
+    maker installs) and its PIN; `token` names one when several are plugged in (default: the first)."""
     try:
         from pyhanko.sign import pkcs11 as ph_pkcs11
     except ImportError as exc:
         raise ErroDominio(
             "Este computador não tem o suporte a tokens A3 (python-pkcs11) instalado.", "token"
         ) from exc
+    import pkcs11
     from pkcs11 import Attribute, ObjectClass
     from pyhanko.config.pkcs11 import TokenCriteria
 
-    criterio = TokenCriteria(label=token) if token else None
+    motivo = ""
     try:
-        sessao = ph_pkcs11.open_pkcs11_session(modulo, token_criteria=criterio, user_pin=pin)
+        if token is None:  # the first token present (a reader may show empty slots beside it)
+            token = next(iter(pkcs11.lib(modulo).get_tokens())).label
+        sessao = ph_pkcs11.open_pkcs11_session(
+            modulo, token_criteria=TokenCriteria(label=token), user_pin=pin
+        )
+    except pkcs11.exceptions.PinIncorrect:
+        motivo = "PIN do token incorreto"
     except Exception as exc:
-        raise ErroDominio(
-            f"Não foi possível abrir o token A3 (PIN incorreto, token ausente ou módulo inválido): {exc}",
-            "token",
-        ) from exc
+        motivo = f"token ausente ou módulo inválido ({type(exc).__name__}: {exc})"
+    if motivo:
+        # Raised outside the handler on purpose: the failed exception's traceback would keep the half-open
+        # session alive, and PKCS#11 keeps a token logged in while any session of the program is open.
+        raise ErroDominio(f"Não foi possível usar o token A3: {motivo}. Nada foi emitido.", "token")
     # The token's first certificate with an id: ICP-Brasil tokens pair it with its key under the same id.
-    objetos = sessao.get_objects({Attribute.CLASS: ObjectClass.CERTIFICATE})
+    # Read to the end: a search left open blocks the token's next one.
+    objetos = list(sessao.get_objects({Attribute.CLASS: ObjectClass.CERTIFICATE}))
     identificador = next((o[Attribute.ID] for o in objetos), None)
     if identificador is None:
         raise ErroDominio("O token A3 não tem nenhum certificado.", "token")
-    assinante = ph_pkcs11.PKCS11Signer(sessao, cert_id=identificador, key_id=identificador)
+    # Every other certificate on the token (the issuing authorities', when it carries them) goes into the
+    # signature, so that a verifier can build the chain.
+    assinante = ph_pkcs11.PKCS11Signer(
+        sessao, cert_id=identificador, key_id=identificador, other_certs_to_pull=None
+    )
     asyncio.run(assinante.ensure_objects_loaded())
     cert = x509.load_der_x509_certificate(assinante.signing_cert.dump())
     return _certificado(cert, assinante)
+
+
+MODULOS_PKCS11 = (".so", ".dll", ".dylib")
+"""A file with one of these endings is a token's PKCS#11 module (A3), any other an A1 certificate file."""
+
+
+def carregar_certificado(caminho: Path, senha: str) -> Certificado:
+    """The certificate a user chose on their PC: an A1 file (.pfx/.p12) and its password, or an A3 token's
+    PKCS#11 module and its PIN."""
+    if caminho.suffix.lower() in MODULOS_PKCS11:
+        return carregar_a3(str(caminho), senha)
+    try:
+        dados = caminho.read_bytes()
+    except OSError as exc:
+        raise ErroDominio(
+            f"Não foi possível ler o certificado digital {caminho}: {exc.strerror or exc}. Nada foi emitido.",
+            "certificado",
+        ) from exc
+    return carregar_a1(dados, senha)
 
 
 def normalizar_nome(nome: str) -> str:
@@ -556,6 +594,7 @@ __all__ = [
     "assinar_pdf",
     "carregar_a1",
     "carregar_a3",
+    "carregar_certificado",
     "conferir_assinante",
     "conferir_certificado",
     "contexto_validacao",

@@ -63,7 +63,9 @@ def guardar_caminho(login: str, caminho: Path | None) -> None:
 
 def esquecer(login: str) -> None:
     """Drop the certificate loaded for this session (the user left, or chose another file)."""
-    _SESSAO.pop(login, None)
+    certificado = _SESSAO.pop(login, None)
+    if certificado is not None:
+        certificado.fechar()
 
 
 class DialogoSenhaCertificado(QDialog):
@@ -71,9 +73,16 @@ class DialogoSenhaCertificado(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Senha do certificado digital")
         layout = QVBoxLayout(self)
+        from secretaria.services.assinatura import MODULOS_PKCS11
+
+        token = caminho.suffix.lower() in MODULOS_PKCS11
         texto = QLabel(
-            f"Para assinar, digite a senha do certificado digital “{caminho.name}”.\n"
-            "Ela fica guardada só na memória, até você sair do programa."
+            (
+                "Para assinar, conecte o token ou cartão A3 e digite o PIN."
+                if token
+                else f"Para assinar, digite a senha do certificado digital “{caminho.name}”."
+            )
+            + "\nEla fica guardada só na memória, até você sair do programa."
         )
         texto.setWordWrap(True)
         layout.addWidget(texto)
@@ -99,8 +108,8 @@ def pedir_senha(parent: QWidget | None, caminho: Path) -> str | None:
 
 
 def certificado_da_sessao(parent: QWidget | None, contexto: Contexto) -> Certificado | None:
-    """The user's certificate loaded for this session (its password asked once); None: none on this PC."""
-    from secretaria.services.assinatura import carregar_a1
+    """The user's certificate loaded for this session (its password or PIN asked once); None: none here."""
+    from secretaria.services.assinatura import carregar_certificado
 
     login = contexto.ator.login
     if login in _SESSAO:
@@ -108,18 +117,16 @@ def certificado_da_sessao(parent: QWidget | None, contexto: Contexto) -> Certifi
     caminho = caminho_certificado(login)
     if caminho is None:
         return None
-    try:
-        dados = caminho.read_bytes()
-    except OSError as exc:
+    if not caminho.exists():
         raise ErroDominio(
-            f"Não foi possível ler o certificado digital {caminho}: {exc.strerror or exc}. Escolha-o de novo "
-            "em “Meu certificado digital…”. Nada foi emitido.",
+            f"O certificado digital {caminho} não foi encontrado neste computador. Escolha-o de novo em “Meu "
+            "certificado digital…”. Nada foi emitido.",
             "certificado",
-        ) from exc
+        )
     senha = pedir_senha(parent, caminho)
     if senha is None:
         raise ErroDominio("Assinatura cancelada: nada foi emitido.", "senha")
-    certificado = carregar_a1(dados, senha)
+    certificado = carregar_certificado(caminho, senha)
     _SESSAO[login] = certificado
     return certificado
 

@@ -12,8 +12,12 @@ as ICP-Brasil's A1).
 from __future__ import annotations
 
 import functools
+import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -185,3 +189,56 @@ def lcr_revogando(*series: int, ac: str = "AC Raiz de Teste") -> bytes:
             x509.RevokedCertificateBuilder().serial_number(serie).revocation_date(agora).build()
         )
     return construtor.sign(c.chave_intermediaria, hashes.SHA256()).public_bytes(serialization.Encoding.PEM)
+
+
+MODULO_SOFTHSM = Path("/usr/lib/softhsm/libsofthsm2.so")
+PIN = "1234"
+
+
+def token_softhsm(pasta: Path, titular: str = NOME_SECRETARIO) -> Path | None:
+    """An A3 token played by SoftHSM (Debian `softhsm2`): `titular`'s key and certificate on a token kept in
+    `pasta`; returns the PKCS#11 module, or None when SoftHSM is not installed. The caller sets
+    SOFTHSM2_CONF to `pasta / "softhsm2.conf"` for the whole process (the module reads it once)."""
+    import pkcs11
+    from pkcs11 import Attribute, CertificateType, ObjectClass
+
+    utilitario = shutil.which("softhsm2-util")
+    if utilitario is None or not MODULO_SOFTHSM.exists():
+        return None
+    (pasta / "tokens").mkdir(parents=True, exist_ok=True)
+    conf = pasta / "softhsm2.conf"
+    conf.write_text(
+        f"directories.tokendir = {pasta / 'tokens'}\nobjectstore.backend = file\nlog.level = ERROR\n"
+    )
+    ambiente = {**os.environ, "SOFTHSM2_CONF": str(conf)}
+
+    def rodar(*argumentos: str) -> None:
+        subprocess.run([utilitario, *argumentos], check=True, capture_output=True, env=ambiente)
+
+    rodar("--init-token", "--free", "--label", "teste", "--pin", PIN, "--so-pin", "87654321")
+    chave = pasta / "chave.pem"
+    chave.write_bytes(
+        _chave(f"usuario-{titular}").private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    rodar("--import", str(chave), "--token", "teste", "--label", "titular", "--id", "01", "--pin", PIN)
+    chave.unlink()
+    certificados = (
+        (certificado_usuario(titular), b"\x01", "titular"),
+        (cadeia().intermediaria, b"\x02", "ac"),
+    )
+    with pkcs11.lib(str(MODULO_SOFTHSM)).get_token(token_label="teste").open(rw=True, user_pin=PIN) as sessao:
+        for cert, identificador, rotulo in certificados:  # the holder's first: the program signs with it
+            sessao.create_object(
+                {
+                    Attribute.CLASS: ObjectClass.CERTIFICATE,
+                    Attribute.CERTIFICATE_TYPE: CertificateType.X_509,
+                    Attribute.VALUE: cert.public_bytes(serialization.Encoding.DER),
+                    Attribute.SUBJECT: cert.subject.public_bytes(),
+                    Attribute.ID: identificador,
+                    Attribute.LABEL: rotulo,
+                    Attribute.TOKEN: True,
+                }
+            )
+    return MODULO_SOFTHSM

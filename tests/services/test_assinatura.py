@@ -11,7 +11,9 @@ import hashlib
 import io
 import shutil
 import subprocess
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +29,7 @@ from secretaria.db import Banco
 from secretaria.models import Auditoria, DocumentoEmitido
 from secretaria.services.assinatura import (
     carregar_a1,
+    carregar_certificado,
     instalar_confianca,
     ler_config_assinatura,
     remover_raiz,
@@ -351,3 +354,33 @@ def test_configuracao_da_assinatura(banco: Banco, cenario: Any) -> None:
     assert ultima == "alterar_assinatura"
     with pytest.raises(ErroDominio):
         salvar_config_assinatura(banco.uow(), ATORES["secretario"], carimbo_url="", tipos_emissor=[])
+
+
+@pytest.fixture(scope="module")
+def token_a3(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """SoftHSM playing the Secretary's A3 token (skipped when the Debian package softhsm2 is absent)."""
+    pasta = tmp_path_factory.mktemp("softhsm")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SOFTHSM2_CONF", str(pasta / "softhsm2.conf"))
+        modulo = ca_teste.token_softhsm(pasta)
+        if modulo is None:
+            pytest.skip("SoftHSM não instalado (apt-get install softhsm2): o token A3 não é simulado")
+        yield modulo
+
+
+def test_decisao_assinada_com_token_a3(banco: Banco, cenario: Any, token_a3: Path) -> None:
+    with pytest.raises(ErroDominio, match="PIN do token incorreto") as erro:
+        carregar_certificado(token_a3, "0000")
+    assert erro.value.campo == "token"
+    cert = carregar_certificado(token_a3, ca_teste.PIN)
+    try:
+        info = emitir_documento(
+            banco.uow(), SECRETARIO, tipo="decisao", auto_id=cenario.multado, certificado=cert
+        )
+    finally:
+        cert.fechar()  # the token stays logged in while its session is open
+    with banco.leitura() as s:
+        pdf = obter_documento(s, info.id)
+        relatorio = verificar_pdf(s, pdf)
+    assert _validar_com_pyhanko(pdf).bottom_line
+    assert relatorio.valido and relatorio.assinaturas[0].signatario == ca_teste.NOME_SECRETARIO
