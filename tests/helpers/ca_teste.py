@@ -18,6 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -242,3 +243,36 @@ def token_softhsm(pasta: Path, titular: str = NOME_SECRETARIO) -> Path | None:
                 }
             )
     return MODULO_SOFTHSM
+
+
+def carimbador() -> Any:
+    """A timestamp authority of the test CA answering in-process (pyHanko's DummyTimeStamper), at a fixed
+    moment of the tests' day: the RFC 3161 path without a server."""
+    from pyhanko.keys.internal import (
+        translate_pyca_cryptography_cert_to_asn1,
+        translate_pyca_cryptography_key_to_asn1,
+    )
+    from pyhanko.sign.timestamps.dummy_client import DummyTimeStamper
+    from pyhanko_certvalidator.registry import SimpleCertificateStore
+
+    c = cadeia()
+    chave = _chave("carimbo-do-tempo")
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(_nome("Carimbo do Tempo de Teste"))
+        .issuer_name(c.intermediaria.subject)
+        .public_key(chave.public_key())
+        .serial_number(7001)
+        .not_valid_before(INICIO_VALIDO)
+        .not_valid_after(FIM_VALIDO)
+        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
+        .sign(c.chave_intermediaria, hashes.SHA256())
+    )
+    return DummyTimeStamper(
+        tsa_cert=translate_pyca_cryptography_cert_to_asn1(cert),
+        tsa_key=translate_pyca_cryptography_key_to_asn1(chave),
+        certs_to_embed=SimpleCertificateStore.from_certs(
+            [translate_pyca_cryptography_cert_to_asn1(c.intermediaria)]
+        ),
+        fixed_dt=datetime(2026, 11, 30, 13, 0, tzinfo=UTC),
+    )

@@ -42,6 +42,7 @@ from secretaria.services.documentos import (
     emitir_documento,
     obter_documento,
 )
+from secretaria.services.verificacao import verificar_tudo
 from secretaria.services.verificacao_pdf import verificar_pdf
 from tests.helpers import ca_teste
 from tests.helpers import cenario_documentos as cen
@@ -288,6 +289,10 @@ def test_emitida_sem_assinatura_e_assinada_depois_como_nova_versao(banco: Banco,
         assinar_documento(banco.uow(), SECRETARIO, documento_id=assinada.id, certificado=_certificado())
     with banco.leitura() as s:
         ids = [d.id for d in documentos_emitidos(s, auto_id=cenario.multado)]
+        relatorio = verificar_tudo(s)  # `auditoria verificar`: both versions match their audit rows
+    # (the scenario's registry, built by test helpers, has rows without audit: only the documents matter here)
+    assert relatorio.documentos == 2
+    assert [a for a in relatorio.achados if "documento" in a.lower()] == []
     assert primeira.id in ids and assinada.id in ids
 
 
@@ -384,3 +389,44 @@ def test_decisao_assinada_com_token_a3(banco: Banco, cenario: Any, token_a3: Pat
         relatorio = verificar_pdf(s, pdf)
     assert _validar_com_pyhanko(pdf).bottom_line
     assert relatorio.valido and relatorio.assinaturas[0].signatario == ca_teste.NOME_SECRETARIO
+
+
+def test_carimbo_do_tempo_quando_o_orgao_configura_o_servidor(
+    banco: Banco, cenario: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from secretaria.services import assinatura
+
+    pedidos: list[str] = []
+
+    def servidor(url: str) -> Any:
+        pedidos.append(url)
+        return ca_teste.carimbador()
+
+    monkeypatch.setattr(assinatura.timestamps, "HTTPTimeStamper", servidor)
+    salvar_config_assinatura(
+        banco.uow(), ATORES["administrador"], carimbo_url="https://carimbo.exemplo/tsa", tipos_emissor=[]
+    )
+    info = emitir_documento(
+        banco.uow(), SECRETARIO, tipo="decisao", auto_id=cenario.multado, certificado=_certificado()
+    )
+    assert pedidos == ["https://carimbo.exemplo/tsa"]
+    with banco.leitura() as s:
+        pdf = obter_documento(s, info.id)
+        relatorio = verificar_pdf(s, pdf)
+    status = _validar_com_pyhanko(pdf)
+    assert status.bottom_line and status.timestamp_validity is not None and status.timestamp_validity.intact
+    (assinatura_pdf,) = relatorio.assinaturas
+    assert assinatura_pdf.carimbo_do_tempo and relatorio.valido
+    assert any("(com carimbo do tempo)" in linha for linha in relatorio.linhas)
+    # Without a server: PAdES B-B, no timestamp.
+    assert all("carimbo" not in linha for linha in _linhas_sem_carimbo(banco, cenario))
+
+
+def _linhas_sem_carimbo(banco: Banco, cenario: Any) -> list[str]:
+    salvar_config_assinatura(banco.uow(), ATORES["administrador"], carimbo_url="", tipos_emissor=["auto"])
+    fiscal_cert = _certificado(titular="FABIO FISCAL", serie=2002)
+    info = emitir_documento(
+        banco.uow(), ATORES["fiscal"], tipo="auto", auto_id=cenario.aguardando, certificado=fiscal_cert
+    )
+    with banco.leitura() as s:
+        return verificar_pdf(s, obter_documento(s, info.id)).linhas
