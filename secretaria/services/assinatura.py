@@ -195,19 +195,29 @@ def carregar_a3(modulo: str, pin: str, *, token: str | None = None) -> Certifica
         # Raised outside the handler on purpose: the failed exception's traceback would keep the half-open
         # session alive, and PKCS#11 keeps a token logged in while any session of the program is open.
         raise ErroDominio(f"Não foi possível usar o token A3: {motivo}. Nada foi emitido.", "token")
-    # The token's first certificate with an id: ICP-Brasil tokens pair it with its key under the same id.
-    # Read to the end: a search left open blocks the token's next one.
-    objetos = list(sessao.get_objects({Attribute.CLASS: ObjectClass.CERTIFICATE}))
-    identificador = next((o[Attribute.ID] for o in objetos), None)
-    if identificador is None:
-        raise ErroDominio("O token A3 não tem nenhum certificado.", "token")
-    # Every other certificate on the token (the issuing authorities', when it carries them) goes into the
-    # signature, so that a verifier can build the chain.
-    assinante = ph_pkcs11.PKCS11Signer(
-        sessao, cert_id=identificador, key_id=identificador, other_certs_to_pull=None
-    )
-    asyncio.run(assinante.ensure_objects_loaded())
-    cert = x509.load_der_x509_certificate(assinante.signing_cert.dump())
+    try:
+        # The holder's certificate: the one whose id a private key shares (tokens pair them so; the
+        # authorities' certificates on the token have no key). Searches are read to the end: one left open
+        # blocks the token's next.
+        chaves = {
+            o[Attribute.ID] for o in list(sessao.get_objects({Attribute.CLASS: ObjectClass.PRIVATE_KEY}))
+        }
+        certificados = [
+            o[Attribute.ID] for o in list(sessao.get_objects({Attribute.CLASS: ObjectClass.CERTIFICATE}))
+        ]
+        identificador = next((i for i in certificados if i in chaves), None)
+        if identificador is None:
+            raise ErroDominio("O token A3 não tem um certificado com a sua chave privada.", "token")
+        # Every other certificate on the token (the issuing authorities', when it carries them) goes into the
+        # signature, so that a verifier can build the chain.
+        assinante = ph_pkcs11.PKCS11Signer(
+            sessao, cert_id=identificador, key_id=identificador, other_certs_to_pull=None
+        )
+        asyncio.run(assinante.ensure_objects_loaded())
+        cert = x509.load_der_x509_certificate(assinante.signing_cert.dump())
+    except BaseException:
+        sessao.close()  # logged in until closed
+        raise
     return _certificado(cert, assinante)
 
 
