@@ -205,8 +205,9 @@ def assinar_guardado(
 
 def verificar_arquivo(parent: QWidget | None, contexto: Contexto) -> None:
     """ "Verificar um PDF…": any PDF (issued here or handed back) checked against this office's documents."""
-    from secretaria.services.verificacao_pdf import verificar_pdf
+    from secretaria.services.verificacao_pdf import RelatorioPdf, verificar_pdf
     from secretaria.ui.widgets import arquivos, mensagens
+    from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
 
     titulo = "Verificar um PDF"
     caminho = arquivos.abrir_arquivo(parent, titulo, "Documentos PDF (*.pdf)")
@@ -217,10 +218,18 @@ def verificar_arquivo(parent: QWidget | None, contexto: Contexto) -> None:
     except OSError as exc:
         mensagens.avisar_erro(parent, titulo, f"Não foi possível ler {caminho}: {exc.strerror or exc}.")
         return
-    with contexto.banco.leitura() as sessao:
-        relatorio = verificar_pdf(sessao, conteudo)
-    texto = "\n".join(relatorio.linhas)
-    if relatorio.valido:
-        mensagens.informar(parent, titulo, f"{caminho.name}\n\n{texto}")
-    else:
-        mensagens.avisar_erro(parent, titulo, f"{caminho.name}\n\n{texto}")
+    banco = contexto.banco
+
+    def verificar(_progresso: Progresso) -> RelatorioPdf:  # pyHanko's validation: off the GUI thread
+        with banco.leitura() as sessao:
+            return verificar_pdf(sessao, conteudo)
+
+    def mostrar(resultado: object) -> None:
+        assert isinstance(resultado, RelatorioPdf)
+        texto = f"{caminho.name}\n\n" + "\n".join(resultado.linhas)
+        if resultado.valido:
+            mensagens.informar(parent, titulo, texto)
+        else:
+            mensagens.avisar_erro(parent, titulo, texto)
+
+    em_segundo_plano(parent, verificar, titulo=titulo, texto="Conferindo o PDF…", ao_concluir=mostrar)

@@ -394,7 +394,7 @@ def test_decisao_assinada_com_token_a3(banco: Banco, cenario: Any, token_a3: Pat
 def test_carimbo_do_tempo_quando_o_orgao_configura_o_servidor(
     banco: Banco, cenario: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from secretaria.services import assinatura
+    from pyhanko.sign import timestamps
 
     pedidos: list[str] = []
 
@@ -402,7 +402,7 @@ def test_carimbo_do_tempo_quando_o_orgao_configura_o_servidor(
         pedidos.append(url)
         return ca_teste.carimbador()
 
-    monkeypatch.setattr(assinatura.timestamps, "HTTPTimeStamper", servidor)
+    monkeypatch.setattr(timestamps, "HTTPTimeStamper", servidor)  # looked up at each signature
     salvar_config_assinatura(
         banco.uow(), ATORES["administrador"], carimbo_url="https://carimbo.exemplo/tsa", tipos_emissor=[]
     )
