@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING
 if TYPE_CHECKING:
     from secretaria.argumentos import ParserPt
     from secretaria.db import Banco
+    from secretaria.services.assinatura import Certificado
     from secretaria.services.base import Ator
 
 SAIDA_ERRO = 2
@@ -253,7 +254,27 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         if nome in ("intimacao", "intimacao-termo"):
             p.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
         p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
+        p.add_argument("--certificado", metavar="ARQUIVO.pfx", help=_AJUDA_CERTIFICADO)
         p.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
+    assinar = dsub.add_parser(
+        "assinar",
+        help="assina um documento emitido sem assinatura digital (nova versão; a primeira é mantida)",
+        description="Assina com o certificado A1 o documento emitido nº N e grava a versão assinada.",
+    )
+    assinar.add_argument("documento", metavar="N", type=int, help="número do documento emitido")
+    assinar.add_argument("--certificado", required=True, metavar="ARQUIVO.pfx", help=_AJUDA_CERTIFICADO)
+    assinar.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
+    assinar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
+    verificar = dsub.add_parser(
+        "verificar",
+        help="diz se um PDF é documento desta Secretaria, de qual processo, quem assinou e se está íntegro",
+        description="Confere um PDF qualquer: se é documento emitido por esta Secretaria (pelo SHA-256 ou pelo "
+        "identificador na assinatura), de qual processo, quem o assinou, se a assinatura é válida e os bytes "
+        "não mudaram, e se o certificado se encadeia às raízes de confiança instaladas. Saída 0: documento "
+        "desta Secretaria, idêntico ao emitido e com assinatura válida; 1: qualquer outro caso.",
+    )
+    verificar.add_argument("arquivo", metavar="ARQUIVO.pdf", help="o PDF a conferir")
+    verificar.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
     ficha = dsub.add_parser("ficha", help="ficha da operadora (dados e todos os processos)")
     ficha.add_argument("cnpj", metavar="CNPJ", help="CNPJ da operadora")
     ficha.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
@@ -268,8 +289,15 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
     lote.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
 
 
+_AJUDA_CERTIFICADO = (
+    "assina com o certificado A1 (.pfx/.p12) deste arquivo, ou com o token A3 cujo módulo PKCS#11 (.so/.dll) "
+    "é este; pede o login e a senha de quem assina e depois a senha do certificado ou o PIN (sem terminal: "
+    "três linhas na entrada)"
+)
 _TIPOS_IMPORTACAO = ("operadoras", "linhas", "veiculos", "empregados", "fiscais", "autos")
 SAIDA_LINHAS_RECUSADAS = 1
+SAIDA_NAO_VALIDO = 1
+"""`documento verificar`: the PDF is not a valid, unchanged, signed document of this office."""
 
 
 def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
@@ -991,6 +1019,10 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
     from secretaria.services.semente import abrir_e_semear
 
     tipo: str = args.tipo_documento
+    if tipo == "verificar":
+        return _documento_verificar(url, Path(args.arquivo))
+    if tipo == "assinar":
+        return _documento_assinar(url, args)
     saida = Path(args.saida)
     entrega = _ler_data(getattr(args, "entrega", None))
     periodo = None
@@ -1009,7 +1041,12 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
-        ator = _quem_age(banco, *Papel, acao="emitir documentos")
+        arquivo_certificado = getattr(args, "certificado", None)
+        certificado = None
+        if arquivo_certificado:
+            ator, certificado = _certificado_no_terminal(banco, Path(arquivo_certificado))
+        else:
+            ator = _quem_age(banco, *Papel, acao="emitir documentos")
         try:
             info = emitir_documento(
                 banco.uow(),
@@ -1019,6 +1056,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 operadora_id=operadora_id,
                 periodo=periodo,
                 data_entrega=entrega,
+                certificado=certificado,
             )
         finally:
             registrar_saida(banco.uow(), ator)
@@ -1029,9 +1067,78 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
     _gravar_arquivo(saida, conteudo)
     situacao = "emitido agora" if info.novo else f"já emitido em {info.emitido_em:%d/%m/%Y %H:%M}"
     print(
-        f"{info.descricao} ({situacao}, documento nº {info.id}) gravado em {saida}.\nSHA-256: {info.sha256}"
+        f"{info.descricao} ({situacao}, documento nº {info.id}, {info.situacao_assinatura}) gravado em "
+        f"{saida}.\nSHA-256: {info.sha256}"
     )
     return 0
+
+
+def _sair(banco: Banco, ator: Ator) -> None:
+    from secretaria.services.contas import registrar_saida
+
+    registrar_saida(banco.uow(), ator)
+
+
+def _certificado_no_terminal(banco: Banco, arquivo: Path) -> tuple[Ator, Certificado]:
+    """Who signs (login and password, like `importar`) and their A1 certificate (its password asked last)."""
+    from secretaria.codigos import Papel
+    from secretaria.services.assinatura import MODULOS_PKCS11, carregar_certificado
+
+    if not arquivo.is_file():
+        raise ErroLinhaDeComando(f"O certificado {arquivo} não existe; nada foi emitido.")
+    ator = _autenticar_no_terminal(banco, *Papel, acao="assinar documentos")
+    pergunta = "PIN do token A3: " if arquivo.suffix.lower() in MODULOS_PKCS11 else "Senha do certificado: "
+    try:
+        senha = getpass.getpass(pergunta) if _terminal(sys.stdin) else _ler_linha()
+        return ator, carregar_certificado(arquivo, senha)
+    except BaseException:
+        _sair(banco, ator)
+        raise
+
+
+def _documento_assinar(url: str | None, args: argparse.Namespace) -> int:
+    from secretaria.services.documentos import assinar_documento, obter_documento
+    from secretaria.services.semente import abrir_e_semear
+
+    saida = Path(args.saida)
+    _conferir_saida(saida)
+    banco = abrir_e_semear(url)
+    try:
+        ator, certificado = _certificado_no_terminal(banco, Path(args.certificado))
+        try:
+            info = assinar_documento(banco.uow(), ator, documento_id=args.documento, certificado=certificado)
+        finally:
+            _sair(banco, ator)
+        with banco.leitura() as sessao:
+            conteudo = obter_documento(sessao, info.id)
+    finally:
+        banco.fechar()
+    _gravar_arquivo(saida, conteudo)
+    print(
+        f"{info.descricao}: versão assinada (documento nº {info.id}, do documento nº {info.versao_de_id}, que "
+        f"é mantido), {info.situacao_assinatura}, gravada em {saida}.\nSHA-256: {info.sha256}"
+    )
+    return 0
+
+
+def _documento_verificar(url: str | None, arquivo: Path) -> int:
+    from secretaria.services.semente import abrir_e_semear
+    from secretaria.services.verificacao_pdf import verificar_pdf
+
+    try:
+        conteudo = arquivo.read_bytes()
+    except OSError as exc:
+        raise ErroLinhaDeComando(f"Não foi possível ler {arquivo}: {exc.strerror or exc}.") from exc
+    banco = abrir_e_semear(url)
+    try:
+        with banco.leitura() as sessao:
+            relatorio = verificar_pdf(sessao, conteudo)
+    finally:
+        banco.fechar()
+    print(f"{arquivo.name} (SHA-256 {relatorio.sha256})")
+    for linha in relatorio.linhas:
+        print(linha)
+    return 0 if relatorio.valido else SAIDA_NAO_VALIDO
 
 
 # --- importar (issue 17) ----------------------------------------------------------------------------------

@@ -566,6 +566,15 @@ class DocumentoEmitido(Base):
     conteudo: so.Mapped[bytes] = so.mapped_column(sa.LargeBinary, deferred=True)
     emitido_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime, default=agora)
     emitido_por: so.Mapped[str] = so.mapped_column(sa.String(60))
+    sha256_original: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    """A signed document: the SHA-256 of its unsigned rendering (a signature is never the same bytes twice,
+    so issuing the document again finds its signed copy by this)."""
+    assinado_por: so.Mapped[str | None] = so.mapped_column(sa.String(200))
+    """The signer's name as on the certificate; None for a document issued without a digital signature."""
+    certificado: so.Mapped[str | None] = so.mapped_column(sa.String(300))
+    """The signing certificate: serial number and issuer."""
+    versao_de_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("documento_emitido.id"))
+    """The unsigned copy this signed version was made from (that copy is kept, never replaced)."""
 
 
 __all__ = [

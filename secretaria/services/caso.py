@@ -286,6 +286,9 @@ class DocumentoCaso:
     sha256: str
     emitido_em: datetime
     emitido_por: str
+    assinado_por: str | None = None
+    """The digital signature's holder; None: issued without one (issue 29)."""
+    versao_de_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -461,6 +464,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             sa.select(
                 DocumentoEmitido.id, DocumentoEmitido.tipo, DocumentoEmitido.referencia, DocumentoEmitido.nome_arquivo,
                 DocumentoEmitido.sha256, DocumentoEmitido.emitido_em, DocumentoEmitido.emitido_por,
+                DocumentoEmitido.assinado_por, DocumentoEmitido.versao_de_id,
             ).where(DocumentoEmitido.auto_id == auto.id).order_by(DocumentoEmitido.id)
         )
     )  # fmt: skip

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -85,10 +85,14 @@ from secretaria.services.fundamentos import legiveis, sem_art_8
 from secretaria.services.processo_base import auto_com_relacoes
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
+if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
+    from secretaria.services.assinatura import Certificado
+
 __all__ = [
     "TIPOS_DOCUMENTO",
     "DocumentoAlterado",
     "DocumentoInfo",
+    "assinar_documento",
     "autos_para_intimar",
     "dados_auto",
     "dados_decisao",
@@ -154,6 +158,18 @@ class DocumentoInfo:
     emitido_por: str
     novo: bool = True
     """False when this issue found the same bytes already stored (nothing was written)."""
+    assinado_por: str | None = None
+    """Who signed it digitally (the certificate's holder); None: issued without a digital signature."""
+    certificado: str | None = None
+    versao_de_id: int | None = None
+    """A signed version made later: the unsigned copy it signs (kept)."""
+
+    @property
+    def situacao_assinatura(self) -> str:
+        """ "assinado digitalmente por …" or "sem assinatura digital" (the lists and the CLI say it)."""
+        if self.assinado_por is None:
+            return "sem assinatura digital"
+        return f"assinado digitalmente por {self.assinado_por}"
 
     @property
     def descricao(self) -> str:
@@ -1241,6 +1257,9 @@ def _info(doc: DocumentoEmitido, novo: bool) -> DocumentoInfo:
         emitido_em=doc.emitido_em,
         emitido_por=doc.emitido_por,
         novo=novo,
+        assinado_por=doc.assinado_por,
+        certificado=doc.certificado,
+        versao_de_id=doc.versao_de_id,
     )
 
 
@@ -1257,8 +1276,14 @@ def emitir_documento(
     retificacao_id: int | None = None,
     revisao_id: int | None = None,
     progresso: Progresso | None = None,
+    certificado: Certificado | None = None,
 ) -> DocumentoInfo:
     """Issue a document: render it from the database, keep the bytes with their SHA-256, audit.
+
+    With `certificado` (loaded on the user's PC for the session) a kind that `assinatura.ASSINATURA_POR_TIPO`
+    lets this user sign is signed (PAdES) and the signed bytes are the issued document; the certificate is
+    checked (validity, holder, revocation) before anything is rendered. Issuing again serves the signed copy;
+    a copy issued unsigned before is kept and a signed version of it is added.
 
     `tipo` is a key of TIPOS_DOCUMENTO; "auto", "intimacao" and "decisao" take `auto_id`, "ficha" takes
     `operadora_id`, "lote_intimacoes" takes `periodo` (first and last day); `data_entrega` is the day the
@@ -1281,6 +1306,7 @@ def emitir_documento(
             original = _auto_ja_emitido_e_retificado(uow.session, auto_id)
             if original is not None:
                 return _info(original, novo=False)
+        carimbo_url = _conferir_para_assinar(uow.session, ator, tipo, certificado)
         guardado = _aviso_superado(uow.session, tipo, auto_id, retificacao_id)
         if guardado is not None:
             return _info(guardado, novo=False)
@@ -1289,21 +1315,91 @@ def emitir_documento(
         )
     conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
+    with uow:
+        assinado, sem_assinatura = _ja_emitidos(uow.session, pedido.tipo, pedido.referencia, sha)
+    if assinado is not None:
+        return assinado
+    if sem_assinatura is not None and certificado is None:
+        return sem_assinatura
+    momento = relogio.agora()
+    assinatura = None
+    if certificado is not None:
+        from secretaria.services.assinatura import assinar_pdf
+
+        avisar(1, 1, "Assinando o documento com o certificado digital…")
+        descricao = _info_pedido(pedido).descricao
+        conteudo = assinar_pdf(
+            conteudo,
+            certificado,
+            motivo=descricao,
+            identificador=sha,
+            momento=momento,
+            carimbo_url=carimbo_url,
+        )
+        assinatura = (certificado, sha, sem_assinatura.id if sem_assinatura is not None else None)
     avisar(1, 1, "Gravando o documento emitido…")
+    return _gravar_documento(uow, ator, pedido, conteudo, momento, assinatura)
+
+
+def _info_pedido(pedido: _Pedido) -> DocumentoInfo:
+    return DocumentoInfo(0, pedido.tipo, pedido.referencia, pedido.nome_arquivo, "", relogio.agora(), "")
+
+
+def _conferir_para_assinar(
+    sessao: so.Session, ator: Ator, tipo: str, certificado: Certificado | None
+) -> str | None:
+    """Refuse a certificate this user may not sign this kind with (before anything is rendered); the
+    office's timestamp server, if any."""
+    if certificado is None:
+        return None
+    from secretaria.services.assinatura import (
+        conferir_assinante,
+        conferir_certificado,
+        contexto_validacao,
+        ler_config_assinatura,
+    )
+
+    config = ler_config_assinatura(sessao)
+    conferir_assinante(tipo, ator, config.tipos_emissor, TIPOS_DOCUMENTO.get(tipo, tipo))
+    momento = relogio.agora()
+    conferir_certificado(certificado, ator, momento, contexto_validacao(sessao, momento, buscar=True))
+    return config.carimbo_url
+
+
+def _ja_emitidos(
+    sessao: so.Session, tipo: str, referencia: str, sha: str
+) -> tuple[DocumentoInfo | None, DocumentoInfo | None]:
+    """The newest signed copy of these unsigned bytes, and the unsigned copy itself, when already stored."""
+    d = DocumentoEmitido
+    assinado = sessao.scalar(
+        sa.select(d)
+        .where(d.tipo == tipo, d.referencia == referencia, d.sha256_original == sha)
+        .order_by(d.id.desc())
+        .limit(1)
+    )
+    sem_assinatura = sessao.scalar(
+        sa.select(d)
+        .where(d.tipo == tipo, d.referencia == referencia, d.sha256 == sha)
+        .order_by(d.id)
+        .limit(1)
+    )
+    return (
+        _info(assinado, novo=False) if assinado is not None else None,
+        _info(sem_assinatura, novo=False) if sem_assinatura is not None else None,
+    )
+
+
+def _gravar_documento(
+    uow: UnidadeDeTrabalho,
+    ator: Ator,
+    pedido: _Pedido,
+    conteudo: bytes,
+    momento: datetime,
+    assinatura: tuple[Certificado, str, int | None] | None,
+) -> DocumentoInfo:
     with uow:
         s = uow.session
-        existente = s.scalar(
-            sa.select(DocumentoEmitido)
-            .where(
-                DocumentoEmitido.tipo == pedido.tipo,
-                DocumentoEmitido.referencia == pedido.referencia,
-                DocumentoEmitido.sha256 == sha,
-            )
-            .order_by(DocumentoEmitido.id)
-            .limit(1)
-        )
-        if existente is not None:
-            return _info(existente, novo=False)
+        sha = hashlib.sha256(conteudo).hexdigest()
         doc = DocumentoEmitido(
             tipo=pedido.tipo,
             referencia=pedido.referencia,
@@ -1312,16 +1408,65 @@ def emitir_documento(
             nome_arquivo=pedido.nome_arquivo,
             sha256=sha,
             conteudo=conteudo,
-            emitido_em=relogio.agora(),
+            emitido_em=momento,
             emitido_por=ator.login,
         )
+        acao = "emitir_documento"
+        if assinatura is not None:
+            cert, sha_original, versao_de = assinatura
+            doc.assinado_por = cert.titular
+            doc.certificado = cert.descricao[:300]
+            doc.sha256_original = sha_original
+            doc.versao_de_id = versao_de
+            if versao_de is not None:
+                acao = "assinar_documento"
         s.add(doc)
         s.flush()
         depois = auditoria.instantaneo(doc)
         depois["tamanho"] = len(conteudo)
-        auditoria.registrar(s, ator, "emitir_documento", "documento_emitido", doc.id, None, depois)
+        auditoria.registrar(s, ator, acao, "documento_emitido", doc.id, None, depois)
         uow.commit()
         return _info(doc, novo=True)
+
+
+@retentavel
+def assinar_documento(
+    uow: UnidadeDeTrabalho, ator: Ator, *, documento_id: int, certificado: Certificado
+) -> DocumentoInfo:
+    """Sign a document issued without a digital signature: a NEW version (the signature appended to the
+    stored bytes, which stay its prefix) beside the first, which is kept. A document already signed, or
+    whose signed version exists, is refused."""
+    exigir_papel(ator, *PAPEIS, acao="assinar documentos")
+    with uow:
+        s = uow.session
+        doc = s.get(DocumentoEmitido, documento_id)
+        if doc is None:
+            raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
+        info = _info(doc, novo=False)
+        if doc.assinado_por is not None:
+            raise ErroDominio(f"{info.descricao} já está assinado por {doc.assinado_por}.", "documento_id")
+        versao = s.scalar(
+            sa.select(DocumentoEmitido.id).where(DocumentoEmitido.versao_de_id == doc.id).limit(1)
+        )
+        if versao is not None:
+            raise ErroDominio(
+                f"{info.descricao} já tem uma versão assinada (documento nº {versao}).", "documento_id"
+            )
+        carimbo_url = _conferir_para_assinar(s, ator, doc.tipo, certificado)
+        conteudo = obter_documento(s, doc.id)
+        pedido = _Pedido(doc.tipo, doc.referencia, doc.nome_arquivo, doc.auto_id, doc.operadora_id, None)
+    from secretaria.services.assinatura import assinar_pdf
+
+    momento = relogio.agora()
+    assinado = assinar_pdf(
+        conteudo,
+        certificado,
+        motivo=info.descricao,
+        identificador=info.sha256,
+        momento=momento,
+        carimbo_url=carimbo_url,
+    )
+    return _gravar_documento(uow, ator, pedido, assinado, momento, (certificado, info.sha256, info.id))
 
 
 def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> DocumentoEmitido | None:

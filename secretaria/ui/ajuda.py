@@ -88,6 +88,8 @@ SECOES: dict[str, str] = {
     "DialogoDispositivoContratual": "catalogo",
     "PainelOrgao": "orgao",
     "PainelSistema": "copias-e-configuracoes",
+    "PainelAssinatura": "assinatura",
+    "DialogoSenhaCertificado": "assinatura",
     "PaginaAuditoria": "auditoria",
     "PainelImportacao": "importacao",
     "DialogoImportacao": "importacao",

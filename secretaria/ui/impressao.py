@@ -395,6 +395,14 @@ def acoes_documento(
     """
     titulo = "Imprimir" if acao == "imprimir" else "Salvar PDF"
     banco, ator = contexto.banco, contexto.ator
+    if "certificado" not in pedido:
+        from secretaria.ui.certificado import certificado_para_emitir
+
+        try:  # signed when this user signs this kind and has a certificate on this PC (issue 29)
+            pedido["certificado"] = certificado_para_emitir(parent, contexto, str(pedido.get("tipo")))
+        except ErroDominio as erro:
+            mensagens.avisar_erro(parent, titulo, erro.mensagem)
+            return None
 
     def emitir(progresso: Progresso) -> tuple[DocumentoInfo, bytes]:
         return emitir_e_ler(banco, ator, progresso, **pedido)

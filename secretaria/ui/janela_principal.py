@@ -285,8 +285,10 @@ class JanelaPrincipal(QMainWindow):
     def _registrar_saida(self, ator: Ator, *, para: Ator | None = None) -> None:
         """The session's exit (or switch) in the audit, once; never holds up the window (short wait)."""
         from secretaria.services.contas import registrar_saida
+        from secretaria.ui.certificado import esquecer
 
         self._saida_registrada = True
+        esquecer(ator.login)  # the certificate's password (or token session) lasts one session only
         try:
             registrar_saida(self.contexto.banco.uow(), ator, para=para)
         except Exception:  # recording the exit must never keep a user from leaving

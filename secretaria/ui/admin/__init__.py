@@ -20,6 +20,7 @@ class PaginaAdministracao(QWidget):
         ("catalogo", "&Catálogo"),
         ("orgao", "Dados do ór&gão"),
         ("sistema", "Cópias e c&onfigurações"),
+        ("assinatura", "Assina&tura digital"),
         ("importacao", "Im&portação"),
         ("auditoria", "Aud&itoria"),
     )
@@ -58,7 +59,15 @@ class PaginaAdministracao(QWidget):
         layout.addWidget(pagina)
 
     def _criar(self, chave: str) -> QWidget:
-        from secretaria.ui.admin import auditoria, catalogo, importacao, sistema, tabelas, usuarios
+        from secretaria.ui.admin import (
+            assinatura,
+            auditoria,
+            catalogo,
+            importacao,
+            sistema,
+            tabelas,
+            usuarios,
+        )
 
         fabricas = {
             "usuarios": usuarios.PaginaUsuarios,
@@ -67,6 +76,7 @@ class PaginaAdministracao(QWidget):
             "catalogo": catalogo.PainelCatalogo,
             "orgao": sistema.PainelOrgao,
             "sistema": sistema.PainelSistema,
+            "assinatura": assinatura.PainelAssinatura,
             "importacao": importacao.PainelImportacao,
             "auditoria": auditoria.PaginaAuditoria,
         }

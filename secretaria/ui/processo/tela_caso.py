@@ -62,6 +62,7 @@ from secretaria.services.rotulos import (
     formatar_cnpj,
     formatar_data_hora,
 )
+from secretaria.ui import certificado
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
@@ -686,7 +687,29 @@ class TelaCaso(QDialog):
         self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
         self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
         self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
-        for b in (self.botao_reimprimir, self.botao_copia_documento):
+        # Issue 29: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
+        self.botao_assinar = QPushButton("Assinar digitalmente…")
+        self.botao_assinar.setToolTip(
+            "Assina o documento selecionado, emitido sem assinatura, como nova versão."
+        )
+        self.botao_assinar.clicked.connect(self._assinar_documento)
+        self.botao_verificar_pdf = QPushButton("Verificar um PDF…")
+        self.botao_verificar_pdf.setToolTip(
+            "Diz se um PDF é documento desta Secretaria, de qual processo, quem assinou e se está íntegro."
+        )
+        self.botao_verificar_pdf.clicked.connect(lambda: certificado.verificar_arquivo(self, self.contexto))
+        self.botao_meu_certificado = QPushButton("Meu certificado digital…")
+        self.botao_meu_certificado.clicked.connect(
+            lambda: certificado.escolher_certificado(self, self.contexto)
+        )
+        self.lista_documentos.currentItemChanged.connect(lambda _a, _b: self._habilitar_assinar())
+        for b in (
+            self.botao_reimprimir,
+            self.botao_copia_documento,
+            self.botao_assinar,
+            self.botao_verificar_pdf,
+            self.botao_meu_certificado,
+        ):
             b.setAutoDefault(False)
             botoes.addWidget(b)
         botoes.addStretch(1)
@@ -718,12 +741,21 @@ class TelaCaso(QDialog):
         self.botao_salvar_anexo.setEnabled(bool(c.anexos))
         self.botao_anexar.setVisible("anexar_evidencia" in c.atos_permitidos(self.contexto.ator))
         self.lista_documentos.clear()
+        self._assinaveis = {
+            d.id
+            for d in c.documentos
+            if d.assinado_por is None and not any(v.versao_de_id == d.id for v in c.documentos)
+        }
         for d in reversed(c.documentos):
+            assinatura = (
+                f"assinado digitalmente por {d.assinado_por}" if d.assinado_por else "sem assinatura digital"
+            )
             item = QListWidgetItem(
                 f"{_rotulo_documento(d.tipo, d.referencia)} — emitido em {formatar_data_hora(d.emitido_em)} "
-                f"por {d.emitido_por}"
+                f"por {d.emitido_por} — {assinatura}"
+                + (f" (versão assinada do documento nº {d.versao_de_id})" if d.versao_de_id else "")
             )
-            item.setToolTip(f"{d.nome_arquivo}\nSHA-256 {d.sha256}")
+            item.setToolTip(f"{d.nome_arquivo}\nDocumento nº {d.id}\nSHA-256 {d.sha256}")
             item.setData(Qt.ItemDataRole.UserRole, d.id)
             self.lista_documentos.addItem(item)
         if c.documentos:
@@ -732,12 +764,26 @@ class TelaCaso(QDialog):
             item_vazio(self.lista_documentos, "Nenhum documento emitido ainda.")
         self.botao_reimprimir.setEnabled(bool(c.documentos))
         self.botao_copia_documento.setEnabled(bool(c.documentos))
+        self._habilitar_assinar()
         self.botoes_documentos.mostrar(
             fase=c.fase,
             decidido=c.decisao is not None,
             retificado=any(t.substancial for t in c.retificacoes),
             julgado=c.recurso is not None and c.recurso.julgado_em is not None,
         )
+
+    def _documento_selecionado(self) -> int | None:
+        item = self.lista_documentos.currentItem()
+        valor = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return int(valor) if valor is not None else None
+
+    def _habilitar_assinar(self) -> None:
+        self.botao_assinar.setEnabled(self._documento_selecionado() in getattr(self, "_assinaveis", set()))
+
+    def _assinar_documento(self) -> None:
+        documento_id = self._documento_selecionado()
+        if documento_id is not None:
+            certificado.assinar_guardado(self, self.contexto, documento_id, lambda _info: self.recarregar())
 
     def _documento(self, acao: str) -> None:
         """Print again, or save, an issued document: its stored bytes, checked against their SHA-256."""
