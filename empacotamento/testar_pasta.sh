@@ -34,6 +34,17 @@ login_demo | rodar documento auto -o "$TMP/saida/auto.pdf" --db "sqlite:///$BANC
     || login_demo | rodar documento auto -o "$TMP/saida/auto.pdf" --db "sqlite:///$BANCO" "0001/$((ano - 2))"
 head -c 5 "$TMP/saida/auto.pdf" | grep -q '%PDF-'
 
+# The signature checker (pyHanko and its validator, loaded only here) in the frozen program: the auto just
+# issued is named as this office's document, unsigned, so not a valid signed one (exit 1, not a crash).
+set +e
+rodar documento verificar --db "sqlite:///$BANCO" "$TMP/saida/auto.pdf" > "$TMP/verificar.txt"
+codigo=$?
+set -e
+cat "$TMP/verificar.txt"
+test "$codigo" -eq 1
+grep -q "Documento desta Secretaria" "$TMP/verificar.txt"
+grep -q "não tem assinatura digital" "$TMP/verificar.txt"
+
 rodar relatorio mensal -o "$TMP/saida/mensal.xlsx" --db "sqlite:///$BANCO" "$(date -d '-1 month' +%Y-%m)"
 head -c 2 "$TMP/saida/mensal.xlsx" | grep -q 'PK'
 
