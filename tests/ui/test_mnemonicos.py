@@ -250,7 +250,7 @@ def _de_enter_ou_escape_sem_letra_livre(botao: QAbstractButton, janela: QWidget)
         QDialogButtonBox.ButtonRole.RejectRole,
     ):
         return False
-    return {c.lower() for c in botao.text() if c.isascii() and c.isalpha()} <= letras_usadas(janela)
+    return {c.lower() for c in botao.text() if c.isascii() and c.isalpha()} <= letras_usadas(janela, botao)
 
 
 def botoes_sem_letra(janela: QWidget) -> list[str]:

@@ -335,7 +335,7 @@ class TelaCaso(QDialog):
         self.abas = QTabWidget()
         self.abas.addTab(self.linha_do_tempo, "&Linha do tempo")
         self.abas.addTab(self.detalhes, "Dados do &auto")
-        self.abas.addTab(self.painel, "&Sanção cabível")
+        self.abas.addTab(self.painel, "Sanção ca&bível")  # its S went to "Assinar digitalmente…"
         self.abas.addTab(self._aba_documentos(), "&Documentos")
         self.abas.addTab(self._aba_anexos(), "A&nexos")
 
@@ -681,14 +681,12 @@ class TelaCaso(QDialog):
         self.lista_documentos.itemActivated.connect(lambda _i: self._documento("imprimir"))
         layout.addWidget(self.lista_documentos, 1)
         botoes = QHBoxLayout()
-        self.botao_reimprimir = QPushButton(
-            "Imprimir o ar&quivo guardado…"
-        )  # every other letter is taken here
+        self.botao_reimprimir = QPushButton("Imprimir o arquivo guardado…")
         self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
         self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
         self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
         # Issue 29: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
-        self.botao_assinar = QPushButton("Assinar digitalmente…")
+        self.botao_assinar = QPushButton("A&ssinar digitalmente…")
         self.botao_assinar.setToolTip(
             "Assina o documento selecionado, emitido sem assinatura, como nova versão."
         )

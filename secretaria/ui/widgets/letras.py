@@ -3,8 +3,10 @@
 Labels, tabs and group boxes keep the letters their code gives them; a push button, check box or radio
 button written without one ("Salvar", "Cancelar", a role's check box, a message box's "Importar") gets the
 first letter of one of its words that no other control of the window uses, else any other free letter of
-its text. Called when a window is shown, so buttons made anywhere in it (button boxes, rows added by a
-form) are covered:
+its text. Controls on different pages of a tab or stacked widget are never on screen together, and Qt
+ignores a hidden control's letter: a letter needs to be unique only among the controls that can be seen
+with the button (a case screen's tabs hold more buttons than the alphabet has letters). Called when a
+window is shown, so buttons made anywhere in it (button boxes, rows added by a form) are covered:
 
     dar_letras(dialogo)            # in showEvent
     dar_letras(caixa, caixa.buttons())
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QRadioButton,
+    QStackedWidget,
     QTabBar,
     QWidget,
 )
@@ -46,18 +49,45 @@ def com_letra(texto: str, usadas: set[str]) -> str:
     return texto
 
 
-def letras_usadas(janela: QWidget) -> set[str]:
-    """The Alt letters the controls inside `janela` already use (labels with a field, buttons, group boxes,
-    tabs)."""
-    textos: list[str] = []
+def _paginas(w: QWidget, janela: QWidget) -> dict[int, QWidget]:
+    """For each stacked widget between `w` and `janela` (a tab widget's pages are one), the page `w` is on."""
+    paginas: dict[int, QWidget] = {}
+    filho, pai = w, w.parentWidget()
+    while pai is not None and filho is not janela:
+        if isinstance(pai, QStackedWidget):
+            paginas[id(pai)] = filho
+        filho, pai = pai, pai.parentWidget()
+    return paginas
+
+
+def _juntos(a: dict[int, QWidget], b: dict[int, QWidget]) -> bool:
+    """Whether two controls with these pages can be on screen together (the same page of every stack both
+    are in)."""
+    return all(b.get(pilha, pagina) is pagina for pilha, pagina in a.items())
+
+
+def _com_letra(janela: QWidget) -> list[tuple[QWidget, str]]:
+    """The controls of `janela` that carry an Alt letter (labels with a field, buttons, group boxes, tabs),
+    each with its text."""
+    textos: list[tuple[QWidget, str]] = []
     for w in janela.findChildren(QWidget):
         if (isinstance(w, QLabel) and w.buddy() is not None) or isinstance(w, QAbstractButton):
-            textos.append(w.text())
+            textos.append((w, w.text()))
         elif isinstance(w, QGroupBox):
-            textos.append(w.title())
+            textos.append((w, w.title()))
         elif isinstance(w, QTabBar):
-            textos += [w.tabText(i) for i in range(w.count())]
-    return {achada for texto in textos if (achada := letra(texto)) is not None}
+            textos += [(w, w.tabText(i)) for i in range(w.count())]
+    return textos
+
+
+def letras_usadas(janela: QWidget, junto_de: QWidget | None = None) -> set[str]:
+    """The Alt letters the controls inside `janela` already use (labels with a field, buttons, group boxes,
+    tabs); with `junto_de`, only those of the controls that can be on screen together with it."""
+    textos = _com_letra(janela)
+    if junto_de is not None:
+        paginas = _paginas(junto_de, janela)
+        textos = [(w, t) for w, t in textos if w is not junto_de and _juntos(paginas, _paginas(w, janela))]
+    return {achada for _w, texto in textos if (achada := letra(texto)) is not None}
 
 
 def _de_enter_ou_escape(botao: QAbstractButton) -> bool:
@@ -71,7 +101,6 @@ def _de_enter_ou_escape(botao: QAbstractButton) -> bool:
 def dar_letras(janela: QWidget, botoes: Iterable[QAbstractButton] | None = None) -> None:
     """Give each of `botoes` (default: every push button, check box and radio button inside `janela`)
     that has text but no Alt letter one that no other control of `janela` uses."""
-    usadas = letras_usadas(janela)
     if botoes is None:
         botoes = [
             b
@@ -84,10 +113,9 @@ def dar_letras(janela: QWidget, botoes: Iterable[QAbstractButton] | None = None)
         texto = botao.text()
         if letra(texto) is not None or not any(c.isalpha() for c in texto):
             continue
-        novo = com_letra(texto, usadas)
+        novo = com_letra(texto, letras_usadas(janela, junto_de=botao))
         if novo != texto:
             botao.setText(novo)
-            usadas.add(letra(novo) or "")
 
 
 __all__ = ["com_letra", "dar_letras", "letra", "letras_usadas"]
