@@ -235,3 +235,8 @@ def test_intimacao_do_termo_de_revisao(banco: Banco, roteiro: Any, cadeia: tuple
     evento = next(e for e in caso.linha_do_tempo if e.titulo == f"Intimação do termo de revisão nº {numero}")
     assert evento.descricao.startswith(f"Termo de revisão nº {numero} entregue em 02/12/2026.")
     assert "Carlos Representante" in evento.descricao and not evento.ressalva
+    with banco.leitura() as s:  # the complete case file holds the delivery's record, naming the termo
+        from secretaria.services.processo_integral import dados_processo_integral
+
+        pecas = [p.titulo for p in dados_processo_integral(s, c4).pecas]
+    assert f"Registro da intimação do termo de revisão nº {numero}" in pecas
