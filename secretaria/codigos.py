@@ -169,6 +169,7 @@ class ObjetoIntimacao(StrEnum):
     AUTO = "auto"
     DECISAO = "decisao"
     JULGAMENTO = "julgamento"  # the notificação do julgamento do recurso (REGRAS § 5): starts no deadline
+    REVISAO = "revisao"  # the auto's latest termo de revisão (art. 65; REGRAS § 5): starts no deadline
 
 
 class PrazoRevisado(StrEnum):

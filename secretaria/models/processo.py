@@ -208,7 +208,8 @@ class Anexo(Base):
 
 
 class Intimacao(Base):
-    """Art. 11: one delivery attempt, of the auto or of the decision; failures are kept too."""
+    """Art. 11: one delivery attempt, of the auto, the decision, the appeal's judgment or the latest termo de
+    revisão (`objeto`); failures are kept too."""
 
     __tablename__ = "intimacao"
     __table_args__ = (

@@ -59,6 +59,7 @@ PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "registrar_intimacao_retificacao": ("protocolo",),
     "revisar_sancao": ("secretario",),
     "registrar_intimacao_julgamento": ("protocolo",),
+    "registrar_intimacao_revisao": ("protocolo",),
 }
 """Each act the case screen offers → the roles that may do it (the services check the same roles)."""
 
@@ -80,6 +81,7 @@ ROTULOS_ATOS = {
     "registrar_intimacao_retificacao": "Registrar intimação do termo de retificação",
     "revisar_sancao": "Revisar sanção (art. 65)",
     "registrar_intimacao_julgamento": "Registrar intimação do julgamento do recurso",
+    "registrar_intimacao_revisao": "Registrar intimação do termo de revisão",
 }
 
 
@@ -95,6 +97,17 @@ class RevisaoSancaoCaso:
     faixa_min_ur: Decimal
     faixa_max_ur: Decimal
     suspensao_max_dias: int | None
+
+
+@dataclass(frozen=True)
+class TermoRevisaoCaso:
+    """A termo de revisão of the decided penalty (art. 65; REGRAS § 5), notified like a decision."""
+
+    id: int
+    numero_formatado: str
+    data: date
+    intimado_em: date | None
+    """The day a successful intimação delivered it (None while it awaits one)."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +161,8 @@ class IntimacaoCaso:
     registrado_por: str
     retificacao_numero: str | None = None
     """The termo de retificação this delivery carried ("0001/2026"), when it carried one."""
+    revisao_numero: str | None = None
+    """The termo de revisão this delivery (objeto "revisao") carried ("0001/2026")."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +387,8 @@ class Caso:
     """For a final fine: the last day to pay it (`execucao.prazo_pagamento`); dívida ativa only after it."""
     revisoes_sancao: tuple[RevisaoSancaoCaso, ...] = ()
     """Reviews of the decided sanction (Lei 9.784/1999, art. 65) still waiting for the Secretary."""
+    termos_revisao: tuple[TermoRevisaoCaso, ...] = ()
+    """The termos de revisão of the penalty, oldest first, with the day each was delivered."""
 
     def atos_permitidos(self, ator: Ator) -> tuple[str, ...]:
         """The next acts this user may do (the phase allows it and the user holds a role for it)."""
@@ -389,10 +406,16 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         sa.select(Retificacao).where(Retificacao.auto_id == auto.id).order_by(Retificacao.id)
     ).all()
     numeros_termos = {t.id: t.numero_formatado for t in termos}
+    revisoes_sancao = _revisoes_sancao(sessao, auto.id)
+    revistas = sorted(
+        (r for r in revisoes_sancao if r.situacao == "revisada" and r.decidida_em is not None),
+        key=lambda r: (r.decidida_em, r.id),
+    )
     intimacoes = tuple(
         IntimacaoCaso(
             i.id, i.objeto, i.data, i.meio, i.resultado, i.sucesso, i.recebedor_nome, i.recebedor_documento,
             i.recibo, i.observacao, i.prazo, i.registrado_por, numeros_termos.get(i.retificacao_id or 0),
+            _termo_revisao_entregue(revistas, i.data) if i.objeto == "revisao" else None,
         )
         for i in sessao.scalars(sa.select(Intimacao).where(Intimacao.auto_id == auto.id).order_by(Intimacao.data, Intimacao.id))
     )  # fmt: skip
@@ -478,7 +501,14 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         dia=dia,
     )
     revisoes = revisoes_do_auto(sessao, auto.id)
-    revisoes_sancao = _revisoes_sancao(sessao, auto.id)
+    termos_revisao = tuple(
+        TermoRevisaoCaso(
+            r.id, r.numero_formatado, r.decidida_em,
+            min((i.data for i in intimacoes if i.sucesso and i.revisao_numero == r.numero_formatado), default=None),
+        )
+        for r in revistas
+        if r.decidida_em is not None
+    )  # fmt: skip
     pendentes_sancao = tuple(r for r in revisoes_sancao if r.situacao == "pendente")
     a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
     operadora = auto.operadora
@@ -599,6 +629,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             definitiva,
             retificacoes,
             any(i.objeto == "julgamento" and i.sucesso for i in intimacoes),
+            termos_revisao,
         ),
         revisoes_a_conferir=a_conferir,
         inicio_suspensao_proposto=(
@@ -622,6 +653,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             )
             for r in pendentes_sancao
         ),
+        termos_revisao=termos_revisao,
     )
 
 
@@ -665,9 +697,23 @@ def _evento_retificacao(r: RetificacaoCaso) -> EventoCaso:
     )
 
 
+def _termo_revisao_entregue(revistas: list[RevisaoSancao], dia: date) -> str | None:
+    """The termo de revisão a delivery of `dia` carried: the latest one dated on or before it. A delivery is
+    only ever recorded for the auto's latest termo, dated on or after it and never in the future, so a later
+    termo is always dated after every delivery of an earlier one — save one revised again on the very day the
+    earlier was delivered, which this reading attributes to the later termo."""
+    numero = None
+    for r in revistas:
+        if r.decidida_em is not None and r.decidida_em <= dia:
+            numero = r.numero_formatado
+    return numero
+
+
 def _objeto_intimado(i: IntimacaoCaso) -> str:
     if i.retificacao_numero:
         return f"do termo de retificação nº {i.retificacao_numero}"
+    if i.objeto == "revisao":
+        return f"do termo de revisão nº {i.revisao_numero or '—'}"
     return {"auto": "do auto", "julgamento": "do julgamento do recurso"}.get(i.objeto, "da decisão")
 
 
@@ -723,12 +769,18 @@ def _linha_do_tempo(
     ev += [_evento_retificacao(r) for r in retificacoes]
     for i in intimacoes:
         objeto = _objeto_intimado(i)
+        texto = _texto_intimacao(i)
+        if i.objeto == "revisao" and i.sucesso:
+            texto = (
+                f"Termo de revisão nº {i.revisao_numero or '—'} entregue em {formatar_data(i.data)}. {texto} "
+                "A revisão só reduz a penalidade: nenhum prazo começa a correr."
+            )
         ev.append(
             EventoCaso(
                 i.data,
                 "intimacao",
                 f"Intimação {objeto}{'' if i.sucesso else ' (sem êxito)'}",
-                _texto_intimacao(i),
+                texto,
                 ressalva=not i.sucesso,
             )
         )
@@ -835,6 +887,8 @@ def _ordem(e: EventoCaso) -> float:
     """Acts of the same day in the order the procedure has them (the decision's intimação after the decision)."""
     if e.ato == "intimacao" and e.titulo.startswith("Intimação da decisão"):
         return 7
+    if e.ato == "intimacao" and e.titulo.startswith("Intimação do termo de revisão"):
+        return 100  # after the termo de revisão itself (99), which it delivers
     return _ORDEM_ATOS.get(e.ato, 99)
 
 
@@ -934,6 +988,7 @@ def _proximos_atos(
     definitiva: date | None,
     retificacoes: tuple[RetificacaoCaso, ...] = (),
     julgamento_intimado: bool = False,
+    termos_revisao: tuple[TermoRevisaoCaso, ...] = (),
 ) -> tuple[str, ...]:
     if auto.fase == "cancelado":
         return ()
@@ -957,6 +1012,8 @@ def _proximos_atos(
             atos.append("julgar_recurso")
         if recurso is not None and recurso.julgado_em is not None and not julgamento_intimado:
             atos.append("registrar_intimacao_julgamento")
+        if termos_revisao and termos_revisao[-1].intimado_em is None:  # only the latest one is delivered
+            atos.append("registrar_intimacao_revisao")
         if not auto.penalidade_anulada and decisao.resultado == "aplicada":
             if auto.suspensao_dias > 0 and suspensao is None and definitiva is not None:
                 atos.append("iniciar_suspensao")

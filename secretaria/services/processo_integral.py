@@ -51,7 +51,7 @@ ORDEM_NO_DIA = {
 decision, among the notices (the day and its number order it)."""
 _ORDEM_OUTROS = 5.5
 
-_OBJETOS = {"auto": "do auto", "decisao": "da decisão"}
+_OBJETOS = {"auto": "do auto", "decisao": "da decisão", "julgamento": "do julgamento do recurso"}
 
 
 def _dias(n: int) -> str:
@@ -160,6 +160,8 @@ def _registros(
         objeto = (
             f"do termo de retificação nº {i.retificacao_numero}"
             if i.retificacao_numero
+            else f"do termo de revisão nº {i.revisao_numero or '—'}"
+            if i.objeto == "revisao"
             else _OBJETOS.get(i.objeto, i.objeto)
         )
         incluir(

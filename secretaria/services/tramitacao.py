@@ -51,6 +51,7 @@ from secretaria.models import (
     Proposta,
     Recurso,
     Retificacao,
+    RevisaoSancao,
     Suspensao,
 )
 from secretaria.services import auditoria, definitividade
@@ -80,6 +81,7 @@ OBJETOS_INTIMACAO = {
     "auto": "auto de infração",
     "decisao": "decisão",
     "julgamento": "notificação do julgamento do recurso",
+    "revisao": "termo de revisão",
 }
 MEIOS_INTIMACAO = {
     "pessoal": "na pessoa do representante legal",
@@ -268,6 +270,15 @@ def _conferir_intimacao(
         dia = data_valida(
             data, "data", "a data da intimação", minimo=julgado_em, rotulo_minimo="o julgamento do recurso"
         )
+    elif objeto == "revisao":
+        revisao = termo_revisao_a_intimar(s, auto)
+        dia = data_valida(
+            data,
+            "data",
+            "a data da intimação",
+            minimo=revisao.decidida_em,
+            rotulo_minimo=f"o termo de revisão nº {revisao.numero_formatado}",
+        )
     else:
         if decisao is None:
             raise ErroDominio(
@@ -278,6 +289,37 @@ def _conferir_intimacao(
     return _IntimacaoConferida(
         auto, decisao, pendentes, termo, dia, objeto, meio, resultado, nome, documento, recibo_limpo, obs
     )
+
+
+def termo_revisao_a_intimar(s: so.Session, auto: AutoInfracao) -> RevisaoSancao:
+    """The auto's latest termo de revisão, the one a delivery of objeto "revisao" carries: refused when the
+    auto has none, or when its PDF was never issued (the case would hold no proof of what was delivered)."""
+    revisao = s.scalar(
+        sa.select(RevisaoSancao)
+        .where(RevisaoSancao.auto_id == auto.id, RevisaoSancao.situacao == "revisada")
+        .order_by(RevisaoSancao.decidida_em.desc(), RevisaoSancao.id.desc())
+        .limit(1)
+    )
+    if revisao is None or revisao.decidida_em is None:
+        raise ErroDominio(
+            f"O auto nº {auto.numero_formatado} não tem termo de revisão: não há revisão a intimar.", "objeto"
+        )
+    emitido = s.scalar(
+        sa.select(DocumentoEmitido.id)
+        .where(
+            DocumentoEmitido.tipo == "revisao",
+            DocumentoEmitido.auto_id == auto.id,
+            DocumentoEmitido.referencia == revisao.numero_formatado,
+        )
+        .limit(1)
+    )
+    if emitido is None:
+        raise ErroDominio(
+            f"O termo de revisão nº {revisao.numero_formatado} ainda não foi emitido: emita-o (aba Documentos, "
+            "“Termo de revisão (PDF)”) antes de registrar a entrega.",
+            "objeto",
+        )
+    return revisao
 
 
 def _exigir_intimacao_do_termo_emitida(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> None:
@@ -343,12 +385,20 @@ def registrar_intimacao(
     versao: int | None = None,
     retificacao_id: int | None = None,
 ) -> ResumoIntimacao:
-    """Record one delivery attempt of the auto or of the decision, successful or not.
+    """Record one delivery attempt of the auto, the decision, the appeal's judgment or the latest termo de
+    revisão, successful or not.
 
     With `retificacao_id` (objeto "auto"), what was delivered is that termo de retificação of the auto. While
     a correction of substance awaits its intimação, the auto's own intimação is refused: the termo is what
     must be delivered, and its first delivery, once no other termo of substance awaits one, starts the
     reopened defence deadline (REGRAS § 5). A formal termo's delivery starts and moves no deadline.
+
+    Objeto "revisao" delivers the auto's latest termo de revisão (its PDF issued; dated on or after the termo).
+    Like the judgment's notice, that delivery starts no deadline: the case is already decided, and a revision
+    only ever lowers the penalty (Lei 9.784/1999, art. 65, parágrafo único), so there is nothing new to
+    defend or appeal against — no new appeal is opened (art. 15 gives one appeal, against the decision) —
+    and the fine's payment deadline still counts from the day the penalty became final (the revised amount
+    replaces the open one). The delivery is recorded so the case holds the proof that the operator was told.
     The checks are `verificar_intimacao`'s, run again inside this unit of work.
     """
     with uow:
@@ -413,6 +463,12 @@ def registrar_intimacao(
             explicacao = (
                 "Notificação do julgamento do recurso entregue: a decisão é de última instância (art. 15) e "
                 "nenhum prazo começa a correr; o da multa conta do dia em que a penalidade se tornou definitiva."
+            )
+        elif sucesso and objeto == "revisao":
+            explicacao = (
+                "Termo de revisão entregue: a revisão só reduz a penalidade já decidida (Lei federal nº "
+                "9.784/1999, art. 65, parágrafo único) e nenhum prazo começa a correr; o da multa conta do dia "
+                "em que a penalidade se tornou definitiva."
             )
         elif sucesso:
             explicacao = _prazo_mantido(s, auto, objeto, decisao)

@@ -205,6 +205,7 @@ def test_a_tela_do_caso_usa_os_mesmos_papeis_que_os_servicos() -> None:
         "registrar_intimacao_decisao": "registrar_intimacao",
         "registrar_intimacao_retificacao": "registrar_intimacao",
         "registrar_intimacao_julgamento": "registrar_intimacao",
+        "registrar_intimacao_revisao": "registrar_intimacao",
     }
     for ato_tela, papeis in PAPEIS_DOS_ATOS.items():
         assert set(papeis) == set(MATRIZ[equivalentes.get(ato_tela, ato_tela)][0]), ato_tela

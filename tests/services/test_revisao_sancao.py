@@ -154,3 +154,89 @@ def test_auto_cancelado_nunca_punido_nao_lista_nada(
     novo = roteiro.lavrar(dispositivo="1-I", data_infracao=date(2026, 8, 1))
     cancelar_auto(banco.uow(), ATORES["autoridade"], auto_id=novo.id, motivo="Lavrado por engano.")
     assert _na_lista(banco) == []
+
+
+def _intimar_revisao(banco: Banco, auto_id: int, dia: date) -> Any:
+    from secretaria.services.tramitacao import registrar_intimacao
+
+    return registrar_intimacao(
+        banco.uow(),
+        ATORES["protocolo"],
+        auto_id=auto_id,
+        objeto="revisao",
+        data=dia,
+        meio="pessoal",
+        resultado="entregue",
+        recebedor_nome="Carlos Representante",
+    )
+
+
+def _recusada(banco: Banco, auto_id: int, dia: date, campo: str) -> str:
+    antes = contagens(banco)
+    with pytest.raises(ErroDominio) as erro:
+        _intimar_revisao(banco, auto_id, dia)
+    assert erro.value.campo == campo, erro.value.mensagem
+    assert contagens(banco) == antes
+    return erro.value.mensagem
+
+
+def test_intimacao_do_termo_de_revisao(banco: Banco, roteiro: Any, cadeia: tuple[int, ...]) -> None:
+    """REGRAS § 5: the termo de revisão is notified like a decision. Its delivery is of the auto's latest
+    termo, once its PDF was issued, dated on or after it; it starts no deadline (the case is decided and the
+    penalty only lowered); the case shows it delivered and stops offering it."""
+    from secretaria.models import AutoInfracao
+    from secretaria.services.caso import obter_caso
+    from secretaria.services.documentos import emitir_documento
+
+    _c1, _c2, c3, c4, _c5 = cadeia
+    assert "não tem termo de revisão" in _recusada(banco, c4, HOJE, "objeto")
+    roteiro.recorrer(c3, date(2026, 6, 1))
+    roteiro.julgar(c3, HOJE, "provido_parcialmente", multa_ur_nova=Decimal("10.00"), suspensao_dias_nova=5)
+    assert "não tem termo de revisão" in _recusada(banco, c4, HOJE, "objeto")  # listed, not yet revised
+    resumo = revisao_sancao.revisar_sancao(
+        banco.uow(),
+        ATORES["secretario"],
+        revisao_id=_pendente(banco, c4),
+        multa_ur=Decimal("10.00"),
+        suspensao_dias=10,
+        fundamentacao="A suspensão anterior foi reduzida em recurso.",
+    )
+    numero = resumo.numero_formatado
+    with banco.leitura() as s:
+        caso = obter_caso(s, c4)
+        auto = s.get(AutoInfracao, c4)
+        assert auto is not None
+        prazos = (auto.prazo_defesa, auto.prazo_recurso)
+    assert [(t.numero_formatado, t.data, t.intimado_em) for t in caso.termos_revisao] == [
+        (numero, HOJE, None)
+    ]
+    assert "registrar_intimacao_revisao" in caso.proximos_atos
+    # No proof of what was delivered until the termo's PDF is issued.
+    assert "ainda não foi emitido" in _recusada(banco, c4, HOJE, "objeto")
+    emitir_documento(banco.uow(), ATORES["protocolo"], tipo="revisao", auto_id=c4)
+
+    roteiro.hoje = date(2026, 12, 3)
+    mensagem = _recusada(banco, c4, date(2026, 11, 29), "data")  # before the termo
+    assert f"termo de revisão nº {numero}" in mensagem
+    entrega = _intimar_revisao(banco, c4, date(2026, 12, 2))
+    assert entrega.sucesso and entrega.prazo is None
+    assert "nenhum prazo começa a correr" in (entrega.explicacao_prazo or "")
+    with banco.leitura() as s:
+        caso = obter_caso(s, c4)
+        auto = s.get(AutoInfracao, c4)
+        assert auto is not None
+        assert (auto.prazo_defesa, auto.prazo_recurso) == prazos  # no deadline started or moved
+    assert caso.termos_revisao[-1].intimado_em == date(2026, 12, 2)
+    assert "registrar_intimacao_revisao" not in caso.proximos_atos
+    titulos = [e.titulo for e in caso.linha_do_tempo]
+    assert titulos.index(f"Intimação do termo de revisão nº {numero}") > titulos.index(
+        f"Termo de revisão nº {numero}"
+    )
+    evento = next(e for e in caso.linha_do_tempo if e.titulo == f"Intimação do termo de revisão nº {numero}")
+    assert evento.descricao.startswith(f"Termo de revisão nº {numero} entregue em 02/12/2026.")
+    assert "Carlos Representante" in evento.descricao and not evento.ressalva
+    with banco.leitura() as s:  # the complete case file holds the delivery's record, naming the termo
+        from secretaria.services.processo_integral import dados_processo_integral
+
+        pecas = [p.titulo for p in dados_processo_integral(s, c4).pecas]
+    assert f"Registro da intimação do termo de revisão nº {numero}" in pecas

@@ -95,3 +95,42 @@ def test_intimacao_do_julgamento_pela_tela(qtbot: QtBot, banco: Banco, roteiro: 
     assert "registrar_intimacao_julgamento" not in tela.botoes_atos
     titulos = [tela.modelo.index(i, 1).data() for i in range(tela.modelo.rowCount())]
     assert any(t.startswith("Intimação do julgamento do recurso") for t in titulos)
+
+
+def test_intimacao_do_termo_de_revisao_pela_tela(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """REGRAS § 5: the termo de revisão is notified like a decision: the case offers its delivery while the
+    latest termo awaits one, the dialog names the termo and says no deadline starts."""
+    from secretaria.services import revisao_sancao
+    from secretaria.services.documentos import emitir_documento
+    from tests.helpers.fabrica import ATORES
+
+    preencher_orgao(banco)
+    _anterior, caso = _caso_a_revisar(roteiro)
+    with banco.leitura() as s:
+        revisao_id = revisao_sancao.revisoes_pendentes_do_auto(s, caso)[0].id
+    resumo = revisao_sancao.revisar_sancao(
+        banco.uow(),
+        ATORES["secretario"],
+        revisao_id=revisao_id,
+        multa_ur="0.80",
+        fundamentacao="O antecedente foi anulado em recurso.",
+    )
+    emitir_documento(banco.uow(), ATORES["protocolo"], tipo="revisao", revisao_id=resumo.id)
+    numero = resumo.numero_formatado
+    tela = ap.manter(TelaCaso(ap.contexto(banco, "protocolo"), caso))
+    qtbot.addWidget(tela)
+    tela.show()
+    assert "aguardando intimação" in tela.detalhes.toPlainText()
+    qtbot.mouseClick(tela.botoes_atos["registrar_intimacao_revisao"], Qt.MouseButton.LeftButton)
+    dialogo = ap.esperar_dialogo(qtbot, atos.DialogoIntimacao)
+    assert f"Registrar intimação do termo de revisão nº {numero}" in dialogo.windowTitle()
+    assert "não inicia prazo" in dialogo.previsao.text()
+    ap.salvar_png(dialogo, "intimacao_revisao")
+    qtbot.mouseClick(dialogo.botoes.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert "nenhum prazo começa a correr" in ap.responder_caixa(qtbot, OK)
+    assert "registrar_intimacao_revisao" not in tela.botoes_atos
+    titulos = [tela.modelo.index(i, 1).data() for i in range(tela.modelo.rowCount())]
+    assert f"Intimação do termo de revisão nº {numero}" in titulos
+    tela.resize(1366, 768)
+    ap.salvar_png(tela, "intimacao_revisao_caso")
+    assert f"Termo de revisão nº {numero}\n30/11/2026; entregue em 30/11/2026." in tela.detalhes.toPlainText()

@@ -218,7 +218,8 @@ class DialogoAto(DialogoRegistro):
 
 
 class DialogoIntimacao(DialogoAto):
-    """One delivery attempt of the auto (or of the decision): how, when, to whom, and whether it reached."""
+    """One delivery attempt of the auto, the decision, the appeal's judgment or the latest termo de revisão:
+    how, when, to whom, and whether it reached."""
 
     titulo = "Registrar intimação"
 
@@ -240,6 +241,15 @@ class DialogoIntimacao(DialogoAto):
             "decisao": "Registrar intimação da decisão",
             "julgamento": "Registrar intimação do julgamento do recurso",
         }.get(self.objeto, "Registrar intimação do auto")
+        revista = self.caso.termos_revisao[-1] if self.caso.termos_revisao else None
+        if self.objeto == "revisao" and revista is not None:  # the latest termo is the one delivered
+            titulo = f"Registrar intimação do termo de revisão nº {revista.numero_formatado}"
+            aviso = QLabel(
+                f"Entrega do termo de revisão nº {revista.numero_formatado}, de {formatar_data(revista.data)}, "
+                "que reduziu a penalidade decidida (Lei federal nº 9.784/1999, art. 65)."
+            )
+            aviso.setWordWrap(True)
+            self.layout_principal.insertWidget(1, aviso)
         if self.termo is not None:
             titulo = f"Registrar intimação do termo de retificação nº {self.termo.numero_formatado}"
             aviso = QLabel(
@@ -323,6 +333,11 @@ class DialogoIntimacao(DialogoAto):
         nao_abre = self._termo_nao_abre_prazo()
         if self.objeto == "julgamento":  # last instance: the delivery starts no deadline
             nao_abre = "O julgamento do recurso é de última instância: a entrega não inicia prazo."
+        if self.objeto == "revisao":  # a revision only lowers a decided penalty: nothing new to appeal
+            nao_abre = (
+                "A revisão só reduz a penalidade já decidida: a entrega não inicia prazo; o da multa conta do "
+                "dia em que a penalidade se tornou definitiva."
+            )
         if sucesso and nao_abre:
             self.previsao.setText(nao_abre)
             return
@@ -401,7 +416,7 @@ class DialogoIntimacao(DialogoAto):
         resumo = registrar_intimacao(self.uow, self.ator, **self.pedido())
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
-        if resumo.prazo is not None or self.termo is not None or self.objeto == "julgamento":
+        if resumo.prazo is not None or self.termo is not None or self.objeto in ("julgamento", "revisao"):
             return f"Intimação registrada. {resumo.explicacao_prazo or ''}".strip()
         return "Intimação registrada."
 
@@ -1719,6 +1734,7 @@ DIALOGOS_ATOS: dict[str, Any] = {
     "registrar_intimacao_auto": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="auto"),
     "registrar_intimacao_decisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="decisao"),
     "registrar_intimacao_julgamento": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="julgamento"),
+    "registrar_intimacao_revisao": lambda c, caso, p: DialogoIntimacao(c, caso, p, objeto="revisao"),
     "registrar_defesa": DialogoDefesa,
     "registrar_proposta": DialogoProposta,
     "decidir": DialogoDecisao,

@@ -643,6 +643,18 @@ class TelaCaso(QDialog):
             linhas.append(linha(f"Recurso de {formatar_data(r.protocolado_em)}", r.razoes))
             if r.fundamentacao_julgamento:
                 linhas.append(linha("Fundamentação do julgamento", r.fundamentacao_julgamento))
+        for revista in c.termos_revisao:
+            entregue = (
+                f"entregue em {formatar_data(revista.intimado_em)}"
+                if revista.intimado_em
+                else "<b>aguardando intimação</b>"
+            )
+            linhas.append(
+                linha_html(
+                    f"Termo de revisão nº {revista.numero_formatado}",
+                    f"{formatar_data(revista.data)}; {entregue}.",
+                )
+            )
         return f"<table cellspacing='4'>{''.join(linhas)}</table>"
 
     def _mostrar_sancao(self, c: Caso) -> None:
