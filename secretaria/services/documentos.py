@@ -376,8 +376,21 @@ def dados_intimacao(
         auto.data_lavratura,
         f"à lavratura do auto nº {auto.numero_formatado}",
     )
-    t = _timbre_para_assinar(sessao, "a intimação")
-    horario = _horario_expediente(sessao, "a intimação")
+    return _intimacao_do_auto(sessao, auto, "a intimação", emissao, dia, prazo)
+
+
+def _intimacao_do_auto(
+    sessao: so.Session,
+    auto: AutoInfracao,
+    documento: str,
+    emissao: date,
+    dia: date | None,
+    prazo: date | None,
+) -> DadosIntimacao:
+    """The auto's addressee, provision and where to defend, as the auto's and a termo's intimação print
+    them; `documento` names the paper in a refusal (no letterhead to sign, no office hours)."""
+    t = _timbre_para_assinar(sessao, documento)
+    horario = _horario_expediente(sessao, documento)
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     return DadosIntimacao(
         timbre=t,
@@ -462,29 +475,14 @@ def dados_intimacao_retificacao(
         termo.data,
         f"ao termo de retificação nº {termo.numero_formatado}",
     )
-    t = _timbre_para_assinar(sessao, "a intimação do termo de retificação")
-    horario = _horario_expediente(sessao, "a intimação do termo de retificação")
-    d = _dispositivo(sessao, auto.dispositivo_codigo)
-    intimacao = DadosIntimacao(
-        timbre=t,
-        numero_auto=auto.numero_formatado,
-        data_auto=auto.data_lavratura,
-        operadora=_operadora(auto.operadora),
-        data_emissao=emissao,
-        data_intimacao=dia,
-        prazo_defesa=prazo,
-        representante=auto.operadora.representante_nome or None,
-        dispositivo=d.rotulo,
-        tipo=auto.tipo,
-        horario_expediente=horario,
-    )
+    intimacao = _intimacao_do_auto(sessao, auto, "a intimação do termo de retificação", emissao, dia, prazo)
     return DadosIntimacaoRetificacao(
         intimacao=intimacao,
         numero_termo=termo.numero_formatado,
         data_termo=termo.data,
         itens=itens_do_termo(termo),
         motivo=termo.motivo,
-        auto=dataclasses.replace(dados_auto(sessao, auto.id), timbre=t),
+        auto=dataclasses.replace(dados_auto(sessao, auto.id), timbre=intimacao.timbre),
         prazo_anterior=termo.prazo_defesa_anterior,
     )
 
