@@ -35,7 +35,6 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
     """The notice (usually one page), then the corrected auto's copy on its own pages."""
 
     TITULO = "Intimação de Termo de Retificação"
-    LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
 
     def __init__(self) -> None:
         super().__init__()
@@ -154,7 +153,7 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
 
     def itens(self, dados: DadosIntimacaoRetificacao) -> Table:
         """Item | onde se lia | leia-se, as the termo prints them."""
-        return tabela_itens(self, dados.itens, self.LARGURAS_ITENS, "Celula")
+        return tabela_itens(self, dados.itens, "Celula")
 
     def recibo(self, dados: DadosIntimacaoRetificacao) -> Table:
         """Art. 11: valid once delivered against this receipt, which names every paper delivered."""

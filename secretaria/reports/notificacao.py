@@ -22,6 +22,7 @@ from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, Campos, DocumentoP
 
 __all__ = [
     "DIVIDA_ATIVA",
+    "LARGURAS_ITENS",
     "LINHA_ASSINATURA",
     "LINHA_CARGO_E_ASSINATURA",
     "LINHA_NOME",
@@ -37,6 +38,9 @@ __all__ = [
     "tabela_itens",
 ]
 
+#: Columns of a termo de retificação's items table (item, as it read, as it reads now), on the termo and on
+#: its intimação alike, so the two papers show the correction the same way.
+LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
 DIVIDA_ATIVA = "A multa não paga no prazo será <b>inscrita em dívida ativa</b> do Município, para cobrança."
 LINHA_NOME = "Nome: _______________________________________________ Documento: _________________________"
 LINHA_ASSINATURA = "Assinatura: _____________________________________________"
@@ -157,9 +161,7 @@ def prazo_reaberto(doc: DocumentoPdf[Any]) -> list[Flowable]:
     ]
 
 
-def tabela_itens(
-    doc: DocumentoPdf[Any], itens: Sequence[ItemRetificado], larguras: Sequence[float], estilo: str
-) -> Table:
+def tabela_itens(doc: DocumentoPdf[Any], itens: Sequence[ItemRetificado], estilo: str) -> Table:
     """Item | onde se lia | leia-se: a termo de retificação's correction, old → new, one row per item."""
     linhas: list[list[object]] = [[doc.p(c, "CelulaCabecalho") for c in ("Item", "Onde se lia", "Leia-se")]]
     for item in itens:
@@ -170,7 +172,7 @@ def tabela_itens(
                 doc.p(texto(item.para), estilo),
             ]
         )
-    tabela = Table(linhas, colWidths=list(larguras), repeatRows=1)
+    tabela = Table(linhas, colWidths=list(LARGURAS_ITENS), repeatRows=1)
     tabela.setStyle(
         TableStyle(
             [

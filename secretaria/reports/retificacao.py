@@ -34,8 +34,6 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
     """One termo; usually one page, the receipt kept whole on the last."""
 
     TITULO = "Termo de Retificação"
-    #: Columns of the items table: item, as it read, as it reads now.
-    LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
 
     def timbre_de(self, dados: DadosRetificacao) -> Timbre:
         return dados.timbre
@@ -110,7 +108,7 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
 
     def itens(self, dados: DadosRetificacao) -> Table:
         """Item | onde se lia | leia-se: the correction, old → new, one row per item."""
-        return tabela_itens(self, dados.itens, self.LARGURAS_ITENS, "Valor")
+        return tabela_itens(self, dados.itens, "Valor")
 
     def defesa(self, dados: DadosRetificacao) -> list[Flowable]:
         """A correction of substance: the intimação, the reopened deadline boxed, where and how to defend."""
