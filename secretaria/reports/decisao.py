@@ -17,13 +17,12 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from secretaria.reports.dados import DadosDecisao, Resultado, Timbre
 from secretaria.reports.formato import (
+    dias_por_extenso,
     formatar_data,
     formatar_decimal,
-    formatar_reais,
-    formatar_urm,
     formatar_valor_urm,
-    inteiro_por_extenso,
 )
+from secretaria.reports.notificacao import caixa_recibo, linha_multa_urm, notificada, pagamento
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
 __all__ = ["REPRESENTACAO_RECURSO", "DecisaoPdf", "linha_faixa", "linha_multa", "linha_suspensao"]
@@ -41,10 +40,8 @@ def _milhar(numero: int) -> str:
 def linha_multa(dados: DadosDecisao) -> str:
     """The fine as REGRAS § 2 computes it: "10,00 URM × R$ 157,6459 = R$ 1.576,46 (...)"."""
     assert dados.multa_urm is not None and dados.valor_urm is not None and dados.valor_reais is not None
-    return (
-        f"{formatar_urm(dados.multa_urm)} × {formatar_valor_urm(dados.valor_urm)} = "
-        f"{formatar_reais(dados.valor_reais)} ({dados.valor_por_extenso})"
-    )
+    assert dados.valor_por_extenso is not None
+    return linha_multa_urm(dados.multa_urm, dados.valor_urm, dados.valor_reais, dados.valor_por_extenso)
 
 
 def linha_faixa(dados: DadosDecisao) -> str | None:
@@ -74,8 +71,7 @@ def linha_faixa(dados: DadosDecisao) -> str | None:
 def linha_suspensao(dados: DadosDecisao) -> str:
     """Days in figures and words, and the period once fixed ("5 (cinco) dias, de 01/02/2027 a 05/02/2027")."""
     assert dados.suspensao_dias is not None
-    dias = dados.suspensao_dias
-    texto_dias = f"{dias} ({inteiro_por_extenso(dias)}) dia{'s' if dias > 1 else ''}"
+    texto_dias = dias_por_extenso(dados.suspensao_dias)
     if dados.suspensao_inicio is not None and dados.suspensao_fim is not None:
         return (
             f"{texto_dias}, de {formatar_data(dados.suspensao_inicio)} a {formatar_data(dados.suspensao_fim)}"
@@ -99,7 +95,6 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
 
     def historia(self, dados: DadosDecisao) -> list[Flowable]:
         timbre = dados.timbre
-        operadora = dados.operadora
         aplicada = dados.resultado is Resultado.APLICADA
         nome = dados.secretario_nome or timbre.secretario_nome
         cargo = dados.secretario_cargo or timbre.secretario_cargo
@@ -107,23 +102,7 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             "NOTIFICAÇÃO DE DECISÃO",
             f"Auto de Infração nº {dados.numero_auto} – Lei Municipal nº 2.413/1978, arts. 7º, 13 e 15",
         )
-        f.append(self.secao("Notificada"))
-        auto = f"nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)}"
-        if dados.dispositivo:
-            auto += f" – {texto(dados.dispositivo)}"
-            if dados.tipo:
-                auto += f" (infração do tipo {dados.tipo})"
-        f.append(
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
-                    ("Processo", f"Auto de Infração {auto}"),
-                ]
-            )
-        )
+        f += notificada(self, dados)
 
         f += self.instrucao(dados)
         f.append(self.secao("Decisão (art. 13)"))
@@ -211,23 +190,7 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
             )
         )
         f.append(Spacer(1, 6 * mm))
-        f.append(
-            self.caixa(
-                [
-                    self.p("<b>RECIBO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
-                    Spacer(1, 2 * mm),
-                    self.p("Recebi a 1ª via desta notificação em ____/____/________.", "Valor"),
-                    Spacer(1, 5 * mm),
-                    self.p(
-                        "Nome: _______________________________________________ "
-                        "Documento: _________________________",
-                        "Valor",
-                    ),
-                    Spacer(1, 5 * mm),
-                    self.p("Assinatura: _____________________________________________", "Valor"),
-                ]
-            )
-        )
+        f.append(caixa_recibo(self, "Recebi a 1ª via desta notificação em ____/____/________."))
         return f
 
     def instrucao(self, dados: DadosDecisao) -> list[Flowable]:
@@ -270,29 +233,13 @@ class DecisaoPdf(DocumentoPdf[DadosDecisao]):
         """REGRAS § 5: the payment deadline, where and how to pay, dívida ativa; art. 8º, said once."""
         assert dados.prazo_pagamento_dias is not None
         dias = dados.prazo_pagamento_dias
-        return [
-            self.secao("Pagamento da multa"),
-            self.p(
-                f"A multa deve ser paga <b>em até {dias} ({inteiro_por_extenso(dias)}) dia"
-                f"{'s' if dias > 1 else ''} contados da data em que a penalidade se tornar definitiva</b>: "
-                "o dia seguinte ao fim do prazo de recurso sem recurso tempestivo, ou o dia em que o "
-                f"{texto(dados.autoridade_recurso)} julgar o recurso (art. 7º, caput: a penalidade é "
-                "aplicada após a decisão em última instância).",
-                "Justificado",
-            ),
-            Spacer(1, 1.5 * mm),
-            self.p(
-                f"<b>Onde e como pagar:</b> {texto(dados.pagamento_instrucoes)}.".replace("..", "."),
-                "Justificado",
-            ),
-            Spacer(1, 1.5 * mm),
-            self.p(
-                "A multa não paga no prazo será <b>inscrita em dívida ativa</b> do Município, para cobrança. "
-                "O pagamento não desobriga a infratora do cumprimento da exigência que determinou a "
-                "penalidade (art. 8º da Lei Municipal nº 2.413/1978).",
-                "Justificado",
-            ),
-        ]
+        prazo = (
+            f"A multa deve ser paga <b>em até {dias_por_extenso(dias)} contados da data em que a penalidade se "
+            "tornar definitiva</b>: o dia seguinte ao fim do prazo de recurso sem recurso tempestivo, ou o dia "
+            f"em que o {texto(dados.autoridade_recurso)} julgar o recurso (art. 7º, caput: a penalidade é "
+            "aplicada após a decisão em última instância)."
+        )
+        return pagamento(self, prazo, dados.pagamento_instrucoes)
 
     def recurso(self, dados: DadosDecisao) -> Table:
         """Art. 15: to whom and until when; the date only once the decision's intimação is recorded."""

@@ -15,6 +15,7 @@ from secretaria.lei.formato import formatar_data, formatar_decimal, formatar_rea
 __all__ = [
     "MESES",
     "data_por_extenso",
+    "dias_por_extenso",
     "formatar_data",
     "formatar_decimal",
     "formatar_hora",
@@ -67,6 +68,11 @@ def inteiro_por_extenso(numero: int) -> str:
     from num2words import num2words
 
     return str(num2words(numero, lang="pt_BR"))
+
+
+def dias_por_extenso(numero: int) -> str:
+    """A period in days as the notices print it, figures and words: "1 (um) dia", "5 (cinco) dias"."""
+    return f"{numero} ({inteiro_por_extenso(numero)}) dia{'s' if numero > 1 else ''}"
 
 
 # Characters below U+0020 other than tab and newline are invalid in XML (xlsx) and invisible in PDF.

@@ -18,6 +18,7 @@ from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import DadosIntimacao, DadosIntimacaoRetificacao, DadosLoteIntimacao, Timbre
 from secretaria.reports.formato import formatar_data, formatar_decimal
+from secretaria.reports.notificacao import campos_da_parte
 from secretaria.reports.pdf_base import (
     COR_FAIXA,
     COR_TEXTO,
@@ -86,7 +87,6 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
 
     def corpo(self, dados: DadosIntimacao) -> list[Flowable]:
         """The notice's flowables; the batch places them one per page."""
-        operadora = dados.operadora
         # What is the same on every notice is laid out once per file (see BlocoFixo).
         f: list[Flowable] = [
             self.bloco_fixo("titulo", lambda: [self.p("INTIMAÇÃO", "Titulo")]),
@@ -98,14 +98,8 @@ class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
             self.bloco_fixo("destinataria", lambda: [self.secao("Destinatária")]),
         ]
         f.append(
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
-                    ("Processo", f"Auto de Infração nº {dados.numero_auto}"),
-                ]
+            campos_da_parte(
+                self, dados.operadora, dados.representante, f"Auto de Infração nº {dados.numero_auto}"
             )
         )
         infracao = ""

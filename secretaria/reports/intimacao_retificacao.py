@@ -13,13 +13,20 @@ from __future__ import annotations
 from datetime import date, time
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table
 
 from secretaria.reports.auto_infracao import AutoInfracaoPdf
 from secretaria.reports.dados import DadosIntimacaoRetificacao, Timbre
 from secretaria.reports.formato import formatar_data
 from secretaria.reports.intimacao import CONTAGEM, VIA_COPIA_RETIFICADA, onde_e_como_defender
-from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, DocumentoPdf, MarcaPagina, texto
+from secretaria.reports.notificacao import (
+    LINHA_CARGO_E_ASSINATURA,
+    caixa_recibo,
+    campos_da_parte,
+    prazo_reaberto,
+    tabela_itens,
+)
+from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, MarcaPagina, texto
 
 __all__ = ["IntimacaoRetificacaoPdf"]
 
@@ -28,7 +35,6 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
     """The notice (usually one page), then the corrected auto's copy on its own pages."""
 
     TITULO = "Intimação de Termo de Retificação"
-    LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
 
     def __init__(self) -> None:
         super().__init__()
@@ -60,7 +66,6 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
         """The notice's flowables (the batch places them among the other notices)."""
         self._auto._blocos = self._blocos
         i = dados.intimacao
-        operadora = dados.operadora
         f: list[Flowable] = [
             self.p("INTIMAÇÃO DE TERMO DE RETIFICAÇÃO", "Titulo"),
             self.p(
@@ -70,14 +75,7 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
             ),
             Spacer(1, 3 * mm),
             self.secao("Destinatária"),
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(i.representante) if i.representante else "—"),
-                ]
-            ),
+            campos_da_parte(self, dados.operadora, i.representante, None),
             Spacer(1, 2 * mm),
         ]
         infracao = f"por infração ao {texto(i.dispositivo or '')}, da Lei Municipal nº 2.413/1978"
@@ -140,11 +138,7 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
             else "Qualquer prazo de defesa aberto antes deste termo fica sem efeito: a retificação alterou a "
             "substância do auto."
         )
-        miolo: list[Flowable] = [
-            self.p("PRAZO PARA DEFESA, REABERTO", "DestaqueCentro"),
-            Spacer(1, 1.5 * mm),
-            self.p("15 (quinze) dias contados do recebimento desta intimação", "DestaqueCentro"),
-        ]
+        miolo = prazo_reaberto(self)
         if i.data_intimacao is not None and i.prazo_defesa is not None:
             miolo += [
                 Spacer(1, 1 * mm),
@@ -159,51 +153,15 @@ class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):
 
     def itens(self, dados: DadosIntimacaoRetificacao) -> Table:
         """Item | onde se lia | leia-se, as the termo prints them."""
-        linhas: list[list[object]] = [
-            [self.p(c, "CelulaCabecalho") for c in ("Item", "Onde se lia", "Leia-se")]
-        ]
-        for item in dados.itens:
-            linhas.append(
-                [
-                    self.p(f"<b>{texto(item.rotulo)}</b>", "Celula"),
-                    self.p(texto(item.de), "Celula"),
-                    self.p(texto(item.para), "Celula"),
-                ]
-            )
-        tabela = Table(linhas, colWidths=list(self.LARGURAS_ITENS), repeatRows=1)
-        tabela.setStyle(
-            TableStyle(
-                [
-                    ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
-                    ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 3),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-                ]
-            )
-        )
-        return tabela
+        return tabela_itens(self, dados.itens, "Celula")
 
     def recibo(self, dados: DadosIntimacaoRetificacao) -> Table:
         """Art. 11: valid once delivered against this receipt, which names every paper delivered."""
-        return self.caixa(
-            [
-                self.p("<b>RECIBO DE INTIMAÇÃO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
-                Spacer(1, 2 * mm),
-                self.p(
-                    f"Recebi esta intimação, o Termo de Retificação nº {dados.numero_termo} e a cópia autêntica "
-                    f"do Auto de Infração nº {dados.numero_auto} retificado em ____/____/________.",
-                    "Valor",
-                ),
-                Spacer(1, 3.5 * mm),
-                self.p(
-                    "Nome: _______________________________________________ Documento: _________________________",
-                    "Valor",
-                ),
-                Spacer(1, 3.5 * mm),
-                self.p(
-                    "Cargo/função: ______________________________ Assinatura: _____________________________________",
-                    "Valor",
-                ),
-            ]
+        return caixa_recibo(
+            self,
+            f"Recebi esta intimação, o Termo de Retificação nº {dados.numero_termo} e a cópia autêntica "
+            f"do Auto de Infração nº {dados.numero_auto} retificado em ____/____/________.",
+            titulo="<b>RECIBO DE INTIMAÇÃO</b> (art. 11 da Lei nº 2.413/1978)",
+            espaco=3.5 * mm,
+            ultima_linha=LINHA_CARGO_E_ASSINATURA,
         )

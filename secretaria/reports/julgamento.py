@@ -17,12 +17,13 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from secretaria.reports.dados import DadosJulgamento, ResultadoJulgamento, Timbre
 from secretaria.reports.formato import (
+    dias_por_extenso,
     formatar_data,
     formatar_reais,
     formatar_urm,
     formatar_valor_urm,
-    inteiro_por_extenso,
 )
+from secretaria.reports.notificacao import caixa_recibo, linha_multa_urm, notificada, pagamento
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
 __all__ = ["ROTULOS_JULGAMENTO", "JulgamentoPdf", "linha_multa_julgamento"]
@@ -37,14 +38,8 @@ ROTULOS_JULGAMENTO = {
 def linha_multa_julgamento(dados: DadosJulgamento) -> str:
     """ "0,35 URM × R$ 164,7400 = R$ 57,66 (cinquenta e sete reais e sessenta e seis centavos)"."""
     assert dados.multa_urm is not None and dados.valor_urm is not None and dados.valor_reais is not None
-    return (
-        f"{formatar_urm(dados.multa_urm)} × {formatar_valor_urm(dados.valor_urm)} = "
-        f"{formatar_reais(dados.valor_reais)} ({dados.valor_por_extenso})"
-    )
-
-
-def _dias(n: int) -> str:
-    return f"{n} ({inteiro_por_extenso(n)}) dia{'s' if n > 1 else ''}"
+    assert dados.valor_por_extenso is not None
+    return linha_multa_urm(dados.multa_urm, dados.valor_urm, dados.valor_reais, dados.valor_por_extenso)
 
 
 class JulgamentoPdf(DocumentoPdf[DadosJulgamento]):
@@ -63,32 +58,15 @@ class JulgamentoPdf(DocumentoPdf[DadosJulgamento]):
 
     def historia(self, dados: DadosJulgamento) -> list[Flowable]:
         timbre = dados.timbre
-        operadora = dados.operadora
         f: list[Flowable] = self.cabecalho(
             "NOTIFICAÇÃO DO JULGAMENTO DO RECURSO",
             f"Auto de Infração nº {dados.numero_auto} – Lei Municipal nº 2.413/1978, arts. 7º e 15",
         )
-        f.append(self.secao("Notificada"))
-        auto = f"nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)}"
-        if dados.dispositivo:
-            auto += f" – {texto(dados.dispositivo)}"
-            if dados.tipo:
-                auto += f" (infração do tipo {dados.tipo})"
-        f.append(
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
-                    ("Processo", f"Auto de Infração {auto}"),
-                ]
-            )
-        )
+        f += notificada(self, dados)
         f.append(self.secao("Recurso (art. 15)"))
         aplicada = formatar_urm(dados.multa_decisao_urm)
         if dados.suspensao_decisao_dias:
-            aplicada += f" e suspensão de {_dias(dados.suspensao_decisao_dias)}"
+            aplicada += f" e suspensão de {dias_por_extenso(dados.suspensao_decisao_dias)}"
         tempo = "tempestivo" if dados.recurso_tempestivo else "intempestivo"
         f.append(
             self.p(
@@ -129,23 +107,7 @@ class JulgamentoPdf(DocumentoPdf[DadosJulgamento]):
             )
         )
         f.append(Spacer(1, 6 * mm))
-        f.append(
-            self.caixa(
-                [
-                    self.p("<b>RECIBO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
-                    Spacer(1, 2 * mm),
-                    self.p("Recebi a 1ª via desta notificação em ____/____/________.", "Valor"),
-                    Spacer(1, 5 * mm),
-                    self.p(
-                        "Nome: _______________________________________________ "
-                        "Documento: _________________________",
-                        "Valor",
-                    ),
-                    Spacer(1, 5 * mm),
-                    self.p("Assinatura: _____________________________________________", "Valor"),
-                ]
-            )
-        )
+        f.append(caixa_recibo(self, "Recebi a 1ª via desta notificação em ____/____/________."))
         return f
 
     def anulada(self, dados: DadosJulgamento) -> list[Flowable]:
@@ -177,7 +139,7 @@ class JulgamentoPdf(DocumentoPdf[DadosJulgamento]):
             ),
         ]
         if dados.suspensao_dias:
-            pares.append(("Suspensão (art. 7º, II)", f"<b>{_dias(dados.suspensao_dias)}</b>"))
+            pares.append(("Suspensão (art. 7º, II)", f"<b>{dias_por_extenso(dados.suspensao_dias)}</b>"))
         elif dados.suspensao_decisao_dias:
             pares.append(("Suspensão", "afastada no julgamento do recurso"))
         f: list[Flowable] = [self.campos(pares, largura_rotulo=38 * mm)]
@@ -187,26 +149,12 @@ class JulgamentoPdf(DocumentoPdf[DadosJulgamento]):
             if dados.data_definitiva is not None
             else "a data em que a penalidade se tornou definitiva"
         )
-        f += [
-            self.secao("Pagamento da multa"),
-            self.p(
-                f"A multa deve ser paga <b>em até {_dias(dias)} contados de {definitiva}</b> (julgamento do "
-                "recurso em última instância; art. 7º, caput).",
-                "Justificado",
-            ),
-            Spacer(1, 1.5 * mm),
-            self.p(
-                f"<b>Onde e como pagar:</b> {texto(dados.pagamento_instrucoes)}.".replace("..", "."),
-                "Justificado",
-            ),
-            Spacer(1, 1.5 * mm),
-            self.p(
-                "A multa não paga no prazo será <b>inscrita em dívida ativa</b> do Município, para cobrança. "
-                "O pagamento não desobriga a infratora do cumprimento da exigência que determinou a "
-                "penalidade (art. 8º da Lei Municipal nº 2.413/1978).",
-                "Justificado",
-            ),
-        ]
+        f += pagamento(
+            self,
+            f"A multa deve ser paga <b>em até {dias_por_extenso(dias)} contados de {definitiva}</b> (julgamento do "
+            "recurso em última instância; art. 7º, caput).",
+            dados.pagamento_instrucoes,
+        )
         if (
             dados.valor_pago is not None
             and dados.valor_reais is not None

@@ -128,19 +128,11 @@ class _RegistroPdf(DocumentoPdf[_Registro]):
         return f
 
 
-class _ImagemPdf(DocumentoPdf[_Registro]):
-    """An evidence photo on its own page, scaled to fit under a line naming it."""
+class _ImagemPdf(_RegistroPdf):
+    """An evidence photo on its own page, scaled to fit under a line naming it; dated and named in the
+    footer like a record's page."""
 
     TITULO = "Prova anexada"
-
-    def timbre_de(self, dados: _Registro) -> Timbre:
-        return dados.timbre
-
-    def data_de(self, dados: _Registro) -> tuple[date, time | None]:
-        return dados.peca.data, None
-
-    def identificacao_de(self, dados: _Registro) -> str:
-        return f"{dados.peca.titulo} – Auto de Infração nº {dados.numero_auto}"
 
     def historia(self, dados: _Registro) -> list[Flowable]:
         peca = dados.peca

@@ -13,12 +13,19 @@ from __future__ import annotations
 from datetime import date, time
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from secretaria.reports.dados import DadosRetificacao, Timbre
 from secretaria.reports.formato import formatar_data
 from secretaria.reports.intimacao import CONTAGEM, onde_e_como_defender
-from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, DocumentoPdf, texto
+from secretaria.reports.notificacao import (
+    LINHA_CARGO_E_ASSINATURA,
+    caixa_recibo,
+    campos_da_parte,
+    prazo_reaberto,
+    tabela_itens,
+)
+from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
 __all__ = ["TermoRetificacaoPdf"]
 
@@ -27,8 +34,6 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
     """One termo; usually one page, the receipt kept whole on the last."""
 
     TITULO = "Termo de Retificação"
-    #: Columns of the items table: item, as it read, as it reads now.
-    LARGURAS_ITENS: tuple[float, ...] = (34 * mm, 69 * mm, 69 * mm)
 
     def timbre_de(self, dados: DadosRetificacao) -> Timbre:
         return dados.timbre
@@ -40,7 +45,6 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
         return f"Termo de Retificação nº {dados.numero} – Auto de Infração nº {dados.numero_auto}"
 
     def historia(self, dados: DadosRetificacao) -> list[Flowable]:
-        operadora = dados.operadora
         f: list[Flowable] = self.cabecalho(
             f"TERMO DE RETIFICAÇÃO Nº {dados.numero}",
             f"Retifica o Auto de Infração nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)} – "
@@ -48,14 +52,8 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
         )
         f.append(self.secao("Autuada"))
         f.append(
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
-                    ("Processo", f"Auto de Infração nº {dados.numero_auto}"),
-                ]
+            campos_da_parte(
+                self, dados.operadora, dados.representante, f"Auto de Infração nº {dados.numero_auto}"
             )
         )
         f.append(Spacer(1, 3 * mm))
@@ -110,30 +108,7 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
 
     def itens(self, dados: DadosRetificacao) -> Table:
         """Item | onde se lia | leia-se: the correction, old → new, one row per item."""
-        linhas: list[list[object]] = [
-            [self.p(c, "CelulaCabecalho") for c in ("Item", "Onde se lia", "Leia-se")]
-        ]
-        for item in dados.itens:
-            linhas.append(
-                [
-                    self.p(f"<b>{texto(item.rotulo)}</b>", "Valor"),
-                    self.p(texto(item.de), "Valor"),
-                    self.p(texto(item.para), "Valor"),
-                ]
-            )
-        tabela = Table(linhas, colWidths=list(self.LARGURAS_ITENS), repeatRows=1)
-        tabela.setStyle(
-            TableStyle(
-                [
-                    ("GRID", (0, 0), (-1, -1), 0.4, COR_TEXTO),
-                    ("BACKGROUND", (0, 0), (-1, 0), COR_FAIXA),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 3),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-                ]
-            )
-        )
-        return tabela
+        return tabela_itens(self, dados.itens, "Valor")
 
     def defesa(self, dados: DadosRetificacao) -> list[Flowable]:
         """A correction of substance: the intimação, the reopened deadline boxed, where and how to defend."""
@@ -150,11 +125,7 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
             ),
             Spacer(1, 3 * mm),
             self.caixa(
-                [
-                    self.p("PRAZO PARA DEFESA, REABERTO", "DestaqueCentro"),
-                    Spacer(1, 1.5 * mm),
-                    self.p("15 (quinze) dias contados do recebimento desta intimação", "DestaqueCentro"),
-                ],
+                prazo_reaberto(self),
                 fundo=COR_FAIXA,
                 espessura=1.2,
             ),
@@ -179,23 +150,8 @@ class TermoRetificacaoPdf(DocumentoPdf[DadosRetificacao]):
     def recibo(self, dados: DadosRetificacao) -> Table:
         """Art. 11: the termo is notified once delivered against this receipt."""
         copia = " e a cópia autêntica do auto retificado" if dados.substancial else ""
-        return self.caixa(
-            [
-                self.p("<b>RECIBO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
-                Spacer(1, 2 * mm),
-                self.p(
-                    f"Recebi este Termo de Retificação nº {dados.numero}{copia} em ____/____/________.",
-                    "Valor",
-                ),
-                Spacer(1, 5 * mm),
-                self.p(
-                    "Nome: _______________________________________________ Documento: _________________________",
-                    "Valor",
-                ),
-                Spacer(1, 5 * mm),
-                self.p(
-                    "Cargo/função: ______________________________ Assinatura: _____________________________________",
-                    "Valor",
-                ),
-            ]
+        return caixa_recibo(
+            self,
+            f"Recebi este Termo de Retificação nº {dados.numero}{copia} em ____/____/________.",
+            ultima_linha=LINHA_CARGO_E_ASSINATURA,
         )

@@ -15,13 +15,13 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from secretaria.reports.dados import DadosRevisao, Timbre
 from secretaria.reports.formato import (
+    dias_por_extenso,
     formatar_data,
     formatar_decimal,
     formatar_reais,
     formatar_urm,
-    formatar_valor_urm,
-    inteiro_por_extenso,
 )
+from secretaria.reports.notificacao import DIVIDA_ATIVA, caixa_recibo, linha_multa_urm, notificada, onde_pagar
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, texto
 
 __all__ = ["TermoRevisaoPdf"]
@@ -29,10 +29,6 @@ __all__ = ["TermoRevisaoPdf"]
 
 def _nivel(n: int) -> str:
     return "infração primária (nível 0)" if n == 0 else f"{n}ª reincidência (nível {n})"
-
-
-def _dias(n: int) -> str:
-    return f"{n} ({inteiro_por_extenso(n)}) dia{'s' if n > 1 else ''}"
 
 
 class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
@@ -50,28 +46,11 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
         return f"Termo de Revisão nº {dados.numero} – Auto de Infração nº {dados.numero_auto}"
 
     def historia(self, dados: DadosRevisao) -> list[Flowable]:
-        operadora = dados.operadora
         f: list[Flowable] = self.cabecalho(
             f"TERMO DE REVISÃO Nº {dados.numero}",
             f"Revisão da sanção do Auto de Infração nº {dados.numero_auto} – Lei federal nº 9.784/1999, art. 65",
         )
-        f.append(self.secao("Notificada"))
-        auto = f"nº {dados.numero_auto}, lavrado em {formatar_data(dados.data_auto)}"
-        if dados.dispositivo:
-            auto += f" – {texto(dados.dispositivo)}"
-            if dados.tipo:
-                auto += f" (infração do tipo {dados.tipo})"
-        f.append(
-            self.campos(
-                [
-                    ("Razão social", f"<b>{texto(operadora.razao_social)}</b>"),
-                    ("CNPJ", texto(operadora.cnpj)),
-                    ("Endereço", texto(operadora.endereco)),
-                    ("Representante legal", texto(dados.representante) if dados.representante else "—"),
-                    ("Processo", f"Auto de Infração {auto}"),
-                ]
-            )
-        )
+        f += notificada(self, dados)
         f.append(self.secao("Motivo da revisão (art. 65)"))
         f.append(
             self.p(
@@ -89,8 +68,11 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
             ("Multa antes da revisão", formatar_urm(dados.multa_anterior_urm)),
             (
                 "Multa revista (art. 7º, I)",
-                f"<b>{formatar_urm(dados.multa_urm)} × {formatar_valor_urm(dados.valor_urm)} = "
-                f"{formatar_reais(dados.valor_reais)} ({texto(dados.valor_por_extenso)})</b>",
+                "<b>"
+                + linha_multa_urm(
+                    dados.multa_urm, dados.valor_urm, dados.valor_reais, texto(dados.valor_por_extenso)
+                )
+                + "</b>",
             ),
             (
                 "Base de cálculo",
@@ -99,8 +81,10 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
             ),
         ]
         if dados.suspensao_anterior_dias:
-            depois = _dias(dados.suspensao_dias) if dados.suspensao_dias else "afastada"
-            pares.append(("Suspensão", f"{_dias(dados.suspensao_anterior_dias)} → <b>{depois}</b>"))
+            depois = dias_por_extenso(dados.suspensao_dias) if dados.suspensao_dias else "afastada"
+            pares.append(
+                ("Suspensão", f"{dias_por_extenso(dados.suspensao_anterior_dias)} → <b>{depois}</b>")
+            )
         f.append(self.campos(pares, largura_rotulo=40 * mm))
         f.append(Spacer(1, 1.5 * mm))
         f.append(
@@ -128,15 +112,12 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
             f += [
                 self.secao("Pagamento da multa"),
                 self.p(
-                    f"A multa revista deve ser paga <b>em até {_dias(dias)} contados de {definitiva}</b>. "
-                    f"<b>Onde e como pagar:</b> {texto(dados.pagamento_instrucoes)}.".replace("..", "."),
+                    f"A multa revista deve ser paga <b>em até {dias_por_extenso(dias)} contados de {definitiva}</b>. "
+                    + onde_pagar(dados.pagamento_instrucoes),
                     "Justificado",
                 ),
                 Spacer(1, 1.5 * mm),
-                self.p(
-                    "A multa não paga no prazo será <b>inscrita em dívida ativa</b> do Município, para cobrança.",
-                    "Justificado",
-                ),
+                self.p(DIVIDA_ATIVA, "Justificado"),
             ]
         f.append(self.secao("Fundamentação"))
         f.append(self.p(texto(dados.fundamentacao), "Justificado"))
@@ -150,23 +131,10 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
                         altura_espaco=12 * mm,
                     ),
                     Spacer(1, 4 * mm),
-                    self.caixa(
-                        [
-                            self.p("<b>RECIBO</b> (art. 11 da Lei nº 2.413/1978)", "Pequeno"),
-                            Spacer(1, 2 * mm),
-                            self.p(
-                                f"Recebi a 1ª via deste Termo de Revisão nº {dados.numero} em ____/____/________.",
-                                "Valor",
-                            ),
-                            Spacer(1, 4 * mm),
-                            self.p(
-                                "Nome: _______________________________________________ "
-                                "Documento: _________________________",
-                                "Valor",
-                            ),
-                            Spacer(1, 4 * mm),
-                            self.p("Assinatura: _____________________________________________", "Valor"),
-                        ]
+                    caixa_recibo(
+                        self,
+                        f"Recebi a 1ª via deste Termo de Revisão nº {dados.numero} em ____/____/________.",
+                        espaco=4 * mm,
                     ),
                 ]
             )

@@ -31,6 +31,7 @@ __all__ = [
     "Multas",
     "autos_lavrados",
     "autos_por_dispositivo",
+    "multa_da_linha",
     "multa_vale",
     "multa_vigente",
     "multas_aplicadas",
@@ -75,6 +76,21 @@ def multa_vigente(
     if valor_urm is None:
         return None
     return MultaVigente(multa_ur_auto, urm_para_reais(multa_ur_auto, valor_urm))
+
+
+def multa_da_linha(r: Any) -> MultaVigente | None:
+    """`multa_vigente` of a query row that selects the auto's `resultado`, `penalidade_anulada`, `fase` and
+    `multa_ur` with its decision's `multa_decidida`, `multa_reais` and `valor_urm` (the ficha's and the
+    monthly report's rows), so those reports read the row the same way."""
+    return multa_vigente(
+        resultado=r.resultado,
+        anulada=r.penalidade_anulada,
+        fase=r.fase,
+        multa_ur_auto=r.multa_ur,
+        multa_ur_decisao=r.multa_decidida,
+        multa_reais_decisao=r.multa_reais,
+        valor_urm=r.valor_urm,
+    )
 
 
 def multa_vale(a: Any = AutoInfracao, d: Any = Decisao) -> sa.ColumnElement[bool]:

@@ -369,23 +369,28 @@ def dados_intimacao(
     counted (and is dated that day, so issuing it again gives the same paper). Before delivery,
     `data_intimacao` is only the day it is expected to be delivered: it dates the paper, never a deadline."""
     auto = _auto(sessao, auto_id)
-    feita = _primeira_intimacao(sessao, auto.id, "auto")
-    dia: date | None = None
-    prazo: date | None = None
-    if feita is not None and feita.prazo is not None:
-        # The deadline this delivery started (a correction of substance may have reopened another since).
-        dia, prazo, emissao = feita.data, feita.prazo, feita.data
-    else:
-        entrega = data_intimacao or relogio.hoje()
-        if entrega < auto.data_lavratura:
-            raise ErroDominio(
-                f"A intimação ({formatar_data(entrega)}) não pode ser anterior à lavratura do auto "
-                f"nº {auto.numero_formatado} ({formatar_data(auto.data_lavratura)}).",
-                "data_intimacao",
-            )
-        emissao = max(min(relogio.hoje(), entrega), auto.data_lavratura)
-    t = _timbre_para_assinar(sessao, "a intimação")
-    horario = _horario_expediente(sessao, "a intimação")
+    # The deadline the auto's own delivery started (a correction of substance may have reopened another since).
+    dia, prazo, emissao = _datas_da_intimacao(
+        _primeira_intimacao(sessao, auto.id, "auto"),
+        data_intimacao,
+        auto.data_lavratura,
+        f"à lavratura do auto nº {auto.numero_formatado}",
+    )
+    return _intimacao_do_auto(sessao, auto, "a intimação", emissao, dia, prazo)
+
+
+def _intimacao_do_auto(
+    sessao: so.Session,
+    auto: AutoInfracao,
+    documento: str,
+    emissao: date,
+    dia: date | None,
+    prazo: date | None,
+) -> DadosIntimacao:
+    """The auto's addressee, provision and where to defend, as the auto's and a termo's intimação print
+    them; `documento` names the paper in a refusal (no letterhead to sign, no office hours)."""
+    t = _timbre_para_assinar(sessao, documento)
+    horario = _horario_expediente(sessao, documento)
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     return DadosIntimacao(
         timbre=t,
@@ -400,6 +405,25 @@ def dados_intimacao(
         tipo=auto.tipo,
         horario_expediente=horario,
     )
+
+
+def _datas_da_intimacao(
+    feita: Intimacao | None, data_intimacao: date | None, desde: date, anterior_a: str
+) -> tuple[date | None, date | None, date]:
+    """(day delivered, deadline, date of the paper) of an intimação (the auto's or a termo's). Once its
+    delivery is recorded, a copy issued again prints that day and the deadline counted, and is dated that
+    day, so issuing it again gives the same paper. Before, the paper is dated the expected delivery day
+    (never before `desde`, the auto or termo it notifies, nor after today) and states no deadline;
+    `anterior_a` names that auto or termo in the refusal of an earlier day."""
+    if feita is not None and feita.prazo is not None:
+        return feita.data, feita.prazo, feita.data
+    entrega = data_intimacao or relogio.hoje()
+    if entrega < desde:
+        raise ErroDominio(
+            f"A intimação ({formatar_data(entrega)}) não pode ser anterior {anterior_a} ({formatar_data(desde)}).",
+            "data_intimacao",
+        )
+    return None, None, max(min(relogio.hoje(), entrega), desde)
 
 
 def _intimacao_do_termo(sessao: so.Session, termo_id: int) -> Intimacao | None:
@@ -445,43 +469,20 @@ def dados_intimacao_retificacao(
             "a intimação a entregar é a desse termo.",
             "retificacao_id",
         )
-    feita = _intimacao_do_termo(sessao, termo.id)
-    dia: date | None = None
-    prazo: date | None = None
-    if feita is not None and feita.prazo is not None:
-        dia, prazo, emissao = feita.data, feita.prazo, feita.data
-    else:
-        entrega = data_intimacao or relogio.hoje()
-        if entrega < termo.data:
-            raise ErroDominio(
-                f"A intimação ({formatar_data(entrega)}) não pode ser anterior ao termo de retificação "
-                f"nº {termo.numero_formatado} ({formatar_data(termo.data)}).",
-                "data_intimacao",
-            )
-        emissao = max(min(relogio.hoje(), entrega), termo.data)
-    t = _timbre_para_assinar(sessao, "a intimação do termo de retificação")
-    horario = _horario_expediente(sessao, "a intimação do termo de retificação")
-    d = _dispositivo(sessao, auto.dispositivo_codigo)
-    intimacao = DadosIntimacao(
-        timbre=t,
-        numero_auto=auto.numero_formatado,
-        data_auto=auto.data_lavratura,
-        operadora=_operadora(auto.operadora),
-        data_emissao=emissao,
-        data_intimacao=dia,
-        prazo_defesa=prazo,
-        representante=auto.operadora.representante_nome or None,
-        dispositivo=d.rotulo,
-        tipo=auto.tipo,
-        horario_expediente=horario,
+    dia, prazo, emissao = _datas_da_intimacao(
+        _intimacao_do_termo(sessao, termo.id),
+        data_intimacao,
+        termo.data,
+        f"ao termo de retificação nº {termo.numero_formatado}",
     )
+    intimacao = _intimacao_do_auto(sessao, auto, "a intimação do termo de retificação", emissao, dia, prazo)
     return DadosIntimacaoRetificacao(
         intimacao=intimacao,
         numero_termo=termo.numero_formatado,
         data_termo=termo.data,
         itens=itens_do_termo(termo),
         motivo=termo.motivo,
-        auto=dataclasses.replace(dados_auto(sessao, auto.id), timbre=t),
+        auto=dataclasses.replace(dados_auto(sessao, auto.id), timbre=intimacao.timbre),
         prazo_anterior=termo.prazo_defesa_anterior,
     )
 
@@ -847,15 +848,7 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
     for r in sessao.execute(consulta):
         aplicada = r.resultado == "aplicada" and not r.penalidade_anulada
         # The fine as every report counts it (services.cifras).
-        multa = cifras.multa_vigente(
-            resultado=r.resultado,
-            anulada=r.penalidade_anulada,
-            fase=r.fase,
-            multa_ur_auto=r.multa_ur,
-            multa_ur_decisao=r.multa_decidida,
-            multa_reais_decisao=r.multa_reais,
-            valor_urm=r.valor_urm,
-        )
+        multa = cifras.multa_da_linha(r)
         multa_urm = multa.urm if multa else None
         multa_reais = multa.reais if multa else None
         pagamento = "—"

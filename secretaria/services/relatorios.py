@@ -176,15 +176,7 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
     )
     linhas = []
     for r in sessao.execute(consulta):
-        multa = cifras.multa_vigente(
-            resultado=r.resultado,
-            anulada=r.penalidade_anulada,
-            fase=r.fase,
-            multa_ur_auto=r.multa_ur,
-            multa_ur_decisao=r.multa_decidida,
-            multa_reais_decisao=r.multa_reais,
-            valor_urm=r.valor_urm,
-        )
+        multa = cifras.multa_da_linha(r)
         linhas.append(
             LinhaAutoMensal(
                 numero=numero_auto(r.numero, r.ano),
