@@ -111,8 +111,17 @@ def test_senha_do_certificado_errada_nada_emite_e_assinar_depois(
     assert codigo == cli.SAIDA_ERRO and "Senha do certificado incorreta" in err and not pdf.exists()
 
     codigo, out, err = rodar(
-        capsys, monkeypatch, "", "documento", "decisao", numero, "-o", str(pdf), "--db", url
-    )
+        capsys,
+        monkeypatch,
+        f"sergio\n{SENHA_USUARIO}\n",
+        "documento",
+        "decisao",
+        numero,
+        "-o",
+        str(pdf),
+        "--db",
+        url,
+    )  # issued unsigned, still in a user's name
     assert codigo == 0 and "sem assinatura digital" in out
     documento = int(out.split("documento nº ")[1].split(",")[0])
     assinado = tmp_path / "assinado.pdf"

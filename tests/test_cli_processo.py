@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -49,7 +50,9 @@ def test_documento_processo(
     banco = abrir_e_semear(url)
     try:
         with banco.leitura() as s:
-            numero = int(saida.out.split("documento nº ")[1].split(")")[0])
+            achado = re.search(r"documento nº (\d+)", saida.out)
+            assert achado is not None
+            numero = int(achado[1])
             assert obter_documento(s, numero) == conteudo
     finally:
         banco.fechar()

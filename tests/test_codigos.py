@@ -48,7 +48,7 @@ def test_o_codigo_lido_do_banco_acha_o_rotulo() -> None:
 
 
 def test_check_e_itens() -> None:
-    assert c.check_em("objeto", c.ObjetoIntimacao) == "objeto IN ('auto','decisao')"
+    assert c.check_em("objeto", c.ObjetoIntimacao) == "objeto IN ('auto','decisao','julgamento','revisao')"
     assert c.check_em("resultado", c.ResultadoCassacao, nulo=True) == (
         "resultado IS NULL OR resultado IN ('cassada','arquivada')"
     )

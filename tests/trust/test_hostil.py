@@ -329,7 +329,10 @@ def _formularios(mundo: Mundo) -> dict[str, Any]:
 
 
 def _parametros(funcao: Callable[..., Any], mundo: Mundo) -> dict[str, st.SearchStrategy[Any]] | None:
-    dicas = typing.get_type_hints(funcao)
+    from secretaria.services.assinatura import Certificado
+
+    # Names a service imports for its annotations only (under TYPE_CHECKING, so loading it stays light).
+    dicas = typing.get_type_hints(funcao, localns={"Certificado": Certificado})
     bases = _bases(mundo)
     formularios = _formularios(mundo)
     estrategias: dict[str, st.SearchStrategy[Any]] = {}

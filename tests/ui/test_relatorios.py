@@ -203,7 +203,9 @@ def test_botoes_de_documentos_do_caso(
     caixa.done(QMessageBox.StandardButton.Ok.value)
 
     botoes.mostrar(fase="cancelado", decidido=False)
-    assert not any(b.isEnabled() for b in botoes.botoes.values())
+    # The complete case file stays: a court may still ask for a cancelled case's file.
+    assert not any(b.isEnabled() for tipo, b in botoes.botoes.items() if tipo != "processo")
+    assert botoes.botoes["processo"].isEnabled()
 
 
 def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(

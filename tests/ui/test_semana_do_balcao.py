@@ -23,6 +23,7 @@ from secretaria.ui.processo.campos import combo_pesquisavel, preencher_combo
 from secretaria.ui.processo.painel_sancao import AntecedenteExibido, _titulo_contam
 from secretaria.ui.widgets import CampoData
 from tests.helpers import apoio_processo as ap
+from tests.helpers.cenario_documentos import preencher_orgao
 from tests.helpers.fabrica import ATORES, Roteiro
 
 TODOS = "administrador", "fiscal", "protocolo", "autoridade", "secretario"
@@ -206,6 +207,7 @@ def test_linha_do_tempo_recusada_por_uma_vez_e_sem_ponto_duplo(banco: Banco, rot
 def test_fila_de_intimacao_diz_que_aguarda_o_termo(banco: Banco, roteiro: Roteiro) -> None:
     from secretaria.services import filas
 
+    preencher_orgao(banco)  # a termo of substance is issued with its intimação: the letterhead must be whole
     r = roteiro.lavrar(data_infracao=date(2026, 11, 2))
     roteiro.intimar(r.id, date(2026, 11, 3))
     with banco.leitura() as s:
