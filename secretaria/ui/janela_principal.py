@@ -541,7 +541,7 @@ class JanelaPrincipal(QMainWindow):
             f"Secretaria {versao()}\n\n"
             "Fiscalização do transporte coletivo de Pelotas — Lei Municipal nº 2.413/1978.\n"
             "Secretaria Municipal de Serviços Urbanos (SMSU).\n\n"
-            f"Banco de dados: {self.contexto.banco.url_exibicao}\n\n{onde}",
+            f"Banco de dados: {self.contexto.banco.descricao_local}\n\n{onde}",
         )
 
     def closeEvent(self, evento: QCloseEvent) -> None:
