@@ -147,7 +147,7 @@ class TabelaTestemunhas(QWidget):
         self.tabela.setTabKeyNavigation(True)
         self.tabela.setMinimumHeight(self.fontMetrics().height() * 5)
         self.tabela.setAccessibleName("Testemunhas")
-        self.botao_adicionar = QPushButton("Adicionar testemunha")
+        self.botao_adicionar = QPushButton("Adicionar testem&unha")  # its C is Cancelar's
         self.botao_remover = QPushButton("Remover testemunha")
         self.botao_adicionar.clicked.connect(self.adicionar)
         self.botao_remover.clicked.connect(self.remover)
@@ -242,7 +242,7 @@ class DialogoAuto(DialogoFormulario):
         self.lista_arquivos = QListWidget()
         self.lista_arquivos.setMaximumHeight(self.fontMetrics().height() * 5)
         self.lista_arquivos.setAccessibleName("Arquivos de evidência")
-        self.botao_anexar = QPushButton("Adicionar arquivos…")
+        self.botao_anexar = QPushButton("Adicionar ar&quivos…")  # its C is Cancelar's
         self.botao_tirar = QPushButton("R&emover arquivo")
         self.botao_anexar.clicked.connect(self._escolher_arquivos)
         self.botao_tirar.clicked.connect(self._remover_arquivo)
@@ -288,7 +288,9 @@ class DialogoAuto(DialogoFormulario):
         g.adicionar("fiscal_id", "Fiscal &autuante:", self.fiscal)
         quando = QHBoxLayout()
         quando.addWidget(self.data_lavratura)
-        rotulo_hora_l = QLabel("Ho&ra:")
+        # No letter of its own (the date's T leads to this row; Tab reaches the hour): the form's fields took
+        # every letter, and "Lavrar auto…" and "Cancelar" must have one.
+        rotulo_hora_l = QLabel("Hora:")
         rotulo_hora_l.setBuddy(self.hora_lavratura)
         quando.addWidget(rotulo_hora_l)
         quando.addWidget(self.hora_lavratura)
@@ -297,7 +299,7 @@ class DialogoAuto(DialogoFormulario):
             "data_lavratura", "Data da lavra&tura:", quando, foco=self.data_lavratura.editor
         )
         g.registrar("hora_lavratura", self.hora_lavratura, erro_lav)
-        g.adicionar("local_lavratura", "Local da lavrat&ura:", self.local_lavratura)
+        g.adicionar("local_lavratura", "Local da lavratura:", self.local_lavratura)
         g.adicionar("infrator_nome", "Nome do infrator:", self.infrator_nome)
         g.adicionar("recusou_assinar", "", self.recusou_assinar)
         g.adicionar("testemunhas", "Testemunhas:", self.testemunhas)
@@ -329,7 +331,7 @@ class DialogoAuto(DialogoFormulario):
         divisor.setSizes([700, 480])
         divisor.setChildrenCollapsible(False)
 
-        self.botoes = botoes_salvar_cancelar(self, texto_salvar="Lavrar auto…")
+        self.botoes = botoes_salvar_cancelar(self, texto_salvar="Lav&rar auto…")
         self.botoes.accepted.connect(self.lavrar)
         layout = QVBoxLayout(self)
         layout.addWidget(divisor, 1)
