@@ -10,6 +10,7 @@ caller, and no helper started again once they have failed.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -129,6 +130,13 @@ sys.exit(desenhista.main(sys.argv[1:]))
     assert desenhados_aqui == []
 
 
+_SO_COM_RELOGIO_REAL = pytest.mark.skipif(
+    "FAKETIME" in os.environ,
+    reason="sob a libfaketime (make test-futuro) uma espera com prazo nunca termina: o prazo do "
+    "temporizador fica no relógio falso; o prazo das respostas não depende da data",
+)
+
+
 @pytest.mark.usefixtures("reserva")
 @pytest.mark.parametrize(
     ("resposta", "depois"),
@@ -140,8 +148,10 @@ sys.exit(desenhista.main(sys.argv[1:]))
         (_cabecalho(5) + b"lixo!", "time.sleep(600)"),  # a body that is no pickle
         (_cabecalho(20) + b"\x80\x05\x95\x09" + b"\x00" * 16, "time.sleep(600)"),  # a broken pickle
         (None, "time.sleep(600)"),  # a valid message of the wrong type
-        (_cabecalho(1000) + b"abc", "time.sleep(600)"),  # half an answer, then silence: the timeout
-        (b"", "time.sleep(600)"),  # silence: the timeout
+        pytest.param(  # half an answer, then silence: the timeout
+            _cabecalho(1000) + b"abc", "time.sleep(600)", marks=_SO_COM_RELOGIO_REAL
+        ),
+        pytest.param(b"", "time.sleep(600)", marks=_SO_COM_RELOGIO_REAL),  # silence: the timeout
     ],
     ids=[
         "morre",
@@ -258,6 +268,7 @@ def test_dois_pedidos_ao_mesmo_ajudante_que_morre_nao_dao_erro(
     assert len(desenhados_aqui) == 2 * len(PEDIDOS)
 
 
+@_SO_COM_RELOGIO_REAL
 @pytest.mark.usefixtures("reserva")
 def test_ao_fechar_o_programa_um_ajudante_ocupado_e_morto_e_o_grafico_desenhado_aqui(
     ajudante_de_teste: Callable[[str], list[int]], desenhados_aqui: list[int], monkeypatch: pytest.MonkeyPatch
