@@ -41,6 +41,8 @@ def entrar(dialogo: QWidget) -> None:
     from secretaria.demo.popular import SENHA_DEMO, USUARIOS_DEMO
     from secretaria.ui.login import DialogoLogin
 
+    # The system clock on purpose, not `relogio`: the smoke script subtracts its own `date +%s.%N` taken
+    # before starting the program (a duration across two processes, never a day the program acts on).
     _relatorio["login_pintado"] = time.time()
     if not isinstance(dialogo, DialogoLogin):  # the first-run dialog: not the demo database
         _relatorio["problema"] = "o banco não é o de demonstração"
