@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,8 @@ from secretaria.lei.formato import formatar_data
 if TYPE_CHECKING:
     import sqlalchemy.orm as so
 
+    from secretaria.services.chaves import ChaveAberta
+
 
 @dataclass(frozen=True)
 class Ator:
@@ -44,6 +46,9 @@ class Ator:
     entrada_pendente: datetime | None = None
     """When the login could not be recorded in time (the database was busy): the moment of the login, which
     the session's first audited act records before its own row."""
+    chave: ChaveAberta | None = field(default=None, repr=False, compare=False)
+    """The user's signing key, unsealed by the login on SQLite (`services.chaves`): every audit row this
+    actor writes is signed with it. None on PostgreSQL and for actors that did not log in."""
 
     def tem(self, *papeis: str) -> bool:
         return bool(self.papeis.intersection(papeis))
