@@ -47,9 +47,11 @@ def _forjar(
     entidade_id: object,
     depois: dict[str, object],
     assinatura: str | None = None,
+    chave: chaves.ChaveAberta | None = None,
 ) -> int:
     """An audit row INSERTed into the file, chained exactly as the program chains (the hash computed the
-    program's way, the signing key's number included when `assinatura` is given): returns its number."""
+    program's way, the signing key's number included): unsigned, with a copied `assinatura`, or signed by
+    `chave` (a key the intruder holds). Returns its number."""
     with banco.engine.begin() as conn:
         ultimo = conn.execute(sa.text("SELECT id, hash FROM auditoria ORDER BY id DESC LIMIT 1")).one()
         reg = Auditoria(
@@ -62,9 +64,11 @@ def _forjar(
             antes=None,
             depois=json.dumps(depois, sort_keys=True, ensure_ascii=False),
             hash_anterior=ultimo.hash,
-            assinatura=assinatura,
+            assinatura=f"{chave.chave_id}:" if chave is not None else assinatura,
         )
         reg.hash = auditoria._calcular_hash(auditoria._campos(reg))
+        if chave is not None:
+            reg.assinatura = chave.assinar(reg.hash)
         conn.execute(
             sa.insert(Auditoria).values({c.name: getattr(reg, c.key) for c in Auditoria.__table__.c})
         )
@@ -77,16 +81,15 @@ def contas_assinando(banco_sqlite: Banco) -> tuple[Ator, Ator]:
     administrator created (key certified by the administrator), both logged in."""
     contas.criar_primeiro_administrador(banco_sqlite.uow(), login="admin", nome="Ana", senha=SENHA_ADMIN)
     admin = contas.autenticar(banco_sqlite.uow(), "admin", SENHA_ADMIN)
+    return admin, _secretario_entra(banco_sqlite, admin)
+
+
+def _secretario_entra(banco: Banco, criador: Ator) -> Ator:
+    """The Secretary's account, created by `criador`, logged in."""
     contas.criar_usuario(
-        banco_sqlite.uow(),
-        admin,
-        login="secretario",
-        nome="Sérgio",
-        senha=SENHA_SECRETARIO,
-        papeis=["secretario"],
+        banco.uow(), criador, login="secretario", nome="Sérgio", senha=SENHA_SECRETARIO, papeis=["secretario"]
     )
-    secretario = contas.autenticar(banco_sqlite.uow(), "secretario", SENHA_SECRETARIO)
-    return admin, secretario
+    return contas.autenticar(banco.uow(), "secretario", SENHA_SECRETARIO)
 
 
 def test_cada_ato_e_assinado_pelo_seu_autor_e_a_auditoria_confere(
@@ -146,15 +149,7 @@ def test_multa_alterada_e_linha_forjada_em_nome_do_secretario_sao_apontadas(banc
     from tests.helpers.cidade_auditada import montar
 
     cidade = montar(banco_sqlite)  # written before anyone logged in: "anteriores à assinatura"
-    contas.criar_usuario(
-        banco_sqlite.uow(),
-        SISTEMA,
-        login="secretario",
-        nome="Sérgio",
-        senha=SENHA_SECRETARIO,
-        papeis=["secretario"],
-    )
-    secretario = contas.autenticar(banco_sqlite.uow(), "secretario", SENHA_SECRETARIO)
+    secretario = _secretario_entra(banco_sqlite, SISTEMA)
     assert secretario.chave is not None
     assert _verificar(banco_sqlite).integro
     with banco_sqlite.leitura() as s:
@@ -170,20 +165,16 @@ def test_multa_alterada_e_linha_forjada_em_nome_do_secretario_sao_apontadas(banc
         conn.execute(
             sa.text("UPDATE decisao SET multa_ur = :m WHERE id = :i"), {"m": nova, "i": cidade.decisao_id}
         )
-    # 1. unsigned, in the Secretary's name: the record now agrees with the forged image.
-    sem = _forjar(
-        banco_sqlite, "secretario", "rever_decisao", "decisao", cidade.decisao_id, {"multa_ur": nova}
-    )
-    # 2. the Secretary's real signature of another row, copied.
-    copiada = _forjar(
-        banco_sqlite,
-        "secretario",
-        "rever_decisao",
-        "decisao",
-        cidade.decisao_id,
-        {"multa_ur": nova},
-        assinatura_real,
-    )
+
+    def forjar(assinatura: str | None = None, chave: chaves.ChaveAberta | None = None) -> int:
+        depois: dict[str, object] = {"multa_ur": nova}
+        decisao = cidade.decisao_id
+        return _forjar(
+            banco_sqlite, "secretario", "rever_decisao", "decisao", decisao, depois, assinatura, chave
+        )
+
+    sem = forjar()  # 1. unsigned, in the Secretary's name: the record now agrees with the forged image
+    copiada = forjar(assinatura=assinatura_real)  # 2. the Secretary's real signature of another row
     # 3. a key of the intruder's own, put in the file for the Secretary, self-certified, and a row it signs.
     intrusa = chaves.preparar("Intrusa123")
     with banco_sqlite.uow() as uow:
@@ -192,29 +183,7 @@ def test_multa_alterada_e_linha_forjada_em_nome_do_secretario_sao_apontadas(banc
             uow.session, secretario.usuario_id, "secretario", intrusa, chaves.MOTIVO_PRIMEIRA_ENTRADA, None
         )
         uow.commit()
-    with banco_sqlite.engine.begin() as conn:
-        ultimo = conn.execute(sa.text("SELECT id, hash FROM auditoria ORDER BY id DESC LIMIT 1")).one()
-    provisoria = Auditoria(
-        id=ultimo.id + 1,
-        momento=relogio.agora(),
-        usuario_login="secretario",
-        acao="rever_decisao",
-        entidade="decisao",
-        entidade_id=str(cidade.decisao_id),
-        antes=None,
-        depois=json.dumps({"multa_ur": nova}, sort_keys=True),
-        hash_anterior=ultimo.hash,
-        assinatura=f"{aberta.chave_id}:",
-    )
-    assinada = _forjar(
-        banco_sqlite,
-        "secretario",
-        "rever_decisao",
-        "decisao",
-        cidade.decisao_id,
-        {"multa_ur": nova},
-        aberta.assinar(auditoria._calcular_hash(auditoria._campos(provisoria))),
-    )
+    assinada = forjar(chave=aberta)
     relatorio = _verificar(banco_sqlite)
     assert relatorio.cadeia.integra
     assert not any("o campo multa_ur" in a for a in relatorio.achados)  # the images agree with the record
