@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -22,10 +22,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
-from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
-
-if TYPE_CHECKING:
-    from secretaria.services.chaves import ChaveAberta
+from secretaria.services.base import ROTULOS_PAPEIS, Assinante, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64
 _CHAVE_TRAVA_PG = 2_413_1978
@@ -290,7 +287,7 @@ def _anexar(
     entidade_id: object,
     antes: dict[str, Any] | None,
     depois: dict[str, Any] | None,
-    chave: ChaveAberta | None = None,
+    chave: Assinante | None = None,
 ) -> Auditoria:
     if sessao.get_bind().dialect.name == "postgresql":
         sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))

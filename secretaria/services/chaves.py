@@ -39,6 +39,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 
 from secretaria import relogio
 from secretaria.models import ChaveAssinatura
+from secretaria.services.base import Assinante
 
 _N, _R, _P = 2**14, 8, 1
 """scrypt's cost for the sealing key: the account's password hash uses the same (about 50 ms here)."""
@@ -77,6 +78,10 @@ class ChaveAberta:
     def assinar(self, hash_linha: str) -> str:
         """The value of `auditoria.assinatura` for a row whose hash is `hash_linha`."""
         return f"{self.chave_id}:{self.privada.sign(mensagem_da_linha(hash_linha)).hex()}"
+
+    def certificar(self, texto: bytes) -> str:
+        """An administrator's certificate of another key (`texto_certificado`), in hex."""
+        return self.privada.sign(texto).hex()
 
 
 def mensagem_da_linha(hash_linha: str) -> bytes:
@@ -194,7 +199,7 @@ def gravar(
     login: str,
     nova: ChaveNova,
     motivo: str,
-    certificador: ChaveAberta | None,
+    certificador: Assinante | None,
 ) -> ChaveAberta:
     """Store `nova` as the account's active key (its earlier keys stay, inactive), certified by
     `certificador` (an administrator's key), or by itself when None (only the `AUTOCERTIFICADAS` reasons)."""
@@ -217,13 +222,15 @@ def gravar(
     sessao.add(registro)
     sessao.flush()
     texto = texto_certificado(registro.id, usuario_id, login, nova.publica, motivo, registro.criada_em)
-    registro.certificado = (nova.privada if certificador is None else certificador.privada).sign(texto).hex()
+    registro.certificado = (
+        nova.privada.sign(texto).hex() if certificador is None else certificador.certificar(texto)
+    )
     sessao.flush()
     return ChaveAberta(registro.id, usuario_id, nova.privada)
 
 
 def nova_certificada(
-    sessao: so.Session, usuario_id: int, login: str, senha: str, motivo: str, certificador: ChaveAberta | None
+    sessao: so.Session, usuario_id: int, login: str, senha: str, motivo: str, certificador: Assinante | None
 ) -> ChaveAberta | None:
     """A new key for an account whose password an administrator just set (creation, reset), certified by
     that administrator's key. Without one (an actor that did not log in: the system, a test's literal
