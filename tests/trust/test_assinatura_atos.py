@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -339,3 +341,58 @@ def _texto_do_pdf(pdf: bytes) -> str:
     from tests.services.test_documentos import texto_pdf
 
     return texto_pdf(pdf)[0]
+
+
+def test_banco_na_revisao_0016_atualizado_confere_e_assina_dali_em_diante(tmp_path: Path) -> None:
+    """A real upgrade: an audit written at revision 0016 (no signature column), then 0018 added by the
+    start-up's migration. The append-only triggers survive it, the old rows are "anteriores à assinatura",
+    and the first login after it signs."""
+    from secretaria import migracoes
+    from secretaria.services.semente import abrir_e_semear
+
+    url = f"sqlite:///{tmp_path / 'antigo.sqlite'}"
+    engine = sa.create_engine(url)
+    migracoes.atualizar(engine, "0016")
+    anterior = auditoria.HASH_INICIAL
+    with engine.begin() as conn:
+        for numero in (1, 2):
+            linha = {
+                "id": numero,
+                "momento": datetime(2026, 11, 30, 8, numero).isoformat(sep=" "),
+                "usuario_login": "ana",
+                "acao": "falha_entrada" if numero == 1 else "entrada",
+                "entidade": "acesso",
+                "entidade_id": None,
+                "antes": None,
+                "depois": json.dumps({"usuario_id": 9}),
+                "hash_anterior": anterior,
+            }
+            campos = {**linha, "momento": datetime(2026, 11, 30, 8, numero).isoformat()}
+            anterior = auditoria._calcular_hash(campos)
+            conn.execute(
+                sa.text(
+                    "INSERT INTO auditoria (id, momento, usuario_login, acao, entidade, entidade_id, antes, depois, "
+                    "hash_anterior, hash) VALUES (:id, :momento, :usuario_login, :acao, :entidade, :entidade_id, "
+                    ":antes, :depois, :hash_anterior, :hash)"
+                ),
+                {**linha, "hash": anterior},
+            )
+    engine.dispose()
+    banco = abrir_e_semear(url)
+    try:
+        contas.criar_usuario(
+            banco.uow(), SISTEMA, login="ana", nome="Ana", senha=SENHA_ADMIN, papeis=["administrador"]
+        )
+        relatorio = _verificar(banco)
+        assert relatorio.integro, relatorio.achados
+        assert "gatilhos de somente inclusão presentes" in relatorio.protecao
+        antes = _ultimo_id(banco)
+        ana = contas.autenticar(banco.uow(), "ana", SENHA_ADMIN)
+        assert ana.chave is not None
+        relatorio = _verificar(banco)
+        assert relatorio.integro, relatorio.achados
+        assert relatorio.assinaturas.startswith(
+            f"1 registro assinado pelos seus autores; {antes} anteriores à assinatura"
+        )
+    finally:
+        banco.fechar()
