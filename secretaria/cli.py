@@ -742,6 +742,8 @@ def _auditoria_verificar(url: str | None, ancoras: list[tuple[int, str]]) -> int
     )
     if relatorio.protecao:
         print(f"Proteção da auditoria: {relatorio.protecao}.")
+    if relatorio.assinaturas:
+        print(f"Assinaturas: {relatorio.assinaturas}.")
     for achado in relatorio.achados:
         print(f"  {achado}")
     for linha in relatorio.resumo_excedentes:

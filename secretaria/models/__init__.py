@@ -5,6 +5,7 @@ from __future__ import annotations
 from secretaria.models.admin import (
     PAPEIS,
     Auditoria,
+    ChaveAssinatura,
     Configuracao,
     DadosOrgao,
     DiaNaoUtil,
@@ -68,6 +69,7 @@ __all__ = [
     "Base",
     "Cassacao",
     "CassacaoAto",
+    "ChaveAssinatura",
     "Configuracao",
     "Cumprimento",
     "DadosOrgao",

@@ -162,13 +162,45 @@ class Auditoria(Base):
     depois: so.Mapped[str | None] = so.mapped_column(sa.Text)
     hash_anterior: so.Mapped[str] = so.mapped_column(sa.String(64))
     hash: so.Mapped[str] = so.mapped_column(sa.String(64))
+    assinatura: so.Mapped[str | None] = so.mapped_column(sa.String(150))
+    """On SQLite, "<chave_assinatura.id>:<Ed25519 signature in hex>" of the row's `hash` by its author's key
+    (`services.chaves`); None for rows written before migration 0018, the few kinds nobody logged in can
+    sign (a wrong password, the law's catalogue at start-up), and every row on PostgreSQL."""
 
     __table_args__ = (sa.Index("ix_auditoria_entidade", "entidade", "entidade_id"),)
+
+
+class ChaveAssinatura(Base):
+    """A user's Ed25519 signing key (SQLite): the private half sealed with a key derived from the user's
+    password, the public half certified by the administrator who created the account or reset its password.
+
+    A reset makes a new key and marks the old one inactive; old keys are never deleted, so the rows they
+    signed keep verifying."""
+
+    __tablename__ = "chave_assinatura"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    usuario_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("usuario.id"), index=True)
+    publica: so.Mapped[str] = so.mapped_column(sa.String(64))
+    """The raw 32-byte public key, in hex."""
+    selada: so.Mapped[str] = so.mapped_column(sa.String(300))
+    """"scrypt$N$r$p$salt$nonce$ciphertext": the raw private key under AES-256-GCM, its key derived from the
+    user's password by scrypt (the additional data binds it to the account and the public key)."""
+    motivo: so.Mapped[str] = so.mapped_column(sa.String(30))
+    """Why it was made: criacao, redefinicao, primeiro_administrador, primeira_entrada."""
+    criada_em: so.Mapped[datetime] = so.mapped_column(sa.DateTime)
+    certificada_por: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("chave_assinatura.id"))
+    """The administrator's key that signed `certificado`; None when the key certifies itself (the first
+    administrator's, or a key made at an account's first login after the upgrade)."""
+    certificado: so.Mapped[str] = so.mapped_column(sa.String(128))
+    """Ed25519 signature (hex) of the certificate's text (`services.chaves.texto_certificado`)."""
+    ativa: so.Mapped[bool] = so.mapped_column(default=True)
 
 
 __all__ = [
     "PAPEIS",
     "Auditoria",
+    "ChaveAssinatura",
     "Configuracao",
     "DadosOrgao",
     "DiaNaoUtil",

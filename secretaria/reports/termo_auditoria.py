@@ -33,6 +33,8 @@ class DadosTermoAuditoria:
     anexos: int
     documentos: int
     ancoras: int
+    chaves: tuple[tuple[str, str, str, str], ...] = ()
+    """SQLite: each active user's signing key (login, name, fingerprint or "", how it was certified)."""
 
 
 def _hash_em_grupos(valor: str) -> str:
@@ -81,6 +83,7 @@ class TermoAuditoriaPdf(DocumentoPdf[DadosTermoAuditoria]):
                 ],
                 largura_rotulo=52 * mm,
             ),
+            *self._chaves(dados),
             Spacer(1, 4 * mm),
             self.p(
                 "Guarde este termo assinado fora do computador. Para conferir a auditoria contra ele, em "
@@ -112,3 +115,28 @@ class TermoAuditoriaPdf(DocumentoPdf[DadosTermoAuditoria]):
             ),
         ]
         return f
+
+    def _chaves(self, dados: DadosTermoAuditoria) -> list[Flowable]:
+        """The fingerprints of the users' signing keys: whoever signs the term recognises their own, and a
+        later term showing another one for the same user reveals a key put in the file from outside."""
+        if not dados.chaves:
+            return []
+        return [
+            Spacer(1, 4 * mm),
+            self.p(
+                "Cada ato gravado no banco é assinado pelo usuário que o praticou, com a sua chave de "
+                "assinatura. Impressões digitais das chaves dos usuários ativos:",
+                "Justificado",
+            ),
+            Spacer(1, 1 * mm),
+            self.campos(
+                [
+                    (
+                        f"{texto(nome)} ({texto(login)})",
+                        f"<b>{impressao}</b><br/>{texto(certificacao)}" if impressao else texto(certificacao),
+                    )
+                    for login, nome, impressao, certificacao in dados.chaves
+                ],
+                largura_rotulo=52 * mm,
+            ),
+        ]

@@ -22,7 +22,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
-from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
+from secretaria.services.base import ROTULOS_PAPEIS, Assinante, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64
 _CHAVE_TRAVA_PG = 2_413_1978
@@ -121,7 +121,17 @@ def _calcular_hash(linha: dict[str, Any]) -> str:
     return hashlib.sha256(conteudo.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _campos(reg: Auditoria) -> dict[str, Any]:
+def _campos(reg: Auditoria | sa.Row[Any]) -> dict[str, Any]:
+    campos = _campos_sem_chave(reg)
+    assinatura = getattr(reg, "assinatura", None)  # absent from copies older than revision 0018
+    if assinatura is not None:
+        # The signing key's number is part of what the hash covers: a signature removed (every row
+        # "anterior à assinatura") or moved to another key breaks the row's hash, and so the chain.
+        campos["chave"] = str(assinatura).partition(":")[0]
+    return campos
+
+
+def _campos_sem_chave(reg: Auditoria | sa.Row[Any]) -> dict[str, Any]:
     return {
         "id": reg.id,
         "momento": reg.momento.isoformat(),
@@ -244,6 +254,7 @@ def _registrar_entrada_adiada(sessao: so.Session, ator: Ator, token: str, moment
         token,
         None,
         {"usuario_id": ator.usuario_id, "entrada_em": momento.isoformat(), "registro": "adiado"},
+        ator.chave,
     )
 
 
@@ -265,7 +276,7 @@ def registrar(
     """
     sessao.flush()
     conferir_ator(sessao, ator, recusar=conferir)
-    return _anexar(sessao, ator.login, acao, entidade, entidade_id, antes, depois)
+    return _anexar(sessao, ator.login, acao, entidade, entidade_id, antes, depois, ator.chave)
 
 
 def _anexar(
@@ -276,6 +287,7 @@ def _anexar(
     entidade_id: object,
     antes: dict[str, Any] | None,
     depois: dict[str, Any] | None,
+    chave: Assinante | None = None,
 ) -> Auditoria:
     if sessao.get_bind().dialect.name == "postgresql":
         sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
@@ -294,7 +306,12 @@ def _anexar(
         hash_anterior=ultimo.hash if ultimo else HASH_INICIAL,
         hash="",
     )
-    reg.hash = _calcular_hash(_campos(reg))
+    chave = chave if sessao.get_bind().dialect.name == "sqlite" else None
+    campos = _campos_sem_chave(reg)
+    if chave is not None:
+        campos["chave"] = str(chave.chave_id)
+    reg.hash = _calcular_hash(campos)
+    reg.assinatura = None if chave is None else chave.assinar(reg.hash)
     sessao.add(reg)
     sessao.flush()
     return reg
@@ -318,6 +335,8 @@ def registrar_lote(
     ).first()
     proximo, anterior = ((ultimo.id + 1), ultimo.hash) if ultimo else (1, HASH_INICIAL)
     momento = relogio.agora()
+    # On SQLite each row is signed by the actor's key (`services.chaves`), its number hashed with the row.
+    chave = ator.chave if sessao.get_bind().dialect.name == "sqlite" else None
     linhas = []
     for acao, entidade, entidade_id, antes, depois in atos:
         linha = {
@@ -331,8 +350,12 @@ def registrar_lote(
             "depois": None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
             "hash_anterior": anterior,
         }
+        if chave is not None:
+            linha["chave"] = str(chave.chave_id)
         anterior = _calcular_hash(linha)
+        linha.pop("chave", None)
         linha["hash"] = anterior
+        linha["assinatura"] = None if chave is None else chave.assinar(anterior)
         linha["momento"] = momento
         linhas.append(linha)
         proximo += 1
@@ -360,10 +383,13 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     anterior_hash = HASH_INICIAL
     anterior_id = 0
     contadas = 0
+    # The columns the file has: a copy older than revision 0018 (checked before a restore) has no signatures.
+    presentes = {c["name"] for c in sa.inspect(sessao.connection()).get_columns("auditoria")}
+    colunas = [c for c in Auditoria.__table__.c if c.name in presentes]
     while True:
         try:
-            regs = sessao.scalars(
-                sa.select(Auditoria).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
+            regs = sessao.execute(
+                sa.select(*colunas).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
             ).all()
         except (ValueError, TypeError, sa.exc.StatementError):
             # A value no longer readable as what the program wrote (e.g. a date typed in by hand).

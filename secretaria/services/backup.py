@@ -939,7 +939,7 @@ def _concluir(banco: Banco, copia: CopiaVerificada, guardado: Path | None, ator:
     semear_basico(banco)
     # The actor's account belongs to the database just replaced (and was checked there): in the restored
     # one the same id may be nobody, or somebody else, so the row names the actor without re-reading it.
-    sem_conta = dataclasses.replace(ator, usuario_id=None, sessao=None, entrada_pendente=None)
+    sem_conta = dataclasses.replace(ator, usuario_id=None, sessao=None, entrada_pendente=None, chave=None)
     with banco.uow() as uow:
         auditoria.registrar(
             uow.session,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 # Re-exported: the windows and lists import the roles' labels from here.
 from secretaria.codigos import ROTULOS_PAPEIS as ROTULOS_PAPEIS
@@ -28,6 +28,18 @@ if TYPE_CHECKING:
     import sqlalchemy.orm as so
 
 
+class Assinante(Protocol):
+    """A user's signing key opened by their login (`services.chaves.ChaveAberta`): what the audit writer
+    needs of it. A protocol here, so the acting user's type needs no cryptography to be read."""
+
+    @property
+    def chave_id(self) -> int: ...
+
+    def assinar(self, hash_linha: str) -> str: ...
+
+    def certificar(self, texto: bytes) -> str: ...
+
+
 @dataclass(frozen=True)
 class Ator:
     """The user acting: what services check roles against and what the audit row names."""
@@ -44,6 +56,9 @@ class Ator:
     entrada_pendente: datetime | None = None
     """When the login could not be recorded in time (the database was busy): the moment of the login, which
     the session's first audited act records before its own row."""
+    chave: Assinante | None = field(default=None, repr=False, compare=False)
+    """The user's signing key, unsealed by the login on SQLite (`services.chaves`): every audit row this
+    actor writes is signed with it. None on PostgreSQL and for actors that did not log in."""
 
     def tem(self, *papeis: str) -> bool:
         return bool(self.papeis.intersection(papeis))

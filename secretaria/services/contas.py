@@ -11,6 +11,7 @@ the entry (`Ator.entrada_pendente`); any refusal says the database is busy, so n
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -26,7 +27,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.db import BancoOcupado, TextoInvalido, UnidadeDeTrabalho, texto_invalido
 from secretaria.models import Base, Usuario, UsuarioPapel
-from secretaria.services import auditoria
+from secretaria.services import auditoria, chaves
 from secretaria.services.auditoria import ENTIDADE_ACESSO
 from secretaria.services.base import (
     Ator,
@@ -50,6 +51,11 @@ MENSAGEM_INCORRETA = "Usuário ou senha incorretos."
 MENSAGEM_OCUPADO = (
     "O banco de dados está ocupado por outro usuário neste momento e a tentativa de entrada não pôde ser "
     "registrada. Tente de novo em alguns segundos."
+)
+MENSAGEM_CHAVE_ALHEIA = (
+    "Sua senha está correta, mas a sua chave de assinatura não abre com ela: a chave foi trocada fora do "
+    "programa. Nada foi gravado. Peça ao administrador que redefina a sua senha (isso cria uma chave nova, "
+    "certificada por ele) e que confira a auditoria."
 )
 T = TypeVar("T")
 # scrypt cost: about 50 ms per check here, so a guessed password costs an attacker real time.
@@ -118,6 +124,9 @@ class _Conta:
     bloqueado_ate: datetime | None
     senha_hash: str
     papeis: frozenset[str]
+    assina: bool = False
+    """SQLite: the login unseals (or, the first time, makes) the account's signing key (`services.chaves`)."""
+    chave: chaves.ChaveLida | None = None
 
 
 def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
@@ -145,24 +154,51 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
                 f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
             )
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    aberta, nova = _chave_da_entrada(uow, tentado, conta, senha)
     token = secrets.token_hex(16)
-    ator = Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token)
     try:
-        entrou = _gravar_curto(uow, lambda s: _registrar_entrada(s, conta, token, agora_))
+        entrou, aberta = _gravar_curto(
+            uow, lambda s: _registrar_entrada(s, conta, token, agora_, aberta, nova, senha)
+        )
     except BancoOcupado:
-        # The password is right: the user enters, and the first act of the session records the entry.
+        # The password is right: the user enters, and the first act of the session records the entry
+        # (signed when the key already existed; a key made now could not be stored, so none this session).
         return Ator(
-            conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token, entrada_pendente=agora_
+            conta.login,
+            conta.nome,
+            conta.papeis,
+            usuario_id=conta.id,
+            sessao=token,
+            entrada_pendente=agora_,
+            chave=aberta,
         )
     if not entrou:  # deactivated or locked between the check and the record
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
-    return ator
+    return Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token, chave=aberta)
+
+
+def _chave_da_entrada(
+    uow: UnidadeDeTrabalho, tentado: str, conta: _Conta, senha: str
+) -> tuple[chaves.ChaveAberta | None, chaves.ChaveNova | None]:
+    """The account's signing key opened by the correct password, or a new one to store with the entry
+    (its first login since the upgrade); both outside any transaction (scrypt). A key the password does
+    not open was put in the file from outside: the login is refused and recorded."""
+    if not conta.assina:
+        return None, None
+    if conta.chave is None:
+        return None, chaves.preparar(senha)
+    aberta = chaves.abrir(conta.chave, conta.id, senha)
+    if aberta is None:
+        _registrar_recusa(uow, tentado, conta, "chave de assinatura alheia")
+        raise FalhaLogin(MENSAGEM_CHAVE_ALHEIA, "senha")
+    return aberta, None
 
 
 def _ler_conta(s: so.Session, login: str) -> _Conta | None:
     usuario = s.scalar(sa.select(Usuario).where(Usuario.login == login))
     if usuario is None:
         return None
+    assina = chaves.usa_assinatura(s)
     return _Conta(
         usuario.id,
         usuario.login,
@@ -171,6 +207,8 @@ def _ler_conta(s: so.Session, login: str) -> _Conta | None:
         usuario.bloqueado_ate,
         usuario.senha_hash,
         usuario.nomes_papeis,
+        assina,
+        chaves.ler_ativa(s, usuario.id) if assina else None,
     )
 
 
@@ -262,9 +300,18 @@ def _contar_falha(uow: UnidadeDeTrabalho, conta: _Conta, agora_: datetime) -> da
         raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
 
 
-def _registrar_entrada(s: so.Session, conta: _Conta, token: str, agora_: datetime) -> bool:
-    """A correct password: failures cleared, last access and the entry's audit row; False (nothing kept)
-    when the account was deactivated or locked after the password was checked."""
+def _registrar_entrada(
+    s: so.Session,
+    conta: _Conta,
+    token: str,
+    agora_: datetime,
+    aberta: chaves.ChaveAberta | None,
+    nova: chaves.ChaveNova | None,
+    senha: str,
+) -> tuple[bool, chaves.ChaveAberta | None]:
+    """A correct password: failures cleared, last access, the key made at the first login since the
+    upgrade (self-certified: `chaves.AUTOCERTIFICADAS`) and the entry's audit row, signed with the key;
+    False (nothing kept) when the account was deactivated or locked after the password was checked."""
     tabela = Base.metadata.tables["usuario"]
     feito = s.execute(
         sa.update(tabela)
@@ -277,17 +324,24 @@ def _registrar_entrada(s: so.Session, conta: _Conta, token: str, agora_: datetim
         .returning(tabela.c.id)
     ).first()
     if feito is None:
-        return False
+        return False, None
+    if nova is not None:
+        outra = chaves.ler_ativa(s, conta.id)  # another PC's login of the same account got here first
+        if outra is not None:
+            aberta = chaves.abrir(outra, conta.id, senha)
+        else:
+            aberta = chaves.gravar(s, conta.id, conta.login, nova, chaves.MOTIVO_PRIMEIRA_ENTRADA, None)
+    ator = dataclasses.replace(_ator_da_tentativa(conta.login), chave=aberta)
     auditoria.registrar(
         s,
-        _ator_da_tentativa(conta.login),
+        ator,
         "entrada",
         ENTIDADE_ACESSO,
         token,
         None,
         {"usuario_id": conta.id, "papeis": sorted(conta.papeis)},
     )
-    return True
+    return True, aberta
 
 
 def registrar_saida(uow: UnidadeDeTrabalho, ator: Ator, *, para: Ator | None = None) -> bool:
@@ -360,6 +414,9 @@ def criar_usuario(
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         uow.session.add(usuario)
         uow.session.flush()
+        chaves.nova_certificada(
+            uow.session, usuario.id, login_limpo, senha, chaves.MOTIVO_CRIACAO, ator.chave
+        )
         auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
@@ -408,7 +465,13 @@ def criar_primeiro_administrador(
         usuario.papeis = [UsuarioPapel(papel=p) for p in sorted(conjunto)]
         s.add(usuario)
         s.flush()
-        ele = Ator(login_limpo, nome_limpo, frozenset(conjunto), usuario_id=usuario.id)
+        chave = None
+        if chaves.usa_assinatura(s):  # the root of the certificates: nobody else exists to certify it
+            nova = chaves.preparar(senha)
+            chave = chaves.gravar(
+                s, usuario.id, login_limpo, nova, chaves.MOTIVO_PRIMEIRO_ADMINISTRADOR, None
+            )
+        ele = Ator(login_limpo, nome_limpo, frozenset(conjunto), usuario_id=usuario.id, chave=chave)
         auditoria.registrar(s, ele, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
@@ -490,6 +553,10 @@ def redefinir_senha(
         usuario.falhas_login = 0
         usuario.bloqueado_ate = None
         usuario.trocar_senha = bool(temporaria)
+        # A new key the new password opens, certified by this administrator; the old one stays, inactive.
+        chaves.nova_certificada(
+            s, usuario.id, usuario.login, nova_senha, chaves.MOTIVO_REDEFINICAO, ator.chave
+        )
         _registrar_alteracao(s, ator, usuario, "redefinir_senha", antes)
         uow.commit()
 
@@ -546,6 +613,7 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
         usuario.senha_hash = hash_senha(nova_senha)
         usuario.senha_versao += 1
         usuario.trocar_senha = False
+        chaves.reselar(s, usuario.id, senha_atual, nova_senha)  # the same key, under the new password
         _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
         uow.commit()
 

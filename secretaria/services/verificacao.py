@@ -36,6 +36,7 @@ from secretaria.lei.catalogo import dispositivos
 from secretaria.models import Auditoria, Base, DadosOrgao
 from secretaria.services import auditoria
 from secretaria.services.anexos import verificar_anexos
+from secretaria.services.assinatura_atos import conferir_assinaturas, impressoes_ativas
 from secretaria.services.auditoria import ResultadoVerificacao, verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
 
@@ -129,6 +130,8 @@ class RelatorioVerificacao:
     anexos: int = 0
     ancoras: int = 0
     protecao: str = ""
+    assinaturas: str = ""
+    """SQLite: how many rows their authors signed, how many precede the signing (`assinatura_atos`)."""
 
     @property
     def integro(self) -> bool:
@@ -167,6 +170,8 @@ def verificar_tudo(
     sessao.expunge_all()
     _conferir_protecao(sessao, relatorio)
     _conferir_tempo(sessao, relatorio)
+    resumo = conferir_assinaturas(sessao, relatorio.apontar)
+    relatorio.assinaturas = "" if resumo is None else resumo.texto()
     _conferir_ancoras(sessao, relatorio, ancoras)
     for feitas, tabela in enumerate(TABELAS, start=1):
         etapa(feitas, f"Conferindo os registros ({feitas} de {len(TABELAS)} tabelas)…")
@@ -250,6 +255,7 @@ def emitir_termo(banco: Banco, ator: Ator, *, progresso: Progresso | None = None
             anexos=relatorio.anexos,
             documentos=relatorio.documentos,
             ancoras=relatorio.ancoras,
+            chaves=tuple((i.login, i.nome, i.impressao, i.certificacao) for i in impressoes_ativas(s)),
         )
         uow.commit()
     return TermoEmitido(
@@ -359,18 +365,36 @@ few minutes (PostgreSQL, several writers) are normal; a clock set back further d
 
 
 def _conferir_tempo(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    for _reg_id, mensagem in atrasos_de_relogio(sessao):
+        relatorio.apontar("relógio", mensagem)
+
+
+def atrasos_de_relogio(sessao: so.Session, desde: int = 0) -> Iterator[tuple[int, str]]:
     """Audit moments come from the acting PC's clock: one set back makes acts (an auto, a decision) look
     older than they are. Rows are numbered in the order they were written, so a moment earlier than an
-    earlier row's (beyond the tolerance) is such a clock."""
+    earlier row's (beyond the tolerance) is such a clock: (the row's number, what to say of it), for the
+    rows after number `desde` (the latest moment up to it read through the index)."""
     maior: tuple[int, datetime] | None = None
+    if desde:
+        linha = sessao.execute(
+            sa.select(Auditoria.id, Auditoria.momento)
+            .where(Auditoria.id <= desde)
+            .order_by(Auditoria.momento.desc(), Auditoria.id)
+            .limit(1)
+        ).first()
+        if linha is not None and isinstance(linha.momento, datetime):
+            maior = (int(linha.id), linha.momento)
     for reg_id, momento in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.momento).order_by(Auditoria.id).execution_options(yield_per=5000)
+        sa.select(Auditoria.id, Auditoria.momento)
+        .where(Auditoria.id > desde)
+        .order_by(Auditoria.id)
+        .execution_options(yield_per=5000)
     ):
         if not isinstance(momento, datetime):
             continue
         if maior is not None and momento < maior[1] - TOLERANCIA_RELOGIO:
-            relatorio.apontar(
-                "relógio",
+            yield (
+                int(reg_id),
                 f"Registro de auditoria nº {reg_id}: gravado com o momento {momento:%d/%m/%Y %H:%M}, anterior "
                 f"ao do registro nº {maior[0]} ({maior[1]:%d/%m/%Y %H:%M}): o relógio do computador estava "
                 "atrasado, e os atos desse momento podem estar com data errada.",

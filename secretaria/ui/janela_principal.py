@@ -168,6 +168,16 @@ class JanelaPrincipal(QMainWindow):
         layout.addWidget(self.navegacao)
         conteudo = QVBoxLayout()
         conteudo.setContentsMargins(8, 8, 8, 4)
+        self.aviso_relogio = QLabel()
+        """The administrator's warning at login: acts recorded with the PC clock set back (SQLite)."""
+        self.aviso_relogio.setObjectName("aviso_relogio")
+        self.aviso_relogio.setWordWrap(True)
+        self.aviso_relogio.setTextFormat(Qt.TextFormat.PlainText)
+        self.aviso_relogio.setStyleSheet(
+            "color: #7c2d12; background: #fff7ed; border: 1px solid #fdba74; padding: 6px;"
+        )
+        self.aviso_relogio.hide()
+        conteudo.addWidget(self.aviso_relogio)
         conteudo.addWidget(self.pilha)
         layout.addLayout(conteudo, 1)
         self.setCentralWidget(central)
@@ -220,6 +230,7 @@ class JanelaPrincipal(QMainWindow):
         self.rotulo_papeis.setText(f"Papéis: {papeis}")
         self.acao_backup.setEnabled(contexto.pode("administrador"))
         self.acao_minha_senha.setEnabled(contexto.ator.usuario_id is not None)
+        self._avisar_relogio(contexto)
         # The Secretary's and the head of transport's (the authority who proposes penalties) home is the Painel.
         chaves = self.chaves_visiveis
         inicial = (
@@ -227,6 +238,25 @@ class JanelaPrincipal(QMainWindow):
         )
         self.navegacao.setCurrentRow(inicial)
         self._navegar(inicial)
+
+    def _avisar_relogio(self, contexto: Contexto) -> None:
+        """Shown to an administrator who enters: audit rows written since their previous login with a
+        moment earlier than a row before them (a PC clock set back dates acts falsely)."""
+        from secretaria.services.assinatura_atos import relogio_atrasado_na_entrada
+
+        with contexto.banco.leitura() as sessao:
+            atrasos = relogio_atrasado_na_entrada(sessao, contexto.ator)
+        self.aviso_relogio.setVisible(bool(atrasos))
+        if not atrasos:
+            self.aviso_relogio.clear()
+            return
+        quantos = "1 registro" if len(atrasos) == 1 else f"{len(atrasos)} registros"
+        linhas = "\n".join(f"• {a}" for a in atrasos[:3]) + ("\n• …" if len(atrasos) > 3 else "")
+        self.aviso_relogio.setText(
+            f"Relógio atrasado: desde a sua última entrada, {quantos} de auditoria foram gravados com um "
+            f"momento anterior ao de um registro de antes. Confira a data e a hora deste computador e dos atos "
+            f"desse período (Administração › Auditoria).\n{linhas}"
+        )
 
     def trocar_usuario(self) -> None:
         self._pedir_login()

@@ -333,3 +333,32 @@ def test_demo_confere_com_a_auditoria_depois_de_entrar(demo: Banco) -> None:
         texto = repr(imagens.all())
     assert relatorio.integro, relatorio.achados
     assert "scrypt" not in texto and "senha_hash" not in texto
+
+
+def test_demo_confere_com_cada_usuario_assinando_os_seus_atos(demo: Banco) -> None:
+    """Issue 28 on SQLite: every demo user gets their key at their first login and signs their acts; the
+    generator's rows come before the first signature ("anteriores à assinatura"): the demo verifies clean."""
+    from secretaria.models import Auditoria
+    from secretaria.services import backup
+    from secretaria.services.verificacao import verificar_tudo
+
+    atores = [autenticar(demo.uow(), login, SENHA_DEMO) for login, _nome, _papeis in USUARIOS_DEMO]
+    administrador = next(a for a in atores if a.tem("administrador"))
+    backup.definir_copias_mantidas(demo.uow(), administrador, quantidade=5)
+    with demo.leitura() as s:
+        relatorio = verificar_tudo(s)
+        sem_assinatura = s.scalar(
+            sa.select(sa.func.count()).where(
+                Auditoria.usuario_login == administrador.login,
+                Auditoria.assinatura.is_(None),
+                Auditoria.acao.not_in(["falha_entrada", "recusa_entrada", "bloqueio"]),  # nobody to sign
+            )
+        )
+    assert relatorio.integro, relatorio.achados
+    if demo.eh_sqlite:
+        assert all(a.chave is not None for a in atores)
+        assert sem_assinatura == 0
+        assert f"{len(USUARIOS_DEMO)} chaves de assinatura certificadas" in relatorio.assinaturas
+        assert "anteriores à assinatura" in relatorio.assinaturas
+    else:
+        assert all(a.chave is None for a in atores) and relatorio.assinaturas == ""

@@ -32,15 +32,18 @@ def _auditoria(banco: Banco, usuario_id: int) -> list[tuple[str, dict[str, objec
 
 
 def test_redefinicao_provisoria_ate_a_troca_pelo_usuario(banco: Banco) -> None:
+    # A logged-in administrator: on SQLite their acts are signed, and beto's new keys certified by them.
+    contas.criar_primeiro_administrador(banco.uow(), login="ana", nome="Ana", senha="Admin1234")
+    ana = contas.autenticar(banco.uow(), "ana", "Admin1234")
     beto = contas.criar_usuario(
-        banco.uow(), ADMIN, login="beto", nome="Beto", senha="segredo123", papeis=["fiscal"]
+        banco.uow(), ana, login="beto", nome="Beto", senha="segredo123", papeis=["fiscal"]
     )
     primeiro = contas.autenticar(banco.uow(), "beto", "segredo123")
     with banco.leitura() as s:
         assert not contas.precisa_trocar_senha(s, primeiro)
         assert not contas.obter_usuario(s, beto).trocar_senha
 
-    contas.redefinir_senha(banco.uow(), ADMIN, beto, nova_senha="provisoria1", temporaria=True)
+    contas.redefinir_senha(banco.uow(), ana, beto, nova_senha="provisoria1", temporaria=True)
     ator = contas.autenticar(banco.uow(), "beto", "provisoria1")
     with banco.leitura() as s:
         assert contas.precisa_trocar_senha(s, ator)
@@ -59,7 +62,7 @@ def test_redefinicao_provisoria_ate_a_troca_pelo_usuario(banco: Banco) -> None:
     assert contas.autenticar(banco.uow(), "beto", "minha12345").login == "beto"
 
     # A reset without "exigir troca" keeps the administrator's password as the user's.
-    contas.redefinir_senha(banco.uow(), ADMIN, beto, nova_senha="definitiva1", temporaria=False)
+    contas.redefinir_senha(banco.uow(), ana, beto, nova_senha="definitiva1", temporaria=False)
     with banco.leitura() as s:
         assert not s.scalar(sa.select(Usuario.trocar_senha).where(Usuario.id == beto))
 

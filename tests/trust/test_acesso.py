@@ -57,6 +57,7 @@ def _conta_atual(banco: Banco, uid: int) -> Usuario:
 def test_cada_entrada_recusa_bloqueio_saida_e_troca_e_auditada(banco: Banco) -> None:
     uid = _conta(banco, "ana", "administrador")
     uid_bia = _conta(banco, "bia", "fiscal")
+    _conta(banco, "caio", "administrador")
     ana = autenticar(banco.uow(), "ana", SENHA)
     with pytest.raises(FalhaLogin):
         autenticar(banco.uow(), "ana", "Errada999")
@@ -71,7 +72,8 @@ def test_cada_entrada_recusa_bloqueio_saida_e_troca_e_auditada(banco: Banco) -> 
             autenticar(banco.uow(), "ana", "Errada999")
     with pytest.raises(FalhaLogin, match="bloqueada"):
         autenticar(banco.uow(), "ana", SENHA)
-    contas.desbloquear_usuario(banco.uow(), SISTEMA, uid)
+    caio = autenticar(banco.uow(), "caio", SENHA)  # on SQLite an act is signed by whoever logged in
+    contas.desbloquear_usuario(banco.uow(), caio, uid)
     ana2 = autenticar(banco.uow(), "ana", SENHA)
     assert contas.registrar_saida(banco.uow(), ana, para=ana2)
     assert contas.registrar_saida(banco.uow(), ana2)
@@ -87,6 +89,7 @@ def test_cada_entrada_recusa_bloqueio_saida_e_troca_e_auditada(banco: Banco) -> 
         ("falha_entrada", "ana"),
         ("bloqueio", "ana"),
         ("recusa_entrada", "ana"),
+        ("entrada", "caio"),
         ("entrada", "ana"),
         ("troca_usuario", "ana"),
         ("saida", "ana"),
@@ -95,7 +98,7 @@ def test_cada_entrada_recusa_bloqueio_saida_e_troca_e_auditada(banco: Banco) -> 
     assert '"para": "ana"' in acessos[-2]["depois"] and acessos[-1]["entidade_id"] == ana2.sessao
     assert '"motivo": "conta inexistente"' in acessos[2]["depois"]
     assert '"motivo": "conta inativa"' in acessos[3]["depois"]
-    assert '"motivo": "conta bloqueada"' in acessos[-4]["depois"]
+    assert '"motivo": "conta bloqueada"' in acessos[-5]["depois"]
     # Login rows are events, not record images: the whole verification still passes.
     with banco.leitura() as s:
         relatorio = verificar_tudo(s)
