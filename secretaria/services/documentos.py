@@ -82,7 +82,7 @@ from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
-from secretaria.services.processo_base import auto_com_relacoes
+from secretaria.services.processo_base import auto_com_relacoes, termos_sem_intimacao
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
@@ -446,12 +446,20 @@ def termo_a_intimar(sessao: so.Session, auto_id: int) -> Retificacao | None:
     )
 
 
+def _pendente(sessao: so.Session, termo: Retificacao) -> bool:
+    """Whether no successful delivery has carried the termo yet (it must still be notified)."""
+    return any(t.id == termo.id for t in termos_sem_intimacao(sessao, termo.auto_id, so_substancia=True))
+
+
 def dados_intimacao_retificacao(
     sessao: so.Session, retificacao_id: int | None, *, data_intimacao: date | None = None
 ) -> DadosIntimacaoRetificacao:
     """The intimação of a termo of substance (REGRAS § 5): the termo, the auto as corrected and its copy,
     and the new defence deadline as "15 dias contados do recebimento". Once the termo's delivery is
-    recorded, a copy issued again prints that day and the deadline counted, and is dated that day."""
+    recorded, a copy issued again prints that day and the deadline counted, and is dated that day.
+
+    A termo corrected again by a later one is still notified while no delivery has carried it (the
+    operator is told of every correction of substance); once delivered, only its stored paper is reprinted."""
     from secretaria.services.retificacoes import itens_do_termo, obter_termo
 
     termo = obter_termo(sessao, retificacao_id)
@@ -463,7 +471,7 @@ def dados_intimacao_retificacao(
             "retificacao_id",
         )
     ultimo = termo_a_intimar(sessao, auto.id)
-    if ultimo is not None and ultimo.id != termo.id:
+    if ultimo is not None and ultimo.id != termo.id and not _pendente(sessao, termo):
         raise ErroDominio(
             f"O auto nº {auto.numero_formatado} foi retificado de novo pelo termo nº {ultimo.numero_formatado}: "
             "a intimação a entregar é a desse termo.",
@@ -980,14 +988,19 @@ def dados_lote_intimacoes(
             f"Nenhum auto lavrado de {formatar_data(inicio)} a {formatar_data(fim)} aguarda intimação.",
             "inicio",
         )
-    termos: dict[int, Retificacao] = {}
-    for termo in sessao.scalars(
-        sa.select(Retificacao)
+    # Each termo of substance not yet delivered, oldest first: the notice of each is the one the case
+    # screen issues for it (a delivery records one termo; the defence reopens with the last).
+    retificados = sessao.scalars(
+        sa.select(Retificacao.auto_id)
         .where(Retificacao.auto_id.in_([r.id for r in linhas]), Retificacao.substancial.is_(True))
-        .order_by(Retificacao.id)
-    ):
-        termos[termo.auto_id] = termo  # the latest of each auto
-    ultima = max([r.data_lavratura for r in linhas] + [t_.data for t_ in termos.values()])
+        .distinct()
+    )
+    termos = {
+        auto_id: pendentes
+        for auto_id in retificados
+        if (pendentes := termos_sem_intimacao(sessao, auto_id, so_substancia=True))
+    }
+    ultima = max([r.data_lavratura for r in linhas] + [t_.data for ts in termos.values() for t_ in ts])
     if dia < ultima:
         raise ErroDominio(
             f"A entrega ({formatar_data(dia)}) não pode ser anterior à lavratura do último auto do lote "
@@ -999,14 +1012,14 @@ def dados_lote_intimacoes(
     operadoras: dict[int, DadosOperadora] = {}
     intimacoes: list[DadosIntimacao | DadosIntimacaoRetificacao] = []
     for r in linhas:
-        do_termo = termos.get(r.id)
-        if do_termo is not None:
-            lida = dados_intimacao_retificacao(sessao, do_termo.id, data_intimacao=dia)
-            intimacoes.append(
-                dataclasses.replace(
-                    lida, intimacao=dataclasses.replace(lida.intimacao, timbre=t, data_emissao=emissao)
+        if r.id in termos:
+            for do_termo in termos[r.id]:
+                lida = dados_intimacao_retificacao(sessao, do_termo.id, data_intimacao=dia)
+                intimacoes.append(
+                    dataclasses.replace(
+                        lida, intimacao=dataclasses.replace(lida.intimacao, timbre=t, data_emissao=emissao)
+                    )
                 )
-            )
             continue
         o: Operadora = r.Operadora
         if o.id not in operadoras:

@@ -362,3 +362,97 @@ def test_intimacao_do_auto_retificado_sem_copia_guardada_aponta_a_do_termo(banco
     with pytest.raises(ErroDominio, match="a intimação a entregar é a do termo de retificação") as erro:
         _emitir(banco, "intimacao", auto_id)
     assert erro.value.campo == "tipo"
+
+
+def test_lote_intima_cada_termo_de_substancia_pendente_como_a_tela_do_caso(banco: Banco, caso: Any) -> None:
+    """Two corrections of substance before any delivery: the operator must be notified of each (a delivery
+    records one termo; REGRAS § 5). The batch carries, for each termo still awaiting its intimação, the
+    notice the case screen issues for it — the same words — and each delivery it covers can be recorded."""
+    r = caso
+    r.hoje = date(2026, 11, 2)
+    auto_id = int(r.lavrar(dispositivo="1-VI", data_infracao=date(2026, 11, 2)).id)
+    r.hoje = date(2026, 11, 4)
+    primeiro = retificar_auto(
+        banco.uow(),
+        ATORES["fiscal"],
+        auto_id=auto_id,
+        alteracoes={"dispositivo_codigo": "1-V"},
+        motivo=MOTIVO,
+    )
+    r.hoje = date(2026, 11, 5)
+    segundo = retificar_auto(
+        banco.uow(),
+        ATORES["fiscal"],
+        auto_id=auto_id,
+        alteracoes={"descricao_fatos": "Veículo com bancos rasgados e sem limpeza."},
+        motivo="Os fatos foram descritos de forma incompleta.",
+    )
+    assert primeiro.substancial and segundo.substancial
+    entrega = date(2026, 11, 6)
+
+    # What the case screen issues for each termo (the retificação dialog issues each; the Documentos tab
+    # the latest): numbered, stored.
+    tela: dict[str, list[str]] = {}
+    for termo in (primeiro, segundo):
+        info, conteudo = _emitir(
+            banco, "intimacao_termo", auto_id, retificacao_id=termo.id, data_entrega=entrega
+        )
+        assert info.referencia == termo.numero_formatado
+        tela[termo.numero_formatado] = paginas(conteudo)
+
+    lote = emitir_documento(
+        banco.uow(),
+        ATORES["protocolo"],
+        tipo="lote_intimacoes",
+        periodo=(date(2026, 11, 1), date(2026, 11, 30)),
+        data_entrega=entrega,
+    )
+    with banco.leitura() as s:
+        bytes_lote = obter_documento(s, lote.id)
+    _guardar_para_olhar("lote-dois-termos", lote.id, bytes_lote)
+    do_lote = paginas(bytes_lote)
+    avisos = [p for p in do_lote if "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in p]
+    # One notice per termo, oldest first, never the auto's own (superseded) intimação.
+    assert len(avisos) == 2
+    assert not any("INTIMAÇÃO Auto" in p or p.startswith("INTIMAÇÃO ") for p in do_lote)
+    dias = (date(2026, 11, 4), date(2026, 11, 5))
+    for aviso, termo, dia in zip(avisos, (primeiro, segundo), dias, strict=True):
+        assert f"Termo de Retificação nº {termo.numero_formatado}, de {formatar_data(dia)}" in aviso
+        pagina_tela = next(
+            p for p in tela[termo.numero_formatado] if "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in p
+        )
+        # The same notice, word for word, from its title to the receipt (the running header and page
+        # number are the paper's own).
+        inicio = "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO"
+        assert aviso[aviso.index(inicio) :] == pagina_tela[pagina_tela.index(inicio) :]
+    assert "Dispositivo infringido Art. 1º, VI (tipo A) Art. 1º, V (tipo B)" in avisos[0]
+    assert "Veículo com bancos rasgados e sem limpeza." in avisos[1]
+    # Each notice goes with the corrected auto's copy; the delivery list names both termos.
+    assert sum("CÓPIA DO AUTO RETIFICADO" in p for p in do_lote) >= 2
+    relacao = next(p for p in do_lote if "RELAÇÃO DE ENTREGA DE INTIMAÇÕES" in p)
+    assert f"TR {primeiro.numero_formatado}" in relacao and f"TR {segundo.numero_formatado}" in relacao
+    assert "2 intimações" in relacao
+
+    # Both deliveries can be recorded; the defence reopens with the last one (REGRAS § 5).
+    r.hoje = entrega
+    for termo in (primeiro, segundo):
+        feita = registrar_intimacao(
+            banco.uow(),
+            ATORES["protocolo"],
+            auto_id=auto_id,
+            data=entrega,
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+            retificacao_id=termo.id,
+        )
+    assert feita.prazo is not None and feita.prazo > entrega
+    # Delivered, the first termo's notice is no longer in a batch.
+    with pytest.raises(ErroDominio, match="aguarda intimação"):
+        emitir_documento(
+            banco.uow(),
+            ATORES["protocolo"],
+            tipo="lote_intimacoes",
+            periodo=(date(2026, 11, 1), date(2026, 11, 30)),
+            data_entrega=entrega,
+        )
