@@ -641,6 +641,9 @@ class DadosRevisao:
     prazo_pagamento_dias: int | None = None
     pagamento_instrucoes: str = ""
     data_definitiva: date | None = None
+    julgamento: str = ""
+    """How the appeal's judgment set the penalty in force before the revision ("" when not appealed): every
+    later document shows the judgment (REGRAS § 5)."""
 
     def __post_init__(self) -> None:
         _checar_numero(self.numero)

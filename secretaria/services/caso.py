@@ -887,6 +887,8 @@ def _ordem(e: EventoCaso) -> float:
     """Acts of the same day in the order the procedure has them (the decision's intimação after the decision)."""
     if e.ato == "intimacao" and e.titulo.startswith("Intimação da decisão"):
         return 7
+    if e.ato == "intimacao" and e.titulo.startswith("Intimação do julgamento"):
+        return 9.5  # after the judgment it notifies
     if e.ato == "intimacao" and e.titulo.startswith("Intimação do termo de revisão"):
         return 100  # after the termo de revisão itself (99), which it delivers
     return _ORDEM_ATOS.get(e.ato, 99)

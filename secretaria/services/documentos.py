@@ -101,6 +101,7 @@ __all__ = [
     "dados_intimacao_retificacao",
     "dados_julgamento",
     "dados_lote_intimacoes",
+    "descricao_documento",
     "documentos_emitidos",
     "emitir_documento",
     "info_documento",
@@ -173,15 +174,20 @@ class DocumentoInfo:
 
     @property
     def descricao(self) -> str:
-        """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
-        nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
-        if self.tipo == "processo":
-            return f"{nome} do auto nº {self.referencia}"
-        if self.tipo in TIPOS_NUMERADOS:
-            return f"{nome} nº {self.referencia}"
-        if self.tipo == "lote_intimacoes":
-            return f"{nome} de {self.referencia}"
-        return f"{nome} {self.referencia}"
+        return descricao_documento(self.tipo, self.referencia)
+
+
+def descricao_documento(tipo: str, referencia: str) -> str:
+    """ "Auto de infração nº 0001/2026", "Notificação de decisão do auto nº 0001/2026", "Ficha da operadora
+    11.222.333/0001-81 em 30/11/2026"…: a notice numbered by the auto it notifies says so."""
+    nome = TIPOS_DOCUMENTO.get(tipo, tipo)
+    if tipo in ("processo", "decisao", "julgamento"):
+        return f"{nome} do auto nº {referencia}"
+    if tipo in TIPOS_NUMERADOS:
+        return f"{nome} nº {referencia}"
+    if tipo == "lote_intimacoes":
+        return f"{nome} de {referencia}"
+    return f"{nome} {referencia}"
 
 
 # --- shared labels ------------------------------------------------------------------------------------------
@@ -781,7 +787,19 @@ def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     reais = urm_para_reais(revisao.multa_ur_nova, decisao.valor_urm)
     dias_pagar, instrucoes = _pagamento(sessao)
+    recurso = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
+    julgamento = ""
+    if recurso is not None and recurso.julgado_em is not None and recurso.resultado != "pendente":
+        julgamento = f"O recurso ao Prefeito Municipal, julgado em {formatar_data(recurso.julgado_em)}, " + (
+            f"reduziu a multa da decisão, de {formatar_urm(decisao.multa_ur)}, para "
+            f"{formatar_urm(revisao.multa_ur_anterior)}."
+            if recurso.resultado != "negado" and decisao.multa_ur != revisao.multa_ur_anterior
+            else "reduziu a penalidade da decisão."
+            if recurso.resultado != "negado"
+            else "manteve a penalidade da decisão."
+        )
     return DadosRevisao(
+        julgamento=julgamento,
         timbre=t,
         numero=revisao.numero_formatado,
         numero_auto=auto.numero_formatado,
