@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -29,7 +28,6 @@ from pytestqt.qtbot import QtBot
 from secretaria.db import Banco
 from secretaria.services.caso import obter_caso
 from secretaria.ui.widgets.datas import CampoData
-from secretaria.ui.widgets.letras import letras_usadas
 from tests.helpers import apoio_processo as ap
 from tests.helpers import fabrica
 from tests.ui.test_teclado import alt_repetidos
@@ -241,18 +239,6 @@ def test_alt_nas_datas_dos_filtros_das_paginas(qtbot: QtBot, banco: Banco, rotei
     assert verificar_mnemonicos(qtbot, pagina) >= len(com_letra)
 
 
-def _de_enter_ou_escape_sem_letra_livre(botao: QAbstractButton, janela: QWidget) -> bool:
-    """A form's Salvar or Cancelar (pressed by Enter and Escape) whose every letter another control of the
-    window uses: the auto's form has a field for nearly every letter."""
-    caixa = botao.parentWidget()
-    if not isinstance(caixa, QDialogButtonBox) or caixa.buttonRole(botao) not in (
-        QDialogButtonBox.ButtonRole.AcceptRole,
-        QDialogButtonBox.ButtonRole.RejectRole,
-    ):
-        return False
-    return {c.lower() for c in botao.text() if c.isascii() and c.isalpha()} <= letras_usadas(janela, botao)
-
-
 def botoes_sem_letra(janela: QWidget) -> list[str]:
     """The visible push buttons, check boxes and radio buttons of `janela` whose text has no Alt letter (a
     button drawn only with a symbol, like a date field's "▾", has no word to take one from)."""
@@ -263,7 +249,6 @@ def botoes_sem_letra(janela: QWidget) -> list[str]:
         and b.isVisibleTo(janela)
         and any(c.isalpha() for c in b.text())
         and _letra(b.text()) is None
-        and not _de_enter_ou_escape_sem_letra_livre(b, janela)
     ]
 
 
@@ -389,3 +374,67 @@ def test_cada_botao_das_caixas_de_mensagem_tem_letra_propria(qtbot: QtBot) -> No
             faltas.append(" / ".join(textos))
         caixa.reject()
     assert faltas == [], faltas
+
+
+def test_botoes_dos_dialogos_de_revisao_e_do_certificado(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Any
+) -> None:
+    """The dialogs the walk above cannot build from its one decided case: the revision of a sanction (a
+    case whose counted prior was annulled), the check of a revised deadline and the certificate's password."""
+    from secretaria.ui.certificado import DialogoSenhaCertificado
+    from secretaria.ui.processo import atos
+
+    roteiro.hoje = date(2026, 11, 30)
+    anterior = int(roteiro.decidido(data_infracao=date(2026, 9, 3), multa="0.50", dispositivo="1-V").id)
+    auto_id = int(roteiro.decidido(data_infracao=date(2026, 10, 20), multa="2.00", dispositivo="1-V").id)
+    roteiro.recorrer(anterior, date(2026, 10, 1))
+    roteiro.julgar(anterior, date(2026, 11, 30), "provido")
+    with banco.leitura() as s:
+        caso = obter_caso(s, auto_id)
+    assert caso.revisoes_sancao
+    contexto = ap.contexto(banco, *TODOS)
+    faltas: list[str] = []
+    for janela in (
+        atos.DialogoRevisaoSancao(contexto, caso),
+        atos.DialogoConferirRevisao(contexto, caso),
+        DialogoSenhaCertificado(tmp_path / "certificado.pfx"),
+    ):
+        faltas += _conferir_botoes(qtbot, janela)
+        janela.close()
+    assert faltas == [], "\n".join(sorted(set(faltas)))
+
+
+CAMINHADOS = {
+    # test_cada_botao_de_cada_dialogo_tem_letra_propria
+    "DialogoOperadora", "DialogoLinha", "DialogoVeiculo", "DialogoEmpregado", "DialogoFiscal", "DialogoAuto",
+    "DialogoRepresentacao", "DialogoInstaurarCassacao", "DialogoUsuario", "DialogoNovaSenha", "DialogoValorUrm",
+    "DialogoDiaNaoUtil", "DialogoTipo1X", "DialogoDispositivoContratual", "DialogoIntimacao", "DialogoDefesa",
+    "DialogoProposta", "DialogoDecisao", "DialogoRecurso", "DialogoJulgamento", "DialogoSuspensao",
+    "DialogoPagamento", "DialogoCumprimento", "DialogoCancelar", "DialogoRetificacao", "DialogoLogin",
+    "DialogoMinhaSenha", "DialogoPrimeiroAcesso", "DialogoImportacao", "TelaCaso", "TelaRepresentacao",
+    "DialogoArquivarRepresentacao", "DialogoAtoCassacao", "DialogoDecidirCassacao",
+    # test_botoes_dos_dialogos_de_revisao_e_do_certificado
+    "DialogoRevisaoSancao", "DialogoConferirRevisao", "DialogoSenhaCertificado",
+}  # fmt: skip
+"""Every dialog class the walks above build; the bases they share are never shown on their own."""
+BASES = {"DialogoFormulario", "DialogoRegistro", "DialogoAto", "DialogoSimples", "DialogoCadastro"}
+
+
+def test_nenhum_dialogo_fica_fora_da_caminhada() -> None:
+    """A dialog added later joins the walk of Alt letters, or this fails naming it."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import secretaria.ui
+
+    classes: set[str] = set()
+    for modulo in pkgutil.walk_packages(secretaria.ui.__path__, "secretaria.ui."):
+        m = importlib.import_module(modulo.name)
+        classes |= {
+            nome
+            for nome, c in inspect.getmembers(m, inspect.isclass)
+            if issubclass(c, QDialog) and c.__module__ == m.__name__ and not nome.startswith("_")
+        }
+    assert classes - BASES - CAMINHADOS == set()
+    assert classes >= CAMINHADOS  # no name left over from a dialog since renamed
