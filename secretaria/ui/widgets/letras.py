@@ -136,7 +136,7 @@ def _ceder_letra(janela: QWidget, botao: QAbstractButton) -> None:
     start if any can. A big form's Cancelar thus gets its letter too; nothing changes when no control can
     move."""
     texto = botao.text()
-    opcoes: list[tuple[bool, QWidget, str, str]] = []
+    opcoes: list[tuple[bool, QLabel | QAbstractButton, str, str]] = []
     vizinhos = [
         (w, t)
         for w, t in _com_letra(janela)
@@ -147,17 +147,18 @@ def _ceder_letra(janela: QWidget, botao: QAbstractButton) -> None:
         if not (c.isascii() and c.isalpha()):
             continue
         donos = [w for w, t in vizinhos if letra(t) == c]
-        if len(donos) != 1 or not isinstance(donos[0], (QLabel, QAbstractButton)):
+        dono = donos[0] if len(donos) == 1 else None
+        if not isinstance(dono, (QLabel, QAbstractButton)):
             continue
-        dono = donos[0]
         livre = com_letra(sem_letra(dono.text()), letras_usadas(janela, junto_de=dono) | {c})
         if letra(livre) is not None:
             opcoes.append((_no_inicio_de_palavra(livre), dono, livre, c))
     if not opcoes:
         return
-    _inicio, dono, livre, c = max(opcoes, key=lambda o: o[0])  # the first at a word's start, else the first
-    assert isinstance(dono, (QLabel, QAbstractButton))
-    dono.setText(livre)
+    _inicio, escolhido, livre, c = max(
+        opcoes, key=lambda o: o[0]
+    )  # the first at a word's start, else the first
+    escolhido.setText(livre)
     posicao = next(i for i, ch in enumerate(texto) if ch.lower() == c)
     botao.setText(f"{texto[:posicao]}&{texto[posicao:]}")
 
