@@ -756,7 +756,7 @@ def _linha_do_tempo(
                 f"Recebida de {representacao.peticionario_nome} (art. 12).",
             )
         )
-    ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", f"{auto.local}."))
+    ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", _frase(auto.local)))
     proxima = _proxima_como_lavrada(auto, retificacoes)
     ev.append(
         EventoCaso(

@@ -252,6 +252,36 @@ def botoes_sem_letra(janela: QWidget) -> list[str]:
     ]
 
 
+_PONTUACAO_DOBRADA = re.compile(r"(?<![.])\.\.(?![.])|\.:|:\.|::|:\s*:")
+
+
+def pontuacao_dobrada(janela: QWidget) -> list[str]:
+    """The visible texts of `janela` (labels, buttons, group boxes, tabs, table headers, placeholders, the
+    title) with a doubled stop: "Obs..", "Observação.:", "Situação::" — a label built by adding ":" or "."
+    to a text that already had it. An ellipsis ("…", "...") is not one."""
+    from PySide6.QtWidgets import QGroupBox, QHeaderView, QTabBar
+
+    textos = [janela.windowTitle()]
+    for w in janela.findChildren(QWidget):
+        if not w.isVisibleTo(janela):
+            continue
+        if isinstance(w, (QLabel, QAbstractButton)):
+            textos.append(w.text())
+        elif isinstance(w, QGroupBox):
+            textos.append(w.title())
+        elif isinstance(w, QTabBar):
+            textos += [w.tabText(i) for i in range(w.count())]
+        elif isinstance(w, QLineEdit):
+            textos.append(w.placeholderText())
+        elif isinstance(w, QHeaderView) and w.model() is not None:
+            textos += [str(w.model().headerData(i, w.orientation()) or "") for i in range(w.count())]
+    return [
+        f"{type(janela).__name__}: {t!r}"
+        for t in textos
+        if _PONTUACAO_DOBRADA.search(re.sub(r"<[^>]+>", "", t.replace("&&", "&").replace("&", "")))
+    ]
+
+
 def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
     """Show `janela` and every tab of it; the buttons without a letter and the letters used twice."""
     qtbot.addWidget(ap.manter(janela))
@@ -264,6 +294,7 @@ def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
             if aba is not None:
                 aba.setCurrentIndex(i)
             faltas += botoes_sem_letra(janela)
+            faltas += pontuacao_dobrada(janela)
             faltas += [f"{type(janela).__name__}: {t}" for t in alt_repetidos(janela).values()]
     return faltas
 
@@ -438,3 +469,40 @@ def test_nenhum_dialogo_fica_fora_da_caminhada() -> None:
         }
     assert classes - BASES - CAMINHADOS == set()
     assert classes >= CAMINHADOS  # no name left over from a dialog since renamed
+
+
+def test_guarda_da_pontuacao_dobrada(qtbot: QtBot) -> None:
+    """The guard above finds a label built with a second stop, and leaves an ellipsis alone."""
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    for texto in ("Obs..", "&Situação::", "Observação.:", "Carregando...", "Salvar…", "Av. Brasil, 10"):
+        QLabel(texto, janela)
+    assert pontuacao_dobrada(janela) == [
+        "QWidget: 'Obs..'",
+        "QWidget: '&Situação::'",
+        "QWidget: 'Observação.:'",
+    ]
+
+
+def test_paginas_da_janela_principal_sem_pontuacao_dobrada(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Every page of the main window (lists, home, painel, reports, administration): no label, button,
+    header or placeholder with a doubled stop."""
+    from secretaria.ui.janela_principal import PAGINAS, JanelaPrincipal
+
+    roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, *TODOS)))
+    qtbot.addWidget(janela)
+    janela.resize(1366, 768)
+    with qtbot.waitActive(janela):
+        janela.show()
+    faltas: list[str] = []
+    for definicao in PAGINAS:
+        pagina = janela.mostrar_pagina(definicao.chave)
+        assert pagina is not None, definicao.chave
+        abas: list[QTabWidget | None] = list(pagina.findChildren(QTabWidget))
+        for aba in abas or [None]:
+            for i in range(aba.count() if aba is not None else 1):
+                if aba is not None:
+                    aba.setCurrentIndex(i)
+                faltas += [f"{definicao.chave}: {f}" for f in pontuacao_dobrada(pagina)]
+    assert faltas == [], "\n".join(sorted(set(faltas)))
