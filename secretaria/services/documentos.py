@@ -1337,6 +1337,8 @@ def emitir_documento(
         pedido = _pedido(
             uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id, revisao_id
         )
+        if (termo_guardado := _termo_de_revisao_guardado(uow.session, pedido, certificado)) is not None:
+            return termo_guardado
     conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
     with uow:
@@ -1491,6 +1493,28 @@ def assinar_documento(
         carimbo_url=carimbo_url,
     )
     return _gravar_documento(uow, ator, pedido, assinado, momento, (certificado, info.sha256, info.id))
+
+
+def _termo_de_revisao_guardado(
+    sessao: so.Session, pedido: _Pedido, certificado: Certificado | None
+) -> DocumentoInfo | None:
+    """A termo de revisão once issued is that paper (REGRAS § 5: a reprint is the stored document, never
+    re-rendered): its newest signed copy, else the first issued. None when never issued, or when it is to be
+    signed now and has no signed copy yet (signing goes on as for any document)."""
+    if pedido.tipo != "revisao":
+        return None
+    primeiro = sessao.scalar(
+        sa.select(DocumentoEmitido)
+        .where(DocumentoEmitido.tipo == "revisao", DocumentoEmitido.referencia == pedido.referencia)
+        .order_by(DocumentoEmitido.id)
+        .limit(1)
+    )
+    if primeiro is None:
+        return None
+    assinado, _sem = _ja_emitidos(sessao, "revisao", pedido.referencia, primeiro.sha256)
+    if assinado is not None:
+        return assinado
+    return _info(primeiro, novo=False) if certificado is None else None
 
 
 def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> DocumentoEmitido | None:

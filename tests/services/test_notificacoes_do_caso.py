@@ -7,6 +7,7 @@ reprint of an earlier notice is the stored document, byte for byte. On SQLite an
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from datetime import date, timedelta
@@ -83,7 +84,7 @@ def caso(banco: Banco, roteiro: Any) -> Any:
 
 
 def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
-    banco: Banco, caso: Any
+    banco: Banco, caso: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     r = caso
     # --- a prior, art. 1º, V (tipo B), fact of 03/09/2026, decided 24/09, the decision intimated 25/09 and
@@ -320,6 +321,18 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     # By the auto's number (as `secretaria documento revisao NNNN/AAAA` asks): the same stored paper.
     de_novo_revisao, bytes_de_novo_revisao = _emitir(banco, "revisao", auto_id)
     assert (de_novo_revisao.id, bytes_de_novo_revisao) == (termo_revisao.id, bytes_revisao)
+    # Even when the program would word it differently today: the termo is the paper issued.
+    from secretaria.services import documentos
+
+    original = documentos.dados_revisao
+    monkeypatch.setattr(
+        documentos,
+        "dados_revisao",
+        lambda s, i: dataclasses.replace(original(s, i), fundamentacao="Outra redação."),
+    )
+    outra_vez, bytes_outra_vez = _emitir(banco, "revisao", auto_id, revisao_id=revisao_id)
+    assert (outra_vez.id, outra_vez.novo, bytes_outra_vez) == (termo_revisao.id, False, bytes_revisao)
+    monkeypatch.undo()
 
     # --- the complete case file: every piece in order, each stored notice with its SHA-256.
     integral, bytes_integral = _emitir(banco, "processo", auto_id)
