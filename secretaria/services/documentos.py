@@ -107,6 +107,7 @@ __all__ = [
     "info_documento",
     "localizar_auto",
     "localizar_operadora",
+    "localizar_termo",
     "obter_documento",
     "renderizar",
     "situacao_caso",
@@ -1077,6 +1078,27 @@ def localizar_auto(sessao: so.Session, numero: str) -> int:
     if auto_id is None:
         raise NaoEncontrado(f"Auto de infração nº {numero_auto(num, ano)} não encontrado.", "numero")
     return auto_id
+
+
+def localizar_termo(sessao: so.Session, auto_id: int, numero: str) -> int:
+    """The id of the auto's termo de retificação "NNNN/AAAA"; a clear refusal for a bad number or a termo
+    of another auto."""
+    m = _NUMERO.match(numero or "")
+    if m is None:
+        raise ErroDominio(
+            f"Número de termo inválido: “{numero}”. Use NNNN/AAAA, por exemplo 0001/2026.", "retificacao_id"
+        )
+    num, ano = int(m.group(1)), int(m.group(2))
+    termo_id = sessao.scalar(
+        sa.select(Retificacao.id).where(
+            Retificacao.auto_id == auto_id, Retificacao.ano == ano, Retificacao.numero == num
+        )
+    )
+    if termo_id is None:
+        raise NaoEncontrado(
+            f"Termo de retificação nº {numero_auto(num, ano)} não encontrado neste auto.", "retificacao_id"
+        )
+    return termo_id
 
 
 def localizar_operadora(sessao: so.Session, cnpj: str) -> int:
