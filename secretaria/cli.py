@@ -239,7 +239,8 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         ("intimacao", "intimação do auto (depois de uma retificação de substância: a já emitida, guardada)"),
         (
             "intimacao-termo",
-            "intimação do último termo de retificação de substância, com a cópia do auto retificado",
+            "intimação do termo de retificação de substância (o último, ou o de --termo), com a cópia do "
+            "auto retificado",
         ),
         ("decisao", "notificação da decisão"),
         ("julgamento", "notificação do julgamento do recurso"),
@@ -253,6 +254,12 @@ def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
         p.add_argument("numero", metavar="NNNN/AAAA", help="número do auto de infração")
         if nome in ("intimacao", "intimacao-termo"):
             p.add_argument("--entrega", metavar="DD/MM/AAAA", help="dia previsto da entrega (padrão: hoje)")
+        if nome == "intimacao-termo":
+            p.add_argument(
+                "--termo",
+                metavar="NNNN/AAAA",
+                help="o termo a intimar, quando mais de um aguarda intimação (padrão: o último)",
+            )
         p.add_argument("-o", "--saida", required=True, metavar="ARQUIVO.pdf", help=_AJUDA_SAIDA)
         p.add_argument("--certificado", metavar="ARQUIVO.pfx", help=_AJUDA_CERTIFICADO)
         p.add_argument("--db", dest="db_sub", metavar="URL", help=_AJUDA_DB)
@@ -1016,6 +1023,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
         emitir_documento,
         localizar_auto,
         localizar_operadora,
+        localizar_termo,
         obter_documento,
     )
     from secretaria.services.semente import abrir_e_semear
@@ -1043,6 +1051,10 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 else None
             )
             operadora_id = localizar_operadora(sessao, args.cnpj) if tipo == "ficha" else None
+            termo = getattr(args, "termo", None)
+            retificacao_id = (
+                localizar_termo(sessao, auto_id, termo) if termo and auto_id is not None else None
+            )
         arquivo_certificado = getattr(args, "certificado", None)
         certificado = None
         if arquivo_certificado:
@@ -1059,6 +1071,7 @@ def _documento(url: str | None, args: argparse.Namespace) -> int:
                 periodo=periodo,
                 data_entrega=entrega,
                 certificado=certificado,
+                retificacao_id=retificacao_id,
             )
         finally:
             registrar_saida(banco.uow(), ator)

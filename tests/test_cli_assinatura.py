@@ -79,7 +79,7 @@ def test_emitir_assinado_verificar_e_byte_alterado(
 
     codigo, out, err = rodar(capsys, monkeypatch, "", "documento", "verificar", str(pdf), "--db", url)
     assert codigo == 0, err
-    assert f"Documento desta Secretaria: Notificação de decisão nº {numero}" in out
+    assert f"Documento desta Secretaria: Notificação de decisão do auto nº {numero}" in out
     assert f"do processo do auto nº {numero}" in out
     assert "idêntico, byte a byte" in out
     assert f"Assinado digitalmente por {ca_teste.NOME_SECRETARIO}" in out

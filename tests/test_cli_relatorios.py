@@ -172,6 +172,13 @@ def test_intimacao_do_termo_e_julgamento_pela_linha_de_comando(
             alteracoes={"dispositivo_codigo": "1-V"},
             motivo="Dispositivo errado.",
         )
+        retificar_auto(
+            banco.uow(),
+            cen.ATORES["fiscal"],
+            auto_id=cenario.aguardando,
+            alteracoes={"descricao_fatos": "Veículo com bancos rasgados."},
+            motivo="Fatos incompletos.",
+        )
         cenario.roteiro.recorrer(cenario.multado, date(2026, 11, 30))
         cenario.roteiro.julgar(cenario.multado, date(2026, 11, 30), "negado")
     finally:
@@ -180,12 +187,24 @@ def test_intimacao_do_termo_e_julgamento_pela_linha_de_comando(
     codigo, out, err = rodar(capsys, "documento", "intimacao", numero, "-o", str(de_novo), "--db", url)
     assert codigo == 0 and "já emitido em 30/11/2026" in out and de_novo.read_bytes() == antes.read_bytes()
 
+    # Two termos of substance await their intimação: each is issued (the first by --termo), the last by default.
     termo = tmp_path / "termo.pdf"
-    codigo, out, err = rodar(capsys, "documento", "intimacao-termo", numero, "-o", str(termo), "--db", url)
+    codigo, out, err = rodar(
+        capsys, "documento", "intimacao-termo", numero, "--termo", "1/2026", "-o", str(termo), "--db", url
+    )
     assert codigo == 0, err
     assert "Intimação do termo de retificação nº 0001/2026 (emitido agora" in out
     texto = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(termo).pages)
     assert "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in texto and "CÓPIA DO AUTO RETIFICADO" in texto
+    assert "Termo de Retificação nº 0001/2026" in texto
+    ultimo = tmp_path / "termo-2.pdf"
+    codigo, out, err = rodar(capsys, "documento", "intimacao-termo", numero, "-o", str(ultimo), "--db", url)
+    assert codigo == 0, err
+    assert "Intimação do termo de retificação nº 0002/2026 (emitido agora" in out
+    codigo, out, err = rodar(
+        capsys, "documento", "intimacao-termo", numero, "--termo", "9/2026", "-o", str(ultimo), "--db", url
+    )
+    assert codigo != 0 and "Termo de retificação nº 0009/2026 não encontrado neste auto." in err
 
     julgamento = tmp_path / "julgamento.pdf"
     numero_multado = cenario.numeros[cenario.multado]

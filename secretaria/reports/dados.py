@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
@@ -641,6 +641,10 @@ class DadosRevisao:
     prazo_pagamento_dias: int | None = None
     pagamento_instrucoes: str = ""
     data_definitiva: date | None = None
+    julgamento: str = field(default="", repr=False)
+    """How the appeal's judgment set the penalty in force before the revision ("" when not appealed): every
+    later document shows the judgment (REGRAS § 5). Out of the repr that seeds the PDF's /ID, so a termo
+    issued before this field existed re-renders to its stored bytes; the text it adds is in the content."""
 
     def __post_init__(self) -> None:
         _checar_numero(self.numero)

@@ -57,7 +57,8 @@ class TermoRevisaoPdf(DocumentoPdf[DadosRevisao]):
                 f"{texto(dados.origem)} A decisão de {formatar_data(dados.data_decisao)} contou-o como "
                 f"antecedente: {_nivel(dados.reincidencia_anterior)}. Hoje, sem ele, o caso é "
                 f"<b>{_nivel(dados.reincidencia_atual)}</b>, com multa cabível de "
-                f"<b>{formatar_decimal(dados.faixa[0])} a {formatar_urm(dados.faixa[1])}</b> (art. 7º, §§ 1º a 3º).",
+                f"<b>{formatar_decimal(dados.faixa[0])} a {formatar_urm(dados.faixa[1])}</b> (art. 7º, §§ 1º a 3º)."
+                + (f" {texto(dados.julgamento)}" if dados.julgamento else ""),
                 "Justificado",
             )
         )

@@ -756,7 +756,7 @@ def _linha_do_tempo(
                 f"Recebida de {representacao.peticionario_nome} (art. 12).",
             )
         )
-    ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", f"{auto.local}."))
+    ev.append(EventoCaso(auto.data_infracao, "infracao", "Infração", _frase(auto.local)))
     proxima = _proxima_como_lavrada(auto, retificacoes)
     ev.append(
         EventoCaso(
@@ -887,6 +887,8 @@ def _ordem(e: EventoCaso) -> float:
     """Acts of the same day in the order the procedure has them (the decision's intimação after the decision)."""
     if e.ato == "intimacao" and e.titulo.startswith("Intimação da decisão"):
         return 7
+    if e.ato == "intimacao" and e.titulo.startswith("Intimação do julgamento"):
+        return 9.5  # after the judgment it notifies
     if e.ato == "intimacao" and e.titulo.startswith("Intimação do termo de revisão"):
         return 100  # after the termo de revisão itself (99), which it delivers
     return _ORDEM_ATOS.get(e.ato, 99)

@@ -82,7 +82,7 @@ from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
-from secretaria.services.processo_base import auto_com_relacoes
+from secretaria.services.processo_base import auto_com_relacoes, termos_sem_intimacao
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
@@ -101,11 +101,13 @@ __all__ = [
     "dados_intimacao_retificacao",
     "dados_julgamento",
     "dados_lote_intimacoes",
+    "descricao_documento",
     "documentos_emitidos",
     "emitir_documento",
     "info_documento",
     "localizar_auto",
     "localizar_operadora",
+    "localizar_termo",
     "obter_documento",
     "renderizar",
     "situacao_caso",
@@ -173,15 +175,20 @@ class DocumentoInfo:
 
     @property
     def descricao(self) -> str:
-        """ "Auto de infração nº 0001/2026", "Ficha da operadora 11.222.333/0001-81 em 30/11/2026"…"""
-        nome = TIPOS_DOCUMENTO.get(self.tipo, self.tipo)
-        if self.tipo == "processo":
-            return f"{nome} do auto nº {self.referencia}"
-        if self.tipo in TIPOS_NUMERADOS:
-            return f"{nome} nº {self.referencia}"
-        if self.tipo == "lote_intimacoes":
-            return f"{nome} de {self.referencia}"
-        return f"{nome} {self.referencia}"
+        return descricao_documento(self.tipo, self.referencia)
+
+
+def descricao_documento(tipo: str, referencia: str) -> str:
+    """ "Auto de infração nº 0001/2026", "Notificação de decisão do auto nº 0001/2026", "Ficha da operadora
+    11.222.333/0001-81 em 30/11/2026"…: a notice numbered by the auto it notifies says so."""
+    nome = TIPOS_DOCUMENTO.get(tipo, tipo)
+    if tipo in ("processo", "decisao", "julgamento"):
+        return f"{nome} do auto nº {referencia}"
+    if tipo in TIPOS_NUMERADOS:
+        return f"{nome} nº {referencia}"
+    if tipo == "lote_intimacoes":
+        return f"{nome} de {referencia}"
+    return f"{nome} {referencia}"
 
 
 # --- shared labels ------------------------------------------------------------------------------------------
@@ -446,12 +453,20 @@ def termo_a_intimar(sessao: so.Session, auto_id: int) -> Retificacao | None:
     )
 
 
+def _pendente(sessao: so.Session, termo: Retificacao) -> bool:
+    """Whether no successful delivery has carried the termo yet (it must still be notified)."""
+    return any(t.id == termo.id for t in termos_sem_intimacao(sessao, termo.auto_id, so_substancia=True))
+
+
 def dados_intimacao_retificacao(
     sessao: so.Session, retificacao_id: int | None, *, data_intimacao: date | None = None
 ) -> DadosIntimacaoRetificacao:
     """The intimação of a termo of substance (REGRAS § 5): the termo, the auto as corrected and its copy,
     and the new defence deadline as "15 dias contados do recebimento". Once the termo's delivery is
-    recorded, a copy issued again prints that day and the deadline counted, and is dated that day."""
+    recorded, a copy issued again prints that day and the deadline counted, and is dated that day.
+
+    A termo corrected again by a later one is still notified while no delivery has carried it (the
+    operator is told of every correction of substance); once delivered, only its stored paper is reprinted."""
     from secretaria.services.retificacoes import itens_do_termo, obter_termo
 
     termo = obter_termo(sessao, retificacao_id)
@@ -463,7 +478,7 @@ def dados_intimacao_retificacao(
             "retificacao_id",
         )
     ultimo = termo_a_intimar(sessao, auto.id)
-    if ultimo is not None and ultimo.id != termo.id:
+    if ultimo is not None and ultimo.id != termo.id and not _pendente(sessao, termo):
         raise ErroDominio(
             f"O auto nº {auto.numero_formatado} foi retificado de novo pelo termo nº {ultimo.numero_formatado}: "
             "a intimação a entregar é a desse termo.",
@@ -773,7 +788,19 @@ def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     reais = urm_para_reais(revisao.multa_ur_nova, decisao.valor_urm)
     dias_pagar, instrucoes = _pagamento(sessao)
+    recurso = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
+    julgamento = ""
+    if recurso is not None and recurso.julgado_em is not None and recurso.resultado != "pendente":
+        julgamento = f"O recurso ao Prefeito Municipal, julgado em {formatar_data(recurso.julgado_em)}, " + (
+            f"reduziu a multa da decisão, de {formatar_urm(decisao.multa_ur)}, para "
+            f"{formatar_urm(revisao.multa_ur_anterior)}."
+            if recurso.resultado != "negado" and decisao.multa_ur != revisao.multa_ur_anterior
+            else "reduziu a penalidade da decisão."
+            if recurso.resultado != "negado"
+            else "manteve a penalidade da decisão."
+        )
     return DadosRevisao(
+        julgamento=julgamento,
         timbre=t,
         numero=revisao.numero_formatado,
         numero_auto=auto.numero_formatado,
@@ -980,14 +1007,19 @@ def dados_lote_intimacoes(
             f"Nenhum auto lavrado de {formatar_data(inicio)} a {formatar_data(fim)} aguarda intimação.",
             "inicio",
         )
-    termos: dict[int, Retificacao] = {}
-    for termo in sessao.scalars(
-        sa.select(Retificacao)
+    # Each termo of substance not yet delivered, oldest first: the notice of each is the one the case
+    # screen issues for it (a delivery records one termo; the defence reopens with the last).
+    retificados = sessao.scalars(
+        sa.select(Retificacao.auto_id)
         .where(Retificacao.auto_id.in_([r.id for r in linhas]), Retificacao.substancial.is_(True))
-        .order_by(Retificacao.id)
-    ):
-        termos[termo.auto_id] = termo  # the latest of each auto
-    ultima = max([r.data_lavratura for r in linhas] + [t_.data for t_ in termos.values()])
+        .distinct()
+    )
+    termos = {
+        auto_id: pendentes
+        for auto_id in retificados
+        if (pendentes := termos_sem_intimacao(sessao, auto_id, so_substancia=True))
+    }
+    ultima = max([r.data_lavratura for r in linhas] + [t_.data for ts in termos.values() for t_ in ts])
     if dia < ultima:
         raise ErroDominio(
             f"A entrega ({formatar_data(dia)}) não pode ser anterior à lavratura do último auto do lote "
@@ -999,14 +1031,14 @@ def dados_lote_intimacoes(
     operadoras: dict[int, DadosOperadora] = {}
     intimacoes: list[DadosIntimacao | DadosIntimacaoRetificacao] = []
     for r in linhas:
-        do_termo = termos.get(r.id)
-        if do_termo is not None:
-            lida = dados_intimacao_retificacao(sessao, do_termo.id, data_intimacao=dia)
-            intimacoes.append(
-                dataclasses.replace(
-                    lida, intimacao=dataclasses.replace(lida.intimacao, timbre=t, data_emissao=emissao)
+        if r.id in termos:
+            for do_termo in termos[r.id]:
+                lida = dados_intimacao_retificacao(sessao, do_termo.id, data_intimacao=dia)
+                intimacoes.append(
+                    dataclasses.replace(
+                        lida, intimacao=dataclasses.replace(lida.intimacao, timbre=t, data_emissao=emissao)
+                    )
                 )
-            )
             continue
         o: Operadora = r.Operadora
         if o.id not in operadoras:
@@ -1046,6 +1078,27 @@ def localizar_auto(sessao: so.Session, numero: str) -> int:
     if auto_id is None:
         raise NaoEncontrado(f"Auto de infração nº {numero_auto(num, ano)} não encontrado.", "numero")
     return auto_id
+
+
+def localizar_termo(sessao: so.Session, auto_id: int, numero: str) -> int:
+    """The id of the auto's termo de retificação "NNNN/AAAA"; a clear refusal for a bad number or a termo
+    of another auto."""
+    m = _NUMERO.match(numero or "")
+    if m is None:
+        raise ErroDominio(
+            f"Número de termo inválido: “{numero}”. Use NNNN/AAAA, por exemplo 0001/2026.", "retificacao_id"
+        )
+    num, ano = int(m.group(1)), int(m.group(2))
+    termo_id = sessao.scalar(
+        sa.select(Retificacao.id).where(
+            Retificacao.auto_id == auto_id, Retificacao.ano == ano, Retificacao.numero == num
+        )
+    )
+    if termo_id is None:
+        raise NaoEncontrado(
+            f"Termo de retificação nº {numero_auto(num, ano)} não encontrado neste auto.", "retificacao_id"
+        )
+    return termo_id
 
 
 def localizar_operadora(sessao: so.Session, cnpj: str) -> int:
@@ -1306,6 +1359,8 @@ def emitir_documento(
         pedido = _pedido(
             uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id, revisao_id
         )
+        if (termo_guardado := _termo_de_revisao_guardado(uow.session, pedido, certificado)) is not None:
+            return termo_guardado
     conteudo = renderizar(pedido.tipo, pedido.dados, avisar)
     sha = hashlib.sha256(conteudo).hexdigest()
     with uow:
@@ -1460,6 +1515,28 @@ def assinar_documento(
         carimbo_url=carimbo_url,
     )
     return _gravar_documento(uow, ator, pedido, assinado, momento, (certificado, info.sha256, info.id))
+
+
+def _termo_de_revisao_guardado(
+    sessao: so.Session, pedido: _Pedido, certificado: Certificado | None
+) -> DocumentoInfo | None:
+    """A termo de revisão once issued is that paper (REGRAS § 5: a reprint is the stored document, never
+    re-rendered): its newest signed copy, else the first issued. None when never issued, or when it is to be
+    signed now and has no signed copy yet (signing goes on as for any document)."""
+    if pedido.tipo != "revisao":
+        return None
+    primeiro = sessao.scalar(
+        sa.select(DocumentoEmitido)
+        .where(DocumentoEmitido.tipo == "revisao", DocumentoEmitido.referencia == pedido.referencia)
+        .order_by(DocumentoEmitido.id)
+        .limit(1)
+    )
+    if primeiro is None:
+        return None
+    assinado, _sem = _ja_emitidos(sessao, "revisao", pedido.referencia, primeiro.sha256)
+    if assinado is not None:
+        return assinado
+    return _info(primeiro, novo=False) if certificado is None else None
 
 
 def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> DocumentoEmitido | None:

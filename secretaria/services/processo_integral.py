@@ -42,14 +42,24 @@ ORDEM_NO_DIA = {
     "defesa": 3,
     "proposta": 4,
     "decisao": 5,
+    "registro_intimacao_decisao": 5.5,
     "retificacao": 6,
+    "intimacao_termo": 6.2,
+    "registro_intimacao_termo": 6.4,
     "recurso": 7,
     "julgamento": 8,
+    "registro_intimacao_julgamento": 8.4,
     "pagamento": 9,
+    "revisao": 10,
+    "registro_intimacao_revisao": 10.5,
 }
-"""On one day, the pieces in the procedure's order; a kind of document not named here goes after the
-decision, among the notices (the day and its number order it)."""
-_ORDEM_OUTROS = 5.5
+"""On one day, the pieces in the procedure's order: an act, then its notice, then the notice's delivery
+(the termo before its intimação, the judgment before its notification and the payment, a revision last); a
+kind of document not named here goes after the decision, among the notices (the day and its number order
+it)."""
+_ORDEM_OUTROS = 5.7
+_ORDEM_DOCUMENTO = {"julgamento": 8.2}
+"""A document whose act is also a record of its own (the judgment): the notice after the act."""
 
 _OBJETOS = {"auto": "do auto", "decisao": "da decisão", "julgamento": "do julgamento do recurso"}
 
@@ -110,7 +120,7 @@ def _documentos(sessao: so.Session, c: Caso) -> list[tuple[tuple[date, float, in
         )
         ato = _data_do_ato(c, d.tipo, d.referencia)
         dia = min(peca.data, ato) if ato is not None else peca.data
-        chave = (dia, float(ORDEM_NO_DIA.get(d.tipo, _ORDEM_OUTROS)), d.id)
+        chave = (dia, float(_ORDEM_DOCUMENTO.get(d.tipo, ORDEM_NO_DIA.get(d.tipo, _ORDEM_OUTROS))), d.id)
         saida.append((chave, peca, f"{d.tipo}:{d.referencia}"))
     return saida
 
@@ -164,8 +174,9 @@ def _registros(
             if i.objeto == "revisao"
             else _OBJETOS.get(i.objeto, i.objeto)
         )
+        ordem = "registro_intimacao_termo" if i.retificacao_numero else f"registro_intimacao_{i.objeto}"
         incluir(
-            "registro_intimacao",
+            ordem if ordem in ORDEM_NO_DIA else "registro_intimacao",
             i.id,
             _registro(
                 f"Registro da intimação {objeto}",

@@ -345,10 +345,16 @@ def _exigir_intimacao_do_termo_emitida(s: so.Session, auto: AutoInfracao, termo:
 
 
 def _em_lote_emitido(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> bool:
-    """Whether a batch of intimações issued after the termo covers it: the batch carries the termo's
-    intimação of every auto corrected in substance (or drawn up) in its period ("dd/mm/aaaa a dd/mm/aaaa")."""
-    for referencia in s.scalars(
-        sa.select(DocumentoEmitido.referencia).where(
+    """Whether a batch of intimações issued after the termo covers it: the batch carries the intimação of
+    every termo of substance not yet delivered of each auto drawn up, or corrected in substance, in its
+    period ("dd/mm/aaaa a dd/mm/aaaa")."""
+    termos = s.execute(
+        sa.select(Retificacao.data, Retificacao.lavrado_em).where(
+            Retificacao.auto_id == auto.id, Retificacao.substancial.is_(True)
+        )
+    ).all()
+    for referencia, emitido_em in s.execute(
+        sa.select(DocumentoEmitido.referencia, DocumentoEmitido.emitido_em).where(
             DocumentoEmitido.tipo == "lote_intimacoes", DocumentoEmitido.emitido_em >= termo.lavrado_em
         )
     ):
@@ -357,7 +363,9 @@ def _em_lote_emitido(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> b
             de, ate = (datetime.strptime(x.strip(), "%d/%m/%Y").date() for x in (inicio, fim))
         except ValueError:
             continue
-        if de <= termo.data <= ate or de <= auto.data_lavratura <= ate:
+        # The auto was in that batch if drawn up, or corrected in substance before it, within its period.
+        dias = [auto.data_lavratura] + [dia for dia, lavrado in termos if lavrado <= emitido_em]
+        if any(de <= dia <= ate for dia in dias):
             return True
     return False
 

@@ -32,7 +32,7 @@ from secretaria.services.assinatura import (
     contexto_validacao,
     ler_config_assinatura,
 )
-from secretaria.services.documentos import TIPOS_DOCUMENTO
+from secretaria.services.documentos import descricao_documento
 
 __all__ = ["AssinaturaVerificada", "RelatorioPdf", "verificar_pdf"]
 
@@ -153,7 +153,7 @@ def verificar_pdf(sessao: so.Session, conteudo: bytes) -> RelatorioPdf:
         sha256=sha,
         legivel=True,
         documento_id=doc.id,
-        descricao=f"{TIPOS_DOCUMENTO.get(doc.tipo, doc.tipo)} nº {doc.referencia}",
+        descricao=descricao_documento(doc.tipo, doc.referencia),
         caso=caso,
         identico_ao_emitido=identico,
         assinaturas=assinaturas,

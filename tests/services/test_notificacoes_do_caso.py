@@ -7,6 +7,7 @@ reprint of an earlier notice is the stored document, byte for byte. On SQLite an
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from datetime import date, timedelta
@@ -20,7 +21,7 @@ from pypdf import PdfReader
 from secretaria.db import Banco
 from secretaria.lei.formato import formatar_data, formatar_reais, formatar_urm
 from secretaria.lei.urm import por_extenso, urm_para_reais
-from secretaria.models import AutoInfracao, Decisao, Usuario
+from secretaria.models import AutoInfracao, Decisao, DocumentoEmitido, Usuario
 from secretaria.reports.formato import formatar_valor_urm
 from secretaria.services import filas, revisao_sancao
 from secretaria.services.base import ErroDominio
@@ -83,7 +84,7 @@ def caso(banco: Banco, roteiro: Any) -> Any:
 
 
 def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
-    banco: Banco, caso: Any
+    banco: Banco, caso: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     r = caso
     # --- a prior, art. 1º, V (tipo B), fact of 03/09/2026, decided 24/09, the decision intimated 25/09 and
@@ -96,6 +97,17 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     intimacao_auto, bytes_intimacao_auto = _emitir(
         banco, "intimacao", auto_id, data_entrega=date(2026, 11, 3)
     )
+    # REGRAS § 5, the intimação: who is notified and the case number, the purpose, where and in which
+    # hours the defence is received, in person or through a representative, the case goes on without a
+    # defence, the provision (with the auto's copy), and "15 dias contados do recebimento" — no date.
+    i = texto(bytes_intimacao_auto)
+    assert "Viação Princesa do Sul Ltda." in i and "Processo Auto de Infração nº" in i
+    assert "fica a destinatária INTIMADA do Auto de Infração nº" in i and "apresentar defesa" in i
+    assert ORGAO.horario_expediente in i and "Rua Marechal Floriano, 123" in i
+    assert "por seu representante legal ou por procurador constituído" in i
+    assert "o processo prosseguirá e será decidido independentemente dela" in i
+    assert "por infração ao Art. 1º, VI" in i and "cuja cópia autêntica acompanha esta intimação" in i
+    assert "15 (quinze) dias contados do recebimento desta intimação" in i and "defesa até" not in i
     r.hoje = date(2026, 11, 3)
     r.intimar(auto_id, date(2026, 11, 3))
     with banco.leitura() as s:
@@ -112,6 +124,12 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
         motivo=MOTIVO,
     )
     assert termo.substancial
+    # The termo itself (which item, old → new, why, who, when), printed like the auto.
+    _info_termo, bytes_termo_retificacao = _emitir(banco, "retificacao", auto_id, retificacao_id=termo.id)
+    tr = texto(bytes_termo_retificacao)
+    assert f"TERMO DE RETIFICAÇÃO Nº {termo.numero_formatado}" in tr.upper()
+    assert "Dispositivo infringido Art. 1º, VI (tipo A) Art. 1º, V (tipo B)" in tr
+    assert MOTIVO in tr and NOMES["fiscal"] in tr and formatar_data(date(2026, 11, 5)) in tr
 
     # A reprint of the auto's earlier intimação is the stored document, never re-rendered with today's data.
     de_novo, bytes_de_novo = _emitir(banco, "intimacao", auto_id)
@@ -230,6 +248,12 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
         caso_visto = obter_caso(s, auto_id)
     assert any(e.titulo.startswith("Intimação do julgamento do recurso") for e in caso_visto.linha_do_tempo)
     assert "registrar_intimacao_julgamento" not in caso_visto.proximos_atos
+    titulos = [e.titulo for e in caso_visto.linha_do_tempo]
+    julgado_em = next(i for i, titulo in enumerate(titulos) if titulo.startswith("Julgamento do recurso"))
+    notificado_em = next(
+        i for i, titulo in enumerate(titulos) if titulo.startswith("Intimação do julgamento do recurso")
+    )
+    assert julgado_em < notificado_em  # same day: the judgment, then its notice
 
     # The earlier decision notice's reprint stays its stored bytes.
     decisao_de_novo, bytes_decisao_de_novo = _emitir(banco, "decisao", auto_id)
@@ -289,9 +313,81 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     assert por_extenso(revisto) in v
     assert f"{formatar_reais(pago - revisto)} a restituir" in v
     assert "não agrava a sanção" in v
+    # Every later document shows the judgment (REGRAS § 5).
+    assert (
+        f"julgado em {formatar_data(definitiva)}, reduziu a multa da decisão, de "
+        f"{formatar_urm(sancao.multa_max_ur)}, para {formatar_urm(sancao.multa_min_ur)}" in v
+    )
     # By the auto's number (as `secretaria documento revisao NNNN/AAAA` asks): the same stored paper.
     de_novo_revisao, bytes_de_novo_revisao = _emitir(banco, "revisao", auto_id)
     assert (de_novo_revisao.id, bytes_de_novo_revisao) == (termo_revisao.id, bytes_revisao)
+    # Even when the program would word it differently today: the termo is the paper issued.
+    from secretaria.services import documentos
+
+    original = documentos.dados_revisao
+    monkeypatch.setattr(
+        documentos,
+        "dados_revisao",
+        lambda s, i: dataclasses.replace(original(s, i), fundamentacao="Outra redação."),
+    )
+    outra_vez, bytes_outra_vez = _emitir(banco, "revisao", auto_id, revisao_id=revisao_id)
+    assert (outra_vez.id, outra_vez.novo, bytes_outra_vez) == (termo_revisao.id, False, bytes_revisao)
+    monkeypatch.undo()
+
+    # --- the complete case file: every piece in order, each stored notice with its SHA-256.
+    integral, bytes_integral = _emitir(banco, "processo", auto_id)
+    _confere_processo_integral(banco, auto_id, bytes_integral)
+    de_novo_integral, bytes_de_novo_integral = _emitir(banco, "processo", auto_id)
+    assert (de_novo_integral.id, bytes_de_novo_integral) == (integral.id, bytes_integral)
+
+
+def _confere_processo_integral(banco: Banco, auto_id: int, conteudo: bytes) -> None:
+    """The complete case file: every stored notice as a piece, with the SHA-256 of its stored bytes, in the
+    procedure's order (an act, then its notice, then the notice's delivery), folhas numbered."""
+    todas = paginas(conteudo)
+    indice = todas[0]
+    assert "CÓPIA INTEGRAL DO PROCESSO" in indice
+    with banco.leitura() as s:
+        guardados = {
+            d.tipo: d.sha256
+            for d in s.scalars(
+                sa.select(DocumentoEmitido).where(
+                    DocumentoEmitido.auto_id == auto_id, DocumentoEmitido.tipo != "processo"
+                )
+            )
+        }
+    assert set(guardados) == {
+        "intimacao",
+        "retificacao",
+        "intimacao_termo",
+        "decisao",
+        "julgamento",
+        "revisao",
+    }
+    for sha in guardados.values():  # printed in two halves of 32 digits
+        assert f"{sha[:32]} {sha[32:]}" in indice
+    ordem = [
+        "Registro do auto de infração",
+        "Intimação do auto",
+        "Registro da intimação do auto",
+        "Termo de retificação nº",
+        "Intimação do termo de retificação nº",
+        "Registro da intimação do termo de retificação",
+        "Defesa",
+        "Proposta da autoridade (art. 13)",
+        "Notificação de decisão",
+        "Registro da intimação da decisão",
+        "Recurso ao Prefeito",
+        "Julgamento do recurso –",
+        "Notificação do julgamento do recurso",
+        "Registro da intimação do julgamento do recurso",
+        "Pagamento da multa",
+        "Termo de revisão nº",
+        "Linha do tempo do processo",
+    ]
+    posicoes = [indice.index(peca) for peca in ordem]
+    assert posicoes == sorted(posicoes), "the pieces in the procedure's order"
+    assert all(f"fl. {n}" in pagina for n, pagina in enumerate(todas, 1))
 
 
 def _confere_intimacao_do_termo(
@@ -362,3 +458,97 @@ def test_intimacao_do_auto_retificado_sem_copia_guardada_aponta_a_do_termo(banco
     with pytest.raises(ErroDominio, match="a intimação a entregar é a do termo de retificação") as erro:
         _emitir(banco, "intimacao", auto_id)
     assert erro.value.campo == "tipo"
+
+
+def test_lote_intima_cada_termo_de_substancia_pendente_como_a_tela_do_caso(banco: Banco, caso: Any) -> None:
+    """Two corrections of substance before any delivery: the operator must be notified of each (a delivery
+    records one termo; REGRAS § 5). The batch carries, for each termo still awaiting its intimação, the
+    notice the case screen issues for it — the same words — and each delivery it covers can be recorded."""
+    r = caso
+    r.hoje = date(2026, 11, 2)
+    auto_id = int(r.lavrar(dispositivo="1-VI", data_infracao=date(2026, 11, 2)).id)
+    r.hoje = date(2026, 11, 4)
+    primeiro = retificar_auto(
+        banco.uow(),
+        ATORES["fiscal"],
+        auto_id=auto_id,
+        alteracoes={"dispositivo_codigo": "1-V"},
+        motivo=MOTIVO,
+    )
+    r.hoje = date(2026, 11, 5)
+    segundo = retificar_auto(
+        banco.uow(),
+        ATORES["fiscal"],
+        auto_id=auto_id,
+        alteracoes={"descricao_fatos": "Veículo com bancos rasgados e sem limpeza."},
+        motivo="Os fatos foram descritos de forma incompleta.",
+    )
+    assert primeiro.substancial and segundo.substancial
+    entrega = date(2026, 11, 6)
+
+    # What the case screen issues for each termo (the retificação dialog issues each; the Documentos tab
+    # the latest): numbered, stored.
+    tela: dict[str, list[str]] = {}
+    for termo in (primeiro, segundo):
+        info, conteudo = _emitir(
+            banco, "intimacao_termo", auto_id, retificacao_id=termo.id, data_entrega=entrega
+        )
+        assert info.referencia == termo.numero_formatado
+        tela[termo.numero_formatado] = paginas(conteudo)
+
+    lote = emitir_documento(
+        banco.uow(),
+        ATORES["protocolo"],
+        tipo="lote_intimacoes",
+        periodo=(date(2026, 11, 1), date(2026, 11, 30)),
+        data_entrega=entrega,
+    )
+    with banco.leitura() as s:
+        bytes_lote = obter_documento(s, lote.id)
+    _guardar_para_olhar("lote-dois-termos", lote.id, bytes_lote)
+    do_lote = paginas(bytes_lote)
+    avisos = [p for p in do_lote if "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in p]
+    # One notice per termo, oldest first, never the auto's own (superseded) intimação.
+    assert len(avisos) == 2
+    assert not any("INTIMAÇÃO Auto" in p or p.startswith("INTIMAÇÃO ") for p in do_lote)
+    dias = (date(2026, 11, 4), date(2026, 11, 5))
+    for aviso, termo, dia in zip(avisos, (primeiro, segundo), dias, strict=True):
+        assert f"Termo de Retificação nº {termo.numero_formatado}, de {formatar_data(dia)}" in aviso
+        pagina_tela = next(
+            p for p in tela[termo.numero_formatado] if "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO" in p
+        )
+        # The same notice, word for word, from its title to the receipt (the running header and page
+        # number are the paper's own).
+        inicio = "INTIMAÇÃO DE TERMO DE RETIFICAÇÃO"
+        assert aviso[aviso.index(inicio) :] == pagina_tela[pagina_tela.index(inicio) :]
+    assert "Dispositivo infringido Art. 1º, VI (tipo A) Art. 1º, V (tipo B)" in avisos[0]
+    assert "Veículo com bancos rasgados e sem limpeza." in avisos[1]
+    # Each notice goes with the corrected auto's copy; the delivery list names both termos.
+    assert sum("CÓPIA DO AUTO RETIFICADO" in p for p in do_lote) >= 2
+    relacao = next(p for p in do_lote if "RELAÇÃO DE ENTREGA DE INTIMAÇÕES" in p)
+    assert f"TR {primeiro.numero_formatado}" in relacao and f"TR {segundo.numero_formatado}" in relacao
+    assert "2 intimações" in relacao
+
+    # Both deliveries can be recorded; the defence reopens with the last one (REGRAS § 5).
+    r.hoje = entrega
+    for termo in (primeiro, segundo):
+        feita = registrar_intimacao(
+            banco.uow(),
+            ATORES["protocolo"],
+            auto_id=auto_id,
+            data=entrega,
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+            retificacao_id=termo.id,
+        )
+    assert feita.prazo is not None and feita.prazo > entrega
+    # Delivered, the first termo's notice is no longer in a batch.
+    with pytest.raises(ErroDominio, match="aguarda intimação"):
+        emitir_documento(
+            banco.uow(),
+            ATORES["protocolo"],
+            tipo="lote_intimacoes",
+            periodo=(date(2026, 11, 1), date(2026, 11, 30)),
+            data_entrega=entrega,
+        )

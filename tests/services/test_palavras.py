@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +120,16 @@ def test_conflito_de_edicao_concorda_com_o_artigo(descricao: str, esperado: str)
     with pytest.raises(ConflitoEdicao) as erro:
         verificar_versao(Registro(), 2, descricao)
     assert erro.value.mensagem.startswith(esperado)
+
+
+def test_linha_do_tempo_sem_ponto_dobrado(banco: Banco, roteiro: Any) -> None:
+    """A place, a reason or a note typed with its own period ("… esq. c/ Rua XV, obs.") ends its sentence
+    once on the timeline: never "obs..", never ".:"."""
+    from secretaria.services.caso import obter_caso
+
+    auto = roteiro.lavrar(local="Av. Bento Gonçalves, 100, em frente ao nº 5, obs.")
+    with banco.leitura() as s:
+        caso = obter_caso(s, int(auto.id))
+    textos = [f"{e.titulo} {e.descricao}" for e in caso.linha_do_tempo]
+    assert "Av. Bento Gonçalves, 100, em frente ao nº 5, obs." in textos[0]
+    assert not [t for t in textos if re.search(r"(?<!\.)\.\.(?!\.)|\.:|::", t)], textos

@@ -99,7 +99,7 @@ def test_decisao_assinada_pela_tela_do_caso_e_verificada(
     monkeypatch.setattr(arquivos, "abrir_arquivo", lambda *_a, **_k: destino)
     tela.botao_verificar_pdf.click()
     relatorio = ap.responder_caixa(qtbot, OK)
-    assert "Documento desta Secretaria: Notificação de decisão nº 0001/2026" in relatorio
+    assert "Documento desta Secretaria: Notificação de decisão do auto nº 0001/2026" in relatorio
     assert "idêntico, byte a byte" in relatorio and "raiz de confiança instalada" in relatorio
 
     assert senhas == ["pedida"]  # the password is asked once per session

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -29,7 +28,6 @@ from pytestqt.qtbot import QtBot
 from secretaria.db import Banco
 from secretaria.services.caso import obter_caso
 from secretaria.ui.widgets.datas import CampoData
-from secretaria.ui.widgets.letras import letras_usadas
 from tests.helpers import apoio_processo as ap
 from tests.helpers import fabrica
 from tests.ui.test_teclado import alt_repetidos
@@ -241,18 +239,6 @@ def test_alt_nas_datas_dos_filtros_das_paginas(qtbot: QtBot, banco: Banco, rotei
     assert verificar_mnemonicos(qtbot, pagina) >= len(com_letra)
 
 
-def _de_enter_ou_escape_sem_letra_livre(botao: QAbstractButton, janela: QWidget) -> bool:
-    """A form's Salvar or Cancelar (pressed by Enter and Escape) whose every letter another control of the
-    window uses: the auto's form has a field for nearly every letter."""
-    caixa = botao.parentWidget()
-    if not isinstance(caixa, QDialogButtonBox) or caixa.buttonRole(botao) not in (
-        QDialogButtonBox.ButtonRole.AcceptRole,
-        QDialogButtonBox.ButtonRole.RejectRole,
-    ):
-        return False
-    return {c.lower() for c in botao.text() if c.isascii() and c.isalpha()} <= letras_usadas(janela, botao)
-
-
 def botoes_sem_letra(janela: QWidget) -> list[str]:
     """The visible push buttons, check boxes and radio buttons of `janela` whose text has no Alt letter (a
     button drawn only with a symbol, like a date field's "▾", has no word to take one from)."""
@@ -263,7 +249,36 @@ def botoes_sem_letra(janela: QWidget) -> list[str]:
         and b.isVisibleTo(janela)
         and any(c.isalpha() for c in b.text())
         and _letra(b.text()) is None
-        and not _de_enter_ou_escape_sem_letra_livre(b, janela)
+    ]
+
+
+_PONTUACAO_DOBRADA = re.compile(r"(?<![.])\.\.(?![.])|\.:|:\.|::|:\s*:")
+
+
+def pontuacao_dobrada(janela: QWidget) -> list[str]:
+    """The visible texts of `janela` (labels, buttons, group boxes, tabs, table headers, placeholders, the
+    title) with a doubled stop: "Obs..", "Observação.:", "Situação::" — a label built by adding ":" or "."
+    to a text that already had it. An ellipsis ("…", "...") is not one."""
+    from PySide6.QtWidgets import QGroupBox, QHeaderView, QTabBar
+
+    textos = [janela.windowTitle()]
+    for w in janela.findChildren(QWidget):
+        if not w.isVisibleTo(janela):
+            continue
+        if isinstance(w, (QLabel, QAbstractButton)):
+            textos.append(w.text())
+        elif isinstance(w, QGroupBox):
+            textos.append(w.title())
+        elif isinstance(w, QTabBar):
+            textos += [w.tabText(i) for i in range(w.count())]
+        elif isinstance(w, QLineEdit):
+            textos.append(w.placeholderText())
+        elif isinstance(w, QHeaderView) and w.model() is not None:
+            textos += [str(w.model().headerData(i, w.orientation()) or "") for i in range(w.count())]
+    return [
+        f"{type(janela).__name__}: {t!r}"
+        for t in textos
+        if _PONTUACAO_DOBRADA.search(re.sub(r"<[^>]+>", "", t.replace("&&", "&").replace("&", "")))
     ]
 
 
@@ -279,6 +294,7 @@ def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
             if aba is not None:
                 aba.setCurrentIndex(i)
             faltas += botoes_sem_letra(janela)
+            faltas += pontuacao_dobrada(janela)
             faltas += [f"{type(janela).__name__}: {t}" for t in alt_repetidos(janela).values()]
     return faltas
 
@@ -389,3 +405,104 @@ def test_cada_botao_das_caixas_de_mensagem_tem_letra_propria(qtbot: QtBot) -> No
             faltas.append(" / ".join(textos))
         caixa.reject()
     assert faltas == [], faltas
+
+
+def test_botoes_dos_dialogos_de_revisao_e_do_certificado(
+    qtbot: QtBot, banco: Banco, roteiro: Any, tmp_path: Any
+) -> None:
+    """The dialogs the walk above cannot build from its one decided case: the revision of a sanction (a
+    case whose counted prior was annulled), the check of a revised deadline and the certificate's password."""
+    from secretaria.ui.certificado import DialogoSenhaCertificado
+    from secretaria.ui.processo import atos
+
+    roteiro.hoje = date(2026, 11, 30)
+    anterior = int(roteiro.decidido(data_infracao=date(2026, 9, 3), multa="0.50", dispositivo="1-V").id)
+    auto_id = int(roteiro.decidido(data_infracao=date(2026, 10, 20), multa="2.00", dispositivo="1-V").id)
+    roteiro.recorrer(anterior, date(2026, 10, 1))
+    roteiro.julgar(anterior, date(2026, 11, 30), "provido")
+    with banco.leitura() as s:
+        caso = obter_caso(s, auto_id)
+    assert caso.revisoes_sancao
+    contexto = ap.contexto(banco, *TODOS)
+    faltas: list[str] = []
+    for janela in (
+        atos.DialogoRevisaoSancao(contexto, caso),
+        atos.DialogoConferirRevisao(contexto, caso),
+        DialogoSenhaCertificado(tmp_path / "certificado.pfx"),
+    ):
+        faltas += _conferir_botoes(qtbot, janela)
+        janela.close()
+    assert faltas == [], "\n".join(sorted(set(faltas)))
+
+
+CAMINHADOS = {
+    # test_cada_botao_de_cada_dialogo_tem_letra_propria
+    "DialogoOperadora", "DialogoLinha", "DialogoVeiculo", "DialogoEmpregado", "DialogoFiscal", "DialogoAuto",
+    "DialogoRepresentacao", "DialogoInstaurarCassacao", "DialogoUsuario", "DialogoNovaSenha", "DialogoValorUrm",
+    "DialogoDiaNaoUtil", "DialogoTipo1X", "DialogoDispositivoContratual", "DialogoIntimacao", "DialogoDefesa",
+    "DialogoProposta", "DialogoDecisao", "DialogoRecurso", "DialogoJulgamento", "DialogoSuspensao",
+    "DialogoPagamento", "DialogoCumprimento", "DialogoCancelar", "DialogoRetificacao", "DialogoLogin",
+    "DialogoMinhaSenha", "DialogoPrimeiroAcesso", "DialogoImportacao", "TelaCaso", "TelaRepresentacao",
+    "DialogoArquivarRepresentacao", "DialogoAtoCassacao", "DialogoDecidirCassacao",
+    # test_botoes_dos_dialogos_de_revisao_e_do_certificado
+    "DialogoRevisaoSancao", "DialogoConferirRevisao", "DialogoSenhaCertificado",
+}  # fmt: skip
+"""Every dialog class the walks above build; the bases they share are never shown on their own."""
+BASES = {"DialogoFormulario", "DialogoRegistro", "DialogoAto", "DialogoSimples", "DialogoCadastro"}
+
+
+def test_nenhum_dialogo_fica_fora_da_caminhada() -> None:
+    """A dialog added later joins the walk of Alt letters, or this fails naming it."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import secretaria.ui
+
+    classes: set[str] = set()
+    for modulo in pkgutil.walk_packages(secretaria.ui.__path__, "secretaria.ui."):
+        m = importlib.import_module(modulo.name)
+        classes |= {
+            nome
+            for nome, c in inspect.getmembers(m, inspect.isclass)
+            if issubclass(c, QDialog) and c.__module__ == m.__name__ and not nome.startswith("_")
+        }
+    assert classes - BASES - CAMINHADOS == set()
+    assert classes >= CAMINHADOS  # no name left over from a dialog since renamed
+
+
+def test_guarda_da_pontuacao_dobrada(qtbot: QtBot) -> None:
+    """The guard above finds a label built with a second stop, and leaves an ellipsis alone."""
+    janela = QWidget()
+    qtbot.addWidget(janela)
+    for texto in ("Obs..", "&Situação::", "Observação.:", "Carregando...", "Salvar…", "Av. Brasil, 10"):
+        QLabel(texto, janela)
+    assert pontuacao_dobrada(janela) == [
+        "QWidget: 'Obs..'",
+        "QWidget: '&Situação::'",
+        "QWidget: 'Observação.:'",
+    ]
+
+
+def test_paginas_da_janela_principal_sem_pontuacao_dobrada(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
+    """Every page of the main window (lists, home, painel, reports, administration): no label, button,
+    header or placeholder with a doubled stop."""
+    from secretaria.ui.janela_principal import PAGINAS, JanelaPrincipal
+
+    roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30")
+    janela = ap.manter(JanelaPrincipal(ap.contexto(banco, *TODOS)))
+    qtbot.addWidget(janela)
+    janela.resize(1366, 768)
+    with qtbot.waitActive(janela):
+        janela.show()
+    faltas: list[str] = []
+    for definicao in PAGINAS:
+        pagina = janela.mostrar_pagina(definicao.chave)
+        assert pagina is not None, definicao.chave
+        abas: list[QTabWidget | None] = list(pagina.findChildren(QTabWidget))
+        for aba in abas or [None]:
+            for i in range(aba.count() if aba is not None else 1):
+                if aba is not None:
+                    aba.setCurrentIndex(i)
+                faltas += [f"{definicao.chave}: {f}" for f in pontuacao_dobrada(pagina)]
+    assert faltas == [], "\n".join(sorted(set(faltas)))

@@ -348,7 +348,11 @@ def test_documentos_emitidos_e_reimpressao_identica(
     _preencher_timbre(banco)
     tela.botoes_documentos.acoes[("decisao", "salvar")]()
     assert "nº 0001/2026 gravada em" in ap.responder_caixa(qtbot, OK)
-    assert tela.lista_documentos.item(0).text().startswith("Notificação de decisão nº 0001/2026 — emitido em")
+    assert (
+        tela.lista_documentos.item(0)
+        .text()
+        .startswith("Notificação de decisão do auto nº 0001/2026 — emitido em")
+    )
 
     monkeypatch.setattr(arquivos, "salvar_como", lambda *_a, **_k: copia)
     tela.lista_documentos.setCurrentRow(0)

@@ -199,7 +199,7 @@ def test_botoes_de_documentos_do_caso(
     texto = PdfReader(io.BytesIO((tmp_path / "decisao-0005-2026.pdf").read_bytes())).pages[0].extract_text()
     assert "R$ 49,42" in texto
     caixa = mensagens.caixa_aberta()
-    assert caixa is not None and "Notificação de decisão nº 0005/2026" in caixa.text()
+    assert caixa is not None and "Notificação de decisão do auto nº 0005/2026" in caixa.text()
     caixa.done(QMessageBox.StandardButton.Ok.value)
 
     botoes.mostrar(fase="cancelado", decidido=False)

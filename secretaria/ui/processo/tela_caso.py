@@ -871,13 +871,9 @@ class TelaCaso(QDialog):
 
 
 def _rotulo_documento(tipo: str, referencia: str) -> str:
-    from secretaria.services.documentos import TIPOS_DOCUMENTO
+    from secretaria.services.documentos import descricao_documento
 
-    nome = TIPOS_DOCUMENTO.get(tipo, tipo)
-    if tipo == "processo":
-        return f"{nome} do auto nº {referencia}"
-    numerados = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
-    return f"{nome} nº {referencia}" if tipo in numerados else f"{nome} {referencia}"
+    return descricao_documento(tipo, referencia)
 
 
 def _e(texto: str) -> str:

@@ -114,8 +114,53 @@ def dar_letras(janela: QWidget, botoes: Iterable[QAbstractButton] | None = None)
         if letra(texto) is not None or not any(c.isalpha() for c in texto):
             continue
         novo = com_letra(texto, letras_usadas(janela, junto_de=botao))
-        if novo != texto:
+        if novo == texto:
+            _ceder_letra(janela, botao)
+        else:
             botao.setText(novo)
 
 
-__all__ = ["com_letra", "dar_letras", "letra", "letras_usadas"]
+def sem_letra(texto: str) -> str:
+    """`texto` without its Alt letter's "&" ("Ci&dade" → "Cidade"); a literal "&&" stays."""
+    return re.sub(r"(?<!&)&(?=[^&\s])", "", texto, count=1)
+
+
+def _no_inicio_de_palavra(texto: str) -> bool:
+    achado = re.search(r"(?<!&)&(?=[^&\s])", texto)
+    return achado is not None and (achado.start() == 0 or not texto[achado.start() - 1].isalnum())
+
+
+def _ceder_letra(janela: QWidget, botao: QAbstractButton) -> None:
+    """Give `botao`, every letter of whose text other controls seen with it use, one of those letters: the
+    one control holding it (a label or another button) moves to a free letter of its own text, at a word's
+    start if any can. A big form's Cancelar thus gets its letter too; nothing changes when no control can
+    move."""
+    texto = botao.text()
+    opcoes: list[tuple[bool, QLabel | QAbstractButton, str, str]] = []
+    vizinhos = [
+        (w, t)
+        for w, t in _com_letra(janela)
+        if w is not botao and _juntos(_paginas(botao, janela), _paginas(w, janela))
+    ]
+    for posicao in [m.start() for m in re.finditer(r"\b\w", texto)] + list(range(len(texto))):
+        c = texto[posicao].lower()
+        if not (c.isascii() and c.isalpha()):
+            continue
+        donos = [w for w, t in vizinhos if letra(t) == c]
+        dono = donos[0] if len(donos) == 1 else None
+        if not isinstance(dono, (QLabel, QAbstractButton)):
+            continue
+        livre = com_letra(sem_letra(dono.text()), letras_usadas(janela, junto_de=dono) | {c})
+        if letra(livre) is not None:
+            opcoes.append((_no_inicio_de_palavra(livre), dono, livre, c))
+    if not opcoes:
+        return
+    _inicio, escolhido, livre, c = max(
+        opcoes, key=lambda o: o[0]
+    )  # the first at a word's start, else the first
+    escolhido.setText(livre)
+    posicao = next(i for i, ch in enumerate(texto) if ch.lower() == c)
+    botao.setText(f"{texto[:posicao]}&{texto[posicao:]}")
+
+
+__all__ = ["com_letra", "dar_letras", "letra", "letras_usadas", "sem_letra"]
