@@ -250,3 +250,22 @@ def test_coluna_ambigua_perguntada_e_resolvida_com_coluna(
         "--db", banco_url,
     )  # fmt: skip
     assert codigo == 0 and "1 nova" in out
+
+
+def test_todos_os_problemas_de_uma_linha_de_cadastro_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import livros
+
+    conteudo, esperados = livros.operadora_com_problemas()
+    arquivo = tmp_path / "empresas.xlsx"
+    arquivo.write_bytes(conteudo)
+    antes = contagens(banco)
+    codigo, out, _err = rodar(capsys, "importar", "operadoras", str(arquivo), "--db", banco_url)
+    assert codigo == 1 and contagens(banco) == antes
+    (linha,) = [t for t in out.splitlines() if t.startswith("linha 3: ")]
+    partes = linha.removeprefix("linha 3: ").split("Coluna “")[1:]
+    assert len(partes) == len(esperados), linha
+    for parte, (coluna, valor, motivo) in zip(partes, esperados, strict=True):
+        assert parte.startswith(f"{coluna}”") and valor in parte and motivo in parte
+    banco.fechar()

@@ -165,3 +165,21 @@ def autos() -> tuple[bytes, list[AutoEsperado]]:
         [*TITULOS, CABECALHO_AUTOS, *linhas, [], ["Total: 4 autos"]], titulo="Livro 2025-2026"
     )
     return conteudo, esperados
+
+
+def operadora_com_problemas() -> tuple[bytes, list[tuple[str, str, str]]]:
+    """A title row, then one operator whose row has five independent problems (its CNPJ, a blank address, its
+    UF, its e-mail, a contract that ends before it starts); each expected as (column title, value, why)."""
+    conteudo = livro_xlsx(
+        [TITULOS[0], ["Empresa", "CNPJ/CPF", "Endereço", "UF", "E-mail", "Início do contrato", "Vencimento"],
+         ["Viação Gama", "11.222.333/0001-00", "", "XX", "gama@", "1/1/30", "1/1/25"]],
+        titulo="Empresas",
+    )  # fmt: skip
+    esperados = [
+        ("CNPJ/CPF", "11.222.333/0001-00", "dígito verificador"),
+        ("Endereço", "", "Informe o endereço"),
+        ("UF", "XX", "inválida"),
+        ("E-mail", "gama@", "inválido"),
+        ("Vencimento", "01/01/2025", "não pode ser anterior ao início (01/01/2030)"),
+    ]
+    return conteudo, esperados

@@ -378,3 +378,33 @@ def test_csv_com_titulo_e_cabecalho_com_numero() -> None:
     assert planilha.cabecalhos == ("Nome", "Matrícula", "Situação", "Lotação 2026")
     assert [n for n, _v in planilha.linhas] == [4, 5]
     assert planilha.linhas_em_branco == ()
+
+
+def test_cadastro_mostra_todos_os_problemas_do_formulario_de_uma_vez(banco: Banco) -> None:
+    """Not only the form's first refusal: every field of the row, each naming the column and the value."""
+    popular(banco)
+    conteudo, esperados = livros.operadora_com_problemas()
+    with banco.leitura() as s:
+        p = previa(s, "operadoras", ler_conteudo(conteudo, "empresas.xlsx"))
+    (linha,) = p.recusadas
+    assert linha.numero == 3 and len(linha.problemas) == len(esperados), linha.problemas
+    for mensagem, (coluna, valor, motivo) in zip(linha.problemas, esperados, strict=True):
+        assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem and motivo in mensagem
+
+    # The keys and the form together (the plate, the operator, the year of manufacture, the seats), a field
+    # refused by its key not twice.
+    frota = livros.livro_xlsx(
+        [["Nº de Ordem", "Placa", "RENAVAM", "Empresa", "Sentados", "Ano Fab."],
+         ["900", "XX-1", "00123456789", "Viação Fantasma", 0, 1800]],
+        oculta_antes=False,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        v = previa(s, "veiculos", ler_conteudo(frota, "frota.xlsx"))
+    problemas = v.recusadas[0].problemas
+    assert [m.split("”")[0] for m in problemas] == [
+        "Coluna “Placa",
+        "Coluna “Empresa",
+        "Coluna “Ano Fab.",
+        "Coluna “Sentados",
+    ], problemas
+    assert "XX-1" in problemas[0] and "1800" in problemas[2] and "maior que zero" in problemas[3]

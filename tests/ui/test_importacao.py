@@ -407,3 +407,31 @@ def test_coluna_duvidosa_perguntada_na_janela(base: Banco, qtbot: QtBot, tmp_pat
     _esperar_previa(qtbot, dialogo)
     assert dialogo.previa is not None and dialogo.previa.mapeamento.colunas["recurso_julgado_em"] == 5
     assert [linha.acao for linha in dialogo.previa.linhas] == ["nova"]
+
+
+def test_todos_os_problemas_de_uma_linha_de_cadastro_na_janela(
+    base: Banco, qtbot: QtBot, tmp_path: Path
+) -> None:
+    from tests.helpers import livros
+
+    conteudo, esperados = livros.operadora_com_problemas()
+    arquivo = tmp_path / "empresas.xlsx"
+    arquivo.write_bytes(conteudo)
+    dialogo = _abrir(qtbot, base, "operadoras", arquivo)
+    assert dialogo.modelo is not None and dialogo.previa is not None
+    assert (
+        dialogo.modelo.data(dialogo.modelo.index(0, 0)),
+        dialogo.modelo.data(dialogo.modelo.index(0, 1)),
+    ) == (
+        "3",
+        "Recusada",
+    )
+    problemas = dialogo.modelo.data(dialogo.modelo.index(0, 2)).split(" • ")
+    assert len(problemas) == len(esperados), problemas
+    for mensagem, (coluna, valor, motivo) in zip(problemas, esperados, strict=True):
+        assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem and motivo in mensagem
+    # Under the table, the current row's problems one per line (the cell above shows them cut).
+    assert dialogo.detalhe.isVisible()
+    assert dialogo.detalhe.text().splitlines() == ["Linha 3, recusada:", *(f"• {m}" for m in problemas)]
+    assert not dialogo.botao_importar.isEnabled()
+    _png(dialogo, "todos-os-problemas")

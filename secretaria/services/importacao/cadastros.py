@@ -40,7 +40,7 @@ from secretaria.lei.documentos import (
 from secretaria.lei.formato import formatar_data, formatar_decimal
 from secretaria.models import Empregado, Fiscal, Linha, Operadora, Veiculo, VeiculoHistorico
 from secretaria.services import auditoria, cadastros
-from secretaria.services.base import Ator, ErroDominio, exigir_papel
+from secretaria.services.base import Ator, Conferencia, ErroDominio, erros_de, exigir_papel
 from secretaria.services.importacao.colunas import (
     COLUNAS,
     Coluna,
@@ -314,6 +314,8 @@ class _Avaliada:
     gravar: dict[str, Any] | None = None
     limpas: list[str] = field(default_factory=list)
     mantidas: list[str] = field(default_factory=list)
+    ilegiveis: list[str] = field(default_factory=list)
+    """The fields whose cell could not be read (their problem already listed)."""
 
 
 def conferir_mapeamento(planilha: Planilha, mapa: Mapeamento, tipo: str) -> None:
@@ -354,6 +356,7 @@ def ler_celulas(
             lido = _converter(coluna, celulas[indice], planilha.cabecalhos[indice])
         except _Recusa as exc:
             av.problemas.append(str(exc))
+            av.ilegiveis.append(campo)
             continue
         brutos[campo] = lido
         mostrado = lido_como(coluna, lido)
@@ -389,7 +392,7 @@ def _avaliar(
                 tipo, brutos, ind, vistos, avaliada, validar=not avaliada.problemas, limpar=limpar_vazias
             )
         except ErroDominio as exc:
-            for erro in exc.erros if isinstance(exc, _Varios) else [exc]:
+            for erro in erros_de(exc):
                 avaliada.problemas.append(_com_coluna(erro, colunas, mapa, planilha, avaliada.valores))
         avaliada.limpas = [planilha.cabecalhos[mapa.colunas[c]] for c in avaliada.limpas if c in mapa.colunas]
         avaliada.mantidas = [
@@ -473,27 +476,72 @@ def unico_pelo_nome(
     )
 
 
-class _Varios(ErroDominio):
-    """Several independent problems of one row (its keys: plate, RENAVAM, operator…), shown together."""
-
-    def __init__(self, erros: list[ErroDominio]) -> None:
-        super().__init__(" ".join(str(e) for e in erros), erros[0].campo)
-        self.erros = erros
-
-
-def _juntos(*passos: Callable[[], Any]) -> list[Any]:
-    """Run each check; every one that fails is reported at once (not only the first)."""
-    resultados: list[Any] = []
-    erros: list[ErroDominio] = []
-    for passo in passos:
-        try:
-            resultados.append(passo())
-        except ErroDominio as exc:
-            erros.append(exc)
-            resultados.append(None)
-    if erros:
-        raise _Varios(erros) if len(erros) > 1 else erros[0]
-    return resultados
+def _pela_chave(
+    tipo: str, brutos: dict[str, Any], ind: _Indice, c: Conferencia
+) -> tuple[Any, list[Any], str]:
+    """The record the row's natural key names (None: a new one), the keys, and how a repeated row is told;
+    each key's problem kept in `c` (the others still checked)."""
+    registro: Any = None
+    chaves: list[Any] = []
+    descricao = ""
+    if tipo == "operadoras":
+        cnpj = c.tentar(lambda: _documento(validar_cnpj, brutos.get("cnpj", ""), "cnpj", "o CNPJ"), "")
+        if cnpj:
+            chaves = [("cnpj", cnpj)]
+            registro = ind.registros.get(cnpj)
+            descricao = f"o CNPJ {formatar_cnpj(cnpj)}"
+    elif tipo == "linhas":
+        codigo = str(brutos.get("codigo", "")).strip().upper()
+        brutos["operadora_id"] = c.tentar(
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")), None
+        )
+        chaves = [("codigo", codigo)]
+        registro = ind.registros.get(codigo)
+        descricao = f"a linha {codigo}"
+    elif tipo == "veiculos":
+        placa = c.tentar(
+            lambda: chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa")), ""
+        )
+        renavam = c.tentar(
+            lambda: _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM"), ""
+        )
+        brutos["operadora_id"] = c.tentar(
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")), None
+        )
+        pela_placa = ind.registros.get(("placa", placa)) if placa else None
+        pelo_renavam = ind.registros.get(("renavam", renavam)) if renavam else None
+        if pela_placa is not None and pelo_renavam is not None and pela_placa is not pelo_renavam:
+            c.erros.append(
+                ErroDominio(
+                    f"A placa {formatar_placa(placa)} é do veículo de prefixo {pela_placa.prefixo} e o "
+                    f"RENAVAM {renavam} é do veículo de prefixo {pelo_renavam.prefixo}: confira a linha.",
+                    "placa",
+                )
+            )
+        if placa and renavam:
+            registro = pela_placa or pelo_renavam
+            chaves = [("placa", placa), ("renavam", renavam)]
+            descricao = f"a placa {formatar_placa(placa)} ou o RENAVAM {renavam}"
+        if brutos["operadora_id"] is not None:
+            c.tentar(lambda: _linha_do_veiculo(ind, brutos), None)
+        else:
+            brutos.pop("linha_codigo", None)
+    elif tipo == "empregados":
+        operadora_id = c.tentar(
+            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")), None
+        )
+        cpf = c.tentar(lambda: _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF"), "")
+        brutos["operadora_id"] = operadora_id
+        if operadora_id is not None and cpf:
+            chaves = [("cpf", operadora_id, cpf)]
+            registro = ind.registros.get((operadora_id, cpf))
+            descricao = f"o CPF {cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]} nesta operadora"
+    else:
+        matricula = str(brutos.get("matricula", "")).strip().upper()
+        chaves = [("matricula", matricula)]
+        registro = ind.registros.get(matricula)
+        descricao = f"a matrícula {matricula}"
+    return registro, chaves, descricao
 
 
 def _avaliar_linha(
@@ -506,57 +554,21 @@ def _avaliar_linha(
     validar: bool,
     limpar: bool = False,
 ) -> None:
-    """Find the record the row's natural key names, build the form over it, check it, classify the row."""
-    registro: Any = None
-    chaves: list[Any] = []
-    if tipo == "operadoras":
-        cnpj = _documento(validar_cnpj, brutos.get("cnpj", ""), "cnpj", "o CNPJ")
-        chaves = [("cnpj", cnpj)]
-        registro = ind.registros.get(cnpj)
-        descricao = f"o CNPJ {formatar_cnpj(cnpj)}"
-    elif tipo == "linhas":
-        codigo = str(brutos.get("codigo", "")).strip().upper()
-        brutos["operadora_id"] = _operadora(
-            ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")
-        )
-        chaves = [("codigo", codigo)]
-        registro = ind.registros.get(codigo)
-        descricao = f"a linha {codigo}"
-    elif tipo == "veiculos":
-        placa, renavam, brutos["operadora_id"] = _juntos(
-            lambda: chave_placa(_documento(validar_placa, brutos.get("placa", ""), "placa", "a placa")),
-            lambda: _documento(validar_renavam, brutos.get("renavam", ""), "renavam", "o RENAVAM"),
-            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
-        )
-        pela_placa = ind.registros.get(("placa", placa))
-        pelo_renavam = ind.registros.get(("renavam", renavam))
-        if pela_placa is not None and pelo_renavam is not None and pela_placa is not pelo_renavam:
-            raise ErroDominio(
-                f"A placa {formatar_placa(placa)} é do veículo de prefixo {pela_placa.prefixo} e o RENAVAM "
-                f"{renavam} é do veículo de prefixo {pelo_renavam.prefixo}: confira a linha.",
-                "placa",
-            )
-        registro = pela_placa or pelo_renavam
-        chaves = [("placa", placa), ("renavam", renavam)]
-        descricao = f"a placa {formatar_placa(placa)} ou o RENAVAM {renavam}"
-        _linha_do_veiculo(ind, brutos)
-    elif tipo == "empregados":
-        operadora_id, cpf = _juntos(
-            lambda: _operadora(ind, brutos.pop("operadora_cnpj", ""), brutos.pop("operadora_nome", "")),
-            lambda: _documento(validar_cpf, brutos.get("cpf", ""), "cpf", "o CPF"),
-        )
-        brutos["operadora_id"] = operadora_id
-        chaves = [("cpf", operadora_id, cpf)]
-        registro = ind.registros.get((operadora_id, cpf))
-        descricao = f"o CPF {cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]} nesta operadora"
-    else:
-        matricula = str(brutos.get("matricula", "")).strip().upper()
-        chaves = [("matricula", matricula)]
-        registro = ind.registros.get(matricula)
-        descricao = f"a matrícula {matricula}"
+    """Find the record the row's natural key names, build the form over it, check it, classify the row.
+    Every problem of the row at once (`ErrosDominio`): its keys (plate, RENAVAM, operator…) and each of the
+    form's fields, a field already refused (its key, or a cell that could not be read) not twice."""
+    c = Conferencia()
+    registro, chaves, descricao = _pela_chave(tipo, brutos, ind, c)
     for chave in chaves:
         if chave in vistos:
-            raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz {descricao}.")
+            c.erros.append(
+                ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz {descricao}.")
+            )
+            break
+    # The fields already refused: by a key check, or by a cell that could not be read.
+    recusados = {e.campo for e in c.erros} | set(av.ilegiveis)
+    if c.recusou("operadora_cnpj", "operadora_nome"):
+        recusados |= {"operadora_id", "linha_id"}
     formulario = _FORMULARIOS[tipo]
     base = (
         formulario(**{f.name: getattr(registro, f.name) for f in fields(formulario)})
@@ -576,10 +588,15 @@ def _avaliar_linha(
                 else:
                     av.mantidas.append(k)
     dados = formulario(**_padroes(tipo, informados)) if base is None else replace(base, **informados)
-    valores = _VALIDAR[tipo](dados)
-    if tipo == "veiculos":
-        _conferir_veiculo(ind, valores, registro)
-    if not validar:
+    try:
+        valores = _VALIDAR[tipo](dados)
+    except ErroDominio as exc:
+        c.erros.extend(e for e in erros_de(exc) if e.campo not in recusados)
+        valores = None
+    if valores is not None and tipo == "veiculos" and not c.erros:
+        c.tentar(lambda: _conferir_veiculo(ind, valores, registro), None)
+    c.concluir()
+    if not validar or valores is None:
         return
     for chave in chaves:
         vistos[chave] = av.numero
