@@ -269,3 +269,70 @@ def test_todos_os_problemas_de_uma_linha_de_cadastro_pela_linha_de_comando(
     for parte, (coluna, valor, motivo) in zip(partes, esperados, strict=True):
         assert parte.startswith(f"{coluna}”") and valor in parte and motivo in parte
     banco.fechar()
+
+
+def test_livro_corrigido_pela_linha_de_comando_em_branco_so_apaga_com_limpar_vazias(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao
+    from tests.helpers import livros
+
+    for tipo, conteudo in (
+        ("operadoras", livros.operadoras()),
+        ("fiscais", livros.fiscais()),
+        ("veiculos", livros.veiculos()),
+        ("autos", livros.autos()[0]),
+    ):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        rodar(capsys, "importar", tipo, str(caminho), "--so-validas", "--db", banco_url)
+    corrigido = tmp_path / "livro-corrigido.xlsx"
+    corrigido.write_bytes(livros.autos_corrigido())
+
+    def veiculo() -> int | None:
+        with banco.leitura() as s:
+            return s.scalar(sa.select(AutoInfracao.veiculo_id).where(AutoInfracao.numero == 12))
+
+    assert veiculo() is not None
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(corrigido), "--db", banco_url)
+    assert codigo == 0 and "Aviso: Em 1 linha, células em branco deixam os valores cadastrados" in out
+    assert "0 atualizadas, 1 sem alteração" in out and veiculo() is not None
+    codigo, out, _err = rodar(
+        capsys, "importar", "autos", str(corrigido), "--limpar-vazias", "--db", banco_url
+    )
+    assert codigo == 0
+    assert f"linha 5: a célula em branco apaga o valor de {', '.join(livros.EM_BRANCO_NO_CORRIGIDO)}" in out
+    assert "1 atualizada" in out and veiculo() is None
+    banco.fechar()
+
+
+def test_multa_em_reais_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao, Decisao
+    from tests.helpers import livros
+
+    for tipo, conteudo in (("operadoras", livros.operadoras()), ("fiscais", livros.fiscais())):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        assert rodar(capsys, "importar", tipo, str(caminho), "--db", banco_url)[0] == 0
+    conteudo, esperados = livros.livro_multa_em_reais()
+    livro = tmp_path / "livro-reais.xlsx"
+    livro.write_bytes(conteudo)
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(livro), "--so-validas", "--db", banco_url)
+    assert codigo == 1 and "2 novas" in out
+    assert "linha 7: Coluna “Valor da multa (R$)”: R$ 100,00 não corresponde a uma multa em URM" in out
+    assert "linha 8: Coluna “Valor da multa (R$)”: A multa em reais (R$ 75,00) é 0,50 URM" in out
+    with banco.leitura() as s:
+        for (ano, numero), (urm, reais) in esperados.items():
+            linha = s.execute(
+                sa.select(AutoInfracao.multa_ur, Decisao.multa_reais)
+                .join(Decisao, Decisao.auto_id == AutoInfracao.id)
+                .where(AutoInfracao.ano == ano, AutoInfracao.numero == numero)
+            ).one()
+            assert tuple(linha) == (urm, reais)
+    banco.fechar()

@@ -277,7 +277,6 @@ class DialogoImportacao(QDialog):
 
     def _mostrar_opcoes(self) -> None:
         autos = self.tipo_atual == "autos"
-        self.limpar_vazias.setVisible(not autos)
         self.presumir.setVisible(autos)
         self.dias_presuncao.setVisible(autos)
 
@@ -294,7 +293,7 @@ class DialogoImportacao(QDialog):
 
     @property
     def limpar(self) -> bool:
-        return self.tipo_atual != "autos" and self.limpar_vazias.isChecked()
+        return self.limpar_vazias.isChecked()
 
     def baixar_modelo(self) -> None:
         tipo = self.tipo_atual

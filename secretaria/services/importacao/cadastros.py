@@ -690,6 +690,20 @@ def _avisos(planilha: Planilha, mapa: Mapeamento, tipo: str = "") -> tuple[str, 
     return tuple(avisos)
 
 
+def notas_vazias(avaliadas: Sequence[_Avaliada]) -> tuple[str, ...]:
+    """What the blank cells of a file do to the records it updates: clear (the user asked) or keep."""
+    limpas = sum(1 for a in avaliadas if a.limpas and not a.problemas)
+    mantidas = sum(1 for a in avaliadas if a.mantidas and not a.problemas)
+    notas = []
+    if limpas:
+        notas.append(f"Em {limpas} {'linha' if limpas == 1 else 'linhas'}, células em branco apagarão valores "
+                     "cadastrados (veja a coluna “Apaga”).")  # fmt: skip
+    if mantidas:
+        notas.append(f"Em {mantidas} {'linha' if mantidas == 1 else 'linhas'}, células em branco deixam os "
+                     "valores cadastrados como estão; para apagá-los, peça que células em branco apaguem.")  # fmt: skip
+    return tuple(notas)
+
+
 def previa_cadastro(
     sessao: so.Session,
     tipo: str,
@@ -702,15 +716,7 @@ def previa_cadastro(
     """Every row with its problems and what importing it would do; writes nothing."""
     mapa = mapear(tipo, planilha.cabecalhos, mapeamento)
     avaliadas = _avaliar(sessao, tipo, planilha, mapa, progresso, limpar_vazias)
-    avisos = _avisos(planilha, mapa, tipo)
-    limpas = sum(1 for a in avaliadas if a.limpas and not a.problemas)
-    mantidas = sum(1 for a in avaliadas if a.mantidas and not a.problemas)
-    if limpas:
-        avisos += (f"Em {limpas} {'linha' if limpas == 1 else 'linhas'}, células em branco apagarão valores "
-                   "cadastrados (veja a coluna “Apaga”).",)  # fmt: skip
-    if mantidas:
-        avisos += (f"Em {mantidas} {'linha' if mantidas == 1 else 'linhas'}, células em branco deixam os "
-                   "valores cadastrados como estão; para apagá-los, peça que células em branco apaguem.",)  # fmt: skip
+    avisos = _avisos(planilha, mapa, tipo) + notas_vazias(avaliadas)
     return Previa(
         tipo,
         planilha.nome_arquivo,

@@ -32,7 +32,7 @@ def previa(
     limpar_vazias: bool = False,
 ) -> Previa:
     """Every row with its problems and what importing it would do; writes nothing. `presumir_definitiva`
-    (autos only): REGRAS § 3 rule 1's presumption; `limpar_vazias` (registries): a blank cell clears."""
+    (autos only): REGRAS § 3 rule 1's presumption; `limpar_vazias`: a blank cell clears the stored value."""
     if tipo == "autos":
         return previa_autos(
             sessao,
@@ -40,6 +40,7 @@ def previa(
             mapeamento=mapeamento,
             progresso=progresso,
             presumir_definitiva=presumir_definitiva,
+            limpar_vazias=limpar_vazias,
         )
     return previa_cadastro(
         sessao, tipo, planilha, mapeamento=mapeamento, progresso=progresso, limpar_vazias=limpar_vazias
@@ -68,6 +69,7 @@ def importar(
             mapeamento=mapeamento,
             progresso=progresso,
             presumir_definitiva=presumir_definitiva,
+            limpar_vazias=limpar_vazias,
         )
     return importar_cadastro(
         uow,
