@@ -43,8 +43,8 @@ from secretaria.lei.formato import formatar_decimal
 from secretaria.services.base import ErroDominio
 from secretaria.services.importacao import arquivos as planilhas
 from secretaria.services.importacao.autos import PRESUNCAO_MINIMA
-from secretaria.services.importacao.cadastros import LinhaAvaliada, Previa, ResultadoImportacao
 from secretaria.services.importacao.colunas import COLUNAS, ROTULOS_TIPOS, TIPOS, Mapeamento, mapear
+from secretaria.services.importacao.comum import LinhaAvaliada, Previa, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha, abas_do_arquivo, ler_arquivo
 from secretaria.services.importacao.servico import importar, previa
 from secretaria.ui.contexto import Contexto

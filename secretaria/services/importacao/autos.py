@@ -48,20 +48,9 @@ from secretaria.models import (
 )
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
-from secretaria.services.importacao.cadastros import (
-    Previa,
-    Progresso,
-    ResultadoImportacao,
-    _Avaliada,
-    _avisos,
-    _com_coluna,
-    _publica,
-    conferir_mapeamento,
-    ler_celulas,
-    notas_vazias,
-    unico_pelo_nome,
-)
-from secretaria.services.importacao.colunas import COLUNAS, Mapeamento, mapear, normalizar
+from secretaria.services.importacao import comum
+from secretaria.services.importacao.colunas import Mapeamento, mapear, normalizar
+from secretaria.services.importacao.comum import Avaliada, Previa, Progresso, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha
 from secretaria.services.lei_db import DispositivoCitavel, dispositivo_citavel, tabela_urm
 from secretaria.services.processo_base import dias_validos, urm_valida
@@ -72,7 +61,7 @@ _T = TypeVar("_T")
 PRESUNCAO_MINIMA = 30
 """REGRAS § 3 rule 1: 15 days for the intimação and 15 for the appeal."""
 
-_LOTE = 500
+LOTE = 500
 _NUMERO = re.compile(r"(?:AI\s*)?(?:N[º°O.]?\s*)?0*(\d{1,6})(?:\s*/\s*(\d{4}))?", re.IGNORECASE)
 _DISPOSITIVO = re.compile(
     r"(?:art(?:igo)?\.?\s*)?(\d{1,2})\s*[º°o]?\s*[,;\-–]?\s*(?:inc(?:iso)?\.?\s*)?([IVXLC]+)", re.IGNORECASE
@@ -165,7 +154,7 @@ def _operadora_do_auto(brutos: dict[str, Any], cad: _Cadastros) -> tuple[int, st
     texto = str(brutos.get("operadora_cnpj") or "")
     nome = str(brutos.get("operadora_nome") or "")
     if not texto and nome:
-        i = unico_pelo_nome(
+        i = comum.unico_pelo_nome(
             nome,
             cad.nomes_operadoras,
             "operadora_nome",
@@ -191,7 +180,7 @@ def _fiscal(brutos: dict[str, Any], cad: _Cadastros) -> int:
     matricula = str(brutos.get("fiscal_matricula") or "").strip().upper()
     nome = str(brutos.get("fiscal_nome") or "").strip()
     if not matricula and nome:
-        return unico_pelo_nome(
+        return comum.unico_pelo_nome(
             nome, cad.nomes_fiscais, "fiscal_nome", "Fiscal",
             "importe os fiscais antes (os que já saíram, como inativos)",
         )  # fmt: skip
@@ -431,7 +420,7 @@ def _guardados(s: so.Session) -> dict[tuple[int, int], dict[str, Any]]:
 
 
 def _completar(
-    brutos: dict[str, Any], guardado: dict[str, Any], av: _Avaliada, mapa: Mapeamento, limpar: bool
+    brutos: dict[str, Any], guardado: dict[str, Any], av: Avaliada, mapa: Mapeamento, limpar: bool
 ) -> None:
     """A corrected file over an imported auto: a blank cell keeps the stored value (listed in `mantidas`),
     or clears it when the user asked (`limpas`: the preview says which); a column the file lacks keeps it."""
@@ -451,6 +440,8 @@ def _completar(
         else:
             brutos[campo] = valor
             av.mantidas.append(campo)
+    av.limpas.sort(key=mapa.colunas.__getitem__)
+    av.mantidas.sort(key=mapa.colunas.__getitem__)
 
 
 class _Problemas(Exception):
@@ -611,9 +602,9 @@ def _avaliar(
     progresso: Progresso | None,
     presumir: int | None = None,
     limpar: bool = False,
-) -> tuple[Any, list[tuple[_Avaliada, _Historico | None, AutoInfracao | None]]]:
+) -> tuple[Any, list[tuple[Avaliada, _Historico | None, AutoInfracao | None]]]:
     mapa = mapear("autos", planilha.cabecalhos, mapeamento)
-    conferir_mapeamento(planilha, mapa, "autos")
+    comum.conferir_mapeamento(planilha, mapa, "autos")
     if presumir is not None and presumir < PRESUNCAO_MINIMA:
         raise ErroDominio(
             f"A presunção da data definitiva é de no mínimo {PRESUNCAO_MINIMA} dias depois da decisão "
@@ -623,21 +614,11 @@ def _avaliar(
     cad = _cadastros(s)
     existentes = {(a.ano, a.numero): a for a in s.scalars(sa.select(AutoInfracao))}
     guardados = _guardados(s)
-    colunas = {c.campo: c for c in COLUNAS["autos"]}
     vistos: dict[tuple[int, int], int] = {}
-    saida = []
-    total = len(planilha.linhas)
 
-    for k, (numero, celulas) in enumerate(planilha.linhas):
-        if progresso is not None and k % _LOTE == 0:
-            progresso(k, total, "Conferindo as linhas")
-        av, brutos = ler_celulas(planilha, mapa, colunas, numero, celulas)
-
-        def nomear(exc: ErroDominio, valores: tuple[str, ...] = av.valores) -> str:
-            return _com_coluna(exc, colunas, mapa, planilha, valores)
-
-        historico = None
-        existente = None
+    def avaliar(
+        av: Avaliada, brutos: dict[str, Any], nomear: Callable[[ErroDominio], str]
+    ) -> tuple[_Historico, AutoInfracao | None] | None:
         if guardados:
             try:
                 guardado = guardados.get(_numero(brutos))
@@ -647,42 +628,38 @@ def _avaliar(
                 _completar(brutos, guardado, av, mapa, limpar)
         try:
             historico = _ler(s, brutos, cad, presumir, nomear)
-            chave = (historico.ano, historico.numero)
-            rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
-            if chave in vistos:
-                raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz o {rotulo}.")
-            existente = existentes.get(chave)
-            if existente is not None and existente.importado_de is None:
-                raise ErroDominio(
-                    f"O {rotulo} foi lavrado no programa: um auto do programa não é substituído."
-                )
-            if not av.problemas:
-                vistos[chave] = numero
         except _Problemas as exc:
             av.problemas.extend(exc.mensagens)
-        except ErroDominio as exc:
-            av.problemas.append(nomear(exc))
-        if not av.problemas and historico is not None:
-            _mostrar_urm(av, mapa, brutos, historico)
-            if existente is None:
-                av.acao = "nova"
-            elif all(getattr(existente, c) == v for c, v in historico.auto.items()) and _filhos_iguais(
-                s, existente, historico
-            ):
-                av.acao = "igual"
-            else:
-                av.acao = "atualizada"
-        av.limpas = [
-            planilha.cabecalhos[mapa.colunas[c]] for c in sorted(av.limpas, key=mapa.colunas.__getitem__)
-        ]
-        av.mantidas = [
-            planilha.cabecalhos[mapa.colunas[c]] for c in sorted(av.mantidas, key=mapa.colunas.__getitem__)
-        ]
+            return None
+        chave = (historico.ano, historico.numero)
+        rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
+        if chave in vistos:
+            raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz o {rotulo}.")
+        existente = existentes.get(chave)
+        if existente is not None and existente.importado_de is None:
+            raise ErroDominio(f"O {rotulo} foi lavrado no programa: um auto do programa não é substituído.")
+        if av.problemas:
+            return None
+        vistos[chave] = av.numero
+        _mostrar_urm(av, mapa, brutos, historico)
+        if existente is None:
+            av.acao = "nova"
+        elif all(getattr(existente, c) == v for c, v in historico.auto.items()) and _filhos_iguais(
+            s, existente, historico
+        ):
+            av.acao = "igual"
+        else:
+            av.acao = "atualizada"
+        return historico, existente
+
+    saida = []
+    for av, avaliado in comum.avaliar_linhas(planilha, mapa, "autos", progresso, avaliar):
+        historico, existente = avaliado if avaliado is not None else (None, None)
         saida.append((av, historico, existente))
     return mapa, saida
 
 
-def _mostrar_urm(av: _Avaliada, mapa: Mapeamento, brutos: dict[str, Any], h: _Historico) -> None:
+def _mostrar_urm(av: Avaliada, mapa: Mapeamento, brutos: dict[str, Any], h: _Historico) -> None:
     """The preview shows a fine in reais with the URM amount it was read as ("225,00 = 1,50 URM")."""
     indice = mapa.colunas.get("multa_reais")
     if indice is not None and brutos.get("multa_reais"):
@@ -692,7 +669,7 @@ def _mostrar_urm(av: _Avaliada, mapa: Mapeamento, brutos: dict[str, Any], h: _Hi
 
 
 def aviso_definitivas(
-    avaliadas: Sequence[tuple[_Avaliada, _Historico | None, Any]], presumir: int | None
+    avaliadas: Sequence[tuple[Avaliada, _Historico | None, Any]], presumir: int | None
 ) -> str:
     """REGRAS § 3 rule 1, imported priors: never left out silently. How many autos the book leaves out of
     recidivism (a penalty applied, no appeal, no final day), and the one presumption on offer."""
@@ -762,10 +739,10 @@ def previa_autos(
     autos the book leaves out of recidivism and offer the presumption (`presumir_definitiva` days), and
     what blank cells do to the autos a corrected book updates (kept, or cleared with `limpar_vazias`)."""
     mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso, presumir_definitiva, limpar_vazias)
-    avisos = _avisos(planilha, mapa, "autos") + notas_vazias([a for a, _h, _e in avaliadas])
+    notas = comum.avisos(planilha, mapa, "autos") + comum.notas_vazias([a for a, _h, _e in avaliadas])
     nota = aviso_definitivas(avaliadas, presumir_definitiva)
     return Previa("autos", planilha.nome_arquivo, planilha.sha256, planilha.cabecalhos, mapa,
-                  tuple(_publica(a) for a, _h, _e in avaliadas), (*avisos, nota) if nota else avisos)  # fmt: skip
+                  tuple(comum.publica(a) for a, _h, _e in avaliadas), (*notas, nota) if nota else notas)  # fmt: skip
 
 
 def importar_autos(
@@ -786,41 +763,28 @@ def importar_autos(
     with uow:
         s = uow.session
         _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso, presumir_definitiva, limpar_vazias)
-        recusadas = tuple(_publica(a) for a, _h, _e in avaliadas if a.problemas)
-        if recusadas and not somente_validas:
-            n = len(recusadas)
-            raise ErroDominio(
-                f"{n} {'linha recusada' if n == 1 else 'linhas recusadas'} em {planilha.nome_arquivo}; "
-                "nada foi gravado. Corrija-as ou importe somente as linhas válidas.",
-                "linhas",
-            )
+        recusadas = tuple(comum.publica(a) for a, _h, _e in avaliadas if a.problemas)
+        comum.recusar_se_houver(recusadas, somente_validas, planilha)
         validas = [(a, h, e) for a, h, e in avaliadas if not a.problemas and h is not None]
         _gravar(s, ator, planilha, validas, progresso)
         uow.commit()
-    return ResultadoImportacao(
-        novas=sum(1 for a, _h, _e in validas if a.acao == "nova"),
-        atualizadas=sum(1 for a, _h, _e in validas if a.acao == "atualizada"),
-        iguais=sum(1 for a, _h, _e in validas if a.acao == "igual"),
-        recusadas=recusadas,
-        arquivo=planilha.nome_arquivo,
-        sha256=planilha.sha256,
-    )
+    return comum.resultado([a for a, _h, _e in validas], recusadas, planilha)
 
 
 def _gravar(
     s: so.Session,
     ator: Ator,
     planilha: Planilha,
-    validas: Sequence[tuple[_Avaliada, _Historico, AutoInfracao | None]],
+    validas: Sequence[tuple[Avaliada, _Historico, AutoInfracao | None]],
     progresso: Progresso | None,
 ) -> None:
     origem = {"arquivo": planilha.nome_arquivo, "sha256": planilha.sha256}
     marca = {"importado_de": planilha.nome_arquivo, "importado_sha256": planilha.sha256}
-    pendentes: list[tuple[_Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
+    pendentes: list[tuple[Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
     sem_proxima = f"Não registrada no livro de autos (auto importado de {planilha.nome_arquivo})."
     total = len(validas)
     for k, (av, h, existente) in enumerate(validas):
-        if progresso is not None and k % _LOTE == 0:
+        if progresso is not None and k % LOTE == 0:
             progresso(k, total, "Gravando")
         if h is None or av.acao == "igual":
             continue

@@ -9,13 +9,8 @@ import sqlalchemy.orm as so
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.services.base import Ator
 from secretaria.services.importacao.autos import importar_autos, previa_autos
-from secretaria.services.importacao.cadastros import (
-    Previa,
-    Progresso,
-    ResultadoImportacao,
-    importar_cadastro,
-    previa_cadastro,
-)
+from secretaria.services.importacao.cadastros import importar_cadastro, previa_cadastro
+from secretaria.services.importacao.comum import Previa, Progresso, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha
 
 __all__ = ["importar", "previa"]
