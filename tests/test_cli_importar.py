@@ -336,3 +336,30 @@ def test_multa_em_reais_pela_linha_de_comando(
             ).one()
             assert tuple(linha) == (urm, reais)
     banco.fechar()
+
+
+def test_avaliacao_dos_arquivos_do_orgao_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one-shot evaluation (`tests.helpers.avaliacao_livros`) through `secretaria importar`: the refused
+    rows are the ones it prints, every accepted row stored exactly as the file says."""
+    import re
+
+    from secretaria import relogio
+    from tests.helpers import avaliacao_livros
+
+    def importar_arquivo(tipo: str, conteudo: bytes) -> dict[int, str]:
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        presumir = ["--presumir-definitiva", str(avaliacao_livros.PRESUNCAO)] if tipo == "autos" else []
+        codigo, out, err = rodar(
+            capsys, "importar", tipo, str(caminho), "--so-validas", *presumir, "--db", banco_url
+        )
+        assert codigo in (0, 1), err
+        return {int(m[1]): m[2] for m in re.finditer(r"^linha (\d+): (.*)$", out, re.MULTILINE)}
+
+    conjunto = avaliacao_livros.gerar(relogio.hoje())
+    resumo = avaliacao_livros.conferir(avaliacao_livros.avaliar(banco, conjunto, importar_arquivo), conjunto)
+    with capsys.disabled():
+        print(f"\n[{banco.engine.dialect.name}, linha de comando]\n{resumo}")
+    banco.fechar()

@@ -533,3 +533,33 @@ def test_multa_em_reais_na_janela(base: Banco, qtbot: QtBot, tmp_path: Path) -> 
                 )
                 == urm
             )
+
+
+def test_avaliacao_dos_arquivos_do_orgao_pela_janela(
+    base: Banco, qtbot: QtBot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one-shot evaluation (`tests.helpers.avaliacao_livros`) through the window: the rows it refuses
+    are the ones the preview shows refused, every accepted row stored exactly as the file says."""
+    from secretaria import relogio
+    from tests.helpers import avaliacao_livros
+
+    def importar_arquivo(tipo: str, conteudo: bytes) -> dict[int, str]:
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        dialogo = _abrir(qtbot, base, tipo, caminho)
+        if tipo == "autos":
+            dialogo.dias_presuncao.setValue(avaliacao_livros.PRESUNCAO)
+            dialogo.presumir.setChecked(True)
+            qtbot.waitUntil(lambda: "autos terão a data definitiva presumida" in dialogo.resumo.text())
+        assert dialogo.previa is not None
+        recusadas = {linha.numero: " ".join(linha.problemas) for linha in dialogo.previa.recusadas}
+        dialogo.so_validas.setChecked(True)
+        _importar_pela_janela(qtbot, dialogo)
+        assert dialogo.resultado is not None
+        assert {linha.numero for linha in dialogo.resultado.recusadas} == set(recusadas)
+        return recusadas
+
+    conjunto = avaliacao_livros.gerar(relogio.hoje())
+    resumo = avaliacao_livros.conferir(avaliacao_livros.avaliar(base, conjunto, importar_arquivo), conjunto)
+    with capsys.disabled():
+        print(f"\n[{base.engine.dialect.name}, janela]\n{resumo}")
