@@ -804,12 +804,14 @@ def _gravar(
                 setattr(existente, chave, valor)
             existente.alterado_por = ator.login
             pendentes.append((av, h, existente, antes))
+    comum.reservar_ids(s, [auto for _a, _h, auto, antes in pendentes if antes is None])
     s.flush()
     escritos = []
     for av, h, auto, imagem_anterior in pendentes:
         novo = imagem_anterior is None
         filhos = _filhos_novos(s, ator, auto, h) if novo else _filhos(s, ator, auto, h)
         escritos.append((av, auto, imagem_anterior, filhos))
+    comum.reservar_ids(s, [r for _a, _auto, antes, filhos in escritos if antes is None for r, _x in filhos])
     s.flush()
     atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
     for av, auto, imagem_anterior, filhos in escritos:

@@ -52,6 +52,7 @@ from secretaria.services.importacao.comum import (
     notas_vazias,
     publica,
     recusar_se_houver,
+    reservar_ids,
     resultado,
     unico_pelo_nome,
 )
@@ -438,47 +439,56 @@ def _gravar(
     progresso: Progresso | None,
 ) -> None:
     modelo, entidade = _MODELOS[tipo], _ENTIDADE[tipo]
+    veiculos = tipo == "veiculos"
     hoje = relogio.hoje()
-    novos: list[tuple[Avaliada, Any]] = []
+    escritas = [av for av in validas if av.gravar is not None]
+    # A vehicle's image carries its service history: read for the whole file at once, not per vehicle.
+    historicos = (
+        auditoria.historicos_dos_veiculos(s, [av.registro.id for av in escritas if av.registro is not None])
+        if veiculos
+        else {}
+    )
+    novos: dict[int, Any] = {}
+    """id(row) → its new record."""
     antes: dict[int, dict[str, Any]] = {}
-    total = len(validas)
-    for k, av in enumerate(validas):
+    total = len(escritas)
+    for k, av in enumerate(escritas):
         if progresso is not None and k % LOTE == 0:
             progresso(k, total, "Gravando")
-        if av.gravar is None:
-            continue
+        assert av.gravar is not None
         if av.registro is None:
             registro = modelo(**av.gravar, alterado_por=ator.login)
             s.add(registro)
-            novos.append((av, registro))
+            novos[id(av)] = registro
             continue
         registro = av.registro
-        antes[id(registro)] = auditoria.instantaneo(registro)
-        if tipo == "veiculos":
+        antes[id(registro)] = auditoria.instantaneo(registro, historico=historicos.get(registro.id))
+        if veiculos:
             _mudanca_de_servico(s, ator, registro, av.gravar, hoje)
         for chave, valor in av.gravar.items():
             setattr(registro, chave, valor)
         registro.alterado_por = ator.login
+    reservar_ids(s, list(novos.values()))
     s.flush()
-    for _av, registro in novos:
-        if tipo == "veiculos":
-            s.add(
-                VeiculoHistorico(
-                    veiculo_id=registro.id,
-                    operadora_id=registro.operadora_id,
-                    linha_id=registro.linha_id,
-                    inicio=hoje,
-                    registrado_por=ator.login,
-                )
-            )
-    s.flush()
+    if veiculos:
+        periodos = [
+            VeiculoHistorico(veiculo_id=registro.id, operadora_id=registro.operadora_id,
+                             linha_id=registro.linha_id, inicio=hoje, registrado_por=ator.login)
+            for registro in novos.values()
+        ]  # fmt: skip
+        s.add_all(periodos)
+        reservar_ids(s, periodos)
+        s.flush()
+    gravados = [av.registro if av.registro is not None else novos[id(av)] for av in escritas]
+    if veiculos:
+        historicos = auditoria.historicos_dos_veiculos(s, [registro.id for registro in gravados])
     origem = {"arquivo": planilha.nome_arquivo, "sha256": planilha.sha256}
     atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
-    for av in validas:
-        if av.gravar is None:
-            continue
-        registro = av.registro if av.registro is not None else next(r for a, r in novos if a is av)
-        imagem = {**auditoria.instantaneo(registro), "_importacao": {**origem, "linha": av.numero}}
+    for av, registro in zip(escritas, gravados, strict=True):
+        imagem = {
+            **auditoria.instantaneo(registro, historico=historicos.get(registro.id)),
+            "_importacao": {**origem, "linha": av.numero},
+        }
         atos.append((f"importar_{entidade}", entidade, registro.id, antes.get(id(registro)), imagem))
     if progresso is not None:
         progresso(total, total, "Registrando na auditoria")
