@@ -425,20 +425,27 @@ def notas_vazias(avaliadas: Sequence[Avaliada]) -> tuple[str, ...]:
 
 
 def reservar_ids(s: so.Session, novos: Sequence[Any]) -> None:
-    """PostgreSQL: the new records' ids drawn from their table's sequence, one query per table, before the
-    flush. With the ids known the ORM writes a table's rows as one executemany of a short statement, which
-    psycopg parses once; without them it sends pages of INSERT … VALUES (…), (…) … RETURNING id, and
-    psycopg's client-side parsing of their hundreds of thousands of placeholders was most of a 10,000-auto
-    import's time. SQLite: nothing to do (no such parsing; its ids come back cheaply)."""
-    if not novos or s.get_bind().dialect.name != "postgresql":
+    """The new records' ids given before the flush, one query per table. With the ids known the ORM writes a
+    table's rows as one executemany of a short statement; without them it sends pages of INSERT … VALUES
+    (…), (…) … RETURNING id, and on PostgreSQL psycopg's client-side parsing of their hundreds of thousands
+    of placeholders was most of a 10,000-auto import's time. PostgreSQL: drawn from the table's sequence.
+    SQLite: the ones it would give (after the highest), safe because the import's transaction holds the
+    write lock from its BEGIN IMMEDIATE (`UnidadeDeTrabalho`)."""
+    if not novos:
         return
     por_tabela: dict[str, list[Any]] = {}
     for registro in novos:
         por_tabela.setdefault(registro.__tablename__, []).append(registro)
+    postgresql = s.get_bind().dialect.name == "postgresql"
     for tabela, registros in por_tabela.items():
-        ids = s.scalars(
-            sa.text("SELECT nextval(pg_get_serial_sequence(:tabela, 'id')) FROM generate_series(1, :n)"),
-            {"tabela": tabela, "n": len(registros)},
-        ).all()
+        if postgresql:
+            ids: Sequence[int] = s.scalars(
+                sa.text("SELECT nextval(pg_get_serial_sequence(:tabela, 'id')) FROM generate_series(1, :n)"),
+                {"tabela": tabela, "n": len(registros)},
+            ).all()
+        else:
+            coluna = sa.table(tabela, sa.column("id")).c.id
+            maior = s.scalar(sa.select(sa.func.coalesce(sa.func.max(coluna), 0))) or 0
+            ids = range(maior + 1, maior + 1 + len(registros))
         for registro, ident in zip(registros, ids, strict=True):
             registro.id = ident
