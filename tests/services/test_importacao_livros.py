@@ -503,3 +503,19 @@ def test_multa_em_reais_convertida_em_urm_pelo_valor_do_dia_da_decisao(banco: Ba
                 reais,
                 reais,
             )
+
+    # A corrected copy with only the fine in reais: a changed amount is converted again (the stored URM
+    # amount is not taken for the file's), a blank one keeps the stored fine and says so.
+    corrigido = livros.livro_xlsx(
+        [["Nº/Ano", "Empresa", "Artigo", "Data", "Fiscal", "Data da decisão", "Valor da multa (R$)"],
+         ["30/2025", livros.ALFA, "1-I", "5/3/25", "Rosa Fiscal", "20/4/25", 300],
+         ["34/2026", livros.ALFA, "1-I", "5/3/26", "Rosa Fiscal", "20/4/26", None]],
+        oculta_antes=False,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        p2 = previa(s, "autos", ler_conteudo(corrigido, "livro-reais-corrigido.xlsx"))
+    assert [(linha.acao, linha.problemas, linha.mantidas) for linha in p2.linhas] == [
+        ("atualizada", (), ()),
+        ("igual", (), ("Valor da multa (R$)",)),
+    ]
+    assert p2.linhas[0].valores[6] == "300,00 = 2,00 URM"

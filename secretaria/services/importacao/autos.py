@@ -419,6 +419,14 @@ def _guardados(s: so.Session) -> dict[tuple[int, int], dict[str, Any]]:
     return guardados
 
 
+def _coluna_do_campo(campo: str, mapa: Mapeamento) -> str:
+    """The file's field that says a stored value: the fine in URM is said by a fine in reais when the file
+    has that column and not the URM one."""
+    if campo == "multa_ur" and campo not in mapa.colunas and "multa_reais" in mapa.colunas:
+        return "multa_reais"
+    return campo
+
+
 def _completar(
     brutos: dict[str, Any], guardado: dict[str, Any], av: Avaliada, mapa: Mapeamento, limpar: bool
 ) -> None:
@@ -431,15 +439,16 @@ def _completar(
             elif brutos.get("data_definitiva") is None:
                 brutos[_PRESUMIDA] = valor
             continue
-        if campo in av.ilegiveis or brutos.get(campo) not in (None, ""):
-            continue
-        if campo not in mapa.colunas:
+        coluna = _coluna_do_campo(campo, mapa)
+        if coluna in av.ilegiveis or brutos.get(coluna) not in (None, ""):
+            continue  # the file says it (a fine in reais gives the URM amount by conversion)
+        if coluna not in mapa.colunas:
             brutos[campo] = valor
         elif limpar:
-            av.limpas.append(campo)
+            av.limpas.append(coluna)
         else:
             brutos[campo] = valor
-            av.mantidas.append(campo)
+            av.mantidas.append(coluna)
     av.limpas.sort(key=mapa.colunas.__getitem__)
     av.mantidas.sort(key=mapa.colunas.__getitem__)
 
