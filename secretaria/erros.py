@@ -20,6 +20,16 @@ class ErroDominio(Exception):
         self.campo = campo
 
 
+class ErrosDominio(ErroDominio):
+    """Several independent refusals found together (a form's fields, a spreadsheet row's cells). The first
+    is the message and the field (what a form shows beside it); `erros` holds them all, in order (what the
+    import's preview lists)."""
+
+    def __init__(self, erros: list[ErroDominio]) -> None:
+        super().__init__(erros[0].mensagem, erros[0].campo)
+        self.erros = tuple(erros)
+
+
 class AcessoNegado(ErroDominio):
     """The acting user lacks the role the act needs; the message names it."""
 

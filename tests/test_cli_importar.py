@@ -250,3 +250,116 @@ def test_coluna_ambigua_perguntada_e_resolvida_com_coluna(
         "--db", banco_url,
     )  # fmt: skip
     assert codigo == 0 and "1 nova" in out
+
+
+def test_todos_os_problemas_de_uma_linha_de_cadastro_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import livros
+
+    conteudo, esperados = livros.operadora_com_problemas()
+    arquivo = tmp_path / "empresas.xlsx"
+    arquivo.write_bytes(conteudo)
+    antes = contagens(banco)
+    codigo, out, _err = rodar(capsys, "importar", "operadoras", str(arquivo), "--db", banco_url)
+    assert codigo == 1 and contagens(banco) == antes
+    (linha,) = [t for t in out.splitlines() if t.startswith("linha 3: ")]
+    partes = linha.removeprefix("linha 3: ").split("Coluna “")[1:]
+    assert len(partes) == len(esperados), linha
+    for parte, (coluna, valor, motivo) in zip(partes, esperados, strict=True):
+        assert parte.startswith(f"{coluna}”") and valor in parte and motivo in parte
+    banco.fechar()
+
+
+def test_livro_corrigido_pela_linha_de_comando_em_branco_so_apaga_com_limpar_vazias(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao
+    from tests.helpers import livros
+
+    for tipo, conteudo in (
+        ("operadoras", livros.operadoras()),
+        ("fiscais", livros.fiscais()),
+        ("veiculos", livros.veiculos()),
+        ("autos", livros.autos()[0]),
+    ):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        rodar(capsys, "importar", tipo, str(caminho), "--so-validas", "--db", banco_url)
+    corrigido = tmp_path / "livro-corrigido.xlsx"
+    corrigido.write_bytes(livros.autos_corrigido())
+
+    def veiculo() -> int | None:
+        with banco.leitura() as s:
+            return s.scalar(sa.select(AutoInfracao.veiculo_id).where(AutoInfracao.numero == 12))
+
+    assert veiculo() is not None
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(corrigido), "--db", banco_url)
+    assert codigo == 0 and "Aviso: Em 1 linha, células em branco deixam os valores cadastrados" in out
+    assert "0 atualizadas, 1 sem alteração" in out and veiculo() is not None
+    codigo, out, _err = rodar(
+        capsys, "importar", "autos", str(corrigido), "--limpar-vazias", "--db", banco_url
+    )
+    assert codigo == 0
+    assert f"linha 5: a célula em branco apaga o valor de {', '.join(livros.EM_BRANCO_NO_CORRIGIDO)}" in out
+    assert "1 atualizada" in out and veiculo() is None
+    banco.fechar()
+
+
+def test_multa_em_reais_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao, Decisao
+    from tests.helpers import livros
+
+    for tipo, conteudo in (("operadoras", livros.operadoras()), ("fiscais", livros.fiscais())):
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        assert rodar(capsys, "importar", tipo, str(caminho), "--db", banco_url)[0] == 0
+    conteudo, esperados = livros.livro_multa_em_reais()
+    livro = tmp_path / "livro-reais.xlsx"
+    livro.write_bytes(conteudo)
+    codigo, out, _err = rodar(capsys, "importar", "autos", str(livro), "--so-validas", "--db", banco_url)
+    assert codigo == 1 and "2 novas" in out
+    assert "linha 7: Coluna “Valor da multa (R$)”: R$ 100,00 não corresponde a uma multa em URM" in out
+    assert "linha 8: Coluna “Valor da multa (R$)”: A multa em reais (R$ 75,00) é 0,50 URM" in out
+    with banco.leitura() as s:
+        for (ano, numero), (urm, reais) in esperados.items():
+            linha = s.execute(
+                sa.select(AutoInfracao.multa_ur, Decisao.multa_reais)
+                .join(Decisao, Decisao.auto_id == AutoInfracao.id)
+                .where(AutoInfracao.ano == ano, AutoInfracao.numero == numero)
+            ).one()
+            assert tuple(linha) == (urm, reais)
+    banco.fechar()
+
+
+def test_avaliacao_dos_arquivos_do_orgao_pela_linha_de_comando(
+    banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one-shot evaluation (`tests.helpers.avaliacao_livros`) through `secretaria importar`: the refused
+    rows are the ones it prints, every accepted row stored exactly as the file says."""
+    import re
+
+    from secretaria import relogio
+    from tests.helpers import avaliacao_livros
+
+    def importar_arquivo(tipo: str, conteudo: bytes) -> dict[int, str]:
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        presumir = ["--presumir-definitiva", str(avaliacao_livros.PRESUNCAO)] if tipo == "autos" else []
+        codigo, out, err = rodar(
+            capsys, "importar", tipo, str(caminho), "--so-validas", *presumir, "--db", banco_url
+        )
+        assert codigo in (0, 1), err
+        return {int(m[1]): m[2] for m in re.finditer(r"^linha (\d+): (.*)$", out, re.MULTILINE)}
+
+    conjunto = avaliacao_livros.gerar(relogio.hoje())
+    resumo = avaliacao_livros.conferir(avaliacao_livros.avaliar(banco, conjunto, importar_arquivo), conjunto)
+    with capsys.disabled():
+        print(f"\n[{banco.engine.dialect.name}, linha de comando]\n{resumo}")
+    banco.fechar()

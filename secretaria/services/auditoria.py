@@ -39,8 +39,10 @@ COLUNAS_FORA_DA_IMAGEM: dict[str, frozenset[str]] = {"usuario": frozenset({"senh
 audit test password guesses offline. The image says only that the password changed (`marca_senha`)."""
 
 
-def instantaneo(registro: Any) -> dict[str, Any]:
-    """The record's column values as JSON-safe data (before/after images of the audit row)."""
+def instantaneo(registro: Any, *, historico: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The record's column values as JSON-safe data (before/after images of the audit row). A vehicle's
+    image carries its service history: `historico` when the caller read it already (`historicos_dos_veiculos`,
+    for many vehicles in one query), else read here."""
     mapa = sa.inspect(registro).mapper
     tabela = mapa.local_table
     fora = (
@@ -53,8 +55,25 @@ def instantaneo(registro: Any) -> dict[str, Any]:
     }
     sessao = so.object_session(registro)
     if isinstance(tabela, sa.Table) and tabela.name == "veiculo" and sessao is not None:
-        dados["historico"] = historico_do_veiculo(sessao, registro.id)
+        dados["historico"] = historico if historico is not None else historico_do_veiculo(sessao, registro.id)
     return dados
+
+
+def historicos_dos_veiculos(
+    sessao: so.Session, veiculo_ids: Sequence[int]
+) -> dict[int, list[dict[str, Any]]]:
+    """`historico_do_veiculo` of many vehicles in one query per thousand (an import's fleet)."""
+    sessao.flush()
+    h = Base.metadata.tables["veiculo_historico"]
+    linhas: dict[int, list[Any]] = {i: [] for i in veiculo_ids}
+    ids = list(linhas)
+    for inicio in range(0, len(ids), 1000):
+        consulta = (
+            sa.select(h).where(h.c.veiculo_id.in_(ids[inicio : inicio + 1000])).order_by(h.c.inicio, h.c.id)
+        )
+        for periodo in sessao.execute(consulta).mappings():
+            linhas[periodo["veiculo_id"]].append(periodo)
+    return {i: imagem_historico(periodos) for i, periodos in linhas.items()}
 
 
 def historico_do_veiculo(sessao: so.Session, veiculo_id: int | None) -> list[dict[str, Any]]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 # Re-exported: the windows and lists import the roles' labels from here.
 from secretaria.codigos import ROTULOS_PAPEIS as ROTULOS_PAPEIS
@@ -17,6 +17,7 @@ from secretaria.erros import Cancelado as Cancelado
 from secretaria.erros import ConflitoEdicao as ConflitoEdicao
 from secretaria.erros import DiscoCheio as DiscoCheio
 from secretaria.erros import ErroDominio as ErroDominio
+from secretaria.erros import ErrosDominio as ErrosDominio
 from secretaria.erros import FalhaDeDisco as FalhaDeDisco
 from secretaria.erros import NaoEncontrado as NaoEncontrado
 from secretaria.erros import SessaoEncerrada as SessaoEncerrada
@@ -62,6 +63,40 @@ class Ator:
 
     def tem(self, *papeis: str) -> bool:
         return bool(self.papeis.intersection(papeis))
+
+
+_T = TypeVar("_T")
+
+
+class Conferencia:
+    """The checks of one form (or one spreadsheet row) run each in turn, every refusal kept: `tentar` runs a
+    check and gives its value, or `padrao` when it refused; `concluir` refuses with all of them at once (an
+    `ErrosDominio` whose first is what the form shows), or with the only one as it was."""
+
+    def __init__(self) -> None:
+        self.erros: list[ErroDominio] = []
+
+    def tentar(self, passo: Callable[[], _T], padrao: _T) -> _T:
+        try:
+            return passo()
+        except ErroDominio as exc:
+            self.erros.extend(erros_de(exc))
+            return padrao
+
+    def recusou(self, *campos: str) -> bool:
+        """Whether a check of one of `campos` refused (a later check that needs its value is skipped)."""
+        return any(e.campo in campos for e in self.erros)
+
+    def concluir(self) -> None:
+        if len(self.erros) == 1:
+            raise self.erros[0]
+        if self.erros:
+            raise ErrosDominio(self.erros)
+
+
+def erros_de(exc: ErroDominio) -> tuple[ErroDominio, ...]:
+    """Each refusal `exc` carries: the several of an `ErrosDominio`, else itself."""
+    return exc.erros if isinstance(exc, ErrosDominio) else (exc,)
 
 
 SISTEMA = Ator("sistema", "Sistema", frozenset({"administrador"}))

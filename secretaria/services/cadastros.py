@@ -50,6 +50,7 @@ from secretaria.models import (
 from secretaria.services import auditoria
 from secretaria.services.base import (
     Ator,
+    Conferencia,
     ErroDominio,
     NaoEncontrado,
     exigir_papel,
@@ -311,56 +312,82 @@ def obter_operadora(sessao: so.Session, operadora_id: int) -> OperadoraDetalhe:
 
 
 def _validar_operadora(d: DadosOperadora) -> dict[str, Any]:
+    """The form's fields checked; every refusal at once (`Conferencia`), the first beside its field."""
+    c = Conferencia()
     v: dict[str, Any] = {
-        "razao_social": texto_obrigatorio(d.razao_social, "razao_social", "a razão social", 200),
-        "nome_fantasia": texto_opcional(d.nome_fantasia, "nome_fantasia", "o nome fantasia", 200),
-        "cnpj": _documento(validar_cnpj, d.cnpj, "cnpj", "o CNPJ"),
-    }
-    if d.delegacao not in DELEGACOES:
-        raise ErroDominio("Escolha a forma de delegação: concessão ou permissão.", "delegacao")
-    v["delegacao"] = d.delegacao
-    v["logradouro"] = texto_obrigatorio(
-        d.logradouro, "logradouro", "o endereço (logradouro) para intimações", 200
+        "razao_social": c.tentar(lambda: texto_obrigatorio(d.razao_social, "razao_social", "a razão social", 200), ""),
+        "nome_fantasia": c.tentar(lambda: texto_opcional(d.nome_fantasia, "nome_fantasia", "o nome fantasia", 200), ""),
+        "cnpj": c.tentar(lambda: _documento(validar_cnpj, d.cnpj, "cnpj", "o CNPJ"), ""),
+        "delegacao": c.tentar(lambda: _delegacao(d.delegacao), ""),
+        "logradouro": c.tentar(lambda: texto_obrigatorio(d.logradouro, "logradouro",
+                                                         "o endereço (logradouro) para intimações", 200), ""),
+        "numero_endereco": c.tentar(lambda: texto_opcional(d.numero_endereco, "numero_endereco", "o número", 20), ""),
+        "complemento": c.tentar(lambda: texto_opcional(d.complemento, "complemento", "o complemento", 100), ""),
+        "bairro": c.tentar(lambda: texto_opcional(d.bairro, "bairro", "o bairro", 100), ""),
+        "cidade": c.tentar(lambda: texto_obrigatorio(d.cidade, "cidade", "a cidade", 100), ""),
+        "uf": c.tentar(lambda: _uf(d.uf), ""),
+        "cep": c.tentar(lambda: _cep(d.cep), ""),
+        "telefone": c.tentar(lambda: texto_opcional(d.telefone, "telefone", "o telefone", 60), ""),
+        "email": c.tentar(lambda: _email(d.email), ""),
+        "representante_nome": c.tentar(lambda: texto_opcional(
+            d.representante_nome, "representante_nome", "o nome do representante legal", 200), ""),
+        "representante_cpf": c.tentar(
+            lambda: _documento(validar_cpf, d.representante_cpf, "representante_cpf", "o CPF do representante legal")
+            if (d.representante_cpf or "").strip() else "", ""),
+    }  # fmt: skip
+    if v["representante_cpf"] and not v["representante_nome"] and not c.recusou("representante_nome"):
+        c.erros.append(
+            ErroDominio("Informe o nome do representante legal do CPF informado.", "representante_nome")
+        )
+    v["contrato_numero"] = c.tentar(
+        lambda: texto_opcional(
+            d.contrato_numero, "contrato_numero", "o número do contrato ou termo de permissão", 60
+        ),
+        "",
     )
-    v["numero_endereco"] = texto_opcional(d.numero_endereco, "numero_endereco", "o número", 20)
-    v["complemento"] = texto_opcional(d.complemento, "complemento", "o complemento", 100)
-    v["bairro"] = texto_opcional(d.bairro, "bairro", "o bairro", 100)
-    v["cidade"] = texto_obrigatorio(d.cidade, "cidade", "a cidade", 100)
-    uf = texto_obrigatorio(d.uf, "uf", "a UF", 2).upper()
+    v["contrato_inicio"] = c.tentar(
+        lambda: _data_opcional(d.contrato_inicio, "contrato_inicio", "O início do contrato"), None
+    )
+    v["contrato_fim"] = c.tentar(
+        lambda: _data_opcional(d.contrato_fim, "contrato_fim", "O fim do contrato"), None
+    )
+    if v["contrato_inicio"] and v["contrato_fim"] and v["contrato_fim"] < v["contrato_inicio"]:
+        c.erros.append(
+            ErroDominio(
+                f"O fim do contrato ({formatar_data(v['contrato_fim'])}) não pode ser anterior ao início "
+                f"({formatar_data(v['contrato_inicio'])}).",
+                "contrato_fim",
+            )
+        )
+    c.concluir()
+    return v
+
+
+def _delegacao(delegacao: str) -> str:
+    if delegacao not in DELEGACOES:
+        raise ErroDominio("Escolha a forma de delegação: concessão ou permissão.", "delegacao")
+    return delegacao
+
+
+def _uf(texto: str) -> str:
+    uf = texto_obrigatorio(texto, "uf", "a UF", 2).upper()
     if uf not in UFS:
-        raise ErroDominio(f"UF “{d.uf}” inválida: use a sigla do estado, como RS.", "uf")
-    v["uf"] = uf
-    cep = texto_opcional(d.cep, "cep", "o CEP", 10).replace("-", "").replace(".", "")
+        raise ErroDominio(f"UF “{texto}” inválida: use a sigla do estado, como RS.", "uf")
+    return uf
+
+
+def _cep(texto: str | None) -> str:
+    cep = texto_opcional(texto, "cep", "o CEP", 10).replace("-", "").replace(".", "")
     if cep and (len(cep) != 8 or not cep.isdigit()):
         raise ErroDominio("O CEP deve ter 8 dígitos, como 96010-000.", "cep")
-    v["cep"] = cep
-    v["telefone"] = texto_opcional(d.telefone, "telefone", "o telefone", 60)
-    email = texto_opcional(d.email, "email", "o e-mail", 200)
+    return cep
+
+
+def _email(texto: str | None) -> str:
+    email = texto_opcional(texto, "email", "o e-mail", 200)
     if email and not _EMAIL.fullmatch(email):
         raise ErroDominio(f"E-mail “{email}” inválido.", "email")
-    v["email"] = email
-    v["representante_nome"] = texto_opcional(
-        d.representante_nome, "representante_nome", "o nome do representante legal", 200
-    )
-    v["representante_cpf"] = (
-        _documento(validar_cpf, d.representante_cpf, "representante_cpf", "o CPF do representante legal")
-        if (d.representante_cpf or "").strip()
-        else ""
-    )
-    if v["representante_cpf"] and not v["representante_nome"]:
-        raise ErroDominio("Informe o nome do representante legal do CPF informado.", "representante_nome")
-    v["contrato_numero"] = texto_opcional(
-        d.contrato_numero, "contrato_numero", "o número do contrato ou termo de permissão", 60
-    )
-    v["contrato_inicio"] = _data_opcional(d.contrato_inicio, "contrato_inicio", "O início do contrato")
-    v["contrato_fim"] = _data_opcional(d.contrato_fim, "contrato_fim", "O fim do contrato")
-    if v["contrato_inicio"] and v["contrato_fim"] and v["contrato_fim"] < v["contrato_inicio"]:
-        raise ErroDominio(
-            f"O fim do contrato ({formatar_data(v['contrato_fim'])}) não pode ser anterior ao início "
-            f"({formatar_data(v['contrato_inicio'])}).",
-            "contrato_fim",
-        )
-    return v
+    return email
 
 
 def _cnpj_livre(s: so.Session, cnpj: str, proprio_id: int | None) -> None:
@@ -433,13 +460,22 @@ def obter_linha(sessao: so.Session, linha_id: int) -> LinhaDetalhe:
 
 
 def _validar_linha(d: DadosLinha) -> dict[str, Any]:
-    return {
-        "codigo": texto_obrigatorio(d.codigo, "codigo", "o código da linha", 20).upper(),
-        "nome": texto_obrigatorio(d.nome, "nome", "o nome da linha", 200),
-        "itinerario": texto_opcional(d.itinerario, "itinerario", "o itinerário", 10_000),
-        "operadora_id": _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora da linha."),
+    c = Conferencia()
+    v = {
+        "codigo": c.tentar(
+            lambda: texto_obrigatorio(d.codigo, "codigo", "o código da linha", 20).upper(), ""
+        ),
+        "nome": c.tentar(lambda: texto_obrigatorio(d.nome, "nome", "o nome da linha", 200), ""),
+        "itinerario": c.tentar(
+            lambda: texto_opcional(d.itinerario, "itinerario", "o itinerário", 10_000), ""
+        ),
+        "operadora_id": c.tentar(
+            lambda: _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora da linha."), None
+        ),
         "ativa": bool(d.ativa),
     }
+    c.concluir()
+    return v
 
 
 def _codigo_linha_livre(s: so.Session, codigo: str, proprio_id: int | None) -> None:
@@ -563,17 +599,49 @@ def historico_veiculo(sessao: so.Session, veiculo_id: int) -> list[PeriodoVeicul
 
 
 def _validar_veiculo(d: DadosVeiculo) -> dict[str, Any]:
-    placa = _documento(validar_placa, d.placa, "placa", "a placa")
+    c = Conferencia()
+    placa = c.tentar(lambda: _documento(validar_placa, d.placa, "placa", "a placa"), "")
     v: dict[str, Any] = {
-        "prefixo": texto_obrigatorio(d.prefixo, "prefixo", "o prefixo (número de frota)", 20).upper(),
+        "prefixo": c.tentar(
+            lambda: texto_obrigatorio(d.prefixo, "prefixo", "o prefixo (número de frota)", 20).upper(), ""
+        ),
         "placa": placa,
-        "placa_chave": chave_placa(placa),
-        "renavam": _documento(validar_renavam, d.renavam, "renavam", "o RENAVAM"),
-        "operadora_id": _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora do veículo."),
-        "linha_id": _id_opcional(d.linha_id, "linha_id"),
-        "marca_modelo": texto_opcional(d.marca_modelo, "marca_modelo", "a marca/modelo", 120),
+        "placa_chave": chave_placa(placa) if placa else "",
+        "renavam": c.tentar(lambda: _documento(validar_renavam, d.renavam, "renavam", "o RENAVAM"), ""),
+        "operadora_id": c.tentar(
+            lambda: _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora do veículo."), None
+        ),
+        "linha_id": c.tentar(lambda: _id_opcional(d.linha_id, "linha_id"), None),
+        "marca_modelo": c.tentar(
+            lambda: texto_opcional(d.marca_modelo, "marca_modelo", "a marca/modelo", 120), ""
+        ),
+        "ano_fabricacao": c.tentar(lambda: _ano_fabricacao(d.ano_fabricacao), None),
     }
-    ano = d.ano_fabricacao
+    v["lugares_sentados"] = c.tentar(
+        lambda: _lugares(d.lugares_sentados, "lugares_sentados", "Lugares sentados"), None
+    )
+    v["lugares_em_pe"] = c.tentar(lambda: _lugares(d.lugares_em_pe, "lugares_em_pe", "Lugares em pé"), None)
+    if v["lugares_sentados"] == 0 and d.situacao != "baixado":
+        # A bus in service (or in reserve) with no seat is a typing slip, not a fact (PRODUTO § 1: the
+        # registry holds the seated capacity); only a withdrawn vehicle may be kept without it.
+        c.erros.append(
+            ErroDominio("Informe o número de lugares sentados (maior que zero).", "lugares_sentados")
+        )
+    v["vistoria_validade"] = c.tentar(
+        lambda: _data_opcional(d.vistoria_validade, "vistoria_validade", "A validade da vistoria"), None
+    )
+    v["licenca_validade"] = c.tentar(
+        lambda: _data_opcional(d.licenca_validade, "licenca_validade", "A validade da licença"), None
+    )
+    if d.situacao not in SITUACOES_VEICULO:
+        opcoes = ", ".join(ROTULOS_SITUACAO_VEICULO.values())
+        c.erros.append(ErroDominio(f"Escolha a situação do veículo: {opcoes}.", "situacao"))
+    v["situacao"] = d.situacao
+    c.concluir()
+    return v
+
+
+def _ano_fabricacao(ano: int | None) -> int | None:
     limite = relogio.hoje().year + 1
     if ano is not None and (
         isinstance(ano, bool) or not isinstance(ano, int) or not ANO_MINIMO_FABRICACAO <= ano <= limite
@@ -582,25 +650,13 @@ def _validar_veiculo(d: DadosVeiculo) -> dict[str, Any]:
             f"Ano de fabricação inválido: use um ano entre {ANO_MINIMO_FABRICACAO} e {limite}.",
             "ano_fabricacao",
         )
-    v["ano_fabricacao"] = ano
-    for campo, rotulo in (("lugares_sentados", "Lugares sentados"), ("lugares_em_pe", "Lugares em pé")):
-        n = getattr(d, campo)
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= LUGARES_MAXIMO:
-            raise ErroDominio(f"{rotulo}: informe um número inteiro de 0 a {LUGARES_MAXIMO}.", campo)
-        v[campo] = n
-    if v["lugares_sentados"] == 0 and d.situacao != "baixado":
-        # A bus in service (or in reserve) with no seat is a typing slip, not a fact (PRODUTO § 1: the
-        # registry holds the seated capacity); only a withdrawn vehicle may be kept without it.
-        raise ErroDominio("Informe o número de lugares sentados (maior que zero).", "lugares_sentados")
-    v["vistoria_validade"] = _data_opcional(
-        d.vistoria_validade, "vistoria_validade", "A validade da vistoria"
-    )
-    v["licenca_validade"] = _data_opcional(d.licenca_validade, "licenca_validade", "A validade da licença")
-    if d.situacao not in SITUACOES_VEICULO:
-        opcoes = ", ".join(ROTULOS_SITUACAO_VEICULO.values())
-        raise ErroDominio(f"Escolha a situação do veículo: {opcoes}.", "situacao")
-    v["situacao"] = d.situacao
-    return v
+    return ano
+
+
+def _lugares(n: Any, campo: str, rotulo: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= LUGARES_MAXIMO:
+        raise ErroDominio(f"{rotulo}: informe um número inteiro de 0 a {LUGARES_MAXIMO}.", campo)
+    return n
 
 
 def _conferir_veiculo(s: so.Session, v: dict[str, Any], proprio_id: int | None) -> None:
@@ -691,25 +747,34 @@ def obter_empregado(sessao: so.Session, empregado_id: int) -> EmpregadoDetalhe:
 
 
 def _validar_empregado(d: DadosEmpregado) -> dict[str, Any]:
+    c = Conferencia()
     v: dict[str, Any] = {
-        "nome": texto_obrigatorio(d.nome, "nome", "o nome", 200),
-        "cpf": _documento(validar_cpf, d.cpf, "cpf", "o CPF"),
-        "operadora_id": _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora do empregado."),
+        "nome": c.tentar(lambda: texto_obrigatorio(d.nome, "nome", "o nome", 200), ""),
+        "cpf": c.tentar(lambda: _documento(validar_cpf, d.cpf, "cpf", "o CPF"), ""),
+        "operadora_id": c.tentar(
+            lambda: _id_obrigatorio(d.operadora_id, "operadora_id", "Escolha a operadora do empregado."), None
+        ),
     }
     if d.funcao not in FUNCOES_EMPREGADO:
-        raise ErroDominio(f"Escolha a função: {', '.join(FUNCOES.values())}.", "funcao")
+        c.erros.append(ErroDominio(f"Escolha a função: {', '.join(FUNCOES.values())}.", "funcao"))
     v["funcao"] = d.funcao
-    v["carteira_cadastro"] = texto_opcional(
-        d.carteira_cadastro, "carteira_cadastro", "o número da carteira de cadastro", 30
+    v["carteira_cadastro"] = c.tentar(
+        lambda: texto_opcional(
+            d.carteira_cadastro, "carteira_cadastro", "o número da carteira de cadastro", 30
+        ),
+        "",
     )
-    v["admissao"] = _data_opcional(d.admissao, "admissao", "A data de admissão")
-    v["demissao"] = _data_opcional(d.demissao, "demissao", "A data de demissão")
+    v["admissao"] = c.tentar(lambda: _data_opcional(d.admissao, "admissao", "A data de admissão"), None)
+    v["demissao"] = c.tentar(lambda: _data_opcional(d.demissao, "demissao", "A data de demissão"), None)
     if v["admissao"] and v["demissao"] and v["demissao"] < v["admissao"]:
-        raise ErroDominio(
-            f"A demissão ({formatar_data(v['demissao'])}) não pode ser anterior à admissão "
-            f"({formatar_data(v['admissao'])}).",
-            "demissao",
+        c.erros.append(
+            ErroDominio(
+                f"A demissão ({formatar_data(v['demissao'])}) não pode ser anterior à admissão "
+                f"({formatar_data(v['admissao'])}).",
+                "demissao",
+            )
         )
+    c.concluir()
     return v
 
 
@@ -767,12 +832,17 @@ def obter_fiscal(sessao: so.Session, fiscal_id: int) -> FiscalDetalhe:
 
 
 def _validar_fiscal(d: DadosFiscal) -> dict[str, Any]:
-    return {
-        "nome": texto_obrigatorio(d.nome, "nome", "o nome do fiscal", 200),
-        "matricula": texto_obrigatorio(d.matricula, "matricula", "a matrícula", 30).upper(),
+    c = Conferencia()
+    v = {
+        "nome": c.tentar(lambda: texto_obrigatorio(d.nome, "nome", "o nome do fiscal", 200), ""),
+        "matricula": c.tentar(
+            lambda: texto_obrigatorio(d.matricula, "matricula", "a matrícula", 30).upper(), ""
+        ),
         "ativo": bool(d.ativo),
-        "usuario_id": _id_opcional(d.usuario_id, "usuario_id"),
+        "usuario_id": c.tentar(lambda: _id_opcional(d.usuario_id, "usuario_id"), None),
     }
+    c.concluir()
+    return v
 
 
 def _conferir_fiscal(s: so.Session, v: dict[str, Any], proprio_id: int | None) -> None:

@@ -43,8 +43,8 @@ from secretaria.lei.formato import formatar_decimal
 from secretaria.services.base import ErroDominio
 from secretaria.services.importacao import arquivos as planilhas
 from secretaria.services.importacao.autos import PRESUNCAO_MINIMA
-from secretaria.services.importacao.cadastros import LinhaAvaliada, Previa, ResultadoImportacao
 from secretaria.services.importacao.colunas import COLUNAS, ROTULOS_TIPOS, TIPOS, Mapeamento, mapear
+from secretaria.services.importacao.comum import LinhaAvaliada, Previa, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha, abas_do_arquivo, ler_arquivo
 from secretaria.services.importacao.servico import importar, previa
 from secretaria.ui.contexto import Contexto
@@ -219,6 +219,13 @@ class DialogoImportacao(QDialog):
         self.tabela.horizontalHeader().setStretchLastSection(True)
         self.modelo: ModeloTabela | None = None
         layout.addWidget(self.tabela, 1)
+        # The current row's problems one per line (the table's cell shows them in one line, cut).
+        self.detalhe = QLabel()
+        self.detalhe.setWordWrap(True)
+        self.detalhe.setTextFormat(Qt.TextFormat.PlainText)
+        self.detalhe.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detalhe.setVisible(False)
+        layout.addWidget(self.detalhe)
 
         baixo = QHBoxLayout()
         self.so_recusadas = QCheckBox("Mostrar só as linhas &recusadas")
@@ -270,7 +277,6 @@ class DialogoImportacao(QDialog):
 
     def _mostrar_opcoes(self) -> None:
         autos = self.tipo_atual == "autos"
-        self.limpar_vazias.setVisible(not autos)
         self.presumir.setVisible(autos)
         self.dias_presuncao.setVisible(autos)
 
@@ -287,7 +293,7 @@ class DialogoImportacao(QDialog):
 
     @property
     def limpar(self) -> bool:
-        return self.tipo_atual != "autos" and self.limpar_vazias.isChecked()
+        return self.limpar_vazias.isChecked()
 
     def baixar_modelo(self) -> None:
         tipo = self.tipo_atual
@@ -348,6 +354,7 @@ class DialogoImportacao(QDialog):
 
         self.previa = None
         self.resultado = None
+        self.detalhe.setVisible(False)
         self._atualizar_botoes()
         self.resumo.setText("Conferindo…")
         self._em_segundo_plano(
@@ -361,6 +368,9 @@ class DialogoImportacao(QDialog):
         self._montar_mapa(self.previa.cabecalhos, self.previa.mapeamento)
         self.modelo = ModeloTabela(FontePrevia(self.previa), cores={"alerta": "#b00020"})
         self.tabela.setModel(self.modelo)
+        self.tabela.selectionModel().currentRowChanged.connect(
+            lambda atual, _antes: self._detalhar(atual.row())
+        )
         self._filtrar()
         self.tabela.setColumnWidth(0, 60)
         self.tabela.setColumnWidth(1, 110)
@@ -372,13 +382,36 @@ class DialogoImportacao(QDialog):
         for coluna in range(4, self.modelo.columnCount()):
             self.tabela.setColumnWidth(coluna, max(130, cabecalho.sectionSizeFromContents(coluna).width()))
         p = self.previa
-        texto = f"{p.arquivo}: {formatar_decimal(len(p.linhas), 0)} linhas — {p.resumo}."
+        n = len(p.linhas)
+        texto = f"{p.arquivo}: {formatar_decimal(n, 0)} {'linha' if n == 1 else 'linhas'} — {p.resumo}."
         if p.recusadas:
             texto += " Com linhas recusadas, nada é importado, salvo marcando “Importar somente as linhas válidas”."
         if p.avisos:
             texto += "\n" + "\n".join(p.avisos)
         self.resumo.setText(texto)
+        primeira = next((i for i, linha in enumerate(p.linhas) if linha.problemas or linha.limpas), -1)
+        if primeira >= 0:
+            self.tabela.setCurrentIndex(self.modelo.index(primeira, 0))
+        self._detalhar(self.tabela.currentIndex().row())
         self._atualizar_botoes()
+
+    def _detalhar(self, row: int) -> None:
+        """Under the table: the current row's problems, one per line, and the values its blanks clear."""
+        linha = self._linha_avaliada(row)
+        partes = []
+        if linha is not None and linha.problemas:
+            partes.append(f"Linha {linha.numero}, recusada:")
+            partes += [f"• {problema}" for problema in linha.problemas]
+        if linha is not None and linha.limpas:
+            partes.append(f"Linha {linha.numero}: as células em branco apagam {', '.join(linha.limpas)}.")
+        self.detalhe.setText("\n".join(partes))
+        self.detalhe.setVisible(bool(partes))
+
+    def _linha_avaliada(self, row: int) -> LinhaAvaliada | None:
+        if self.modelo is None or self.previa is None or row < 0:
+            return None
+        numero = self.modelo.id_da_linha(row)
+        return next((linha for linha in self.previa.linhas if linha.numero == numero), None)
 
     def _recusado(self, mensagem: str) -> None:
         self.resumo.setText(mensagem)

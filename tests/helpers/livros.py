@@ -165,3 +165,54 @@ def autos() -> tuple[bytes, list[AutoEsperado]]:
         [*TITULOS, CABECALHO_AUTOS, *linhas, [], ["Total: 4 autos"]], titulo="Livro 2025-2026"
     )
     return conteudo, esperados
+
+
+def operadora_com_problemas() -> tuple[bytes, list[tuple[str, str, str]]]:
+    """A title row, then one operator whose row has five independent problems (its CNPJ, a blank address, its
+    UF, its e-mail, a contract that ends before it starts); each expected as (column title, value, why)."""
+    conteudo = livro_xlsx(
+        [TITULOS[0], ["Empresa", "CNPJ/CPF", "Endereço", "UF", "E-mail", "Início do contrato", "Vencimento"],
+         ["Viação Gama", "11.222.333/0001-00", "", "XX", "gama@", "1/1/30", "1/1/25"]],
+        titulo="Empresas",
+    )  # fmt: skip
+    esperados = [
+        ("CNPJ/CPF", "11.222.333/0001-00", "dígito verificador"),
+        ("Endereço", "", "Informe o endereço"),
+        ("UF", "XX", "inválida"),
+        ("E-mail", "gama@", "inválido"),
+        ("Vencimento", "01/01/2025", "não pode ser anterior ao início (01/01/2030)"),
+    ]
+    return conteudo, esperados
+
+
+def autos_corrigido() -> bytes:
+    """The book again, auto 12/2025 with its vehicle, payment day and amount paid left blank (a corrected
+    copy where the clerk did not retype them)."""
+    linha = ["12/2025", ALFA, "", "Art. 1º, I", "5/3/25", "Rosa Fiscal", "20/4/25", 1.5, None, "", None, ""]
+    return livro_xlsx([*TITULOS, CABECALHO_AUTOS, linha], titulo="Livro corrigido")
+
+
+EM_BRANCO_NO_CORRIGIDO = ["Placa/Prefixo", "Valor pago (R$)", "Data do pagamento"]
+
+
+CABECALHO_MULTA_REAIS = ["Nº/Ano", "Empresa", "Artigo", "Data", "Fiscal", "Data da decisão", "Valor da multa (R$)",
+                         "Multa (URM)"]  # fmt: skip
+
+
+def livro_multa_em_reais() -> tuple[bytes, dict[tuple[int, int], tuple[Decimal, Decimal]]]:
+    """A book that writes its fines in reais (the URM table of `tests.helpers.fabrica`: R$ 150,00 from 2020,
+    R$ 164,74 from 2026). Two rows convert exactly; one amount is no URM amount with two decimals, one
+    disagrees with its URM column: both refused. Expected: (ano, número) → (URM, R$)."""
+    conteudo = livro_xlsx(
+        [*TITULOS, CABECALHO_MULTA_REAIS,
+         ["30/2025", ALFA, "1-I", "5/3/25", "Rosa Fiscal", "20/4/25", 225, None],
+         ["34/2026", ALFA, "1-I", "5/3/26", "Rosa Fiscal", "20/4/26", "R$ 82,37", "0,50"],
+         ["31/2025", ALFA, "1-I", "6/3/25", "Rosa Fiscal", "20/4/25", "100,00", None],
+         ["32/2025", ALFA, "1-I", "7/3/25", "Rosa Fiscal", "20/4/25", 75.0, 0.6]],
+        titulo="Livro",
+    )  # fmt: skip
+    esperados = {
+        (2025, 30): (Decimal("1.50"), Decimal("225.00")),
+        (2026, 34): (Decimal("0.50"), Decimal("82.37")),
+    }
+    return conteudo, esperados

@@ -378,3 +378,144 @@ def test_csv_com_titulo_e_cabecalho_com_numero() -> None:
     assert planilha.cabecalhos == ("Nome", "Matrícula", "Situação", "Lotação 2026")
     assert [n for n, _v in planilha.linhas] == [4, 5]
     assert planilha.linhas_em_branco == ()
+
+
+def test_cadastro_mostra_todos_os_problemas_do_formulario_de_uma_vez(banco: Banco) -> None:
+    """Not only the form's first refusal: every field of the row, each naming the column and the value."""
+    popular(banco)
+    conteudo, esperados = livros.operadora_com_problemas()
+    with banco.leitura() as s:
+        p = previa(s, "operadoras", ler_conteudo(conteudo, "empresas.xlsx"))
+    (linha,) = p.recusadas
+    assert linha.numero == 3 and len(linha.problemas) == len(esperados), linha.problemas
+    for mensagem, (coluna, valor, motivo) in zip(linha.problemas, esperados, strict=True):
+        assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem and motivo in mensagem
+
+    # The keys and the form together (the plate, the operator, the year of manufacture, the seats), a field
+    # refused by its key not twice.
+    frota = livros.livro_xlsx(
+        [["Nº de Ordem", "Placa", "RENAVAM", "Empresa", "Sentados", "Ano Fab."],
+         ["900", "XX-1", "00123456789", "Viação Fantasma", 0, 1800]],
+        oculta_antes=False,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        v = previa(s, "veiculos", ler_conteudo(frota, "frota.xlsx"))
+    problemas = v.recusadas[0].problemas
+    assert [m.split("”")[0] for m in problemas] == [
+        "Coluna “Placa",
+        "Coluna “Empresa",
+        "Coluna “Ano Fab.",
+        "Coluna “Sentados",
+    ], problemas
+    assert "XX-1" in problemas[0] and "1800" in problemas[2] and "maior que zero" in problemas[3]
+
+
+def _auto_12(banco: Banco) -> tuple[int | None, str | None, date | None, Decimal | None, date | None, bool]:
+    """Auto 12/2025's vehicle, payment (situation, day, amount) and final day, as stored."""
+    with banco.leitura() as s:
+        auto = s.scalars(
+            sa.select(AutoInfracao).where(AutoInfracao.ano == 2025, AutoInfracao.numero == 12)
+        ).one()
+        decisao = s.scalars(sa.select(Decisao).where(Decisao.auto_id == auto.id)).one()
+        pagamento = s.scalars(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id)).one()
+        return (
+            auto.veiculo_id,
+            pagamento.situacao,
+            pagamento.pago_em,
+            pagamento.valor_pago,
+            auto.data_definitiva,
+            auto.definitiva_presumida,
+        )
+
+
+def test_livro_corrigido_celula_em_branco_so_apaga_quando_pedido(banco: Banco) -> None:
+    popular(banco)
+    _importar_cadastros(banco)
+    conteudo, _esperados = livros.autos()
+    importar(banco.uow(), ADMIN, "autos", ler_conteudo(conteudo, "livro.xlsx"), somente_validas=True,
+             presumir_definitiva=30)  # fmt: skip
+    antes = _auto_12(banco)
+    assert antes[0] is not None and antes[1:4] == ("pago", date(2025, 5, 10), Decimal("82.37")) and antes[5]
+
+    corrigido = ler_conteudo(livros.autos_corrigido(), "livro-corrigido.xlsx")
+    with banco.leitura() as s:
+        mantem = previa(s, "autos", corrigido)
+    (linha,) = mantem.linhas
+    assert (linha.acao, linha.limpas, list(linha.mantidas)) == ("igual", (), livros.EM_BRANCO_NO_CORRIGIDO)
+    assert "Em 1 linha, células em branco deixam os valores cadastrados como estão" in " ".join(mantem.avisos)
+    # The final day presumed at the first import is not the book's: kept as presumed, and said.
+    assert "1 auto mantém a data definitiva presumida na importação anterior" in " ".join(mantem.avisos)
+    importar(banco.uow(), ADMIN, "autos", corrigido)
+    assert _auto_12(banco) == antes
+
+    with banco.leitura() as s:
+        apaga = previa(s, "autos", corrigido, limpar_vazias=True)
+    (linha,) = apaga.linhas
+    assert (linha.acao, list(linha.limpas), linha.mantidas) == (
+        "atualizada",
+        livros.EM_BRANCO_NO_CORRIGIDO,
+        (),
+    )
+    assert (
+        "Em 1 linha, células em branco apagarão valores cadastrados (veja a coluna “Apaga”)." in apaga.avisos
+    )
+    r = importar(banco.uow(), ADMIN, "autos", corrigido, limpar_vazias=True)
+    assert r.atualizadas == 1
+    assert _auto_12(banco) == (None, "aberto", None, None, antes[4], True)
+
+
+def test_multa_em_reais_convertida_em_urm_pelo_valor_do_dia_da_decisao(banco: Banco) -> None:
+    """REGRAS § 2: the program keeps fines in URM, R$ = URM × the value in force on the decision day. A
+    "Valor da multa (R$)" column is read, converted exactly, or refused naming the row, column and value."""
+    assert mapear("autos", livros.CABECALHO_MULTA_REAIS).colunas["multa_reais"] == 6
+    assert mapear("autos", ["Multa em reais", "Valor pago (R$)"]).colunas == {
+        "multa_reais": 0,
+        "valor_pago": 1,
+    }
+    conteudo, esperados = livros.livro_multa_em_reais()
+    planilha = ler_conteudo(conteudo, "livro-reais.xlsx")
+    popular(banco)
+    _importar_cadastros(banco)
+    with banco.leitura() as s:
+        p = previa(s, "autos", planilha)
+    assert [linha.valores[6] for linha in p.linhas[:2]] == ["225,00 = 1,50 URM", "82,37 = 0,50 URM"]
+    recusadas = {r.numero: r.problemas for r in p.recusadas}
+    assert list(recusadas) == [7, 8]
+    assert recusadas[7] == (
+        "Coluna “Valor da multa (R$)”: R$ 100,00 não corresponde a uma multa em URM com duas casas: com a URM "
+        "de 20/04/2025 a R$ 150,00, 0,67 URM são R$ 100,50. Confira o valor ou informe a multa em URM.",
+    )
+    assert recusadas[8] == (
+        "Coluna “Valor da multa (R$)”: A multa em reais (R$ 75,00) é 0,50 URM com a URM de 20/04/2025, e a "
+        "coluna da multa em URM diz 0,60 URM: confira qual está certa.",
+    )
+    importar(banco.uow(), ADMIN, "autos", planilha, somente_validas=True)
+    with banco.leitura() as s:
+        for (ano, numero), (urm, reais) in esperados.items():
+            auto = s.scalars(
+                sa.select(AutoInfracao).where(AutoInfracao.ano == ano, AutoInfracao.numero == numero)
+            ).one()
+            decisao = s.scalars(sa.select(Decisao).where(Decisao.auto_id == auto.id)).one()
+            pagamento = s.scalars(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id)).one()
+            assert (auto.multa_ur, decisao.multa_ur, decisao.multa_reais, pagamento.valor) == (
+                urm,
+                urm,
+                reais,
+                reais,
+            )
+
+    # A corrected copy with only the fine in reais: a changed amount is converted again (the stored URM
+    # amount is not taken for the file's), a blank one keeps the stored fine and says so.
+    corrigido = livros.livro_xlsx(
+        [["Nº/Ano", "Empresa", "Artigo", "Data", "Fiscal", "Data da decisão", "Valor da multa (R$)"],
+         ["30/2025", livros.ALFA, "1-I", "5/3/25", "Rosa Fiscal", "20/4/25", 300],
+         ["34/2026", livros.ALFA, "1-I", "5/3/26", "Rosa Fiscal", "20/4/26", None]],
+        oculta_antes=False,
+    )  # fmt: skip
+    with banco.leitura() as s:
+        p2 = previa(s, "autos", ler_conteudo(corrigido, "livro-reais-corrigido.xlsx"))
+    assert [(linha.acao, linha.problemas, linha.mantidas) for linha in p2.linhas] == [
+        ("atualizada", (), ()),
+        ("igual", (), ("Valor da multa (R$)",)),
+    ]
+    assert p2.linhas[0].valores[6] == "300,00 = 2,00 URM"

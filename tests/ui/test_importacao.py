@@ -335,7 +335,7 @@ def test_planilhas_do_orgao_pela_janela_toda_coluna_trocavel_e_presuncao(
     livro = tmp_path / "livro.xlsx"
     livro.write_bytes(conteudo)
     dialogo = _abrir(qtbot, base, "autos", livro)
-    assert dialogo.presumir.isVisible() and not dialogo.limpar_vazias.isVisible()
+    assert dialogo.presumir.isVisible() and dialogo.limpar_vazias.isVisible()  # blanks clear only if asked
     assert "2 autos com penalidade aplicada não têm a data" in dialogo.resumo.text()
     assert "3 novas, 0 atualizadas, 0 sem alteração, 1 recusada" in dialogo.resumo.text()
     dialogo.presumir.setChecked(True)
@@ -407,3 +407,159 @@ def test_coluna_duvidosa_perguntada_na_janela(base: Banco, qtbot: QtBot, tmp_pat
     _esperar_previa(qtbot, dialogo)
     assert dialogo.previa is not None and dialogo.previa.mapeamento.colunas["recurso_julgado_em"] == 5
     assert [linha.acao for linha in dialogo.previa.linhas] == ["nova"]
+
+
+def test_todos_os_problemas_de_uma_linha_de_cadastro_na_janela(
+    base: Banco, qtbot: QtBot, tmp_path: Path
+) -> None:
+    from tests.helpers import livros
+
+    conteudo, esperados = livros.operadora_com_problemas()
+    arquivo = tmp_path / "empresas.xlsx"
+    arquivo.write_bytes(conteudo)
+    dialogo = _abrir(qtbot, base, "operadoras", arquivo)
+    assert dialogo.modelo is not None and dialogo.previa is not None
+    assert (
+        dialogo.modelo.data(dialogo.modelo.index(0, 0)),
+        dialogo.modelo.data(dialogo.modelo.index(0, 1)),
+    ) == (
+        "3",
+        "Recusada",
+    )
+    problemas = dialogo.modelo.data(dialogo.modelo.index(0, 2)).split(" • ")
+    assert len(problemas) == len(esperados), problemas
+    for mensagem, (coluna, valor, motivo) in zip(problemas, esperados, strict=True):
+        assert mensagem.startswith(f"Coluna “{coluna}”") and valor in mensagem and motivo in mensagem
+    # Under the table, the current row's problems one per line (the cell above shows them cut).
+    assert dialogo.detalhe.isVisible()
+    assert dialogo.detalhe.text().splitlines() == ["Linha 3, recusada:", *(f"• {m}" for m in problemas)]
+    assert not dialogo.botao_importar.isEnabled()
+    _png(dialogo, "todos-os-problemas")
+
+
+def test_celulas_em_branco_so_apagam_quando_pedido_na_janela(
+    base: Banco, qtbot: QtBot, tmp_path: Path
+) -> None:
+    """The option is offered for every kind, the history of autos too; the preview says what it clears."""
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao, Operadora
+    from secretaria.services.base import Ator
+    from secretaria.services.importacao.leitura import ler_conteudo
+    from secretaria.services.importacao.servico import importar
+    from tests.helpers import livros
+
+    ator = Ator("ana", "Ana", frozenset({"administrador"}))
+    for tipo, conteudo in (
+        ("operadoras", livros.operadoras()),
+        ("fiscais", livros.fiscais()),
+        ("veiculos", livros.veiculos()),
+        ("autos", livros.autos()[0]),
+    ):
+        importar(base.uow(), ator, tipo, ler_conteudo(conteudo, f"{tipo}.xlsx"), somente_validas=True)
+
+    # A registry: "Nº" blank over a stored number.
+    vazio = tmp_path / "operadoras.csv"
+    vazio.write_text(
+        f"CNPJ;Razão social;Logradouro;Nº\n{livros.CNPJ_ALFA};{livros.ALFA};Rua Alfa;\n", "utf-8"
+    )
+    dialogo = _abrir(qtbot, base, "operadoras", vazio)
+    assert dialogo.limpar_vazias.isVisible() and not dialogo.limpar_vazias.isChecked()
+    assert "deixam os valores cadastrados como estão" in dialogo.resumo.text()
+    qtbot.mouseClick(dialogo.limpar_vazias, Qt.MouseButton.LeftButton)
+    _esperar_previa(qtbot, dialogo)
+    assert dialogo.modelo is not None and dialogo.modelo.data(dialogo.modelo.index(0, 3)) == "Nº"
+    _importar_pela_janela(qtbot, dialogo)
+    with base.leitura() as s:
+        assert (
+            s.scalars(sa.select(Operadora.numero_endereco).where(Operadora.razao_social == livros.ALFA)).one()
+            == ""
+        )
+
+    # The history of autos: a corrected book with the vehicle and the payment left blank.
+    corrigido = tmp_path / "livro-corrigido.xlsx"
+    corrigido.write_bytes(livros.autos_corrigido())
+    dialogo = _abrir(qtbot, base, "autos", corrigido)
+    assert dialogo.limpar_vazias.isVisible() and dialogo.presumir.isVisible()
+    assert "1 sem alteração" in dialogo.resumo.text()
+    assert "deixam os valores cadastrados como estão" in dialogo.resumo.text()
+    assert not dialogo.botao_importar.isEnabled()  # nothing to change
+    qtbot.mouseClick(dialogo.limpar_vazias, Qt.MouseButton.LeftButton)
+    _esperar_previa(qtbot, dialogo)
+    assert "1 atualizada" in dialogo.resumo.text()
+    assert "células em branco apagarão valores cadastrados" in dialogo.resumo.text()
+    apaga = ", ".join(livros.EM_BRANCO_NO_CORRIGIDO)
+    assert dialogo.modelo is not None and dialogo.modelo.data(dialogo.modelo.index(0, 3)) == apaga
+    assert dialogo.detalhe.text() == f"Linha 5: as células em branco apagam {apaga}."
+    _png(dialogo, "apaga-em-branco")
+    _importar_pela_janela(qtbot, dialogo)
+    with base.leitura() as s:
+        assert s.scalar(sa.select(AutoInfracao.veiculo_id).where(AutoInfracao.numero == 12)) is None
+
+
+def test_multa_em_reais_na_janela(base: Banco, qtbot: QtBot, tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from secretaria.models import AutoInfracao
+    from secretaria.services.base import Ator
+    from secretaria.services.importacao.leitura import ler_conteudo
+    from secretaria.services.importacao.servico import importar
+    from tests.helpers import livros
+
+    ator = Ator("ana", "Ana", frozenset({"administrador"}))
+    for tipo, conteudo in (("operadoras", livros.operadoras()), ("fiscais", livros.fiscais())):
+        importar(base.uow(), ator, tipo, ler_conteudo(conteudo, f"{tipo}.xlsx"))
+    conteudo, esperados = livros.livro_multa_em_reais()
+    livro = tmp_path / "livro-reais.xlsx"
+    livro.write_bytes(conteudo)
+    dialogo = _abrir(qtbot, base, "autos", livro)
+    assert dialogo._combos_mapa["Valor da multa (R$)"].currentData() == "multa_reais"
+    assert dialogo.modelo is not None
+    multa = 4 + livros.CABECALHO_MULTA_REAIS.index("Valor da multa (R$)")
+    assert dialogo.modelo.data(dialogo.modelo.index(0, multa)) == "225,00 = 1,50 URM"
+    assert "2 novas, 0 atualizadas, 0 sem alteração, 2 recusadas" in dialogo.resumo.text()
+    # The first refused row is the current one, its problem under the table.
+    assert dialogo.detalhe.text().startswith("Linha 7, recusada:\n• Coluna “Valor da multa (R$)”: R$ 100,00")
+    _png(dialogo, "multa-em-reais")
+    dialogo.so_validas.setChecked(True)
+    _importar_pela_janela(qtbot, dialogo)
+    with base.leitura() as s:
+        for (ano, numero), (urm, _reais) in esperados.items():
+            assert (
+                s.scalar(
+                    sa.select(AutoInfracao.multa_ur).where(
+                        AutoInfracao.ano == ano, AutoInfracao.numero == numero
+                    )
+                )
+                == urm
+            )
+
+
+def test_avaliacao_dos_arquivos_do_orgao_pela_janela(
+    base: Banco, qtbot: QtBot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The one-shot evaluation (`tests.helpers.avaliacao_livros`) through the window: the rows it refuses
+    are the ones the preview shows refused, every accepted row stored exactly as the file says."""
+    from secretaria import relogio
+    from tests.helpers import avaliacao_livros
+
+    def importar_arquivo(tipo: str, conteudo: bytes) -> dict[int, str]:
+        caminho = tmp_path / f"{tipo}.xlsx"
+        caminho.write_bytes(conteudo)
+        dialogo = _abrir(qtbot, base, tipo, caminho)
+        if tipo == "autos":
+            dialogo.dias_presuncao.setValue(avaliacao_livros.PRESUNCAO)
+            dialogo.presumir.setChecked(True)
+            qtbot.waitUntil(lambda: "autos terão a data definitiva presumida" in dialogo.resumo.text())
+        assert dialogo.previa is not None
+        recusadas = {linha.numero: " ".join(linha.problemas) for linha in dialogo.previa.recusadas}
+        dialogo.so_validas.setChecked(True)
+        _importar_pela_janela(qtbot, dialogo)
+        assert dialogo.resultado is not None
+        assert {linha.numero for linha in dialogo.resultado.recusadas} == set(recusadas)
+        return recusadas
+
+    conjunto = avaliacao_livros.gerar(relogio.hoje())
+    resumo = avaliacao_livros.conferir(avaliacao_livros.avaliar(base, conjunto, importar_arquivo), conjunto)
+    with capsys.disabled():
+        print(f"\n[{base.engine.dialect.name}, janela]\n{resumo}")

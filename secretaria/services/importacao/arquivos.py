@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from secretaria.reports.importacao import ColunaModelo, planilha_modelo, planilha_recusadas
-from secretaria.services.importacao.cadastros import LinhaAvaliada
 from secretaria.services.importacao.colunas import COLUNAS, ROTULOS_TIPOS, Coluna
+from secretaria.services.importacao.comum import LinhaAvaliada
 from secretaria.services.importacao.leitura import LIMITE_BYTES, LIMITE_LINHAS
 
 __all__ = ["modelo", "recusadas"]

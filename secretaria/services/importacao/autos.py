@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, time, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -34,7 +34,7 @@ from secretaria.lei.documentos import (
     validar_placa,
 )
 from secretaria.lei.erros import ErroLei
-from secretaria.lei.formato import formatar_data
+from secretaria.lei.formato import formatar_data, formatar_reais, formatar_urm
 from secretaria.lei.urm import urm_para_reais, vigente_em
 from secretaria.models import (
     AutoInfracao,
@@ -48,19 +48,9 @@ from secretaria.models import (
 )
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
-from secretaria.services.importacao.cadastros import (
-    Previa,
-    Progresso,
-    ResultadoImportacao,
-    _Avaliada,
-    _avisos,
-    _com_coluna,
-    _publica,
-    conferir_mapeamento,
-    ler_celulas,
-    unico_pelo_nome,
-)
-from secretaria.services.importacao.colunas import COLUNAS, mapear, normalizar
+from secretaria.services.importacao import comum
+from secretaria.services.importacao.colunas import Mapeamento, mapear, normalizar
+from secretaria.services.importacao.comum import Avaliada, Previa, Progresso, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha
 from secretaria.services.lei_db import DispositivoCitavel, dispositivo_citavel, tabela_urm
 from secretaria.services.processo_base import dias_validos, urm_valida
@@ -71,7 +61,7 @@ _T = TypeVar("_T")
 PRESUNCAO_MINIMA = 30
 """REGRAS § 3 rule 1: 15 days for the intimação and 15 for the appeal."""
 
-_LOTE = 500
+LOTE = 500
 _NUMERO = re.compile(r"(?:AI\s*)?(?:N[º°O.]?\s*)?0*(\d{1,6})(?:\s*/\s*(\d{4}))?", re.IGNORECASE)
 _DISPOSITIVO = re.compile(
     r"(?:art(?:igo)?\.?\s*)?(\d{1,2})\s*[º°o]?\s*[,;\-–]?\s*(?:inc(?:iso)?\.?\s*)?([IVXLC]+)", re.IGNORECASE
@@ -164,7 +154,7 @@ def _operadora_do_auto(brutos: dict[str, Any], cad: _Cadastros) -> tuple[int, st
     texto = str(brutos.get("operadora_cnpj") or "")
     nome = str(brutos.get("operadora_nome") or "")
     if not texto and nome:
-        i = unico_pelo_nome(
+        i = comum.unico_pelo_nome(
             nome,
             cad.nomes_operadoras,
             "operadora_nome",
@@ -190,7 +180,7 @@ def _fiscal(brutos: dict[str, Any], cad: _Cadastros) -> int:
     matricula = str(brutos.get("fiscal_matricula") or "").strip().upper()
     nome = str(brutos.get("fiscal_nome") or "").strip()
     if not matricula and nome:
-        return unico_pelo_nome(
+        return comum.unico_pelo_nome(
             nome, cad.nomes_fiscais, "fiscal_nome", "Fiscal",
             "importe os fiscais antes (os que já saíram, como inativos)",
         )  # fmt: skip
@@ -329,6 +319,43 @@ def _valor_urm(s: so.Session, dia: date) -> Decimal | None:
         return None
 
 
+def _multa_em_reais(s: so.Session, brutos: dict[str, Any]) -> None:
+    """A fine the book writes in reais, as the URM amount the program keeps (REGRAS § 2: fines are in URM;
+    R$ = URM × the value in force on the decision day, to the cent): the one amount with two decimals whose
+    R$ is the book's, else refused — never a fine the notices would print differently from the book."""
+    reais: Decimal = brutos["multa_reais"]
+    decisao_em = brutos.get("data_decisao")
+    if decisao_em is None:
+        raise ErroDominio(
+            "Informe a data da decisão: a multa em reais é convertida em URM pelo valor da URM desse dia.",
+            "multa_reais",
+        )
+    valor = _valor_urm(s, decisao_em)
+    if valor is None:
+        raise ErroDominio(
+            f"Não há valor da URM em vigor em {formatar_data(decisao_em)} para converter a multa em URM: "
+            "cadastre-o (Administração › Tabela da URM) ou informe a multa na coluna Multa (URM).",
+            "multa_reais",
+        )
+    ur = (reais / valor).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if urm_para_reais(ur, valor) != reais:
+        raise ErroDominio(
+            f"{formatar_reais(reais)} não corresponde a uma multa em URM com duas casas: com a URM de "
+            f"{formatar_data(decisao_em)} a {formatar_reais(valor)}, {formatar_urm(ur)} são "
+            f"{formatar_reais(urm_para_reais(ur, valor))}. Confira o valor ou informe a multa em URM.",
+            "multa_reais",
+        )
+    informada = brutos.get("multa_ur")
+    if informada is not None and informada != "" and Decimal(str(informada)) != ur:
+        raise ErroDominio(
+            f"A multa em reais ({formatar_reais(reais)}) é {formatar_urm(ur)} com a URM de "
+            f"{formatar_data(decisao_em)}, e a coluna da multa em URM diz {formatar_urm(Decimal(str(informada)))}: "
+            "confira qual está certa.",
+            "multa_reais",
+        )
+    brutos["multa_ur"] = ur
+
+
 def _dispositivo(s: so.Session, texto: str) -> DispositivoCitavel:
     """`dispositivo_citavel` once per provision of the file (the catalogue does not change meanwhile)."""
     cache: dict[str, DispositivoCitavel | ErroDominio] = s.info.setdefault("importacao_dispositivos", {})
@@ -344,12 +371,120 @@ def _dispositivo(s: so.Session, texto: str) -> DispositivoCitavel:
     return achado
 
 
+_LOCAL_SEM_REGISTRO = "local não registrado no livro"
+_FATOS_SEM_REGISTRO = "Registro do livro de autos (importado)."
+_PRESUMIDA = "_definitiva_presumida"
+"""The key, in a stored auto's values, of a final day the import presumed (not the book's)."""
+
+
+def _guardados(s: so.Session) -> dict[tuple[int, int], dict[str, Any]]:
+    """The values an imported auto holds, field by field as a row would give them (one query): what a
+    blank cell of a corrected file keeps, or clears when the user asks it (REGRAS § 3 rule 1's presumed
+    final day apart: it is not the book's)."""
+    a = AutoInfracao
+    colunas = (a.ano, a.numero, a.data_infracao, a.data_lavratura, a.local, a.descricao_fatos, Veiculo.placa,
+               Decisao.data, a.multa_ur, a.suspensao_dias, a.data_definitiva, a.definitiva_presumida,
+               Recurso.resultado, Recurso.julgado_em, Pagamento.pago_em, Pagamento.valor_pago,
+               a.encerrado_no_livro)  # fmt: skip
+    consulta = (
+        sa.select(*colunas)
+        .outerjoin(Veiculo, Veiculo.id == AutoInfracao.veiculo_id)
+        .outerjoin(Decisao, Decisao.auto_id == AutoInfracao.id)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
+        .where(AutoInfracao.importado_de.is_not(None))
+    )
+    guardados: dict[tuple[int, int], dict[str, Any]] = {}
+    for (ano, numero, infracao, lavratura, local, fatos, placa, decisao, multa, dias, definitiva, presumida,
+         recurso, julgado, pago_em, valor_pago, encerramento) in s.execute(consulta):  # fmt: skip
+        valores = {
+            "data_lavratura": lavratura if lavratura != infracao else None,
+            "local": local if local != _LOCAL_SEM_REGISTRO else None,
+            "descricao_fatos": fatos if fatos != _FATOS_SEM_REGISTRO else None,
+            "veiculo": placa,
+            "data_decisao": decisao,
+            "multa_ur": multa or None,
+            "suspensao_dias": dias or None,
+            # A final day the book gave on an appeal is the judgment's: the appeal's column says it.
+            "data_definitiva": definitiva if not presumida and definitiva != julgado else None,
+            "recurso": recurso,
+            "recurso_julgado_em": julgado,
+            "pago_em": pago_em,
+            "valor_pago": valor_pago,
+            "encerramento": encerramento,
+        }
+        guardados[(ano, numero)] = {k: v for k, v in valores.items() if v is not None}
+        if presumida and definitiva is not None:
+            guardados[(ano, numero)][_PRESUMIDA] = definitiva
+    return guardados
+
+
+def _coluna_do_campo(campo: str, mapa: Mapeamento) -> str:
+    """The file's field that says a stored value: the fine in URM is said by a fine in reais when the file
+    has that column and not the URM one."""
+    if campo == "multa_ur" and campo not in mapa.colunas and "multa_reais" in mapa.colunas:
+        return "multa_reais"
+    return campo
+
+
+def _completar(
+    brutos: dict[str, Any], guardado: dict[str, Any], av: Avaliada, mapa: Mapeamento, limpar: bool
+) -> None:
+    """A corrected file over an imported auto: a blank cell keeps the stored value (listed in `mantidas`),
+    or clears it when the user asked (`limpas`: the preview says which); a column the file lacks keeps it."""
+    for campo, valor in guardado.items():
+        if campo == _PRESUMIDA:
+            if limpar and "data_definitiva" in mapa.colunas and brutos.get("data_definitiva") is None:
+                av.limpas.append("data_definitiva")
+            elif brutos.get("data_definitiva") is None:
+                brutos[_PRESUMIDA] = valor
+            continue
+        coluna = _coluna_do_campo(campo, mapa)
+        if coluna in av.ilegiveis or brutos.get(coluna) not in (None, ""):
+            continue  # the file says it (a fine in reais gives the URM amount by conversion)
+        if coluna not in mapa.colunas:
+            brutos[campo] = valor
+        elif limpar:
+            av.limpas.append(coluna)
+        else:
+            brutos[campo] = valor
+            av.mantidas.append(coluna)
+    av.limpas.sort(key=mapa.colunas.__getitem__)
+    av.mantidas.sort(key=mapa.colunas.__getitem__)
+
+
 class _Problemas(Exception):
     """Every problem of one row, each already naming its column."""
 
     def __init__(self, mensagens: list[str]) -> None:
         super().__init__(" ".join(mensagens))
         self.mensagens = mensagens
+
+
+def _definitiva(d: _Desfecho, brutos: dict[str, Any], presumir: int | None) -> tuple[_Desfecho, bool, bool]:
+    """The day the penalty became final (REGRAS § 3 rule 1) as the book says it, or presumed; whether the
+    book leaves it out of recidivism, and whether the day is presumed."""
+    resultado, decisao_em, definitiva, recurso = d.resultado, d.decisao_em, d.definitiva, d.recurso
+    if definitiva is None and recurso in ("negado", "provido_parcialmente") and d.julgado is not None:
+        # REGRAS § 3 rule 1: on an appeal, the penalty becomes final the day the Prefeito judges it; the
+        # book saying that day says the final one (no presumption).
+        definitiva = d.julgado
+        d = replace(d, definitiva=definitiva)
+    sem_definitiva = resultado == "aplicada" and definitiva is None and recurso is None
+    presumida = False
+    guardada = brutos.get(_PRESUMIDA)
+    if sem_definitiva and presumir is None and guardada is not None:
+        # Presumed at an earlier import, and the file still does not say it: kept as it was, presumed.
+        definitiva, presumida = guardada, True
+        d = replace(d, definitiva=guardada)
+    elif sem_definitiva and presumir is not None and decisao_em is not None:
+        # REGRAS § 3 rule 1: the one stated presumption, recorded with the auto. Not final yet by it (a
+        # recent decision): left without a final day, as any decision still open to appeal.
+        presumido = decisao_em + timedelta(days=presumir)
+        if presumido <= relogio.hoje():
+            definitiva, presumida = presumido, True
+            d = replace(d, definitiva=presumido)
+    return d, sem_definitiva, presumida
 
 
 def _ler(
@@ -379,6 +514,8 @@ def _ler(
         problemas.append(nomear(ErroDominio("Informe a data da infração.", "data_infracao")))
     lavratura = brutos.get("data_lavratura") or infracao
     fiscal_id = tentar(lambda: _fiscal(brutos, cad))
+    if brutos.get("multa_reais"):
+        tentar(lambda: _multa_em_reais(s, brutos))
     d = None
     if infracao is not None and lavratura is not None:
         tentar(lambda: _ordem(infracao, lavratura, "a infração", "A lavratura"))
@@ -397,20 +534,8 @@ def _ler(
     operadora_id, razao = operadora
     resultado, decisao_em, multa, dias = d.resultado, d.decisao_em, d.multa, d.dias
     definitiva, recurso, pago_em = d.definitiva, d.recurso, d.pago_em
-    if definitiva is None and recurso in ("negado", "provido_parcialmente") and d.julgado is not None:
-        # REGRAS § 3 rule 1: on an appeal, the penalty becomes final the day the Prefeito judges it; the
-        # book saying that day says the final one (no presumption).
-        definitiva = d.julgado
-        d = replace(d, definitiva=definitiva)
-    sem_definitiva = resultado == "aplicada" and definitiva is None and recurso is None
-    presumida = False
-    if sem_definitiva and presumir is not None and decisao_em is not None:
-        # REGRAS § 3 rule 1: the one stated presumption, recorded with the auto. Not final yet by it (a
-        # recent decision): left without a final day, as any decision still open to appeal.
-        presumido = decisao_em + timedelta(days=presumir)
-        if presumido <= relogio.hoje():
-            definitiva, presumida = presumido, True
-            d = replace(d, definitiva=presumido)
+    d, sem_definitiva, presumida = _definitiva(d, brutos, presumir)
+    definitiva = d.definitiva
     fase = d.fase
     valor_urm = None
     reais = Decimal(0)
@@ -418,7 +543,7 @@ def _ler(
         valor_urm = _valor_urm(s, decisao_em)
         if valor_urm is not None:
             reais = urm_para_reais(multa, valor_urm)
-    local = str(brutos.get("local") or "") or "local não registrado no livro"
+    local = str(brutos.get("local") or "") or _LOCAL_SEM_REGISTRO
     auto = {
         "ano": ano,
         "numero": numero,
@@ -431,8 +556,7 @@ def _ler(
         "data_lavratura": lavratura,
         "hora_lavratura": time(0, 0),
         "local_lavratura": local,
-        "descricao_fatos": str(brutos.get("descricao_fatos") or "")
-        or "Registro do livro de autos (importado).",
+        "descricao_fatos": str(brutos.get("descricao_fatos") or "") or _FATOS_SEM_REGISTRO,
         "infrator_nome": razao,
         "veiculo_id": veiculo_id,
         "fiscal_id": fiscal_id,
@@ -486,9 +610,10 @@ def _avaliar(
     mapeamento: Mapping[str, str] | None,
     progresso: Progresso | None,
     presumir: int | None = None,
-) -> tuple[Any, list[tuple[_Avaliada, _Historico | None, AutoInfracao | None]]]:
+    limpar: bool = False,
+) -> tuple[Any, list[tuple[Avaliada, _Historico | None, AutoInfracao | None]]]:
     mapa = mapear("autos", planilha.cabecalhos, mapeamento)
-    conferir_mapeamento(planilha, mapa, "autos")
+    comum.conferir_mapeamento(planilha, mapa, "autos")
     if presumir is not None and presumir < PRESUNCAO_MINIMA:
         raise ErroDominio(
             f"A presunção da data definitiva é de no mínimo {PRESUNCAO_MINIMA} dias depois da decisão "
@@ -497,53 +622,63 @@ def _avaliar(
         )
     cad = _cadastros(s)
     existentes = {(a.ano, a.numero): a for a in s.scalars(sa.select(AutoInfracao))}
-    colunas = {c.campo: c for c in COLUNAS["autos"]}
+    guardados = _guardados(s)
     vistos: dict[tuple[int, int], int] = {}
-    saida = []
-    total = len(planilha.linhas)
 
-    for k, (numero, celulas) in enumerate(planilha.linhas):
-        if progresso is not None and k % _LOTE == 0:
-            progresso(k, total, "Conferindo as linhas")
-        av, brutos = ler_celulas(planilha, mapa, colunas, numero, celulas)
-
-        def nomear(exc: ErroDominio, valores: tuple[str, ...] = av.valores) -> str:
-            return _com_coluna(exc, colunas, mapa, planilha, valores)
-
-        historico = None
-        existente = None
+    def avaliar(
+        av: Avaliada, brutos: dict[str, Any], nomear: Callable[[ErroDominio], str]
+    ) -> tuple[_Historico, AutoInfracao | None] | None:
+        if guardados:
+            try:
+                guardado = guardados.get(_numero(brutos))
+            except ErroDominio:
+                guardado = None  # `_ler` says what is wrong with the number
+            if guardado is not None:
+                _completar(brutos, guardado, av, mapa, limpar)
         try:
             historico = _ler(s, brutos, cad, presumir, nomear)
-            chave = (historico.ano, historico.numero)
-            rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
-            if chave in vistos:
-                raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz o {rotulo}.")
-            existente = existentes.get(chave)
-            if existente is not None and existente.importado_de is None:
-                raise ErroDominio(
-                    f"O {rotulo} foi lavrado no programa: um auto do programa não é substituído."
-                )
-            if not av.problemas:
-                vistos[chave] = numero
         except _Problemas as exc:
             av.problemas.extend(exc.mensagens)
-        except ErroDominio as exc:
-            av.problemas.append(nomear(exc))
-        if not av.problemas and historico is not None:
-            if existente is None:
-                av.acao = "nova"
-            elif all(getattr(existente, c) == v for c, v in historico.auto.items()) and _filhos_iguais(
-                s, existente, historico
-            ):
-                av.acao = "igual"
-            else:
-                av.acao = "atualizada"
+            return None
+        chave = (historico.ano, historico.numero)
+        rotulo = f"AI nº {historico.numero:04d}/{historico.ano}"
+        if chave in vistos:
+            raise ErroDominio(f"Linha repetida: a linha {vistos[chave]} da planilha já traz o {rotulo}.")
+        existente = existentes.get(chave)
+        if existente is not None and existente.importado_de is None:
+            raise ErroDominio(f"O {rotulo} foi lavrado no programa: um auto do programa não é substituído.")
+        if av.problemas:
+            return None
+        vistos[chave] = av.numero
+        _mostrar_urm(av, mapa, brutos, historico)
+        if existente is None:
+            av.acao = "nova"
+        elif all(getattr(existente, c) == v for c, v in historico.auto.items()) and _filhos_iguais(
+            s, existente, historico
+        ):
+            av.acao = "igual"
+        else:
+            av.acao = "atualizada"
+        return historico, existente
+
+    saida = []
+    for av, avaliado in comum.avaliar_linhas(planilha, mapa, "autos", progresso, avaliar):
+        historico, existente = avaliado if avaliado is not None else (None, None)
         saida.append((av, historico, existente))
     return mapa, saida
 
 
+def _mostrar_urm(av: Avaliada, mapa: Mapeamento, brutos: dict[str, Any], h: _Historico) -> None:
+    """The preview shows a fine in reais with the URM amount it was read as ("225,00 = 1,50 URM")."""
+    indice = mapa.colunas.get("multa_reais")
+    if indice is not None and brutos.get("multa_reais"):
+        valores = list(av.valores)
+        valores[indice] = f"{valores[indice]} = {formatar_urm(h.auto['multa_ur'])}"
+        av.valores = tuple(valores)
+
+
 def aviso_definitivas(
-    avaliadas: Sequence[tuple[_Avaliada, _Historico | None, Any]], presumir: int | None
+    avaliadas: Sequence[tuple[Avaliada, _Historico | None, Any]], presumir: int | None
 ) -> str:
     """REGRAS § 3 rule 1, imported priors: never left out silently. How many autos the book leaves out of
     recidivism (a penalty applied, no appeal, no final day), and the one presumption on offer."""
@@ -552,7 +687,12 @@ def aviso_definitivas(
         1 for a, h, _e in avaliadas if h is not None and not a.problemas and h.auto["definitiva_presumida"]
     )
     partes = []
-    if presumidas:
+    if presumidas and presumir is None:
+        partes.append(
+            f"{presumidas} {'auto mantém' if presumidas == 1 else 'autos mantêm'} a data definitiva presumida "
+            "na importação anterior (o livro ainda não a diz)."
+        )
+    elif presumidas:
         partes.append(
             f"{presumidas} {'auto terá' if presumidas == 1 else 'autos terão'} a data definitiva presumida: "
             f"{presumir} dias depois da decisão (registrado em cada auto; o painel da sanção diz "
@@ -602,14 +742,16 @@ def previa_autos(
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
     presumir_definitiva: int | None = None,
+    limpar_vazias: bool = False,
 ) -> Previa:
     """Every row with its problems and what importing it would do; writes nothing. The notes say how many
-    autos the book leaves out of recidivism and offer the presumption (`presumir_definitiva` days)."""
-    mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso, presumir_definitiva)
-    avisos = _avisos(planilha, mapa, "autos")
+    autos the book leaves out of recidivism and offer the presumption (`presumir_definitiva` days), and
+    what blank cells do to the autos a corrected book updates (kept, or cleared with `limpar_vazias`)."""
+    mapa, avaliadas = _avaliar(sessao, planilha, mapeamento, progresso, presumir_definitiva, limpar_vazias)
+    notas = comum.avisos(planilha, mapa, "autos") + comum.notas_vazias([a for a, _h, _e in avaliadas])
     nota = aviso_definitivas(avaliadas, presumir_definitiva)
     return Previa("autos", planilha.nome_arquivo, planilha.sha256, planilha.cabecalhos, mapa,
-                  tuple(_publica(a) for a, _h, _e in avaliadas), (*avisos, nota) if nota else avisos)  # fmt: skip
+                  tuple(comum.publica(a) for a, _h, _e in avaliadas), (*notas, nota) if nota else notas)  # fmt: skip
 
 
 def importar_autos(
@@ -621,48 +763,37 @@ def importar_autos(
     mapeamento: Mapping[str, str] | None = None,
     progresso: Progresso | None = None,
     presumir_definitiva: int | None = None,
+    limpar_vazias: bool = False,
 ) -> ResultadoImportacao:
     """Import the history in one transaction (refused whole on an invalid row unless `somente_validas`).
-    `presumir_definitiva`: the final day of a penalty the book does not date, N days after the decision."""
+    `presumir_definitiva`: the final day of a penalty the book does not date, N days after the decision.
+    A blank cell keeps an imported auto's value unless `limpar_vazias`."""
     exigir_papel(ator, "administrador", acao="importar o histórico de autos")
     with uow:
         s = uow.session
-        _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso, presumir_definitiva)
-        recusadas = tuple(_publica(a) for a, _h, _e in avaliadas if a.problemas)
-        if recusadas and not somente_validas:
-            n = len(recusadas)
-            raise ErroDominio(
-                f"{n} {'linha recusada' if n == 1 else 'linhas recusadas'} em {planilha.nome_arquivo}; "
-                "nada foi gravado. Corrija-as ou importe somente as linhas válidas.",
-                "linhas",
-            )
+        _mapa, avaliadas = _avaliar(s, planilha, mapeamento, progresso, presumir_definitiva, limpar_vazias)
+        recusadas = tuple(comum.publica(a) for a, _h, _e in avaliadas if a.problemas)
+        comum.recusar_se_houver(recusadas, somente_validas, planilha)
         validas = [(a, h, e) for a, h, e in avaliadas if not a.problemas and h is not None]
         _gravar(s, ator, planilha, validas, progresso)
         uow.commit()
-    return ResultadoImportacao(
-        novas=sum(1 for a, _h, _e in validas if a.acao == "nova"),
-        atualizadas=sum(1 for a, _h, _e in validas if a.acao == "atualizada"),
-        iguais=sum(1 for a, _h, _e in validas if a.acao == "igual"),
-        recusadas=recusadas,
-        arquivo=planilha.nome_arquivo,
-        sha256=planilha.sha256,
-    )
+    return comum.resultado([a for a, _h, _e in validas], recusadas, planilha)
 
 
 def _gravar(
     s: so.Session,
     ator: Ator,
     planilha: Planilha,
-    validas: Sequence[tuple[_Avaliada, _Historico, AutoInfracao | None]],
+    validas: Sequence[tuple[Avaliada, _Historico, AutoInfracao | None]],
     progresso: Progresso | None,
 ) -> None:
     origem = {"arquivo": planilha.nome_arquivo, "sha256": planilha.sha256}
     marca = {"importado_de": planilha.nome_arquivo, "importado_sha256": planilha.sha256}
-    pendentes: list[tuple[_Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
+    pendentes: list[tuple[Avaliada, _Historico, AutoInfracao, dict[str, Any] | None]] = []
     sem_proxima = f"Não registrada no livro de autos (auto importado de {planilha.nome_arquivo})."
     total = len(validas)
     for k, (av, h, existente) in enumerate(validas):
-        if progresso is not None and k % _LOTE == 0:
+        if progresso is not None and k % LOTE == 0:
             progresso(k, total, "Gravando")
         if h is None or av.acao == "igual":
             continue
@@ -682,12 +813,14 @@ def _gravar(
                 setattr(existente, chave, valor)
             existente.alterado_por = ator.login
             pendentes.append((av, h, existente, antes))
+    comum.reservar_ids(s, [auto for _a, _h, auto, antes in pendentes if antes is None])
     s.flush()
     escritos = []
     for av, h, auto, imagem_anterior in pendentes:
         novo = imagem_anterior is None
         filhos = _filhos_novos(s, ator, auto, h) if novo else _filhos(s, ator, auto, h)
         escritos.append((av, auto, imagem_anterior, filhos))
+    comum.reservar_ids(s, [r for _a, _auto, antes, filhos in escritos if antes is None for r, _x in filhos])
     s.flush()
     atos: list[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]] = []
     for av, auto, imagem_anterior, filhos in escritos:

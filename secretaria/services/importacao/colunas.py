@@ -232,6 +232,13 @@ COLUNAS: dict[str, tuple[Coluna, ...]] = {
         Coluna("multa_ur", "Multa (URM)", "decimal", sinonimos=("multa", "multa urm", "valor multa urm",
                "multa aplicada urm", "multa aplicada", "urm", "penalidade urm", "multa ur"), exemplo="0,30",
                nunca=("r", "reais", "pago", "paga", "pagamento")),
+        Coluna("multa_reais", "Multa (R$)", "decimal", sinonimos=("multa r", "multa reais", "valor multa",
+               "valor multa r", "valor multa reais", "multa aplicada r", "multa aplicada reais",
+               "valor multa aplicada", "multa em reais"), exemplo="49,42",
+               nunca=("urm", "ur", "pago", "paga", "pagamento", "recolhido"),
+               nota="A multa em reais, como o livro a escreve: convertida em URM pelo valor da URM no dia da "
+               "decisão (a URM é o que o programa guarda); recusada se não corresponder a uma quantidade de "
+               "URM com duas casas. Com a coluna Multa (URM), as duas devem conferir."),
         Coluna("suspensao_dias", "Suspensão (dias)", "inteiro", sinonimos=("suspensao", "dias suspensao"),
                exemplo="0"),
         Coluna("data_definitiva", "Definitiva em", "data", sinonimos=("data definitiva", "transito julgado",

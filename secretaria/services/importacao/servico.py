@@ -9,13 +9,8 @@ import sqlalchemy.orm as so
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.services.base import Ator
 from secretaria.services.importacao.autos import importar_autos, previa_autos
-from secretaria.services.importacao.cadastros import (
-    Previa,
-    Progresso,
-    ResultadoImportacao,
-    importar_cadastro,
-    previa_cadastro,
-)
+from secretaria.services.importacao.cadastros import importar_cadastro, previa_cadastro
+from secretaria.services.importacao.comum import Previa, Progresso, ResultadoImportacao
 from secretaria.services.importacao.leitura import Planilha
 
 __all__ = ["importar", "previa"]
@@ -32,7 +27,7 @@ def previa(
     limpar_vazias: bool = False,
 ) -> Previa:
     """Every row with its problems and what importing it would do; writes nothing. `presumir_definitiva`
-    (autos only): REGRAS § 3 rule 1's presumption; `limpar_vazias` (registries): a blank cell clears."""
+    (autos only): REGRAS § 3 rule 1's presumption; `limpar_vazias`: a blank cell clears the stored value."""
     if tipo == "autos":
         return previa_autos(
             sessao,
@@ -40,6 +35,7 @@ def previa(
             mapeamento=mapeamento,
             progresso=progresso,
             presumir_definitiva=presumir_definitiva,
+            limpar_vazias=limpar_vazias,
         )
     return previa_cadastro(
         sessao, tipo, planilha, mapeamento=mapeamento, progresso=progresso, limpar_vazias=limpar_vazias
@@ -68,6 +64,7 @@ def importar(
             mapeamento=mapeamento,
             progresso=progresso,
             presumir_definitiva=presumir_definitiva,
+            limpar_vazias=limpar_vazias,
         )
     return importar_cadastro(
         uow,
