@@ -813,34 +813,7 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
         raise NaoEncontrado(f"Operadora não encontrada (nº interno {operadora_id}).", "operadora_id")
     a = AutoInfracao
     consulta = (
-        sa.select(
-            a.ano,
-            a.numero,
-            a.data_lavratura,
-            a.tipo,
-            a.fase,
-            a.multa_ur,
-            a.suspensao_dias.label("suspensao_auto"),
-            a.penalidade_anulada,
-            DispositivoCatalogo.rotulo,
-            Decisao.resultado,
-            Decisao.valor_urm,
-            Decisao.multa_ur.label("multa_decidida"),
-            Decisao.multa_reais,
-            Recurso.resultado.label("recurso"),
-            Pagamento.situacao.label("pagamento"),
-            Pagamento.pago_em,
-            Pagamento.valor_pago,
-            Suspensao.inicio,
-            Suspensao.fim,
-            Suspensao.dias,
-            Suspensao.anulada,
-        )
-        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
-        .outerjoin(Decisao, Decisao.auto_id == a.id)
-        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
-        .outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
-        .outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+        cifras.consulta_casos(a.data_lavratura, pagamento=True, suspensao=True)
         .where(a.operadora_id == o.id)
         .order_by(a.data_lavratura, a.ano, a.numero)
     )
