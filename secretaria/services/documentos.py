@@ -82,7 +82,7 @@ from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
-from secretaria.services.processo_base import auto_com_relacoes
+from secretaria.services.processo_base import auto_com_relacoes, com_decisao
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
@@ -687,15 +687,7 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
     remains, the penalty with its arithmetic (the URM of the decision day, REGRAS § 2), amount in words and
     the payment deadline from the day it became final; where annulled, that nothing is due."""
     auto = _auto(sessao, auto_id)
-    linha = (
-        sessao.execute(
-            sa.select(Recurso, Decisao)
-            .join(Decisao, Decisao.id == Recurso.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        )
-        .tuples()
-        .first()
-    )
+    linha = com_decisao(sessao, Recurso, auto.id)
     if linha is None or linha[0].resultado == "pendente" or linha[0].julgado_em is None:
         raise ErroDominio(
             f"O recurso do auto nº {auto.numero_formatado} ainda não foi julgado: não há julgamento a notificar.",

@@ -66,6 +66,7 @@ from secretaria.services.base import (
 from secretaria.services.lei_db import calendario, valor_urm_em
 from secretaria.services.processo_base import (
     auto_para_ato,
+    com_decisao,
     data_valida,
     dias_validos,
     escolha,
@@ -1101,15 +1102,7 @@ def _conferir_julgamento(
     fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
     auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso", travar=travar)
     verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-    linha = (
-        s.execute(
-            sa.select(Recurso, Decisao)
-            .join(Decisao, Decisao.id == Recurso.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        )
-        .tuples()
-        .first()
-    )
+    linha = com_decisao(s, Recurso, auto.id)
     if linha is None:
         raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
     recurso, decisao = linha
