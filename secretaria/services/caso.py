@@ -25,7 +25,6 @@ from secretaria.models import (
     Decisao,
     Defesa,
     DispositivoCatalogo,
-    DocumentoEmitido,
     Intimacao,
     Pagamento,
     Proposta,
@@ -36,6 +35,7 @@ from secretaria.models import (
     Suspensao,
 )
 from secretaria.services.base import Ator
+from secretaria.services.documentos import DocumentoInfo, documentos_emitidos
 from secretaria.services.execucao import prazo_pagamento, primeiro_dia_livre
 from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
@@ -293,20 +293,6 @@ class AnexoCaso:
 
 
 @dataclass(frozen=True)
-class DocumentoCaso:
-    id: int
-    tipo: str
-    referencia: str
-    nome_arquivo: str
-    sha256: str
-    emitido_em: datetime
-    emitido_por: str
-    assinado_por: str | None = None
-    """The digital signature's holder; None: issued without one (issue 29)."""
-    versao_de_id: int | None = None
-
-
-@dataclass(frozen=True)
 class Caso:
     id: int
     ano: int
@@ -367,7 +353,8 @@ class Caso:
     cumprimento: CumprimentoCaso | None
     suspensao: SuspensaoCaso | None
     anexos: tuple[AnexoCaso, ...]
-    documentos: tuple[DocumentoCaso, ...]
+    documentos: tuple[DocumentoInfo, ...]
+    """Issued documents, oldest first."""
     retificacoes: tuple[RetificacaoCaso, ...]
     linha_do_tempo: tuple[EventoCaso, ...]
     prazos: tuple[PrazoCaso, ...]
@@ -481,16 +468,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             ).where(Anexo.auto_id == auto.id).order_by(Anexo.id)
         )
     )  # fmt: skip
-    documentos = tuple(
-        DocumentoCaso(*linha)
-        for linha in sessao.execute(
-            sa.select(
-                DocumentoEmitido.id, DocumentoEmitido.tipo, DocumentoEmitido.referencia, DocumentoEmitido.nome_arquivo,
-                DocumentoEmitido.sha256, DocumentoEmitido.emitido_em, DocumentoEmitido.emitido_por,
-                DocumentoEmitido.assinado_por, DocumentoEmitido.versao_de_id,
-            ).where(DocumentoEmitido.auto_id == auto.id).order_by(DocumentoEmitido.id)
-        )
-    )  # fmt: skip
+    documentos = tuple(reversed(documentos_emitidos(sessao, auto_id=auto.id)))
 
     definitiva = decisao_final(
         resultado=decisao.resultado if decisao else None,
