@@ -39,7 +39,7 @@ from secretaria.services.documentos import DocumentoInfo, documentos_emitidos
 from secretaria.services.execucao import prazo_pagamento, primeiro_dia_livre
 from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
-from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
+from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, DecisaoCaso, decisao_final
 
 PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "registrar_intimacao_auto": ("protocolo",),
@@ -211,27 +211,6 @@ class PropostaCaso:
     suspensao_dias: int
     fundamentacao: str
     autoridade: str
-
-
-@dataclass(frozen=True)
-class DecisaoCaso:
-    id: int
-    data: date
-    resultado: str
-    multa_ur: Decimal
-    valor_urm: Decimal | None
-    multa_reais: Decimal
-    suspensao_dias: int
-    reincidencia: int
-    faixa_min_ur: Decimal | None
-    faixa_max_ur: Decimal | None
-    fundamentacao: str
-    fundamentos_legais: str
-    secretario: str
-    defesa_intempestiva: bool
-    """Every defence of the current defence period is late, as they are classified today (the Prazos
-    box's reading; the flag stored with the decision is what held on its day)."""
-    versao: int
 
 
 @dataclass(frozen=True)
@@ -431,11 +410,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     decisao = recurso = pagamento = suspensao = None
     d = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     if d is not None:
-        decisao = DecisaoCaso(
-            d.id, d.data, d.resultado, d.multa_ur, d.valor_urm, d.multa_reais, d.suspensao_dias, d.reincidencia,
-            d.faixa_min_ur, d.faixa_max_ur, d.fundamentacao, d.fundamentos_legais, d.secretario,
-            False, d.versao,
-        )  # fmt: skip
+        decisao = DecisaoCaso.do_registro(d, defesa_intempestiva=False)
         r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
         if r is not None:
             intimada_antes = any(

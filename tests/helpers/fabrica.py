@@ -36,7 +36,7 @@ from secretaria.models import (
 from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
 from secretaria.services.base import Ator
 from secretaria.services.tramitacao import (
-    ResumoDecisao,
+    DecisaoCaso,
     decidir,
     julgar_recurso,
     registrar_intimacao,
@@ -250,7 +250,7 @@ class Roteiro:
         resultado: str = "aplicada",
         *,
         propor: bool = True,
-    ) -> ResumoDecisao:
+    ) -> DecisaoCaso:
         """The Secretary's decision. A penalty needs the authority's proposal (art. 13): with `propor`, when
         none is on file yet, the same penalty is first proposed on the same day."""
         if propor and resultado == "aplicada" and not self.tem_proposta(auto_id):
