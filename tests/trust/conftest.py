@@ -1,12 +1,11 @@
-"""Fixtures of the trust tests: a SQLite-only database, a way to tamper behind the program's back, and
-the environment for child processes that run the real services."""
+"""Fixtures of the trust tests: a way to tamper behind the program's back, the environment for child processes
+that run the real services, and a small city (the SQLite-only database is `tests.helpers.fixtures`')."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal
@@ -19,25 +18,8 @@ import sqlalchemy as sa
 from secretaria.db import Banco
 from secretaria.models import PAPEIS, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
 from secretaria.services.base import Ator
-from secretaria.services.semente import abrir_e_semear
 
 RAIZ = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def url_sqlite(sqlite_modelo: Path, tmp_path: Path) -> str:
-    arquivo = tmp_path / "secretaria.sqlite"
-    shutil.copyfile(sqlite_modelo, arquivo)
-    return f"sqlite:///{arquivo}"
-
-
-@pytest.fixture
-def banco_sqlite(url_sqlite: str) -> Iterator[Banco]:
-    b = abrir_e_semear(url_sqlite)
-    try:
-        yield b
-    finally:
-        b.fechar()
 
 
 def _ambiente_filho() -> dict[str, str]:
