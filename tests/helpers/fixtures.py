@@ -2,7 +2,8 @@
 
 `cidade`, `roteiro` and `atores` are the case services' small city, script of acts and one actor per role
 (tests/trust overrides `cidade` and `atores` with its own smaller city). `url_sqlite` and `banco_sqlite` are a
-fresh SQLite database only, for the tests where the database kind does not matter. `sem_caixas_abertas` is not autouse:
+fresh SQLite database only, for the tests where the database kind does not matter; `outro` is `banco` opened
+by a second PC. `sem_caixas_abertas` is not autouse:
 the case-screen modules ask for it with `pytestmark = pytest.mark.usefixtures("sem_caixas_abertas")`.
 """
 
@@ -37,6 +38,16 @@ def banco_sqlite(url_sqlite: str) -> Iterator[Banco]:
         yield banco
     finally:
         banco.fechar()
+
+
+@pytest.fixture
+def outro(banco: Banco) -> Iterator[Banco]:
+    """The same database opened by a second PC."""
+    segundo = abrir_e_semear(banco.url)
+    try:
+        yield segundo
+    finally:
+        segundo.fechar()
 
 
 @pytest.fixture
