@@ -1,12 +1,12 @@
 """Fixtures of the trust tests: a way to tamper behind the program's back, the environment for child processes
-that run the real services, and a small city (the SQLite-only database is `tests.helpers.fixtures`')."""
+that run the real services, and the small city of `tests.helpers.cidade_pequena` with its URM table (the
+SQLite-only database is `tests.helpers.fixtures`')."""
 
 from __future__ import annotations
 
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal
 from pathlib import Path
@@ -16,8 +16,10 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
-from secretaria.models import PAPEIS, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+from secretaria.models import PAPEIS, ValorURM
 from secretaria.services.base import Ator
+from tests.helpers import cidade_pequena
+from tests.helpers.cidade_pequena import Cidade
 
 RAIZ = Path(__file__).resolve().parents[2]
 
@@ -72,15 +74,6 @@ def filho() -> tuple[str, dict[str, str]]:
 # ------------------------------------------------------------------------------------ a small city
 
 
-@dataclass(frozen=True)
-class Cidade:
-    operadora_id: int
-    fiscal_id: int
-    linha_id: int
-    veiculo_id: int
-    empregado_id: int
-
-
 ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
 FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
 PROTOCOLO = Ator("protocolo", "Paula do Protocolo", frozenset({"protocolo"}))
@@ -91,36 +84,11 @@ TODOS = Ator("todos", "Todos os Papéis", frozenset(PAPEIS))
 
 @pytest.fixture
 def cidade(banco: Banco) -> Cidade:
-    """One operator with a line, a bus and a driver, an SMSU inspector, and the URM table (inserted directly:
-    these tests are about trust, not about the registries' forms)."""
+    """The small city (`tests.helpers.cidade_pequena`) with the URM table (inserted directly: these tests are
+    about trust, not about the registries' forms)."""
     with banco.uow() as uow:
         s = uow.session
-        op = Operadora(
-            razao_social="Viação Princesa do Sul Ltda.",
-            cnpj="11222333000181",
-            delegacao="concessao",
-            logradouro="Rua Quinze de Novembro",
-            alterado_por="teste",
-        )
-        s.add(op)
-        s.flush()
-        linha = Linha(codigo="L10", nome="Centro–Fragata", operadora_id=op.id, alterado_por="teste")
-        s.add(linha)
-        s.flush()
-        veiculo = Veiculo(
-            prefixo="101",
-            placa="IAB1C23",
-            placa_chave="IAB1C23",
-            renavam="00123456789",
-            operadora_id=op.id,
-            linha_id=linha.id,
-            alterado_por="teste",
-        )
-        empregado = Empregado(
-            nome="João Motorista", cpf="11144477735", operadora_id=op.id, alterado_por="teste"
-        )
-        fiscal = Fiscal(nome="Fábio Fiscal", matricula="SMSU-001", alterado_por="teste")
-        s.add_all([veiculo, empregado, fiscal])
+        cidade = cidade_pequena.inserir(s, delegacao="concessao")
         s.add_all(
             [
                 ValorURM(
@@ -138,7 +106,6 @@ def cidade(banco: Banco) -> Cidade:
             ]
         )
         s.flush()
-        cidade = Cidade(op.id, fiscal.id, linha.id, veiculo.id, empregado.id)
         uow.commit()
     return cidade
 
