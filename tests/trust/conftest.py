@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from datetime import date, time
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from secretaria.db import Banco
 from secretaria.models import PAPEIS, ValorURM
 from secretaria.services.base import Ator
-from tests.helpers import cidade_pequena
+from tests.helpers import cidade_pequena, fabrica
 from tests.helpers.cidade_pequena import Cidade
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -113,24 +113,10 @@ def cidade(banco: Banco) -> Cidade:
 @pytest.fixture
 def novo_auto(cidade: Cidade) -> Callable[..., Any]:
     """A valid NovoAuto on `cidade` (fields overridable)."""
-    from secretaria.services.autos import NovoAuto
 
     def fazer(**campos: Any) -> Any:
         dia = campos.pop("data", date(2026, 11, 2))
-        padrao: dict[str, Any] = {
-            "operadora_id": cidade.operadora_id,
-            "dispositivo_codigo": "1-VI",
-            "data_infracao": dia,
-            "hora_infracao": time(8, 30),
-            "local": "Praça Coronel Pedro Osório",
-            "data_lavratura": dia,
-            "hora_lavratura": time(9, 0),
-            "local_lavratura": "Terminal central",
-            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
-            "fiscal_id": cidade.fiscal_id,
-        }
-        padrao.update(campos)
-        return NovoAuto(**padrao)
+        return fabrica.novo_auto(cidade.operadora_id, cidade.fiscal_id, dia, **campos)
 
     return fazer
 
