@@ -82,7 +82,7 @@ HOSTIS = [
     "RS",
     "96010-000",
     "fulano@exemplo.com.br",
-    "\ud800",  # lone surrogates (issue 28): Python keeps them, UTF-8 and both databases cannot
+    "\ud800",  # lone surrogates: Python keeps them, UTF-8 and both databases cannot
     "Viação \udfff Sul",
     "\ud83d",
 ]

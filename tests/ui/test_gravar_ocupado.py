@@ -1,4 +1,4 @@
-"""A save from a form while another connection holds the database (issue 16): the window never waits on
+"""A save from a form while another connection holds the database: the window never waits on
 the GUI thread. The save goes to the background at once, says "Aguardando o banco de dados…" while the
 window's own timer keeps running, gives up on Cancelar with nothing written, and succeeds by itself once
 the lock is released, closing the dialog as a synchronous save would."""

@@ -683,7 +683,7 @@ class TelaCaso(QDialog):
         self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
         self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
         self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
-        # Issue 29: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
+        # Digital signatures: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
         self.botao_assinar = QPushButton("A&ssinar digitalmente…")
         self.botao_assinar.setToolTip(
             "Assina o documento selecionado, emitido sem assinatura, como nova versão."
