@@ -17,13 +17,11 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QFormLayout,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
-    QPushButton,
     QTableView,
     QWidget,
 )
@@ -172,16 +170,6 @@ def alinhar_rotulos(*formularios: Formulario) -> None:
         if isinstance(r, QLabel):  # right-aligned; a field's label stays at the top of its row (Formulario)
             vertical = r.alignment() & Qt.AlignmentFlag.AlignVertical_Mask
             r.setAlignment(Qt.AlignmentFlag.AlignRight | vertical)
-
-
-def linha_botoes(*botoes: QPushButton) -> QWidget:
-    caixa = QWidget()
-    h = QHBoxLayout(caixa)
-    h.setContentsMargins(0, 0, 0, 0)
-    for b in botoes:
-        h.addWidget(b)
-    h.addStretch(1)
-    return caixa
 
 
 def rotulo_dica(texto: str = "") -> QLabel:
