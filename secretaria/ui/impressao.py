@@ -62,7 +62,7 @@ def motor_de_paginas() -> str | None:
 
 
 def _pdfium() -> Any:
-    """pypdfium2 (optional, untyped: loaded by name so the type checker does not need it installed)."""
+    """pypdfium2, imported when first needed (untyped: loaded by name so the type checker need not know it)."""
     return importlib.import_module("pypdfium2")
 
 
