@@ -1,4 +1,4 @@
-"""The bench's part "assinatura" (issue 29): signing 1,000 intimações with an A1 certificate.
+"""The bench's part "assinatura": signing 1,000 intimações with an A1 certificate.
 
 Two ways the office signs them: each intimação its own signed PDF (1,000 signatures, as when every notice is
 issued on its own), and the batch of 1,000 in one PDF signed once (`documento intimacoes`). No database is

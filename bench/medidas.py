@@ -588,7 +588,7 @@ def medir_lote(banco: Banco, nome_banco: str, hoje: date, quantidade: int = 1000
 
 
 META_FICHA = 10.0
-"""Seconds for the largest operator's ficha, to the file (issue 31: it took 88.4 s on SQLite, 59.2 s on
+"""Seconds for the largest operator's ficha, to the file (it took 88.4 s on SQLite, 59.2 s on
 PostgreSQL while ReportLab split one Table of every case page by page)."""
 
 
@@ -1411,7 +1411,7 @@ def medir_painel(banco: Banco, nome_banco: str, hoje: date, vezes: int = 7) -> l
 def _medir_pagina_do_painel(banco: Banco, nome_banco: str) -> list[Resultado]:
     """The Painel page itself, shown at 1366×768, with the longest freeze of the window meanwhile: its first
     open (matplotlib imported, the 7 charts drawn in the background); opened again (the numbers read again,
-    the charts whose numbers did not change kept: the issue's "after the first open"); and every chart drawn
+    the charts whose numbers did not change kept: what "after the first open" means); and every chart drawn
     afresh, as when the period or the operator changes."""
     import sys
 

@@ -205,7 +205,7 @@ def _parser() -> ParserPt:
 
 
 def _parser_relatorios(sub: argparse._SubParsersAction[ParserPt]) -> None:
-    """`relatorio mensal` and `documento …` (issue 6): files a scheduled task or a clerk can make."""
+    """`relatorio mensal` and `documento …`: files a scheduled task or a clerk can make."""
     rel = sub.add_parser("relatorio", help="relatórios em planilha (Excel)")
     rsub = rel.add_subparsers(dest="tipo_relatorio", metavar="COMANDO", required=True)
     mensal = rsub.add_parser(
@@ -308,7 +308,7 @@ SAIDA_NAO_VALIDO = 1
 
 
 def _parser_importar(sub: argparse._SubParsersAction[ParserPt]) -> None:
-    """`importar TIPO ARQUIVO` (issue 17): the office's spreadsheets brought in, or the template written."""
+    """`importar TIPO ARQUIVO`: the office's spreadsheets brought in, or the template written."""
     imp = sub.add_parser(
         "importar",
         help="importa cadastros de uma planilha (.xlsx ou .csv) ou grava o modelo",
@@ -934,7 +934,7 @@ def _usuario_criar(url: str | None, login: str, nome: str, papeis: list[str]) ->
     return 0
 
 
-# --- relatorio mensal / documento (issue 6) -----------------------------------------------------------------
+# --- relatorio mensal / documento ---------------------------------------------------------------------------
 
 
 def _relatorio_mensal(url: str | None, mes: str, saida: Path) -> int:
@@ -1156,7 +1156,7 @@ def _documento_verificar(url: str | None, arquivo: Path) -> int:
     return 0 if relatorio.valido else SAIDA_NAO_VALIDO
 
 
-# --- importar (issue 17) ----------------------------------------------------------------------------------
+# --- importar ---------------------------------------------------------------------------------------------
 
 
 def _importar(url: str | None, args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""`secretaria documento … --certificado`, `documento assinar` and `documento verificar` (issue 29).
+"""`secretaria documento … --certificado`, `documento assinar` and `documento verificar`.
 
 In-process on a SQLite copy of the November 2026 scenario (the services under it run on both databases in
 tests/services/test_assinatura.py). Who signs types login and password, then the certificate's password:

@@ -1,4 +1,4 @@
-"""`secretaria importar TIPO ARQUIVO` (issue 17): exit 0 when every row is imported, 1 when rows were
+"""`secretaria importar TIPO ARQUIVO`: exit 0 when every row is imported, 1 when rows were
 refused (each printed as "linha N: motivo", nothing written unless --so-validas), 2 when the file or the
 arguments are unusable; `--modelo` writes the template."""
 
@@ -157,7 +157,7 @@ def test_historico_de_autos_pela_linha_de_comando(
 def test_planilhas_do_orgao_pela_linha_de_comando(
     banco: Banco, banco_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 25: the office's own files (title rows, hidden sheet, merged CNPJ, numbers as numbers, two-digit
+    """The office's own files (title rows, hidden sheet, merged CNPJ, numbers as numbers, two-digit
     years, its words), the presumption of the book's final days, and blank cells that clear only on request."""
     from datetime import timedelta
 

@@ -81,7 +81,7 @@ def test_url_mascarada_nunca_mostra_a_senha() -> None:
     assert "segredo" not in mascarar_url("postgresql+psycopg://fulano:segredo@servidor/banco")
 
 
-# --- a full disk or an I/O error is a refusal like any other (issue 12, point 2) ---------------------------
+# --- a full disk or an I/O error is a refusal like any other -----------------------------------------------
 
 
 class _ErroPg(Exception):

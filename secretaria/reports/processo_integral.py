@@ -18,6 +18,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, time
+from typing import NamedTuple, TypeVar
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PyPdfError
@@ -93,6 +94,36 @@ class DadosProcessoIntegral:
 # --- the pages drawn here -------------------------------------------------------------------------------------
 
 
+class _Rotulo(NamedTuple):
+    """What the machinery reads of a page drawn here: the case's letterhead and auto, the page's day and name."""
+
+    timbre: Timbre
+    numero_auto: str
+    data: date
+    nome: str
+
+
+P = TypeVar("P")
+
+
+class _PaginaPdf(DocumentoPdf[P]):
+    """The renderers of the pages drawn here: each says its page's `rotulo`; the page is dated by its day and
+    its footer names it and its auto ("Linha do tempo – Auto de Infração nº 0001/2026")."""
+
+    def rotulo(self, dados: P) -> _Rotulo:
+        raise NotImplementedError
+
+    def timbre_de(self, dados: P) -> Timbre:
+        return self.rotulo(dados).timbre
+
+    def data_de(self, dados: P) -> tuple[date, time | None]:
+        return self.rotulo(dados).data, None
+
+    def identificacao_de(self, dados: P) -> str:
+        rotulo = self.rotulo(dados)
+        return f"{rotulo.nome} – Auto de Infração nº {rotulo.numero_auto}"
+
+
 @dataclass(frozen=True)
 class _Registro:
     timbre: Timbre
@@ -100,19 +131,13 @@ class _Registro:
     peca: PecaProcesso
 
 
-class _RegistroPdf(DocumentoPdf[_Registro]):
+class _RegistroPdf(_PaginaPdf[_Registro]):
     """A piece without a document of its own (the defence, the proposal, a delivery), from its record."""
 
     TITULO = "Peça do processo"
 
-    def timbre_de(self, dados: _Registro) -> Timbre:
-        return dados.timbre
-
-    def data_de(self, dados: _Registro) -> tuple[date, time | None]:
-        return dados.peca.data, None
-
-    def identificacao_de(self, dados: _Registro) -> str:
-        return f"{dados.peca.titulo} – Auto de Infração nº {dados.numero_auto}"
+    def rotulo(self, dados: _Registro) -> _Rotulo:
+        return _Rotulo(dados.timbre, dados.numero_auto, dados.peca.data, dados.peca.titulo)
 
     def historia(self, dados: _Registro) -> list[Flowable]:
         peca = dados.peca
@@ -166,20 +191,15 @@ class _Capa:
     total_folhas: int
 
 
-class _CapaPdf(DocumentoPdf[_Capa]):
+class _CapaPdf(_PaginaPdf[_Capa]):
     """The cover (what the file is about) and the index (each piece, its folhas and SHA-256)."""
 
     TITULO = "Cópia integral do processo"
     LARGURAS: tuple[float, ...] = (10 * mm, 98 * mm, 20 * mm, 44 * mm)
 
-    def timbre_de(self, dados: _Capa) -> Timbre:
-        return dados.dados.timbre
-
-    def data_de(self, dados: _Capa) -> tuple[date, time | None]:
-        return dados.dados.emitida_em, None
-
-    def identificacao_de(self, dados: _Capa) -> str:
-        return f"Cópia integral do processo – Auto de Infração nº {dados.dados.numero_auto}"
+    def rotulo(self, dados: _Capa) -> _Rotulo:
+        d = dados.dados
+        return _Rotulo(d.timbre, d.numero_auto, d.emitida_em, "Cópia integral do processo")
 
     def historia(self, dados: _Capa) -> list[Flowable]:
         d = dados.dados
@@ -264,18 +284,12 @@ class _Tempo:
     eventos: tuple[EventoProcesso, ...]
 
 
-class _LinhaDoTempoPdf(DocumentoPdf[_Tempo]):
+class _LinhaDoTempoPdf(_PaginaPdf[_Tempo]):
     TITULO = "Linha do tempo do processo"
     LARGURAS: tuple[float, ...] = (22 * mm, 50 * mm, 100 * mm)
 
-    def timbre_de(self, dados: _Tempo) -> Timbre:
-        return dados.timbre
-
-    def data_de(self, dados: _Tempo) -> tuple[date, time | None]:
-        return dados.emitida_em, None
-
-    def identificacao_de(self, dados: _Tempo) -> str:
-        return f"Linha do tempo – Auto de Infração nº {dados.numero_auto}"
+    def rotulo(self, dados: _Tempo) -> _Rotulo:
+        return _Rotulo(dados.timbre, dados.numero_auto, dados.emitida_em, "Linha do tempo")
 
     def historia(self, dados: _Tempo) -> list[Flowable]:
         f: list[Flowable] = self.cabecalho(

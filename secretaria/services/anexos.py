@@ -137,18 +137,16 @@ def _jpeg_inteiro(dados: bytes) -> bool:
 
 
 def _pdf_inteiro(dados: bytes) -> bool:
-    """A PDF header, "startxref <offset> %%EOF" at the end with the offset inside the file, and (when
-    pypdfium2, the program's PDF reader, is installed) a document it opens with at least one page."""
+    """A PDF header, "startxref <offset> %%EOF" at the end with the offset inside the file, and a document
+    pypdfium2, the program's PDF reader, opens with at least one page."""
     if not _PDF_CABECALHO.match(dados):
         return False
     cauda = dados[-_CAUDA_PDF:]
     finais = list(_PDF_STARTXREF.finditer(cauda))
     if not finais or int(finais[-1].group(1)) >= len(dados):
         return False
-    try:
-        pdfium: Any = importlib.import_module("pypdfium2")
-    except ImportError:  # optional at run time (see ui.impressao): the structure above is then the check
-        return True
+    # Imported here (a heavy library), by name: it is untyped, so the type checker need not know it.
+    pdfium: Any = importlib.import_module("pypdfium2")
     try:
         documento = pdfium.PdfDocument(dados)
     except pdfium.PdfiumError as erro:

@@ -1,4 +1,4 @@
-"""Digital signatures of issued documents (issue 29): PAdES with pyHanko, verifiable by anyone.
+"""Digital signatures of issued documents: PAdES with pyHanko, verifiable by anyone.
 
 Brazilian public administration signs electronically (Lei 14.063/2020): a notice signed with the Secretary's
 ICP-Brasil certificate can be checked with ordinary tools (Adobe Reader, the ITI verifier, pyHanko) without

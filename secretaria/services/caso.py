@@ -25,7 +25,6 @@ from secretaria.models import (
     Decisao,
     Defesa,
     DispositivoCatalogo,
-    DocumentoEmitido,
     Intimacao,
     Pagamento,
     Proposta,
@@ -36,10 +35,11 @@ from secretaria.models import (
     Suspensao,
 )
 from secretaria.services.base import Ator
+from secretaria.services.documentos import DocumentoInfo, documentos_emitidos
 from secretaria.services.execucao import prazo_pagamento, primeiro_dia_livre
 from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto
-from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, decisao_final
+from secretaria.services.tramitacao import MEIOS_INTIMACAO, RESULTADOS_INTIMACAO, DecisaoCaso, decisao_final
 
 PAPEIS_DOS_ATOS: dict[str, tuple[str, ...]] = {
     "registrar_intimacao_auto": ("protocolo",),
@@ -214,27 +214,6 @@ class PropostaCaso:
 
 
 @dataclass(frozen=True)
-class DecisaoCaso:
-    id: int
-    data: date
-    resultado: str
-    multa_ur: Decimal
-    valor_urm: Decimal | None
-    multa_reais: Decimal
-    suspensao_dias: int
-    reincidencia: int
-    faixa_min_ur: Decimal | None
-    faixa_max_ur: Decimal | None
-    fundamentacao: str
-    fundamentos_legais: str
-    secretario: str
-    defesa_intempestiva: bool
-    """Every defence of the current defence period is late, as they are classified today (the Prazos
-    box's reading; the flag stored with the decision is what held on its day)."""
-    versao: int
-
-
-@dataclass(frozen=True)
 class RecursoCaso:
     id: int
     protocolado_em: date
@@ -290,20 +269,6 @@ class AnexoCaso:
     sha256: str
     anexado_em: datetime
     anexado_por: str
-
-
-@dataclass(frozen=True)
-class DocumentoCaso:
-    id: int
-    tipo: str
-    referencia: str
-    nome_arquivo: str
-    sha256: str
-    emitido_em: datetime
-    emitido_por: str
-    assinado_por: str | None = None
-    """The digital signature's holder; None: issued without one (issue 29)."""
-    versao_de_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -367,7 +332,8 @@ class Caso:
     cumprimento: CumprimentoCaso | None
     suspensao: SuspensaoCaso | None
     anexos: tuple[AnexoCaso, ...]
-    documentos: tuple[DocumentoCaso, ...]
+    documentos: tuple[DocumentoInfo, ...]
+    """Issued documents, oldest first."""
     retificacoes: tuple[RetificacaoCaso, ...]
     linha_do_tempo: tuple[EventoCaso, ...]
     prazos: tuple[PrazoCaso, ...]
@@ -444,11 +410,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     decisao = recurso = pagamento = suspensao = None
     d = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     if d is not None:
-        decisao = DecisaoCaso(
-            d.id, d.data, d.resultado, d.multa_ur, d.valor_urm, d.multa_reais, d.suspensao_dias, d.reincidencia,
-            d.faixa_min_ur, d.faixa_max_ur, d.fundamentacao, d.fundamentos_legais, d.secretario,
-            False, d.versao,
-        )  # fmt: skip
+        decisao = DecisaoCaso.do_registro(d, defesa_intempestiva=False)
         r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
         if r is not None:
             intimada_antes = any(
@@ -481,16 +443,7 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             ).where(Anexo.auto_id == auto.id).order_by(Anexo.id)
         )
     )  # fmt: skip
-    documentos = tuple(
-        DocumentoCaso(*linha)
-        for linha in sessao.execute(
-            sa.select(
-                DocumentoEmitido.id, DocumentoEmitido.tipo, DocumentoEmitido.referencia, DocumentoEmitido.nome_arquivo,
-                DocumentoEmitido.sha256, DocumentoEmitido.emitido_em, DocumentoEmitido.emitido_por,
-                DocumentoEmitido.assinado_por, DocumentoEmitido.versao_de_id,
-            ).where(DocumentoEmitido.auto_id == auto.id).order_by(DocumentoEmitido.id)
-        )
-    )  # fmt: skip
+    documentos = tuple(reversed(documentos_emitidos(sessao, auto_id=auto.id)))
 
     definitiva = decisao_final(
         resultado=decisao.resultado if decisao else None,

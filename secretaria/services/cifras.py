@@ -24,13 +24,14 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria.lei.urm import urm_para_reais
-from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo
+from secretaria.models import AutoInfracao, Decisao, DispositivoCatalogo, Pagamento, Recurso, Suspensao
 
 __all__ = [
     "MultaVigente",
     "Multas",
     "autos_lavrados",
     "autos_por_dispositivo",
+    "consulta_casos",
     "multa_da_linha",
     "multa_vale",
     "multa_vigente",
@@ -91,6 +92,57 @@ def multa_da_linha(r: Any) -> MultaVigente | None:
         multa_reais_decisao=r.multa_reais,
         valor_urm=r.valor_urm,
     )
+
+
+def consulta_casos(
+    *colunas: Any, decididos: bool = False, pagamento: bool = False, suspensao: bool = False
+) -> sa.Select[Any]:
+    """The one auto ⋈ decisão ⋈ recurso (⋈ pagamento ⋈ suspensão) select of the ficha and the monthly report:
+    a row per auto (with `decididos`, per decided auto only), joined to its provision, with what
+    `multa_da_linha` reads (`ano`, `numero`, `tipo`, `fase`, `multa_ur`, `penalidade_anulada`, `resultado`,
+    `multa_decidida`, `multa_reais`, `valor_urm`), the provision's `rotulo` and the appeal's result as
+    `recurso`; with `pagamento`, the payment's situation as `pagamento`, `pago_em` and `valor_pago`; with
+    `suspensao`, the auto's days as they stand as `suspensao_auto` and the suspension's `inicio`, `fim`, `dias`
+    and `anulada`; then `colunas`. The caller adds its other joins, its filter and its order."""
+    a = AutoInfracao
+    extras: list[Any] = []
+    if pagamento:
+        extras += [Pagamento.situacao.label("pagamento"), Pagamento.pago_em, Pagamento.valor_pago]
+    if suspensao:
+        extras += [
+            a.suspensao_dias.label("suspensao_auto"),
+            Suspensao.inicio,
+            Suspensao.fim,
+            Suspensao.dias,
+            Suspensao.anulada,
+        ]
+    consulta = (
+        sa.select(
+            a.ano,
+            a.numero,
+            a.tipo,
+            a.fase,
+            a.multa_ur,
+            a.penalidade_anulada,
+            DispositivoCatalogo.rotulo,
+            Decisao.resultado,
+            Decisao.valor_urm,
+            Decisao.multa_ur.label("multa_decidida"),
+            Decisao.multa_reais,
+            Recurso.resultado.label("recurso"),
+            *extras,
+            *colunas,
+        )
+        .select_from(a)
+        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
+        .join(Decisao, Decisao.auto_id == a.id, isouter=not decididos)
+        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+    )
+    if pagamento:
+        consulta = consulta.outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
+    if suspensao:
+        consulta = consulta.outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+    return consulta
 
 
 def multa_vale(a: Any = AutoInfracao, d: Any = Decisao) -> sa.ColumnElement[bool]:

@@ -108,11 +108,6 @@ def validar_senha(senha: str) -> None:
         raise ErroDominio("A senha deve ter letras e números.", "senha")
 
 
-def ator_de(usuario: Usuario, *, sessao: str | None = None) -> Ator:
-    """The actor of a logged-in account: with its id, so that its acts re-read it."""
-    return Ator(usuario.login, usuario.nome, usuario.nomes_papeis, usuario_id=usuario.id, sessao=sessao)
-
-
 @dataclass(frozen=True)
 class _Conta:
     """What a login reads of an account, in its read transaction."""

@@ -82,7 +82,7 @@ from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
-from secretaria.services.processo_base import auto_com_relacoes, termos_sem_intimacao
+from secretaria.services.processo_base import auto_com_relacoes, com_decisao, termos_sem_intimacao
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
@@ -702,15 +702,7 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
     remains, the penalty with its arithmetic (the URM of the decision day, REGRAS § 2), amount in words and
     the payment deadline from the day it became final; where annulled, that nothing is due."""
     auto = _auto(sessao, auto_id)
-    linha = (
-        sessao.execute(
-            sa.select(Recurso, Decisao)
-            .join(Decisao, Decisao.id == Recurso.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        )
-        .tuples()
-        .first()
-    )
+    linha = com_decisao(sessao, Recurso, auto.id)
     if linha is None or linha[0].resultado == "pendente" or linha[0].julgado_em is None:
         raise ErroDominio(
             f"O recurso do auto nº {auto.numero_formatado} ainda não foi julgado: não há julgamento a notificar.",
@@ -840,34 +832,7 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
         raise NaoEncontrado(f"Operadora não encontrada (nº interno {operadora_id}).", "operadora_id")
     a = AutoInfracao
     consulta = (
-        sa.select(
-            a.ano,
-            a.numero,
-            a.data_lavratura,
-            a.tipo,
-            a.fase,
-            a.multa_ur,
-            a.suspensao_dias.label("suspensao_auto"),
-            a.penalidade_anulada,
-            DispositivoCatalogo.rotulo,
-            Decisao.resultado,
-            Decisao.valor_urm,
-            Decisao.multa_ur.label("multa_decidida"),
-            Decisao.multa_reais,
-            Recurso.resultado.label("recurso"),
-            Pagamento.situacao.label("pagamento"),
-            Pagamento.pago_em,
-            Pagamento.valor_pago,
-            Suspensao.inicio,
-            Suspensao.fim,
-            Suspensao.dias,
-            Suspensao.anulada,
-        )
-        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
-        .outerjoin(Decisao, Decisao.auto_id == a.id)
-        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
-        .outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
-        .outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+        cifras.consulta_casos(a.data_lavratura, pagamento=True, suspensao=True)
         .where(a.operadora_id == o.id)
         .order_by(a.data_lavratura, a.ano, a.numero)
     )

@@ -48,6 +48,7 @@ from secretaria.services.configuracoes import obter_configuracoes
 from secretaria.services.lei_db import calendario
 from secretaria.services.processo_base import (
     auto_para_ato,
+    com_decisao,
     data_valida,
     escolha,
     imagem,
@@ -332,15 +333,7 @@ def _conferir_pagamento(
     situacao = escolha(situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
     guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
     auto = auto_para_ato(s, auto_id, "registrar pagamentos", travar=travar)
-    linha = (
-        s.execute(
-            sa.select(Pagamento, Decisao)
-            .join(Decisao, Decisao.id == Pagamento.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        )
-        .tuples()
-        .first()
-    )
+    linha = com_decisao(s, Pagamento, auto.id)
     if linha is None:
         raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
     pagamento, decisao = linha

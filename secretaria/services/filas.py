@@ -295,7 +295,7 @@ def multas_definitivas_em_aberto(
         .join(Decisao, Decisao.id == Pagamento.decisao_id)
         .join(a, a.id == Decisao.auto_id)
         .join(Operadora, Operadora.id == a.operadora_id)
-        # A book case the book closed (filed with the fine unpaid) asks for no act (issue 25).
+        # A book case the book closed (filed with the fine unpaid) asks for no act.
         .where(Pagamento.situacao == "aberto", condicao_final(dia), a.encerrado_no_livro.is_(None))
         .add_columns(sa.func.count().over().label("total_fila"))
         .subquery("candidatas")

@@ -1,4 +1,4 @@
-"""What a new installation still lacks before its documents can be issued (issue 25, "first day").
+"""What a new installation still lacks before its documents can be issued (the "first day").
 
 A notice cannot be issued without the URM value in force (the fine in R$), the letterhead (who signs, the
 office's address), the protocol's office hours (where a defence is filed), the payment instructions (the

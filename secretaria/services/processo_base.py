@@ -20,7 +20,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.codigos import DESCRICOES_FASE
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.models import AutoInfracao, Base, Intimacao, Retificacao
+from secretaria.models import AutoInfracao, Base, Decisao, Intimacao, Pagamento, Recurso, Retificacao
 from secretaria.services.auditoria import instantaneo
 from secretaria.services.base import ErroDominio, NaoEncontrado, mensagem_nao_encontrado
 from secretaria.services.rotulos import invalido
@@ -33,6 +33,7 @@ MAIOR_ID = 2**31 - 1
 """The largest key the database columns hold: a larger id is "not found", never an overflow."""
 
 M = TypeVar("M", bound=Base)
+D = TypeVar("D", Pagamento, Recurso)
 
 ROTULOS_FASE = DESCRICOES_FASE
 """The phase as the case screen's header and the representação's linked auto say it."""
@@ -88,6 +89,21 @@ def auto_com_relacoes(sessao: so.Session, auto_id: int) -> AutoInfracao:
     if auto is None:
         raise NaoEncontrado(f"Auto de infração não encontrado (nº interno {auto_id}).", "auto_id")
     return auto
+
+
+def com_decisao(sessao: so.Session, modelo: type[D], auto_id: int) -> tuple[D, Decisao] | None:
+    """The auto's payment or appeal (`modelo`) with the decision it belongs to, in one joined select; None
+    when the auto has none."""
+    linha = (
+        sessao.execute(
+            sa.select(modelo, Decisao)
+            .join(Decisao, Decisao.id == modelo.decisao_id)
+            .where(Decisao.auto_id == auto_id)
+        )
+        .tuples()
+        .first()
+    )
+    return None if linha is None else (linha[0], linha[1])
 
 
 def data_valida(

@@ -145,32 +145,17 @@ def nome_arquivo_mensal(ano: int, mes: int) -> str:
 def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]:
     a = AutoInfracao
     consulta = (
-        sa.select(
-            a.ano,
-            a.numero,
+        cifras.consulta_casos(
             a.data_lavratura,
             a.data_infracao,
-            a.tipo,
-            a.fase,
-            a.multa_ur,
-            a.penalidade_anulada,
             Operadora.razao_social,
-            DispositivoCatalogo.rotulo,
             Veiculo.prefixo,
             Veiculo.placa,
             Empregado.nome.label("empregado"),
-            Decisao.resultado,
-            Decisao.valor_urm,
-            Decisao.multa_ur.label("multa_decidida"),
-            Decisao.multa_reais,
-            Recurso.resultado.label("recurso"),
         )
         .join(Operadora, Operadora.id == a.operadora_id)
-        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
         .outerjoin(Veiculo, Veiculo.id == a.veiculo_id)
         .outerjoin(Empregado, Empregado.id == a.empregado_id)
-        .outerjoin(Decisao, Decisao.auto_id == a.id)
-        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
         .where(a.data_lavratura >= inicio, a.data_lavratura <= fim)
         .order_by(a.data_lavratura, a.ano, a.numero)
     )
@@ -209,33 +194,8 @@ def _resultado_decisao(resultado: str, recurso: str | None) -> str:
 def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenalidadeMensal]:
     a = AutoInfracao
     consulta = (
-        sa.select(
-            a.ano,
-            a.numero,
-            a.tipo,
-            a.fase,
-            a.multa_ur.label("multa_vigente"),
-            a.suspensao_dias.label("dias_vigentes"),
-            a.penalidade_anulada,
-            Decisao.data,
-            Decisao.resultado,
-            Decisao.multa_ur,
-            Decisao.valor_urm,
-            Decisao.multa_reais,
-            Decisao.suspensao_dias,
-            Operadora.razao_social,
-            DispositivoCatalogo.rotulo,
-            Recurso.resultado.label("recurso"),
-            Suspensao.inicio,
-            Suspensao.fim,
-            Suspensao.dias,
-            Suspensao.anulada,
-        )
-        .join(a, a.id == Decisao.auto_id)
+        cifras.consulta_casos(Decisao.data, Operadora.razao_social, decididos=True, suspensao=True)
         .join(Operadora, Operadora.id == a.operadora_id)
-        .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
-        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
-        .outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
         .where(Decisao.data >= inicio, Decisao.data <= fim)
         .order_by(Decisao.data, a.ano, a.numero)
     )
@@ -244,17 +204,9 @@ def _penalidades(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPenal
         aplicada = r.resultado == "aplicada"
         # The fine as every report counts it (services.cifras): none when annulled on appeal, the final
         # value when reduced; the row's result says which.
-        multa = cifras.multa_vigente(
-            resultado=r.resultado,
-            anulada=r.penalidade_anulada,
-            fase=r.fase,
-            multa_ur_auto=r.multa_vigente,
-            multa_ur_decisao=r.multa_ur,
-            multa_reais_decisao=r.multa_reais,
-            valor_urm=r.valor_urm,
-        )
+        multa = cifras.multa_da_linha(r)
         vale = aplicada and not r.penalidade_anulada and r.fase != "cancelado"
-        dias = r.dias_vigentes if vale and r.dias_vigentes else None
+        dias = r.suspensao_auto if vale and r.suspensao_auto else None
         periodo = dias is not None and r.inicio is not None and not r.anulada and r.dias == dias
         linhas.append(
             LinhaPenalidadeMensal(

@@ -477,9 +477,3 @@ def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificac
         proxima_penalidade=termo.proxima_penalidade,
         horario_expediente=horario,
     )
-
-
-def termos_do_auto(sessao: so.Session, auto_id: int) -> list[Retificacao]:
-    return list(
-        sessao.scalars(sa.select(Retificacao).where(Retificacao.auto_id == auto_id).order_by(Retificacao.id))
-    )

@@ -95,10 +95,6 @@ class AvaliacaoSancao:
     def contados(self) -> tuple[AntecedenteAvaliado, ...]:
         return tuple(a for a in self.antecedentes if a.contado)
 
-    @property
-    def nao_contados(self) -> tuple[AntecedenteAvaliado, ...]:
-        return tuple(a for a in self.antecedentes if not a.contado)
-
 
 def avaliar_sancao(
     sessao: so.Session,

@@ -66,6 +66,7 @@ from secretaria.services.base import (
 from secretaria.services.lei_db import calendario, valor_urm_em
 from secretaria.services.processo_base import (
     auto_para_ato,
+    com_decisao,
     data_valida,
     dias_validos,
     escolha,
@@ -806,8 +807,11 @@ def _recusar_decidido(s: so.Session, auto: AutoInfracao) -> None:
 
 
 @dataclass(frozen=True)
-class ResumoDecisao:
+class DecisaoCaso:
+    """A decision as the case screen shows it (`caso.obter_caso`) and as `decidir` answers."""
+
     id: int
+    data: date
     resultado: str
     multa_ur: Decimal
     valor_urm: Decimal | None
@@ -816,6 +820,34 @@ class ResumoDecisao:
     reincidencia: int
     faixa_min_ur: Decimal | None
     faixa_max_ur: Decimal | None
+    fundamentacao: str
+    fundamentos_legais: str
+    secretario: str
+    defesa_intempestiva: bool
+    """On the case screen, every defence of the current defence period is late, as they are classified today
+    (the Prazos box's reading); in `decidir`'s answer, the flag stored with the decision (what held on its
+    day)."""
+    versao: int
+
+    @classmethod
+    def do_registro(cls, d: Decisao, *, defesa_intempestiva: bool) -> DecisaoCaso:
+        return cls(
+            id=d.id,
+            data=d.data,
+            resultado=d.resultado,
+            multa_ur=d.multa_ur,
+            valor_urm=d.valor_urm,
+            multa_reais=d.multa_reais,
+            suspensao_dias=d.suspensao_dias,
+            reincidencia=d.reincidencia,
+            faixa_min_ur=d.faixa_min_ur,
+            faixa_max_ur=d.faixa_max_ur,
+            fundamentacao=d.fundamentacao,
+            fundamentos_legais=d.fundamentos_legais,
+            secretario=d.secretario,
+            defesa_intempestiva=defesa_intempestiva,
+            versao=d.versao,
+        )
 
 
 @dataclass(frozen=True)
@@ -897,7 +929,7 @@ def decidir(
     multa_ur: Decimal | None = None,
     suspensao_dias: int = 0,
     versao: int | None = None,
-) -> ResumoDecisao:
+) -> DecisaoCaso:
     """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed).
     The checks are `verificar_decisao`'s, run again inside this unit of work."""
     with uow:
@@ -961,17 +993,7 @@ def decidir(
             )
         auditoria.registrar(s, ator, "decidir", "auto_infracao", auto.id, antes, imagem(auto))
         uow.commit()
-        return ResumoDecisao(
-            id=decisao.id,
-            resultado=resultado,
-            multa_ur=multa,
-            valor_urm=valor_urm,
-            multa_reais=reais,
-            suspensao_dias=dias,
-            reincidencia=decisao.reincidencia,
-            faixa_min_ur=decisao.faixa_min_ur,
-            faixa_max_ur=decisao.faixa_max_ur,
-        )
+        return DecisaoCaso.do_registro(decisao, defesa_intempestiva=decisao.defesa_intempestiva)
 
 
 # --- recurso (art. 15) -------------------------------------------------------------------------------------
@@ -1109,15 +1131,7 @@ def _conferir_julgamento(
     fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
     auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso", travar=travar)
     verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
-    linha = (
-        s.execute(
-            sa.select(Recurso, Decisao)
-            .join(Decisao, Decisao.id == Recurso.decisao_id)
-            .where(Decisao.auto_id == auto.id)
-        )
-        .tuples()
-        .first()
-    )
+    linha = com_decisao(s, Recurso, auto.id)
     if linha is None:
         raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
     recurso, decisao = linha

@@ -1,6 +1,6 @@
 """Verifying any PDF (one the program issued, or one an operator hands back): is it a document of this office,
 of which case, who signed it, is the signature valid and are the bytes unchanged, does the certificate chain
-to the roots the office installed (issue 29).
+to the roots the office installed.
 
 A document is recognised by the SHA-256 of the whole file (a stored document), of the revision a signature
 covers (a stored document with something appended after), or by the identifier written in the signature

@@ -1,4 +1,4 @@
-"""The user's signing certificate on this PC (issue 29).
+"""The user's signing certificate on this PC.
 
 The A1 file (.pfx/.p12) is chosen once per user on their own PC: its path is kept in a small file in the
 user's configuration folder (platformdirs), never in the database, which every PC shares. Its password is

@@ -1,4 +1,4 @@
-"""“Importar planilha…”: the office's spreadsheets brought in (issue 17), from each registry page and from
+"""“Importar planilha…”: the office's spreadsheets brought in, from each registry page and from
 Administração (the history of autos).
 
 One dialog, in steps on one screen: choose the file (through `widgets.arquivos`, never a file dialog in the

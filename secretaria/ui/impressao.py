@@ -62,7 +62,7 @@ def motor_de_paginas() -> str | None:
 
 
 def _pdfium() -> Any:
-    """pypdfium2 (optional, untyped: loaded by name so the type checker does not need it installed)."""
+    """pypdfium2, imported when first needed (untyped: loaded by name so the type checker need not know it)."""
     return importlib.import_module("pypdfium2")
 
 
@@ -398,7 +398,7 @@ def acoes_documento(
     if "certificado" not in pedido:
         from secretaria.ui.certificado import certificado_para_emitir
 
-        try:  # signed when this user signs this kind and has a certificate on this PC (issue 29)
+        try:  # signed when this user signs this kind and has a certificate on this PC
             pedido["certificado"] = certificado_para_emitir(parent, contexto, str(pedido.get("tipo")))
         except ErroDominio as erro:
             mensagens.avisar_erro(parent, titulo, erro.mensagem)

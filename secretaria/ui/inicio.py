@@ -143,7 +143,7 @@ class PaginaInicio(QWidget):
             "background: #fff7ed; color: #9a3412; border: 1px solid #fdba74; padding: 6px; border-radius: 4px"
         )
         self.lembrete.setVisible(False)
-        # A new installation: what is still missing before documents can be issued (issue 25).
+        # A new installation: what is still missing before documents can be issued.
         self.primeiro_dia = QLabel()
         self.primeiro_dia.setWordWrap(True)
         self.primeiro_dia.setStyleSheet(

@@ -564,9 +564,6 @@ class PaginaLista(QWidget):
             self._extra[chave] = valor
         self.aplicar_filtro()
 
-    def definir_pode_criar(self, pode: bool) -> None:
-        self.botao_novo.setVisible(pode)
-
     def filtro_atual(self) -> FiltroTabela:
         return FiltroTabela(self.busca.text().strip(), self.combo_situacao.currentData(), dict(self._extra))
 

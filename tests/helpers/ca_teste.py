@@ -1,4 +1,4 @@
-"""A test certification authority made with `cryptography`, for the digital signature tests (issue 29).
+"""A test certification authority made with `cryptography`, for the digital signature tests.
 
 Like ICP-Brasil in shape: a root, an intermediate that issues the users' certificates, user certificates whose
 CN is "NAME:CPF", delivered as `.p12` files with a password; plus a foreign root with its own user (a chain

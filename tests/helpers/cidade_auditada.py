@@ -5,7 +5,7 @@ alter behind the program's back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, time
+from datetime import date
 from decimal import Decimal
 
 from secretaria.db import Banco
@@ -21,7 +21,7 @@ from secretaria.services import (
 )
 from secretaria.services.base import Ator
 from secretaria.services.contas import criar_usuario
-from tests.helpers import arquivos_prova
+from tests.helpers import arquivos_prova, fabrica
 
 ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
 FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
@@ -111,23 +111,9 @@ def montar(banco: Banco) -> CidadeAuditada:
     fiscal = cadastros.criar_fiscal(u(), ADMIN, cadastros.DadosFiscal(nome="Fábio Fiscal", matricula="S-1"))
 
     def novo(dia: date, **campos: object) -> autos.NovoAuto:
-        padrao: dict[str, object] = {
-            "operadora_id": op,
-            "dispositivo_codigo": "1-VI",
-            "data_infracao": dia,
-            "hora_infracao": time(8, 30),
-            "local": "Praça Coronel Pedro Osório",
-            "data_lavratura": dia,
-            "hora_lavratura": time(9, 0),
-            "local_lavratura": "Terminal central",
-            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
-            "fiscal_id": fiscal,
-            "veiculo_id": veiculo,
-            "empregado_id": empregado,
-            "linha_id": linha,
-        }
-        padrao.update(campos)
-        return autos.NovoAuto(**padrao)  # type: ignore[arg-type]
+        return fabrica.novo_auto(
+            op, fiscal, dia, **{"veiculo_id": veiculo, "empregado_id": empregado, "linha_id": linha, **campos}
+        )
 
     testemunha = autos.DadosTestemunha("Maria Testemunha", "RG 1234567", "Rua Andrade Neves, 10")
     auto = autos.lavrar_auto(u(), FISCAL, novo(date(2026, 8, 3), testemunhas=[testemunha])).id

@@ -36,7 +36,7 @@ from secretaria.models import (
 from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
 from secretaria.services.base import Ator
 from secretaria.services.tramitacao import (
-    ResumoDecisao,
+    DecisaoCaso,
     decidir,
     julgar_recurso,
     registrar_intimacao,
@@ -162,6 +162,25 @@ def popular(banco: Banco, *, urm: bool = True) -> Cidade:
     return cidade
 
 
+def novo_auto(operadora_id: int, fiscal_id: int, dia: date, /, **campos: Any) -> NovoAuto:
+    """A valid NovoAuto of an infraction on `dia`, drawn up the same day by the inspector `fiscal_id` (art. 1º,
+    VI, the bus not clean); `campos` override any field."""
+    padrao: dict[str, Any] = {
+        "operadora_id": operadora_id,
+        "dispositivo_codigo": "1-VI",
+        "data_infracao": dia,
+        "hora_infracao": time(8, 30),
+        "local": "Praça Coronel Pedro Osório",
+        "data_lavratura": dia,
+        "hora_lavratura": time(9, 0),
+        "local_lavratura": "Terminal central",
+        "descricao_fatos": "Veículo em circulação sem condições de higiene.",
+        "fiscal_id": fiscal_id,
+    }
+    padrao.update(campos)
+    return NovoAuto(**padrao)
+
+
 def contagens(banco: Banco) -> dict[str, int]:
     """Rows per table (audit included) and the sum of versions of editable tables, in one query: compare
     before/after a refused act to prove nothing was written."""
@@ -208,23 +227,10 @@ class Roteiro:
         return self.banco.uow()
 
     def novo_auto(self, **campos: Any) -> NovoAuto:
-        data_infracao = campos.pop("data_infracao", self.hoje)
-        padrao: dict[str, Any] = {
-            "operadora_id": self.cidade.operadora_id,
-            "dispositivo_codigo": "1-VI",
-            "data_infracao": data_infracao,
-            "hora_infracao": time(8, 30),
-            "local": "Praça Coronel Pedro Osório",
-            "data_lavratura": campos.pop("data_lavratura", data_infracao),
-            "hora_lavratura": time(9, 0),
-            "local_lavratura": "Terminal central",
-            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
-            "fiscal_id": self.cidade.fiscal_id,
-        }
         if "dispositivo" in campos:
             campos["dispositivo_codigo"] = campos.pop("dispositivo")
-        padrao.update(campos)
-        return NovoAuto(**padrao)
+        dia = campos.pop("data_infracao", self.hoje)
+        return novo_auto(self.cidade.operadora_id, self.cidade.fiscal_id, dia, **campos)
 
     def lavrar(self, **campos: Any) -> ResumoAuto:
         return lavrar_auto(self.uow(), ATORES["fiscal"], self.novo_auto(**campos))
@@ -250,7 +256,7 @@ class Roteiro:
         resultado: str = "aplicada",
         *,
         propor: bool = True,
-    ) -> ResumoDecisao:
+    ) -> DecisaoCaso:
         """The Secretary's decision. A penalty needs the authority's proposal (art. 13): with `propor`, when
         none is on file yet, the same penalty is first proposed on the same day."""
         if propor and resultado == "aplicada" and not self.tem_proposta(auto_id):

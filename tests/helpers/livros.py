@@ -1,4 +1,4 @@
-"""Spreadsheets shaped like a real office's (issue 25), written with openpyxl: title rows above the header,
+"""Spreadsheets shaped like a real office's, written with openpyxl: title rows above the header,
 a hidden first sheet, a company's name and CNPJ merged over its block of rows, numbers and dates typed as
 Excel numbers and dates, two-digit years, the office's own titles and words, a footer. The expected values
 are written beside them, so a test checks what was stored against what the book says."""

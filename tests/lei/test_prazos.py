@@ -165,7 +165,7 @@ def test_explicacao_de_prazo_de_um_dia_no_singular() -> None:
 
 
 def test_feriados_municipais_contam_sem_cadastro_em_qualquer_ano() -> None:
-    # REGRAS § 4: os feriados de Pelotas são calculados pelo programa, como os nacionais (issue 14, ponto 4).
+    # REGRAS § 4: os feriados de Pelotas são calculados pelo programa, como os nacionais.
     assert vencimento(date(2027, 1, 18)) == date(2027, 2, 3)  # 02/02/2027, terça: Navegantes
     assert Calendario().motivo_sem_expediente(date(2027, 2, 2)) == (
         "feriado municipal: Nossa Senhora dos Navegantes"

@@ -1,4 +1,4 @@
-"""Layout of what is printed (issue 26, point 7): the delivery list's declaration never stands alone on a page,
+"""Layout of what is printed: the delivery list's declaration never stands alone on a page,
 counts carry the thousands separator, and the "Gráficos" sheets print landscape, fitted to the width, one
 table and its chart per page."""
 

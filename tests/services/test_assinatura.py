@@ -1,4 +1,4 @@
-"""Documents signed with a digital certificate (issue 29), on SQLite and PostgreSQL, without the internet.
+"""Documents signed with a digital certificate, on SQLite and PostgreSQL, without the internet.
 
 The certificates come from the test CA of `tests/helpers/ca_teste.py`. A signed decision notice is checked
 by pyHanko's own validator against the test root (not only through our report), reprints byte for byte, is

@@ -71,7 +71,7 @@ def test_lavrar_numera_guarda_a_proxima_penalidade_e_audita(banco: Banco, roteir
         depois = json.loads(reg.depois or "{}")
         assert depois["numero"] == 1
         assert [t["nome"] for t in depois["testemunhas"]] == ["Rita Passageira", "Otto Comerciante"]
-        assert depois["testemunhas"][0]["documento"] == "RG 123"  # each witness whole (issue 28)
+        assert depois["testemunhas"][0]["documento"] == "RG 123"  # each witness whole
 
 
 def test_veiculo_de_outra_operadora_so_vale_pelo_historico(banco: Banco, roteiro: Roteiro) -> None:

@@ -317,7 +317,7 @@ def test_demo_de_outro_dia_tambem_fecha(
 
 
 def test_demo_confere_com_a_auditoria_depois_de_entrar(demo: Banco) -> None:
-    """Issue 28: a login writes the account's last access; the demo's images must agree with it (before, the
+    """A login writes the account's last access; the demo's images must agree with it (before, the
     termo could never be issued on the demo), and no image holds a password hash."""
     from secretaria.models import Auditoria
     from secretaria.services.verificacao import verificar_tudo

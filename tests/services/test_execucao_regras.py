@@ -40,7 +40,7 @@ SECRETARIO, PROTOCOLO = ATORES["secretario"], ATORES["protocolo"]
 
 
 def _duas_suspensoes_definitivas(roteiro: Roteiro) -> tuple[int, int]:
-    """Two final suspensions against one operator (6 and 4 days, as in the issue): two priors make both
+    """Two final suspensions against one operator (6 and 4 days): two priors make both
     autos of September a second recidivism; both decisions intimated 01/10, appeal until 16/10, final 17/10."""
     roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
     roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")

@@ -1,4 +1,4 @@
-"""Importing the registries (issue 17): a messy spreadsheet — mixed headers, Latin-1 CSV, invalid rows,
+"""Importing the registries: a messy spreadsheet — mixed headers, Latin-1 CSV, invalid rows,
 duplicates — through preview, refusal, partial import, the rejected-rows file, its correction and
 re-import, on both databases; idempotence and updates by natural key; the audit names the file."""
 

@@ -1,4 +1,4 @@
-"""The history of autos (issue 17): the same history drawn up in the program and imported from a
+"""The history of autos: the same history drawn up in the program and imported from a
 spreadsheet gives the sanction panel the same answer (level, range, suspension, the priors that count), on
 both databases; numbers are kept and the year's sequence continues after the highest; re-importing
 changes nothing; the panel's reasons say "importado de ARQUIVO"."""

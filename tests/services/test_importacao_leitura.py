@@ -1,4 +1,4 @@
-"""Reading the office's files (issue 17): xlsx sheets by name, CSV in UTF-8 or Windows-1252 with ";" or ",",
+"""Reading the office's files: xlsx sheets by name, CSV in UTF-8 or Windows-1252 with ";" or ",",
 formulas read by their cached value (never evaluated) or refused, merged headers, blank rows, limits."""
 
 from __future__ import annotations

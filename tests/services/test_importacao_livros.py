@@ -1,4 +1,4 @@
-"""The office's real spreadsheets and paper books (issue 25): read as the office wrote them — title rows,
+"""The office's real spreadsheets and paper books: read as the office wrote them — title rows,
 a hidden first sheet, merged cells, numbers as numbers, two-digit years, its own titles and words — and
 what is accepted is stored exactly as the book says, value by value, on both databases."""
 

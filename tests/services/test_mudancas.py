@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date
 
 import pytest
@@ -17,16 +17,6 @@ from secretaria.db import CANAL_MUDANCAS, Banco, aviso_de_mudanca
 from secretaria.services.mudancas import Mudanca, Vigia
 from secretaria.services.semente import abrir_e_semear
 from tests.helpers import fabrica
-
-
-@pytest.fixture
-def outro(banco: Banco) -> Iterator[Banco]:
-    """The same database opened by a second PC."""
-    segundo = abrir_e_semear(banco.url)
-    try:
-        yield segundo
-    finally:
-        segundo.fechar()
 
 
 def esperar(vigia: Vigia, condicao: Callable[[list[Mudanca]], bool], segundos: float = 2.0) -> list[Mudanca]:

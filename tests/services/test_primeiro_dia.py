@@ -1,4 +1,4 @@
-"""First day (issue 25): a new installation is told what is still missing before documents can be issued
+"""First day: a new installation is told what is still missing before documents can be issued
 (URM value, letterhead, office hours, payment instructions, inspectors), one item less as each is done."""
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def _defesa(roteiro: Roteiro, auto_id: int, dia: date) -> bool:
     ).tempestiva
 
 
-def test_exemplo_da_issue_ponto_facultativo_no_ultimo_dia(banco: Banco, roteiro: Roteiro) -> None:
+def test_ponto_facultativo_no_ultimo_dia_adia_o_prazo(banco: Banco, roteiro: Roteiro) -> None:
     """Intimação Mon 03/08/2026 → deadline Tue 18/08; on 06/08 18/08 becomes a ponto facultativo → Wed 19/08,
     and a defence filed on 19/08 is timely."""
     roteiro.hoje = date(2026, 8, 3)

@@ -1,5 +1,5 @@
 """Roles take effect at once: every act re-reads the logged-in user in its own transaction, so a user the
-administrator deactivated, locked or demoted cannot act in the session already open (issue 13)."""
+administrator deactivated, locked or demoted cannot act in the session already open."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_login_real_tem_o_id_da_conta(banco: Banco, admin: Ator) -> None:
 
 
 def test_rebaixado_a_consulta_nao_recebe_mais_representacoes(banco: Banco, admin: Ator) -> None:
-    """The issue's reproduction: fiscal reduced to consulta (and then deactivated) while logged in."""
+    """A fiscal reduced to consulta (and then deactivated) while logged in loses the acts at once."""
     uid = _conta(banco, "fabio", "fiscal")
     fabio = contas.autenticar(banco.uow(), "fabio", SENHA)
     _receber(banco, fabio)  # allowed while a fiscal

@@ -1,5 +1,5 @@
 """The termo de retificação is signed by the inspector who drew it up — name and matrícula of the inspector
-registered for the account — never with the account's own name (issue 26, point 7)."""
+registered for the account — never with the account's own name."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
-"""Fixtures of the trust tests: a SQLite-only database, a way to tamper behind the program's back, and
-the environment for child processes that run the real services."""
+"""Fixtures of the trust tests: a way to tamper behind the program's back, the environment for child processes
+that run the real services, and the small city of `tests.helpers.cidade_pequena` with its URM table (the
+SQLite-only database is `tests.helpers.fixtures`')."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from datetime import date, time
+from collections.abc import Callable
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -17,27 +16,12 @@ import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
-from secretaria.models import PAPEIS, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+from secretaria.models import PAPEIS, ValorURM
 from secretaria.services.base import Ator
-from secretaria.services.semente import abrir_e_semear
+from tests.helpers import cidade_pequena, fabrica
+from tests.helpers.cidade_pequena import Cidade
 
 RAIZ = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def url_sqlite(sqlite_modelo: Path, tmp_path: Path) -> str:
-    arquivo = tmp_path / "secretaria.sqlite"
-    shutil.copyfile(sqlite_modelo, arquivo)
-    return f"sqlite:///{arquivo}"
-
-
-@pytest.fixture
-def banco_sqlite(url_sqlite: str) -> Iterator[Banco]:
-    b = abrir_e_semear(url_sqlite)
-    try:
-        yield b
-    finally:
-        b.fechar()
 
 
 def _ambiente_filho() -> dict[str, str]:
@@ -90,15 +74,6 @@ def filho() -> tuple[str, dict[str, str]]:
 # ------------------------------------------------------------------------------------ a small city
 
 
-@dataclass(frozen=True)
-class Cidade:
-    operadora_id: int
-    fiscal_id: int
-    linha_id: int
-    veiculo_id: int
-    empregado_id: int
-
-
 ADMIN = Ator("admin", "Ana Administradora", frozenset({"administrador"}))
 FISCAL = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))
 PROTOCOLO = Ator("protocolo", "Paula do Protocolo", frozenset({"protocolo"}))
@@ -109,36 +84,11 @@ TODOS = Ator("todos", "Todos os Papéis", frozenset(PAPEIS))
 
 @pytest.fixture
 def cidade(banco: Banco) -> Cidade:
-    """One operator with a line, a bus and a driver, an SMSU inspector, and the URM table (inserted directly:
-    these tests are about trust, not about the registries' forms)."""
+    """The small city (`tests.helpers.cidade_pequena`) with the URM table (inserted directly: these tests are
+    about trust, not about the registries' forms)."""
     with banco.uow() as uow:
         s = uow.session
-        op = Operadora(
-            razao_social="Viação Princesa do Sul Ltda.",
-            cnpj="11222333000181",
-            delegacao="concessao",
-            logradouro="Rua Quinze de Novembro",
-            alterado_por="teste",
-        )
-        s.add(op)
-        s.flush()
-        linha = Linha(codigo="L10", nome="Centro–Fragata", operadora_id=op.id, alterado_por="teste")
-        s.add(linha)
-        s.flush()
-        veiculo = Veiculo(
-            prefixo="101",
-            placa="IAB1C23",
-            placa_chave="IAB1C23",
-            renavam="00123456789",
-            operadora_id=op.id,
-            linha_id=linha.id,
-            alterado_por="teste",
-        )
-        empregado = Empregado(
-            nome="João Motorista", cpf="11144477735", operadora_id=op.id, alterado_por="teste"
-        )
-        fiscal = Fiscal(nome="Fábio Fiscal", matricula="SMSU-001", alterado_por="teste")
-        s.add_all([veiculo, empregado, fiscal])
+        cidade = cidade_pequena.inserir(s, delegacao="concessao")
         s.add_all(
             [
                 ValorURM(
@@ -156,7 +106,6 @@ def cidade(banco: Banco) -> Cidade:
             ]
         )
         s.flush()
-        cidade = Cidade(op.id, fiscal.id, linha.id, veiculo.id, empregado.id)
         uow.commit()
     return cidade
 
@@ -164,24 +113,10 @@ def cidade(banco: Banco) -> Cidade:
 @pytest.fixture
 def novo_auto(cidade: Cidade) -> Callable[..., Any]:
     """A valid NovoAuto on `cidade` (fields overridable)."""
-    from secretaria.services.autos import NovoAuto
 
     def fazer(**campos: Any) -> Any:
         dia = campos.pop("data", date(2026, 11, 2))
-        padrao: dict[str, Any] = {
-            "operadora_id": cidade.operadora_id,
-            "dispositivo_codigo": "1-VI",
-            "data_infracao": dia,
-            "hora_infracao": time(8, 30),
-            "local": "Praça Coronel Pedro Osório",
-            "data_lavratura": dia,
-            "hora_lavratura": time(9, 0),
-            "local_lavratura": "Terminal central",
-            "descricao_fatos": "Veículo em circulação sem condições de higiene.",
-            "fiscal_id": cidade.fiscal_id,
-        }
-        padrao.update(campos)
-        return NovoAuto(**padrao)
+        return fabrica.novo_auto(cidade.operadora_id, cidade.fiscal_id, dia, **campos)
 
     return fazer
 

@@ -1,5 +1,5 @@
-"""Logins in the audit (issue 13) and logins that never wait for nor conflict with another writer (issue 12,
-point 5): the password is checked in a read transaction, the outcome recorded in a short write."""
+"""Logins in the audit and logins that never wait for nor conflict with another writer: the password is
+checked in a read transaction, the outcome recorded in a short write."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def test_login_nao_altera_a_versao_da_conta(banco: Banco) -> None:
     contas.editar_usuario(banco.uow(), ana, uid, nome="Bia", papeis=["protocolo"], versao=versao)
 
 
-# --- a busy database (issue 12, point 5) -------------------------------------------------------------
+# --- a busy database ---------------------------------------------------------------------------------
 
 
 class TravaDeEscrita:

@@ -169,7 +169,7 @@ def test_servico_guarda_sha256_e_recusa_por_conteudo_e_tamanho(
     assert conferido.conteudo == conteudo and conferido.nome_para_abrir == "foto.png"
 
 
-# The files the issue found stored as proof, each with the name it came under.
+# Damaged or disguised files that reach an office as proof, each with the name it came under.
 ARQUIVOS_RUINS = [
     ("cinco.pdf", b"%PDF-", "PDF mas está incompleto"),
     ("metade.pdf", PDF[: len(PDF) // 2], "PDF mas está incompleto"),

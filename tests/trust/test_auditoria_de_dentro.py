@@ -1,4 +1,4 @@
-"""Issue 28, the insider with ordinary access: what the audit must hold and compare so that an act made
+"""The insider with ordinary access: what the audit must hold and compare so that an act made
 behind the program's back, or in someone else's name, is refused or named by `auditoria verificar`."""
 
 from __future__ import annotations
@@ -433,7 +433,7 @@ def test_copia_de_esquema_anterior_com_multa_alterada_e_recusada(banco_sqlite: B
     montar(banco_sqlite)
     antiga = _copia(banco_sqlite, tmp_path / "antiga.sqlite")
     engine = sa.create_engine(f"sqlite:///{antiga}")
-    with engine.begin() as conn:  # the schema before this issue's migration
+    with engine.begin() as conn:  # an older release's schema (before 0012)
         command.downgrade(migracoes.configuracao(conn), "0011")
     engine.dispose()
     assert backup.verificar_copia(antiga).revisao == "0011"  # whole: accepted

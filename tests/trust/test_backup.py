@@ -20,16 +20,8 @@ from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import SISTEMA, AcessoNegado, Ator, ErroDominio
 from secretaria.services.contas import criar_usuario
 from secretaria.services.semente import abrir_e_semear
+from tests.helpers.bancos import logins
 from tests.trust.conftest import ADMIN
-
-
-def _usuarios(url: str) -> set[str]:
-    banco = abrir_banco(url, migrar=False)
-    try:
-        with banco.leitura() as s:
-            return set(s.scalars(sa.select(Usuario.login)))
-    finally:
-        banco.fechar()
 
 
 def _integridade(arquivo: Path) -> str:
@@ -73,7 +65,7 @@ def test_backup_estrago_restauracao_dados_de_volta(banco_sqlite: Banco, tmp_path
 
     assert "restaurado" in mensagem and "2 registro(s) de auditoria" in mensagem
     assert _integridade(arquivo) == "ok"
-    assert _usuarios(banco_sqlite.url) == {"ana", "bruno"}
+    assert logins(banco_sqlite.url) == {"ana", "bruno"}
     guardados = list(arquivo.parent.glob("secretaria.substituido-*.sqlite"))
     assert len(guardados) == 1 and str(guardados[0]) in mensagem  # the damaged file, kept aside
     reaberto = abrir_e_semear(banco_sqlite.url)
@@ -92,9 +84,9 @@ def test_restauracao_sobre_banco_sao_guarda_o_atual(banco_sqlite: Banco, tmp_pat
     _criar(banco_sqlite, "errado")
     banco_sqlite.fechar()  # the program closed (its idle connections too): see the refusals below
     mensagem = backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
-    assert _usuarios(banco_sqlite.url) == {"ana"}
+    assert logins(banco_sqlite.url) == {"ana"}
     guardado = Path(mensagem.rsplit("guardado em ", 1)[1].rstrip("."))
-    assert _usuarios(f"sqlite:///{guardado}") == {"ana", "errado"}
+    assert logins(f"sqlite:///{guardado}") == {"ana", "errado"}
     with banco_sqlite.leitura() as s:  # opened again, the program sees the restored data
         assert set(s.scalars(sa.select(Usuario.login))) == {"ana"}
 
@@ -109,7 +101,7 @@ def test_restauracao_de_arquivo_apagado(banco_sqlite: Banco, tmp_path: Path) -> 
     for sufixo in ("", "-wal", "-shm"):
         Path(f"{arquivo}{sufixo}").unlink(missing_ok=True)
     backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)
-    assert _usuarios(banco_sqlite.url) == {"ana"}
+    assert logins(banco_sqlite.url) == {"ana"}
 
 
 def _recusas(tmp_path: Path, copia_boa: Path, adulterar: Callable[..., None]) -> list[tuple[Path, str]]:
@@ -177,7 +169,7 @@ def test_backup_sem_destino_vai_para_a_pasta_backups(banco_sqlite: Banco) -> Non
     assert arquivo is not None
     feitas = list((arquivo.parent / "backups").glob("secretaria-*.sqlite"))
     assert len(feitas) == 1 and str(feitas[0]) in mensagem
-    assert _usuarios(f"sqlite:///{feitas[0]}") == {"ana"}
+    assert logins(f"sqlite:///{feitas[0]}") == {"ana"}
 
 
 def test_backup_postgresql_com_pg_dump(banco: Banco, tmp_path: Path) -> None:
@@ -208,7 +200,7 @@ def test_backup_postgresql_com_pg_dump(banco: Banco, tmp_path: Path) -> None:
             capture_output=True,
         )
         url_alvo = alvo.render_as_string(hide_password=False)
-        assert _usuarios(url_alvo) == {"ana"}
+        assert logins(url_alvo) == {"ana"}
         restaurado = abrir_e_semear(url_alvo)
         try:
             with restaurado.leitura() as s:
@@ -238,7 +230,7 @@ def test_copia_diaria_uma_por_dia_e_mantem_as_ultimas_n(
     monkeypatch.setattr("secretaria.relogio.hoje", lambda: dia)
     primeira = backup.copia_diaria(banco_sqlite)
     assert primeira.copia is not None and primeira.copia.name == "secretaria-2026-03-01.sqlite"
-    assert _usuarios(f"sqlite:///{primeira.copia}") == {"ana"}
+    assert logins(f"sqlite:///{primeira.copia}") == {"ana"}
     assert backup.copia_diaria(banco_sqlite).copia is None  # second opening the same day: nothing new
     backup.definir_copias_mantidas(banco_sqlite.uow(), SISTEMA, quantidade=3)
     for i in range(1, 6):
@@ -376,7 +368,7 @@ def test_restauracao_recusa_copia_incompleta_sem_tocar_no_banco(
         backup.restaurar(ruim, banco_sqlite.url, ator=ADMIN)
 
     assert motivo in str(recusa.value) and "Nada foi alterado" in str(recusa.value)
-    assert _usuarios(banco_sqlite.url) == {"ana", "bruno", "depois"}
+    assert logins(banco_sqlite.url) == {"ana", "bruno", "depois"}
     assert not list(arquivo.parent.glob("*.substituido-*"))
     assert backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)  # the untouched copy still restores
 
@@ -480,10 +472,10 @@ def test_restauracao_recusada_com_o_banco_aberto_em_outro_programa(
     finally:
         with filho:  # leaving it closes the child's stdout pipe and waits for the child
             filho.kill()
-    assert _usuarios(banco_sqlite.url) == {"ana", "depois"}
+    assert logins(banco_sqlite.url) == {"ana", "depois"}
     assert not list(arquivo.parent.glob("*.substituido-*"))
     backup.restaurar(copia, banco_sqlite.url, ator=ADMIN)  # closed everywhere: now it restores
-    assert _usuarios(banco_sqlite.url) == {"ana"}
+    assert logins(banco_sqlite.url) == {"ana"}
 
 
 def test_restauracao_recusada_com_uma_sessao_aberta_neste_processo(
@@ -522,7 +514,7 @@ def test_ninguem_abre_o_banco_durante_a_restauracao(banco_sqlite: Banco, tmp_pat
 
     backup.restaurar(copia, banco_sqlite.url, ator=ADMIN, progresso=progresso)
     assert tentativas == ["database is locked"] * 2
-    assert _usuarios(banco_sqlite.url) == {"ana"}  # and free again afterwards
+    assert logins(banco_sqlite.url) == {"ana"}  # and free again afterwards
 
 
 def test_duas_restauracoes_no_mesmo_segundo_guardam_dois_arquivos(
@@ -545,8 +537,8 @@ def test_duas_restauracoes_no_mesmo_segundo_guardam_dois_arquivos(
     g1 = arquivo.with_name("secretaria.substituido-20261130-100000.sqlite")
     g2 = arquivo.with_name("secretaria.substituido-20261130-100000-2.sqlite")
     assert str(g1) in primeira and str(g2) in segunda
-    assert _usuarios(f"sqlite:///{g1}") == {"ana", "primeiro"}  # the first one's aside copy survives
-    assert _usuarios(f"sqlite:///{g2}") == {"ana"}
+    assert logins(f"sqlite:///{g1}") == {"ana", "primeiro"}  # the first one's aside copy survives
+    assert logins(f"sqlite:///{g2}") == {"ana"}
 
 
 def test_restauracao_fica_na_auditoria_do_banco_restaurado(banco_sqlite: Banco, tmp_path: Path) -> None:

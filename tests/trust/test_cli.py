@@ -19,6 +19,7 @@ from secretaria.models import Usuario
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import criar_usuario
 from secretaria.services.semente import abrir_e_semear
+from tests.helpers.bancos import logins
 
 
 def _rodar(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -31,15 +32,6 @@ def _criar(url: str, login: str) -> None:
     banco = abrir_e_semear(url)
     try:
         criar_usuario(banco.uow(), SISTEMA, login=login, nome=login, senha="senha123", papeis=["fiscal"])
-    finally:
-        banco.fechar()
-
-
-def _logins(url: str) -> set[str]:
-    banco = abrir_banco(url, migrar=False)
-    try:
-        with banco.leitura() as s:
-            return set(s.scalars(sa.select(Usuario.login)))
     finally:
         banco.fechar()
 
@@ -67,7 +59,7 @@ def test_janela_faz_a_copia_diaria_ao_abrir(
     assert _rodar(capsys, "--db", url_sqlite)[0] == 0  # second start the same day: no second copy
     assert aberturas == [url_sqlite, url_sqlite]
     assert [p.name for p in (pasta / "backups").iterdir()] == ["secretaria-2026-04-07.sqlite"]
-    assert _logins(f"sqlite:///{pasta / 'backups' / 'secretaria-2026-04-07.sqlite'}") == {"ana"}
+    assert logins(f"sqlite:///{pasta / 'backups' / 'secretaria-2026-04-07.sqlite'}") == {"ana"}
 
 
 def test_copia_diaria_que_falha_nao_impede_de_abrir(
@@ -92,7 +84,7 @@ def test_backup_sem_destino_com_destino_e_nunca_sobrescreve(
     assert codigo == 0 and "integridade: ok" in out and str(pasta / "backups") in out
     destino = tmp_path / "manual.sqlite"
     assert _rodar(capsys, "--db", url_sqlite, "backup", str(destino))[0] == 0
-    assert _logins(f"sqlite:///{destino}") == {"ana"}
+    assert logins(f"sqlite:///{destino}") == {"ana"}
     codigo, _, err = _rodar(capsys, "backup", str(destino), "--db", url_sqlite)
     assert codigo == cli.SAIDA_ERRO and "já existe" in err
 
@@ -120,12 +112,12 @@ def test_restaurar_pede_confirmacao_e_guarda_o_atual(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal: --sim is required
     codigo, _, err = _rodar(capsys, "restaurar", str(copia), "--db", url_sqlite)
     assert codigo == cli.SAIDA_ERRO and "--sim" in err
-    assert _logins(url_sqlite) == {"ana", "intrusa"}
+    assert logins(url_sqlite) == {"ana", "intrusa"}
     codigo, out, _ = _rodar(capsys, "restaurar", str(copia), "--sim", "--db", url_sqlite)
     assert codigo == 0 and "restaurado" in out
-    assert _logins(url_sqlite) == {"ana"}
+    assert logins(url_sqlite) == {"ana"}
     guardado = next(pasta.glob("secretaria.substituido-*.sqlite"))
-    assert _logins(f"sqlite:///{guardado}") == {"ana", "intrusa"}
+    assert logins(f"sqlite:///{guardado}") == {"ana", "intrusa"}
     codigo, out, _ = _rodar(capsys, "auditoria", "verificar", "--db", url_sqlite)
     assert codigo == 0 and "íntegra: 2 registros" in out  # ana's creation, then the restore itself
 
@@ -183,5 +175,5 @@ def test_restaurar_recusa_com_o_banco_aberto_e_nao_pede_confirmacao(
     assert codigo == cli.SAIDA_ERRO
     assert "aberto em outro computador ou programa" in err and "Nada foi alterado" in err
     assert "--sim" not in err  # refused before the confirmation was even asked for
-    assert _logins(url_sqlite) == {"ana", "depois"}
+    assert logins(url_sqlite) == {"ana", "depois"}
     assert not list(pasta.glob("*.substituido-*"))

@@ -1,4 +1,4 @@
-"""`usuario criar` and `restaurar` ask for an administrator once the database has one (issue 13): before,
+"""`usuario criar` and `restaurar` ask for an administrator once the database has one: before,
 any clerk at a terminal could make themselves administrator and Secretário, audited as "sistema"."""
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from secretaria.models import Base
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio
 from secretaria.services.semente import abrir_e_semear
+from tests.helpers import cidade_pequena
 
 EXEMPLOS = int(os.environ.get("SECRETARIA_HOSTIL_EXEMPLOS", "12"))  # more for a deeper local hunt
 HOJE = date(2026, 11, 30)
@@ -81,7 +82,7 @@ HOSTIS = [
     "RS",
     "96010-000",
     "fulano@exemplo.com.br",
-    "\ud800",  # lone surrogates (issue 28): Python keeps them, UTF-8 and both databases cannot
+    "\ud800",  # lone surrogates: Python keeps them, UTF-8 and both databases cannot
     "Viação \udfff Sul",
     "\ud83d",
 ]
@@ -420,7 +421,7 @@ def _impressao_digital(banco: Banco) -> tuple[int, ...]:
 
 
 def _popular(banco: Banco) -> dict[str, int]:
-    from secretaria.models import Cassacao, DiaNaoUtil, Empregado, Fiscal, Linha, Operadora, ValorURM, Veiculo
+    from secretaria.models import Cassacao, DiaNaoUtil, ValorURM
     from secretaria.services.autos import NovoAuto, lavrar_auto
     from secretaria.services.contas import criar_usuario
     from secretaria.services.representacoes import receber_representacao
@@ -428,40 +429,25 @@ def _popular(banco: Banco) -> dict[str, int]:
 
     with banco.uow() as uow:
         s = uow.session
-        op = Operadora(
-            razao_social="Viação Princesa do Sul Ltda.",
-            cnpj="11222333000181",
-            delegacao="permissao",
-            logradouro="Rua Quinze de Novembro",
-            alterado_por="teste",
-        )
-        s.add(op)
-        s.flush()
-        linha = Linha(codigo="L10", nome="Centro–Fragata", operadora_id=op.id, alterado_por="teste")
-        s.add(linha)
-        s.flush()
-        veiculo = Veiculo(
-            prefixo="101", placa="IAB1C23", placa_chave="IAB1C23", renavam="00123456789",
-            operadora_id=op.id, linha_id=linha.id, alterado_por="teste",
-        )  # fmt: skip
-        empregado = Empregado(
-            nome="João Motorista", cpf="11144477735", operadora_id=op.id, alterado_por="teste"
-        )
-        fiscal = Fiscal(nome="Fábio Fiscal", matricula="SMSU-001", alterado_por="teste")
+        cidade = cidade_pequena.inserir(s, delegacao="permissao")
         urm = ValorURM(
             vigencia=date(2000, 1, 1), valor=Decimal("150.0000"), ato="Decreto 1/2000", alterado_por="teste"
         )
         dia = DiaNaoUtil(data=date(2026, 12, 8), descricao="Feriado municipal", alterado_por="teste")
-        s.add_all([veiculo, empregado, fiscal, urm, dia])
+        s.add_all([urm, dia])
         s.flush()
         cassacao = Cassacao(
-            operadora_id=op.id, instaurada_em=date(2026, 11, 1), motivo="Teste", alterado_por="teste"
+            operadora_id=cidade.operadora_id,
+            instaurada_em=date(2026, 11, 1),
+            motivo="Teste",
+            alterado_por="teste",
         )
         s.add(cassacao)
         s.flush()
         ids = {
-            "operadora": op.id, "linha": linha.id, "veiculo": veiculo.id, "empregado": empregado.id,
-            "fiscal": fiscal.id, "valor_urm": urm.id, "dia": dia.id, "cassacao": cassacao.id,
+            "operadora": cidade.operadora_id, "linha": cidade.linha_id, "veiculo": cidade.veiculo_id,
+            "empregado": cidade.empregado_id, "fiscal": cidade.fiscal_id, "valor_urm": urm.id, "dia": dia.id,
+            "cassacao": cassacao.id,
         }  # fmt: skip
         uow.commit()
     fiscal_ator = Ator("fiscal", "Fábio Fiscal", frozenset({"fiscal"}))

@@ -1,4 +1,4 @@
-"""Issue 13's tampering table, one test per row: each kind of tampering an insider can do with the database
+"""Tampering from inside, one test per kind: each kind of tampering an insider can do with the database
 (SQLite: the file, with the append-only triggers dropped and put back; PostgreSQL: the owner role, triggers
 disabled and re-enabled) is named by `secretaria auditoria verificar` (exit 1) or refused by the database."""
 

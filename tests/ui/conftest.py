@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
-
-from secretaria.db import Banco
-from secretaria.services.semente import abrir_e_semear
 
 if TYPE_CHECKING:  # Qt is imported only once QT_QPA_PLATFORM is set below
     from PySide6.QtWidgets import QWidget
@@ -28,18 +23,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if str(item.path).startswith(pasta):
             item.add_marker(pytest.mark.qt_log_ignore(_RUIDO_OFFSCREEN))
-
-
-@pytest.fixture
-def banco_sqlite(sqlite_modelo: Path, tmp_path: Path) -> Iterator[Banco]:
-    """A fresh SQLite database only (for widget tests where the database kind does not matter)."""
-    arquivo = tmp_path / "secretaria.sqlite"
-    shutil.copyfile(sqlite_modelo, arquivo)
-    banco = abrir_e_semear(f"sqlite:///{arquivo}")
-    try:
-        yield banco
-    finally:
-        banco.fechar()
 
 
 Digitar = Callable[["QWidget", str], None]

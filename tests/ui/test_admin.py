@@ -370,7 +370,7 @@ def test_termo_de_verificacao_pela_janela(
     destino = tmp_path / "termo.pdf"
     monkeypatch.setattr(arquivos, "salvar_como", lambda *a, **k: destino)
     qtbot.mouseClick(pagina.botao_termo, Qt.MouseButton.LeftButton)
-    # verified and rendered off the GUI thread (issue 16): the click returned with the work under way
+    # verified and rendered off the GUI thread: the click returned with the work under way
     assert em_andamento(("termo_auditoria",)) == "Termo de verificação"
     texto = mensagens.responder(QMessageBox.StandardButton.Ok)
     assert "Auditoria íntegra. Termo nº 1" in texto and destino.read_bytes().startswith(b"%PDF-")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,16 +38,6 @@ ESPERA_MS = 15_000
 seconds is a speed, measured by bench/run's part `aovivo` on a quiet machine, never by a timed test: a
 loaded machine running two test processes may stall a few seconds."""
 FILA = "aguardando_intimacao"
-
-
-@pytest.fixture
-def outro(banco: Banco) -> Iterator[Banco]:
-    """The same database opened by a second PC."""
-    segundo = abrir_e_semear(banco.url)
-    try:
-        yield segundo
-    finally:
-        segundo.fechar()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Digital signatures on screen (issue 29): the Secretary's certificate chosen on this PC, its password asked
+"""Digital signatures on screen: the Secretary's certificate chosen on this PC, its password asked
 once, the decision notice issued signed from the case screen and checked with "Verificar um PDF…"; a copy
 issued unsigned signed later; Administração › Assinatura digital installs the root and saves the settings.
 

@@ -1,4 +1,4 @@
-"""The Painel's chart helpers survive helpers that misbehave (`secretaria.ui.desenho_em_processos`, issue 24).
+"""The Painel's chart helpers survive helpers that misbehave (`secretaria.ui.desenho_em_processos`).
 
 Each test points the helpers' command at a small script of its own (in `tmp_path`): one that prints to its
 standard output, one that dies in the middle of a request, ones that answer garbage or nothing at all. Every

@@ -1,4 +1,4 @@
-"""Nothing fails silently (issue 12, point 2): an error escaping a slot or a thread reaches the user as a
+"""Nothing fails silently: an error escaping a slot or a thread reaches the user as a
 Portuguese message naming the log file, the traceback reaches the rotating log, and the window stays usable."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The clerk's day with the forms (issue 15): a wrapped message gets the height it needs and moves no field,
+"""The clerk's day with the forms: a wrapped message gets the height it needs and moves no field,
 it goes as soon as the field is fixed, an irreversible act is refused before it is confirmed, a changed
 form asks before it is thrown away, and a version conflict reloads keeping what the user typed."""
 

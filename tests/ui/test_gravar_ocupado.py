@@ -1,14 +1,12 @@
-"""A save from a form while another connection holds the database (issue 16): the window never waits on
+"""A save from a form while another connection holds the database: the window never waits on
 the GUI thread. The save goes to the background at once, says "Aguardando o banco de dados…" while the
 window's own timer keeps running, gives up on Cancelar with nothing written, and succeeds by itself once
 the lock is released, closing the dialog as a synchronous save would."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import date
 from typing import Any
 
@@ -18,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QProgressDialog, QP
 from pytestqt.qtbot import QtBot
 
 from secretaria import db
-from secretaria.db import Banco, arquivo_sqlite, criar_engine
+from secretaria.db import Banco
 from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA
 from secretaria.services.caso import obter_caso
@@ -31,35 +29,14 @@ from secretaria.ui.widgets import mensagens
 from secretaria.ui.widgets.gravacao import DESISTIU, ESPERA_NA_JANELA
 from secretaria.ui.widgets.tarefas import aguardar_tarefas
 from tests.helpers import apoio_processo as ap
+from tests.helpers.bancos import travado
 
 CNPJ = "11222333000181"
 
 
-@contextmanager
-def _travado(banco: Banco, registro_id: int, tabela: str = "operadora") -> Iterator[None]:
-    """Another program holds the lock the save needs: SQLite's write lock (BEGIN IMMEDIATE on a connection
-    of its own); on PostgreSQL the record's row (SELECT … FOR UPDATE)."""
-    if banco.eh_sqlite:
-        arquivo = arquivo_sqlite(banco.url)
-        assert arquivo is not None
-        outro = sqlite3.connect(arquivo, isolation_level=None)
-        outro.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            outro.rollback()
-            outro.close()
-        return
-    engine = criar_engine(banco.url)
-    try:
-        with engine.connect() as conn:
-            conn.exec_driver_sql(f"SELECT id FROM {tabela} WHERE id = {registro_id} FOR UPDATE")
-            try:
-                yield
-            finally:
-                conn.rollback()
-    finally:
-        engine.dispose()
+def _travado(banco: Banco, registro_id: int, tabela: str = "operadora") -> AbstractContextManager[None]:
+    """Another program holds the lock the save needs: SQLite's write lock; on PostgreSQL the record's row."""
+    return travado(banco, f"SELECT id FROM {tabela} WHERE id = {registro_id} FOR UPDATE")
 
 
 def _bairro(banco: Banco, operadora_id: int) -> str | None:

@@ -1,4 +1,4 @@
-"""The import dialog (issue 17), driven with keyboard and mouse: choose a file, map an unrecognised column,
+"""The import dialog, driven with keyboard and mouse: choose a file, map an unrecognised column,
 see the preview with the problems in red, import only the valid rows, save the rejected rows; Cancelar
 writes nothing; the registry pages and Administração open it."""
 
@@ -266,7 +266,7 @@ def test_tela_do_caso_diz_que_o_auto_foi_importado(base: Banco, qtbot: QtBot) ->
         tela.grab().save(str(Path(RENDER) / "h17-caso-importado.png"))
 
 
-# -- issue 25: the office's own files through the window --------------------------------------------------
+# -- the office's own files through the window ------------------------------------------------------------
 
 
 def _png(widget: Any, nome: str) -> None:

@@ -1,4 +1,4 @@
-"""The home screen of a new installation says what is missing before documents can be issued (issue 25)."""
+"""The home screen of a new installation says what is missing before documents can be issued."""
 
 from __future__ import annotations
 

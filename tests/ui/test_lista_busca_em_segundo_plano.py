@@ -1,4 +1,4 @@
-"""The search typed in a list page is read off the GUI thread (issue 16), on SQLite and PostgreSQL: the rows
+"""The search typed in a list page is read off the GUI thread, on SQLite and PostgreSQL: the rows
 on screen stay until the new ones arrive, the window's own timer keeps running meanwhile, the right rows
 come, and a quick second search wins over a slow first one still being read."""
 

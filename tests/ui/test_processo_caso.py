@@ -425,7 +425,7 @@ def test_cargo_da_secretaria_no_timbre_sai_na_decisao(
 
 
 def test_dispositivo_contratual_desativado_depois_do_auto(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
-    """Issue 14 point 8: deactivating a contractual provision stops new autos citing it, but the case that
+    """Deactivating a contractual provision stops new autos citing it, but the case that
     already cites it still shows its sanction panel and lets the authority propose and the Secretary decide."""
     from secretaria.services import catalogo
 

@@ -162,7 +162,7 @@ def test_retificacao_formal_pela_tela_nao_reabre_o_prazo(qtbot: QtBot, banco: Ba
 
 
 def test_prazo_que_fica_sem_efeito_no_tempo_certo() -> None:
-    """The confirmation never says a deadline "vence em" a day already gone (issue 26, point 7)."""
+    """The confirmation never says a deadline "vence em" a day already gone."""
     prazo = date(2026, 11, 30)
     assert atos.prazo_que_fica_sem_efeito(prazo, date(2026, 12, 1)) == (
         "O prazo de defesa, que venceu em 30/11/2026, fica sem efeito; "

@@ -19,19 +19,11 @@ from secretaria.services.base import SISTEMA
 from secretaria.ui.admin.sistema import PainelSistema
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.widgets import arquivos, mensagens
+from tests.helpers.bancos import logins
 
 
 def _usuario(banco: Banco, login: str, papeis: tuple[str, ...] = ("fiscal",)) -> None:
     contas.criar_usuario(banco.uow(), SISTEMA, login=login, nome=login, senha="segredo123", papeis=papeis)
-
-
-def _logins(url: str) -> set[str]:
-    banco = abrir_banco(url, migrar=False)
-    try:
-        with banco.leitura() as s:
-            return set(s.scalars(sa.select(Usuario.login)))
-    finally:
-        banco.fechar()
 
 
 @pytest.fixture
@@ -94,7 +86,7 @@ def test_voltar_na_confirmacao_nao_altera_nada(
     )
     assert "precisará ser lançado de novo" in texto and "o programa será fechado" in texto
 
-    assert _logins(contexto.banco.url) == {"ana", "depois"}
+    assert logins(contexto.banco.url) == {"ana", "depois"}
     arquivo = arquivo_sqlite(contexto.banco.url)
     assert arquivo is not None and not list(arquivo.parent.glob("*.substituido-*"))
     assert painel.botao_restaurar.isEnabled()
@@ -120,7 +112,7 @@ def test_restaurar_pela_janela_e_fechar(
     assert "abra-o de novo" in texto and "guardado em" in texto
     assert not janela.isVisible()  # the window closed: the program is opened again on the restored file
 
-    assert _logins(contexto.banco.url) == {"ana"}
+    assert logins(contexto.banco.url) == {"ana"}
     banco = abrir_banco(contexto.banco.url, migrar=False)
     try:
         with banco.leitura() as s:
@@ -148,7 +140,7 @@ def test_copia_ruim_recusada_pela_janela(
     _esperar_tarefa(qtbot, painel)
     texto = mensagens.responder(QMessageBox.StandardButton.Ok)
     assert "falta a tabela decisao" in texto and "Nada foi alterado" in texto
-    assert _logins(contexto.banco.url) == {"ana", "depois"}
+    assert logins(contexto.banco.url) == {"ana", "depois"}
 
 
 def test_banco_aberto_em_outro_programa_recusado_antes_da_confirmacao(
@@ -167,7 +159,7 @@ def test_banco_aberto_em_outro_programa_recusado_antes_da_confirmacao(
     finally:
         outro.fechar()
     assert "aberto em outro computador ou programa" in texto and "Nada foi alterado" in texto
-    assert _logins(contexto.banco.url) == {"ana", "depois"}
+    assert logins(contexto.banco.url) == {"ana", "depois"}
 
 
 def test_so_o_administrador_ve_o_botao(qtbot: QtBot, banco_sqlite: Banco) -> None:

@@ -3,11 +3,10 @@ is refused clearly, and Cancelar half-way leaves nothing written (no file, no st
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from secretaria.db import Banco, arquivo_sqlite, criar_engine
+from secretaria.db import Banco
 from secretaria.models import Auditoria, DocumentoEmitido
 from secretaria.services import documentos
 from secretaria.ui import impressao
@@ -28,6 +27,7 @@ from secretaria.ui.widgets.exportar import exportar_para_excel
 from secretaria.ui.widgets.tarefas import Tarefa, aguardar_tarefas, em_andamento
 from tests.helpers import apoio_processo as ap
 from tests.helpers import cenario_documentos as cen
+from tests.helpers.bancos import travado
 
 
 def _janela(qtbot: QtBot) -> tuple[QWidget, QPushButton, list[str]]:
@@ -59,31 +59,10 @@ def _contar_documentos(banco: Banco) -> tuple[int, int]:
         return docs, auditados or 0
 
 
-@contextmanager
-def _banco_travado(banco: Banco) -> Iterator[None]:
-    """Another program holds the database: SQLite's write lock (BEGIN IMMEDIATE on a connection of its
-    own), or on PostgreSQL a lock on the table of issued documents that lets reads through but no write."""
-    if banco.eh_sqlite:
-        arquivo = arquivo_sqlite(banco.url)
-        assert arquivo is not None
-        outro = sqlite3.connect(arquivo, isolation_level=None)
-        outro.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            outro.rollback()
-            outro.close()
-        return
-    engine = criar_engine(banco.url)
-    try:
-        with engine.connect() as conn:
-            conn.exec_driver_sql("LOCK TABLE documento_emitido IN EXCLUSIVE MODE")
-            try:
-                yield
-            finally:
-                conn.rollback()
-    finally:
-        engine.dispose()
+def _banco_travado(banco: Banco) -> AbstractContextManager[None]:
+    """Another program holds the database: SQLite's write lock, or on PostgreSQL a lock on the table of
+    issued documents that lets reads through but no write."""
+    return travado(banco, "LOCK TABLE documento_emitido IN EXCLUSIVE MODE")
 
 
 def _cancelar(dialogo: QProgressDialog) -> None:

@@ -1,4 +1,4 @@
-"""The file dialog's child process (`secretaria.ui.seletor_arquivo`, issue 24): only its marked answer line
+"""The file dialog's child process (`secretaria.ui.seletor_arquivo`): only its marked answer line
 counts, whatever else reaches its standard output; a missing answer is a clear failure; and a frozen program
 starts it as `secretaria --auxiliar secretaria.ui.seletor_arquivo`."""
 

@@ -1,4 +1,4 @@
-"""The clerk's second week (issue 27): typing is never lost, and the words read right."""
+"""The clerk's second week: typing is never lost, and the words read right."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The open window of a user the administrator demoted or deactivated: their next act is refused, and the
-window goes back to the login screen with the reason (issue 13). Logins, switches and exits are audited."""
+window goes back to the login screen with the reason. Logins, switches and exits are audited."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The program's SQLite locks survive every file dialog (issue 12, point 1).
+"""The program's SQLite locks survive every file dialog.
 
 On Linux closing any descriptor of a file drops every POSIX lock the process holds on it. Qt's file dialogs
 open and close the files of the folder they list to guess their types, so a dialog shown inside the program

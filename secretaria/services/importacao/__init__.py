@@ -1,4 +1,4 @@
-"""Day one: bringing the office's spreadsheets in (issues 17 and 25).
+"""Day one: bringing the office's spreadsheets in.
 
 `leitura` reads `.xlsx`/`.csv` files into plain rows (no database): the first visible sheet, the header
 under any title rows, footers dropped, merged cells filled down; `valores` reads a cell as what it is

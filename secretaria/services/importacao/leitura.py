@@ -424,8 +424,7 @@ def _texto_titulo(valor: Valor) -> str:
 
 
 def _letra(indice: int) -> str:
-    n, texto = indice + 1, ""
-    while n:
-        n, resto = divmod(n - 1, 26)
-        texto = chr(65 + resto) + texto
-    return texto
+    """The sheet's name of the column at 0-based `indice` ("A", "AB")."""
+    from openpyxl.utils import get_column_letter
+
+    return str(get_column_letter(indice + 1))

@@ -1,4 +1,4 @@
-"""Administração › Assinatura digital (issue 29): the office's trust roots and revocation lists, the timestamp
+"""Administração › Assinatura digital: the office's trust roots and revocation lists, the timestamp
 server, and which kinds of document are signed by whoever issues them. The certificates themselves are never
 here: each user chooses their own on their own PC (the case screen's "Meu certificado digital…")."""
 

@@ -1,4 +1,4 @@
-"""Administração → Importação: the office's past brought in (issue 17) — the history of autos from the paper
+"""Administração → Importação: the office's past brought in — the history of autos from the paper
 books and the registries, each through the import dialog (preview before anything is written)."""
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ class PaginaCadastro(PaginaListaServico):
             )
 
     def importar_planilha(self) -> QDialog:
-        """The import dialog for this registry (issue 17); the list reloads after an import."""
+        """The import dialog for this registry; the list reloads after an import."""
         from secretaria.ui.importacao import abrir_importacao
 
         return abrir_importacao(self.contexto, self.lista, self, ao_importar=lambda _r: self.recarregar())

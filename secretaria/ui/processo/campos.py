@@ -1,7 +1,7 @@
 """Small form pieces the case dialogs add on top of `secretaria.ui.widgets` (part A's shared widgets).
 
-Only what those lack: a multi-line text where Tab leaves the field, a searchable combo, and a helper to
-refill a combo keeping the choice.
+Only what those lack: a multi-line text where Tab leaves the field, a searchable combo, a helper to
+refill a combo keeping the choice, and the timeline table of the case and of the cassação.
 """
 
 from __future__ import annotations
@@ -13,18 +13,20 @@ from collections.abc import Iterable
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QCompleter,
     QFormLayout,
-    QHBoxLayout,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
-    QPushButton,
+    QTableView,
     QWidget,
 )
 
+from secretaria.ui.modelo_tabela import ModeloTabela
 from secretaria.ui.widgets import Formulario
 
 COR_SECUNDARIA = "#4b5563"
@@ -170,16 +172,6 @@ def alinhar_rotulos(*formularios: Formulario) -> None:
             r.setAlignment(Qt.AlignmentFlag.AlignRight | vertical)
 
 
-def linha_botoes(*botoes: QPushButton) -> QWidget:
-    caixa = QWidget()
-    h = QHBoxLayout(caixa)
-    h.setContentsMargins(0, 0, 0, 0)
-    for b in botoes:
-        h.addWidget(b)
-    h.addStretch(1)
-    return caixa
-
-
 def rotulo_dica(texto: str = "") -> QLabel:
     """A grey explanatory line under a field (the deadline computed, the allowed range...)."""
     rotulo = QLabel(texto)
@@ -196,3 +188,22 @@ def item_vazio(lista: QListWidget, texto: str) -> QListWidgetItem:
     item.setForeground(QBrush(QColor(COR_SECUNDARIA)))
     lista.addItem(item)
     return item
+
+
+def tabela_de_eventos(modelo: ModeloTabela, nome: str) -> QTableView:
+    """A timeline table over `modelo` (date, act, then the rest), read only: whole rows selected, text wrapped
+    and each row as tall as its text, the date and the act as wide as theirs; Tab leaves it. The caller sizes
+    the other columns."""
+    tabela = QTableView()
+    tabela.setModel(modelo)
+    tabela.setAccessibleName(nome)
+    tabela.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    tabela.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    tabela.setWordWrap(True)
+    tabela.setTabKeyNavigation(False)
+    tabela.verticalHeader().setVisible(False)
+    tabela.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    cab = tabela.horizontalHeader()
+    cab.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    cab.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+    return tabela

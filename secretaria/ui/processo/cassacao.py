@@ -17,7 +17,6 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QHBoxLayout,
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -38,7 +36,7 @@ from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.atos import DialogoRegistro
-from secretaria.ui.processo.campos import CampoTexto, item_vazio
+from secretaria.ui.processo.campos import CampoTexto, item_vazio, tabela_de_eventos
 from secretaria.ui.processo.painel_sancao import COR_ALERTA, COR_BLOQUEIO, COR_SECUNDARIA
 from secretaria.ui.widgets import CampoData, Formulario
 
@@ -293,18 +291,8 @@ class PainelCassacao(QWidget):
         self.modelo = ModeloTabela(
             self.fonte_eventos, cores=CORES_EVENTOS_CASSACAO, alinhar_titulos=False, parent=self
         )
-        self.tabela = QTableView()
-        self.tabela.setModel(self.modelo)
-        self.tabela.setAccessibleName("Linha do tempo do procedimento")
-        self.tabela.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.tabela.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.tabela.setWordWrap(True)
-        self.tabela.setTabKeyNavigation(False)
-        self.tabela.verticalHeader().setVisible(False)
-        self.tabela.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tabela = tabela_de_eventos(self.modelo, "Linha do tempo do procedimento")
         cab = self.tabela.horizontalHeader()
-        cab.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         cab.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         cab.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
 

@@ -22,18 +22,15 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QTableView,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -67,7 +64,7 @@ from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.anexos import preencher_lista_anexos, salvar_copia_do_anexo_selecionado
 from secretaria.ui.processo.atos import DIALOGOS_ATOS
-from secretaria.ui.processo.campos import item_vazio
+from secretaria.ui.processo.campos import item_vazio, tabela_de_eventos
 from secretaria.ui.processo.painel_sancao import (
     COR_ALERTA,
     COR_BLOQUEIO,
@@ -315,19 +312,8 @@ class TelaCaso(QDialog):
         self.modelo = ModeloTabela(
             self.fonte_linha_do_tempo, cores=CORES_LINHA_DO_TEMPO, alinhar_titulos=False, parent=self
         )
-        self.linha_do_tempo = QTableView()
-        self.linha_do_tempo.setModel(self.modelo)
-        self.linha_do_tempo.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.linha_do_tempo.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.linha_do_tempo.setWordWrap(True)
-        self.linha_do_tempo.setTabKeyNavigation(False)
-        self.linha_do_tempo.verticalHeader().setVisible(False)
-        self.linha_do_tempo.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        cab = self.linha_do_tempo.horizontalHeader()
-        cab.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        cab.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        cab.setStretchLastSection(True)
-        self.linha_do_tempo.setAccessibleName("Linha do tempo do caso")
+        self.linha_do_tempo = tabela_de_eventos(self.modelo, "Linha do tempo do caso")
+        self.linha_do_tempo.horizontalHeader().setStretchLastSection(True)
 
         self.detalhes = QTextBrowser()
         self.detalhes.setOpenLinks(False)
@@ -697,7 +683,7 @@ class TelaCaso(QDialog):
         self.botao_copia_documento = QPushButton("Salvar cópia do PDF…")
         self.botao_reimprimir.clicked.connect(lambda: self._documento("imprimir"))
         self.botao_copia_documento.clicked.connect(lambda: self._documento("salvar"))
-        # Issue 29: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
+        # Digital signatures: sign an unsigned copy later (a new version), check any PDF, choose one's own A1 file.
         self.botao_assinar = QPushButton("A&ssinar digitalmente…")
         self.botao_assinar.setToolTip(
             "Assina o documento selecionado, emitido sem assinatura, como nova versão."

@@ -39,11 +39,10 @@ def ler_decimal(texto: str) -> Decimal | None:
 
 
 class RotuloValor(QLabel):
-    """A read-only value in a form or panel: money ("R$ 1.234,56") or URM ("12,50 URM"), right-aligned.
+    """A read-only fine in a form or panel, right-aligned: URM and R$ ("12,50 URM = R$ 2.059,25"), or the URM
+    alone when the R$ is not known.
 
     rotulo = RotuloValor()
-    rotulo.definir_reais(Decimal("164.74"))   # "R$ 164,74"
-    rotulo.definir_urm(Decimal("1"))          # "1,00 URM"
     rotulo.definir_urm_e_reais(Decimal("1"), Decimal("164.74"))  # "1,00 URM = R$ 164,74"
     """
 
@@ -51,12 +50,6 @@ class RotuloValor(QLabel):
         super().__init__("—", parent)
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
-    def definir_reais(self, valor: Decimal | None) -> None:
-        self.setText(texto_reais(valor))
-
-    def definir_urm(self, valor: Decimal | None, casas: int = 2) -> None:
-        self.setText(texto_urm(valor, casas))
 
     def definir_urm_e_reais(self, urm: Decimal | None, reais: Decimal | None) -> None:
         if urm is None:
