@@ -145,7 +145,7 @@ def test_muitos_avisos_no_postgresql_leem_a_auditoria(
         pytest.skip("só o PostgreSQL manda avisos")
     import secretaria.db as db
 
-    monkeypatch.setattr(db, "_MAX_ENTIDADES_AVISO", 1)
+    monkeypatch.setattr(db.notificacao, "_MAX_ENTIDADES_AVISO", 1)
     vigia = Vigia(banco)
     fabrica.popular(outro)  # no audit rows: nothing to say
     from secretaria.services import auditoria
