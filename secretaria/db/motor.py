@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from secretaria.db.espera import ESPERA_COM_AVISO, _espera_na_janela, ao_esperar_banco
+from secretaria.db.espera import ESPERA_COM_AVISO, aviso_de_espera, espera_da_transacao
 from secretaria.db.falhas import ErroBanco
 from secretaria.db.retentativas import TENTATIVAS
 from secretaria.db.sqlite import SQLITE_ESPERA_MS, _configurar_sqlite
@@ -45,9 +45,9 @@ def _configurar_postgresql(engine: sa.Engine) -> None:
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()
-        espera = _espera_na_janela(opcoes)
+        espera = espera_da_transacao(opcoes)
         leitura = opcoes.get("sqlite_begin") == "DEFERRED"  # `Banco.leitura()`: never cut short
-        if espera is None and not leitura and ao_esperar_banco.get() is not None:
+        if espera is None and not leitura and aviso_de_espera() is not None:
             # a background task: each attempt waits a second for a lock, com_retentativas tells the hook
             espera = ESPERA_COM_AVISO / TENTATIVAS
         if espera is not None:  # for this transaction only (SET LOCAL)

@@ -14,7 +14,7 @@ from typing import ParamSpec, TypeVar
 
 import sqlalchemy as sa
 
-from secretaria.db.espera import ao_esperar_banco
+from secretaria.db.espera import aviso_de_espera
 from secretaria.db.falhas import BancoOcupado
 
 _log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) 
                 raise BancoOcupado() from exc
             ESTATISTICAS.retentativas += 1
             _log.info("Transação repetida (%s/%s): %s", tentativa + 1, limite, type(exc).__name__)
-            aviso = ao_esperar_banco.get()
+            aviso = aviso_de_espera()
             if aviso is not None:
                 aviso(time.monotonic() - inicio)
             time.sleep(_pausa(tentativa))

@@ -13,11 +13,11 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from secretaria.db.espera import (
-    _FATIA_DE_ESPERA,
     ESPERA_COM_AVISO,
+    FATIA_DE_ESPERA,
     OPCAO_ESPERA,
-    _espera_na_janela,
-    ao_esperar_banco,
+    aviso_de_espera,
+    espera_da_transacao,
 )
 from secretaria.db.falhas import MENSAGEM_OCUPADO, BancoOcupado
 from secretaria.db.retentativas import ESTATISTICAS, TENTATIVAS, _pausa, eh_transitorio
@@ -64,15 +64,15 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()
         modo = opcoes.get("sqlite_begin", "IMMEDIATE")
-        espera = _espera_na_janela(opcoes)
+        espera = espera_da_transacao(opcoes)
         bruta = conn.connection.driver_connection
         assert isinstance(bruta, sqlite3.Connection)
         # busy_timeout belongs to the connection: set it for this transaction only when it differs from
         # what the connection has now (a pooled connection remembers it in its record's info).
         info = conn.connection.info
-        aviso = ao_esperar_banco.get() if espera is None and modo != "DEFERRED" else None
+        aviso = aviso_de_espera() if espera is None and modo != "DEFERRED" else None
         if aviso is not None:  # a background task: short slices, the user told after each
-            espera_ms = int(_FATIA_DE_ESPERA * 1000)
+            espera_ms = int(FATIA_DE_ESPERA * 1000)
         else:
             espera_ms = SQLITE_ESPERA_MS if espera is None else max(1, int(espera * 1000))
         if info.get(OPCAO_ESPERA, SQLITE_ESPERA_MS) != espera_ms:
@@ -85,7 +85,7 @@ def _configurar_sqlite(engine: sa.Engine) -> None:
 
 
 def _iniciar_sqlite_avisando(bruta: sqlite3.Connection, modo: str, aviso: Callable[[float], None]) -> None:
-    """BEGIN for a background task: tried every `_FATIA_DE_ESPERA` (busy_timeout) until ESPERA_COM_AVISO,
+    """BEGIN for a background task: tried every `FATIA_DE_ESPERA` (busy_timeout) until ESPERA_COM_AVISO,
     `aviso(segundos)` after each busy attempt (it may raise: nothing has happened yet)."""
     inicio = time.monotonic()
     while True:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     # window, shown right after, needs none of it.
     import sqlalchemy.orm as so
 
-from secretaria.db.espera import OPCAO_ESPERA, _ato_da_janela, _curta
+from secretaria.db.espera import OPCAO_ESPERA, contar_gravacao, espera_curta
 from secretaria.db.falhas import BancoOcupado, ValorRecusadoPeloBanco, recusa_do_banco
 from secretaria.db.retentativas import eh_transitorio
 from secretaria.erros import ConflitoEdicao, ErroDominio, SessaoEncerrada, verificar_versao
@@ -116,7 +116,7 @@ class UnidadeDeTrabalho:
         if isinstance(exc, sa.exc.DBAPIError) and eh_transitorio(exc):
             # On the GUI thread a lock not obtained within its short wait is told at once (the window waits
             # off the GUI thread instead): retrying here would freeze the window once per attempt.
-            raise BancoOcupado(repetir=not _curta()) from exc
+            raise BancoOcupado(repetir=not espera_curta()) from exc
         if isinstance(exc, sa.exc.DataError | OverflowError):
             _log.warning("Valor recusado pelo banco de dados: %s", type(exc).__name__)
             raise ValorRecusadoPeloBanco() from exc
@@ -131,9 +131,7 @@ class UnidadeDeTrabalho:
     def commit(self) -> None:
         self.session.commit()
         self._confirmado = True
-        ato = _ato_da_janela.get()
-        if ato is not None:
-            ato.gravadas += 1
+        contar_gravacao()
 
     def rollback(self) -> None:
         self.session.rollback()

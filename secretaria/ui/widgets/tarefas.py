@@ -35,8 +35,9 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from secretaria.db import BancoOcupado, ErroBanco, ao_esperar_banco
+from secretaria.db import BancoOcupado, ErroBanco
 from secretaria.services.base import Cancelado, ErroDominio
+from secretaria.ui.widgets.espera_banco import aguardando_banco
 
 _log = logging.getLogger(__name__)
 
@@ -175,7 +176,7 @@ class Tarefa(QThread):
         self._aguardando_ate = time.monotonic() + 1.5
 
     def run(self) -> None:
-        ao_esperar_banco.set(self._aguardando_banco)  # this thread's units of work wait in short slices
+        aguardando_banco(self._aguardando_banco)  # this thread's units of work wait in short slices
         self.erro = None
         # Python's cyclic collector holds the GIL while it scans every tracked object: with a big document's
         # objects alive, each full collection froze the window for up to seconds (the ficha of an operator
