@@ -7,7 +7,7 @@ file that is not a Secretaria database or whose schema is newer than this progra
 One job per module: `url` (the URL and the default file), `motor` (the engine), `sqlite` (SQLite's settings
 and its BEGIN), `texto` (text no database can store), `falhas` (the refusals), `retentativas` (retries of a
 busy or aborted transaction), `espera` (how long a window's transactions wait for a lock), `unidade` (the
-unit of work), `notificacao` (change notification), `arquivos` (the SQLite files open in this process),
+unit of work), `arquivos` (the SQLite files open in this process),
 `rede` (SQLite on a network share), `copia` (copying a live SQLite file), `banco` (opening a database).
 Everything the rest of the program uses is imported from here.
 """
@@ -15,7 +15,7 @@ Everything the rest of the program uses is imported from here.
 from __future__ import annotations
 
 from secretaria.db.arquivos import eh_arquivo_de_banco_aberto
-from secretaria.db.banco import Banco, Observador, abrir_banco, banco_sobre_conexao
+from secretaria.db.banco import CHAVE_ORIGEM, Banco, Observador, Origem, abrir_banco, banco_sobre_conexao
 from secretaria.db.copia import copiar_sqlite
 from secretaria.db.espera import (
     ESPERA_COM_AVISO,
@@ -32,7 +32,6 @@ from secretaria.db.falhas import (
     recusa_do_banco,
 )
 from secretaria.db.motor import criar_engine
-from secretaria.db.notificacao import CANAL_MUDANCAS, Origem, aviso_de_mudanca
 from secretaria.db.rede import VARIAVEL_REDE, conferir_pasta_local, pasta_de_rede
 from secretaria.db.retentativas import (
     ESTATISTICAS,
@@ -62,7 +61,7 @@ from secretaria.db.url import (
 )
 
 __all__ = [
-    "CANAL_MUDANCAS",
+    "CHAVE_ORIGEM",
     "ESPERA_COM_AVISO",
     "ESTATISTICAS",
     "MENSAGEM_OCUPADO",
@@ -89,7 +88,6 @@ __all__ = [
     "analisar_url",
     "arquivo_inexistente",
     "arquivo_sqlite",
-    "aviso_de_mudanca",
     "banco_sobre_conexao",
     "com_retentativas",
     "conferir_pasta_local",

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,7 +26,6 @@ from secretaria.db.arquivos import _registrar_arquivo
 from secretaria.db.copia import copiar_sqlite
 from secretaria.db.falhas import ErroBanco
 from secretaria.db.motor import criar_engine
-from secretaria.db.notificacao import Origem, _ouvir_confirmacoes
 from secretaria.db.rede import conferir_pasta_local
 from secretaria.db.sqlite import _configurar_sqlite
 from secretaria.db.unidade import UnidadeDeTrabalho, _anotar_versoes
@@ -42,6 +43,23 @@ class Observador(Protocol):
     def retomar(self) -> None: ...
 
     def fechar(self) -> None: ...
+
+
+CHAVE_ORIGEM = "secretaria_origem"
+"""The key of a write session's `info` that holds its Banco's `Origem` (what the change notification, a
+service, reads: `services.notificacao`)."""
+
+
+@dataclass
+class Origem:
+    """Who this Banco is among the program's windows: an id sent with its notifications, and the audit rows
+    its own units of work committed (recent ones), so a window can tell its own acts from another PC's."""
+
+    id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    proprios: deque[int] = field(default_factory=lambda: deque(maxlen=5000))
+
+    def eh_proprio(self, auditoria_id: int) -> bool:
+        return auditoria_id in self.proprios
 
 
 @dataclass
@@ -154,9 +172,8 @@ def _fabricas(
 ) -> tuple[so.sessionmaker[so.Session], so.sessionmaker[so.Session]]:
     import sqlalchemy.orm as so
 
-    escrita = so.sessionmaker(bind=engine, expire_on_commit=False)
+    escrita = so.sessionmaker(bind=engine, expire_on_commit=False, info={CHAVE_ORIGEM: origem})
     event.listen(escrita, "before_flush", _anotar_versoes)
-    _ouvir_confirmacoes(escrita, origem)
     leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
     return escrita, leitura
 

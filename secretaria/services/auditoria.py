@@ -22,6 +22,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
+from secretaria.services import notificacao as notificacao  # its listeners tell other PCs of these rows
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64

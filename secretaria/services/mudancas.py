@@ -5,7 +5,7 @@ since X" is one indexed read of the audit after the last row seen. How a window 
 something to read depends on the database:
 
 - PostgreSQL: every unit of work that commits an audited act sends `pg_notify('secretaria', payload)` inside
-  its transaction (`db._ouvir_confirmacoes`); the watcher keeps one autocommit connection of its own that
+  its transaction (`services.notificacao`); the watcher keeps one autocommit connection of its own that
   `LISTEN`s, whose socket (`descritor()`) the window watches, and `ler()` drains the notifications without
   blocking. When the server drops that connection the watcher reconnects quietly and reads the audit for
   whatever it missed.
@@ -32,8 +32,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from secretaria.db import CANAL_MUDANCAS, Banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite
 from secretaria.services.auditoria import ENTIDADE_ACESSO as ENTIDADE_ACESSO
+from secretaria.services.notificacao import CANAL_MUDANCAS
 
 _log = logging.getLogger(__name__)
 LIMITE_LEITURA = 500

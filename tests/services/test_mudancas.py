@@ -13,8 +13,9 @@ from datetime import date
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import CANAL_MUDANCAS, Banco, aviso_de_mudanca
+from secretaria.db import Banco
 from secretaria.services.mudancas import Mudanca, Vigia
+from secretaria.services.notificacao import CANAL_MUDANCAS, aviso_de_mudanca
 from secretaria.services.semente import abrir_e_semear
 from tests.helpers import fabrica
 
@@ -143,9 +144,9 @@ def test_muitos_avisos_no_postgresql_leem_a_auditoria(
     """A notification that names nothing (too many records in one act) makes the watcher read the audit."""
     if banco.eh_sqlite:
         pytest.skip("só o PostgreSQL manda avisos")
-    import secretaria.db as db
+    from secretaria.services import notificacao
 
-    monkeypatch.setattr(db.notificacao, "_MAX_ENTIDADES_AVISO", 1)
+    monkeypatch.setattr(notificacao, "_MAX_ENTIDADES_AVISO", 1)
     vigia = Vigia(banco)
     fabrica.popular(outro)  # no audit rows: nothing to say
     from secretaria.services import auditoria
