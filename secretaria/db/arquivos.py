@@ -11,7 +11,7 @@ _SUFIXOS_SQLITE = ("", "-wal", "-shm", "-journal")
 _arquivos_abertos: dict[Path, int] = {}
 
 
-def _registrar_arquivo(arquivo: Path, abertos: int) -> None:
+def registrar_arquivo(arquivo: Path, abertos: int) -> None:
     chave = arquivo.absolute()
     restantes = _arquivos_abertos.get(chave, 0) + abertos
     if restantes > 0:

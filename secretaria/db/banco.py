@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.db.arquivos import _registrar_arquivo
+from secretaria.db.arquivos import registrar_arquivo
 from secretaria.db.copia import copiar_sqlite
 from secretaria.db.falhas import ErroBanco
 from secretaria.db.motor import criar_engine
 from secretaria.db.rede import conferir_pasta_local
-from secretaria.db.sqlite import _configurar_sqlite
-from secretaria.db.unidade import UnidadeDeTrabalho, _anotar_versoes
+from secretaria.db.sqlite import configurar_sqlite
+from secretaria.db.unidade import UnidadeDeTrabalho, anotar_versoes
 from secretaria.db.url import arquivo_sqlite, eh_sqlite, mascarar_url, resolver_url, url_padrao
 from secretaria.erros import SessaoEncerrada
 
@@ -163,7 +163,7 @@ class Banco:
         self.engine.dispose()
         arquivo = arquivo_sqlite(self.url)
         if arquivo is not None and not self._fechado:
-            _registrar_arquivo(arquivo, -1)
+            registrar_arquivo(arquivo, -1)
         self._fechado = True
 
 
@@ -173,7 +173,7 @@ def _fabricas(
     import sqlalchemy.orm as so
 
     escrita = so.sessionmaker(bind=engine, expire_on_commit=False, info={CHAVE_ORIGEM: origem})
-    event.listen(escrita, "before_flush", _anotar_versoes)
+    event.listen(escrita, "before_flush", anotar_versoes)
     leitura = so.sessionmaker(bind=engine.execution_options(sqlite_begin="DEFERRED"), expire_on_commit=False)
     return escrita, leitura
 
@@ -184,7 +184,7 @@ def banco_sobre_conexao(url: str, conexao: sqlite3.Connection) -> Banco:
     exclusive lock (a restore migrates and audits the restored file before anyone else may open it).
     Closing the Banco closes `conexao`."""
     engine = sa.create_engine("sqlite://", creator=lambda: conexao, poolclass=sa.pool.StaticPool)
-    _configurar_sqlite(engine)
+    configurar_sqlite(engine)
     return Banco(url=url, engine=engine)
 
 
@@ -248,7 +248,7 @@ def abrir_banco(url: str | None = None, *, migrar: bool = True, criar_pasta: boo
         migracoes.atualizar(engine)
     banco = Banco(url=url, engine=engine)
     if arquivo is not None:
-        _registrar_arquivo(arquivo, +1)
+        registrar_arquivo(arquivo, +1)
     return banco
 
 

@@ -9,15 +9,15 @@ from sqlalchemy import event
 from secretaria.db.espera import ESPERA_COM_AVISO, aviso_de_espera, espera_da_transacao
 from secretaria.db.falhas import ErroBanco
 from secretaria.db.retentativas import TENTATIVAS
-from secretaria.db.sqlite import SQLITE_ESPERA_MS, _configurar_sqlite
-from secretaria.db.texto import _recusar_texto_invalido
+from secretaria.db.sqlite import SQLITE_ESPERA_MS, configurar_sqlite
+from secretaria.db.texto import recusar_texto_invalido
 from secretaria.db.url import analisar_url, mascarar_url
 
 
 def criar_engine(url: str) -> sa.Engine:
     """An engine with the project's connection settings (WAL, foreign keys, BEGIN IMMEDIATE on SQLite)."""
     engine = _criar_engine(url)
-    event.listen(engine, "before_cursor_execute", _recusar_texto_invalido)
+    event.listen(engine, "before_cursor_execute", recusar_texto_invalido)
     return engine
 
 
@@ -26,7 +26,7 @@ def _criar_engine(url: str) -> sa.Engine:
     backend = u.get_backend_name()
     if backend == "sqlite":
         engine = sa.create_engine(u, connect_args={"timeout": SQLITE_ESPERA_MS / 1000})
-        _configurar_sqlite(engine)
+        configurar_sqlite(engine)
         return engine
     if backend == "postgresql":
         if u.drivername == "postgresql":

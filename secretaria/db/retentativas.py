@@ -73,7 +73,7 @@ def eh_transitorio(exc: BaseException) -> bool:
     return isinstance(sqlstate, str) and sqlstate in _PG_TRANSITORIOS
 
 
-def _pausa(tentativa: int) -> float:
+def pausa(tentativa: int) -> float:
     base: float = min(PAUSA_MAXIMA, PAUSA_INICIAL * 2**tentativa)
     return base * random.uniform(0.5, 1.0)
 
@@ -101,7 +101,7 @@ def com_retentativas(funcao: Callable[[], T], *, tentativas: int | None = None) 
             aviso = aviso_de_espera()
             if aviso is not None:
                 aviso(time.monotonic() - inicio)
-            time.sleep(_pausa(tentativa))
+            time.sleep(pausa(tentativa))
     raise AssertionError("inalcançável")  # pragma: no cover
 
 

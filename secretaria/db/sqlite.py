@@ -20,7 +20,7 @@ from secretaria.db.espera import (
     espera_da_transacao,
 )
 from secretaria.db.falhas import MENSAGEM_OCUPADO, BancoOcupado
-from secretaria.db.retentativas import ESTATISTICAS, TENTATIVAS, _pausa, eh_transitorio
+from secretaria.db.retentativas import ESTATISTICAS, TENTATIVAS, eh_transitorio, pausa
 
 _log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ SQLITE_AMOSTRA_ANALISE = 1000
 """Rows of each index `PRAGMA optimize` samples for the planner's statistics (SQLite's analysis_limit)."""
 
 
-def _configurar_sqlite(engine: sa.Engine) -> None:
+def configurar_sqlite(engine: sa.Engine) -> None:
     @event.listens_for(engine, "connect")
     def _ao_conectar(dbapi_conn: sqlite3.Connection, _registro: Any) -> None:
         # Take over BEGIN from pysqlite so that writers can ask for BEGIN IMMEDIATE: the write lock is
@@ -120,4 +120,4 @@ def _iniciar_sqlite(bruta: sqlite3.Connection, modo: str, espera: float | None =
             if tentativa == TENTATIVAS - 1 or time.monotonic() - inicio >= prazo:
                 raise BancoOcupado(repetir=False) from exc
             ESTATISTICAS.retentativas += 1
-            time.sleep(_pausa(tentativa))
+            time.sleep(pausa(tentativa))

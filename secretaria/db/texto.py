@@ -14,7 +14,7 @@ from secretaria.erros import ErroDominio
 class TextoInvalido(ErroDominio):
     """A text holding a lone surrogate (a UTF-16 half, "\\ud800"): no letter at all, and not encodable as
     UTF-8, so neither database can store or search it. Any text reaching the database meets this one rule
-    (`_recusar_texto_invalido`): the act, search or login is refused as a normal refusal, nothing written."""
+    (`recusar_texto_invalido`): the act, search or login is refused as a normal refusal, nothing written."""
 
     def __init__(self, campo: str | None) -> None:
         super().__init__(
@@ -35,7 +35,7 @@ def texto_invalido(valor: object) -> bool:
     return isinstance(valor, str) and not valor.isascii() and _SURROGATO.search(valor) is not None
 
 
-def _recusar_texto_invalido(
+def recusar_texto_invalido(
     _conn: sa.Connection,
     _cursor: Any,
     _sql: str,

@@ -190,7 +190,7 @@ def _suspeitos_de_conflito(sessao: so.Session) -> list[tuple[type[Any], tuple[An
 _CHAVE_VERSOES = "secretaria_versoes_carregadas"
 
 
-def _anotar_versoes(sessao: so.Session, _contexto: Any, _instancias: Any) -> None:
+def anotar_versoes(sessao: so.Session, _contexto: Any, _instancias: Any) -> None:
     import sqlalchemy.orm as so
 
     from secretaria.models import Versionado
