@@ -23,7 +23,14 @@ def servidor_mudo() -> Iterator[int]:
         yield int(escuta.getsockname()[1])
 
 
-def apontar_para(banco: Banco, porta: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the new connections that `banco`'s watcher opens go to `porta` (the pool keeps its own)."""
+@contextmanager
+def servidor_fora_do_ar(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Within: the new connections `banco`'s watcher opens go to a server that never answers (the pool keeps
+    its own). Its pause between attempts starts short, so that the test need not wait for a second one."""
+    from secretaria.services import mudancas
+
+    monkeypatch.setattr(mudancas, "ESPERA_INICIAL", 0.05)
     url: sa.URL = banco.engine.url
-    monkeypatch.setattr(banco.engine, "url", url.set(host="127.0.0.1", port=porta))
+    with servidor_mudo() as porta, monkeypatch.context() as mp:
+        mp.setattr(banco.engine, "url", url.set(host="127.0.0.1", port=porta))
+        yield

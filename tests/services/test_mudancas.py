@@ -206,13 +206,10 @@ def test_reconexao_ao_servidor_que_nao_responde_nao_prende_quem_le(
     up to the connect timeout); once the server is back, the watcher reconnects and reads what it missed."""
     if banco.eh_sqlite:
         pytest.skip("a reconexão em segundo plano é a do PostgreSQL")
-    from secretaria.services import mudancas
-    from tests.helpers.servidor_mudo import apontar_para, servidor_mudo
+    from tests.helpers.servidor_mudo import servidor_fora_do_ar
 
-    monkeypatch.setattr(mudancas, "ESPERA_INICIAL", 0.05)
     vigia = Vigia(banco)
-    with servidor_mudo() as porta, monkeypatch.context() as mp:
-        apontar_para(banco, porta, mp)
+    with servidor_fora_do_ar(banco, monkeypatch):
         vigia._conexao.close()  # the listener dropped: the next reads reconnect
         assert vigia.ler() == [] and not vigia.conectado
         assert vigia.ler() == []  # starts the attempt and returns...

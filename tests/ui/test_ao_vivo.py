@@ -499,13 +499,10 @@ def test_reconexao_ao_servidor_que_nao_responde_nao_prende_a_janela(
         pytest.skip("a reconexão em segundo plano é a do PostgreSQL")
     from PySide6.QtCore import QTimer
 
-    from secretaria.services import mudancas
-    from tests.helpers.servidor_mudo import apontar_para, servidor_mudo
+    from tests.helpers.servidor_mudo import servidor_fora_do_ar
 
-    monkeypatch.setattr(mudancas, "ESPERA_INICIAL", 0.05)
     vigia = VigiaMudancas(banco)
-    with servidor_mudo() as porta, monkeypatch.context() as mp:
-        apontar_para(banco, porta, mp)
+    with servidor_fora_do_ar(banco, monkeypatch):
         with outro.engine.connect() as conn:
             conn.execute(sa.select(sa.func.pg_terminate_backend(vigia.vigia._conexao.info.backend_pid)))
             conn.commit()
