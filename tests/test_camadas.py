@@ -9,6 +9,7 @@ package's purity at run time as well (no Qt, no SQLAlchemy).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -162,6 +163,42 @@ def test_tabela_cobre_todas_as_camadas() -> None:
     assert all(permitidas <= set(PERMITIDAS) for permitidas in PERMITIDAS.values())
 
 
+def tabela_do_desenvolvimento(texto: str) -> dict[str, tuple[set[str], set[str]]]:
+    """The layer table of DESENVOLVIMENTO.md: for each layer (first column), its modules (second column, under
+    `secretaria.`) and the layers it may import (last column), each name in backticks."""
+    secao = texto.split("## Layers and their import rule", 1)[1].split("\n## ", 1)[0]
+    tabela: dict[str, tuple[set[str], set[str]]] = {}
+    for linha in secao.splitlines():
+        if not linha.startswith("| `"):
+            continue
+        celulas = [c.strip() for c in linha.strip().strip("|").split("|")]
+        nomes = [re.findall(r"`([^`]+)`", c) for c in celulas]
+        assert nomes[0][0] not in tabela, f"camada repetida: {nomes[0][0]}"
+        tabela[nomes[0][0]] = (set(nomes[1]), set(nomes[-1]))
+    return tabela
+
+
+def test_tabela_do_desenvolvimento_e_a_do_teste() -> None:
+    raiz = Path(secretaria.__file__).resolve().parent.parent
+    documento = tabela_do_desenvolvimento((raiz / "DESENVOLVIMENTO.md").read_text(encoding="utf-8"))
+    esperada = {
+        nome: (
+            {m.removeprefix("secretaria.") for m, c in CAMADAS.items() if c == nome},
+            set(permitidas),
+        )
+        for nome, permitidas in PERMITIDAS.items()
+    }
+    assert documento == esperada
+
+
+def test_tabela_do_desenvolvimento_acusa_diferenca() -> None:
+    texto = (
+        "## Layers and their import rule\n\n| layer | modules | what | may import |\n|---|---|---|---|\n"
+        "| `db` | `db` | engine | `models`, `relogio` |\n\n## Next\n| `x` | `y` | z | — |\n"
+    )
+    assert tabela_do_desenvolvimento(texto) == {"db": ({"db"}, {"models", "relogio"})}
+
+
 def _plantar(raiz: Path, caminho: str, codigo: str) -> None:
     arquivo = raiz / caminho
     arquivo.parent.mkdir(parents=True, exist_ok=True)
@@ -175,7 +212,7 @@ def _plantar(raiz: Path, caminho: str, codigo: str) -> None:
     ("caminho", "codigo", "esperado"),
     [
         (
-            "secretaria/db.py",
+            "secretaria/db/banco.py",
             "from secretaria.services.semente import semear_basico\n",
             "db não pode importar",
         ),

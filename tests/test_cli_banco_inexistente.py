@@ -70,7 +70,7 @@ def test_banco_que_nao_existe_e_recusado_sem_criar_nada(
 def test_banco_padrao_que_nao_existe_so_a_janela_cria(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("secretaria.db.pasta_dados", lambda: tmp_path / "dados")
+    monkeypatch.setattr("secretaria.db.url.pasta_dados", lambda: tmp_path / "dados")
     assert cli.main(["relatorio", "mensal", "2026-11", "-o", str(tmp_path / "m.xlsx")]) == cli.SAIDA_ERRO
     assert "abra o programa uma vez" in capsys.readouterr().err
     assert _arquivos(tmp_path) == []

@@ -171,3 +171,48 @@ def test_sqlite_guarda_as_estatisticas_do_planejador_ao_fechar(tmp_path: Path) -
     finally:
         conexao.close()
     assert "auto_infracao" in tabelas
+
+
+def test_a_espera_da_janela_e_uma_politica_injetada(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database layer reads no window state: a busy write gives up at once only when the injected policy
+    says so (the GUI thread's short wait), and each commit is told to it."""
+    import time
+
+    from secretaria import db
+
+    class Politica:
+        gravadas = 0
+
+        def espera_curta(self) -> float | None:
+            return 0.05
+
+        def aviso(self) -> None:
+            return None
+
+        def gravou(self) -> None:
+            self.gravadas += 1
+
+    arquivo = tmp_path / "a.sqlite"
+    banco = abrir_e_semear(f"sqlite:///{arquivo}")
+    monkeypatch.setattr(db.espera, "_politica", db.politica_de_espera())
+    politica = Politica()
+    db.definir_politica_de_espera(politica)
+    trava = sqlite3.connect(arquivo, isolation_level=None)
+    trava.execute("BEGIN IMMEDIATE")  # another program holding the write lock
+    try:
+        inicio = time.monotonic()
+        with pytest.raises(db.BancoOcupado) as recusa, banco.uow() as uow:
+            uow.session.merge(Configuracao(chave="x", valor="1"))
+            uow.commit()
+        assert time.monotonic() - inicio < db.SQLITE_ESPERA_MS / 1000  # not the usual wait
+        assert not recusa.value.repetir and politica.gravadas == 0
+    finally:
+        trava.rollback()
+        trava.close()
+    with banco.uow() as uow:
+        uow.session.merge(Configuracao(chave="x", valor="1"))
+        uow.commit()
+    assert politica.gravadas == 1
+    db.definir_politica_de_espera(None)
+    assert db.politica_de_espera() is not politica
+    banco.fechar()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
@@ -22,6 +23,7 @@ import sqlalchemy.orm as so
 from secretaria import relogio
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
+from secretaria.services import notificacao as notificacao  # its listeners tell other PCs of these rows
 from secretaria.services.base import ROTULOS_PAPEIS, Assinante, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64
@@ -30,8 +32,12 @@ ENTIDADE_ACESSO = "acesso"
 """The entity of the login rows (entries, exits, refusals, lockouts): events of a session, never an image
 of a record, so the verification's comparison of records with their audit leaves them alone."""
 _CHAVE_CONFERIDO = "secretaria_ator_conferido"
-_entradas_registradas: set[str] = set()
-"""Tokens of delayed logins seen recorded (committed) in the audit: their sessions stop looking."""
+_MAX_ENTRADAS_LEMBRADAS = 256
+_entradas_registradas: dict[str, None] = {}
+"""Tokens of delayed logins seen recorded (committed) in the audit, oldest first: their sessions stop
+looking. Only the latest `_MAX_ENTRADAS_LEMBRADAS` (a process sees a few sessions a day): a session whose
+token was forgotten looks its row up once more and finds it, never writes it twice."""
+_trava_entradas = threading.Lock()
 
 
 COLUNAS_FORA_DA_IMAGEM: dict[str, frozenset[str]] = {"usuario": frozenset({"senha_hash"})}
@@ -253,7 +259,7 @@ def _registrar_entrada_adiada(sessao: so.Session, ator: Ator, token: str, moment
         .limit(1)
     )
     if ja is not None:
-        _entradas_registradas.add(token)
+        _lembrar_entrada(token)
         return
     assert ator.usuario_id is not None
     tabela = Base.metadata.tables["usuario"]
@@ -275,6 +281,13 @@ def _registrar_entrada_adiada(sessao: so.Session, ator: Ator, token: str, moment
         {"usuario_id": ator.usuario_id, "entrada_em": momento.isoformat(), "registro": "adiado"},
         ator.chave,
     )
+
+
+def _lembrar_entrada(token: str) -> None:
+    with _trava_entradas:
+        _entradas_registradas[token] = None
+        while len(_entradas_registradas) > _MAX_ENTRADAS_LEMBRADAS:
+            del _entradas_registradas[next(iter(_entradas_registradas))]
 
 
 def registrar(

@@ -5,10 +5,11 @@ since X" is one indexed read of the audit after the last row seen. How a window 
 something to read depends on the database:
 
 - PostgreSQL: every unit of work that commits an audited act sends `pg_notify('secretaria', payload)` inside
-  its transaction (`db._ouvir_confirmacoes`); the watcher keeps one autocommit connection of its own that
+  its transaction (`services.notificacao`); the watcher keeps one autocommit connection of its own that
   `LISTEN`s, whose socket (`descritor()`) the window watches, and `ler()` drains the notifications without
-  blocking. When the server drops that connection the watcher reconnects quietly and reads the audit for
-  whatever it missed.
+  blocking. When the server drops that connection the watcher reconnects quietly, in a thread of its own (a
+  server that does not answer holds a connection attempt for `TEMPO_CONEXAO`; the window's thread never
+  waits for it), and reads the audit for whatever it missed.
 - SQLite: nothing is sent. `ler()` asks `PRAGMA data_version` on a connection of its own (SQLite's own
   connection to the file, never another open of it): the number changes when another connection committed,
   and only then is the audit read.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,8 +34,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from secretaria.db import CANAL_MUDANCAS, Banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite
 from secretaria.services.auditoria import ENTIDADE_ACESSO as ENTIDADE_ACESSO
+from secretaria.services.notificacao import CANAL_MUDANCAS
 
 _log = logging.getLogger(__name__)
 LIMITE_LEITURA = 500
@@ -41,7 +44,7 @@ LIMITE_LEITURA = 500
 ESPERA_INICIAL, ESPERA_MAXIMA = 1.0, 60.0
 """Seconds between reconnection attempts while the server is away (doubling from the first to the last)."""
 TEMPO_CONEXAO = 3
-"""Seconds a PostgreSQL reconnection may take before giving up (it runs on the window's thread)."""
+"""Seconds a PostgreSQL reconnection may take before giving up (in the watcher's reconnecting thread)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,13 @@ class Vigia:
         self._proxima_tentativa = 0.0
         self.antes_de_soltar: Callable[[], None] | None = None
         """Called just before the watcher's connection closes (the window stops watching its socket)."""
+        self.ao_reconectar: Callable[[], None] | None = None
+        """Called from the reconnecting thread when a new PostgreSQL connection is ready for `ler()` to take
+        over (the window then calls `ler()` at once instead of at its next tick)."""
+        self._trava = threading.Lock()
+        self._tentativa: threading.Thread | None = None
+        self._pronta: Any = None  # a connection the reconnecting thread made, not yet taken over
+        self._geracao = 0  # moved on by a pause or the end: a connection made before is closed, not used
         self._conectar()
         self._ultimo = self._maior_id()
         banco.observadores.append(self)
@@ -100,6 +110,12 @@ class Vigia:
     @property
     def conectado(self) -> bool:
         return self._conexao is not None
+
+    @property
+    def reconectando(self) -> bool:
+        """Whether a PostgreSQL reconnection is under way in its thread."""
+        tentativa = self._tentativa
+        return tentativa is not None and tentativa.is_alive()
 
     def ler(self) -> list[Mudanca]:
         """The changes committed since the last call, without waiting; [] when nothing changed. A dropped
@@ -123,6 +139,7 @@ class Vigia:
     def pausar(self) -> None:
         """Close the connection until `retomar()`; nothing is missed (the audit is read on resuming)."""
         self._pausado = True
+        self._abandonar_tentativa()
         self._descartar()
 
     def retomar(self) -> None:
@@ -130,6 +147,7 @@ class Vigia:
 
     def fechar(self) -> None:
         self._fechado = True
+        self._abandonar_tentativa()
         self._descartar()
         if self in self.banco.observadores:
             self.banco.observadores.remove(self)
@@ -215,13 +233,23 @@ class Vigia:
             self._versao = int(conexao.execute("PRAGMA data_version").fetchone()[0])
             self._conexao = conexao
             return
+        self._conexao = self._escuta_pg()
+
+    def _escuta_pg(self) -> Any:
         conexao = _conexao_pg(self.banco.engine)
-        conexao.execute(f"LISTEN {CANAL_MUDANCAS}")
-        self._conexao = conexao
+        try:
+            conexao.execute(f"LISTEN {CANAL_MUDANCAS}")
+        except BaseException:
+            conexao.close()
+            raise
+        return conexao
 
     def _reconectar(self) -> bool:
-        """Reconnect, at most once per `_espera` seconds, doubling while the server stays away (a try
-        blocks the window for up to the connect timeout)."""
+        """Reconnect, at most once per `_espera` seconds, doubling while the server stays away. SQLite's
+        local file opens here at once; PostgreSQL's connection is made in a thread of its own (one that does
+        not answer holds an attempt for TEMPO_CONEXAO) and taken over by a later call: True once it is."""
+        if not self.eh_sqlite:
+            return self._reconectar_pg()
         agora = time.monotonic()
         if agora < self._proxima_tentativa:
             return False
@@ -237,6 +265,59 @@ class Vigia:
         self._proxima_tentativa = 0.0
         self.reconexoes += 1
         return True
+
+    def _reconectar_pg(self) -> bool:
+        with self._trava:
+            pronta, self._pronta = self._pronta, None
+        if pronta is not None:
+            self._conexao = pronta
+            self._espera = ESPERA_INICIAL
+            self._proxima_tentativa = 0.0
+            self.reconexoes += 1
+            return True
+        inicio = time.monotonic()
+        if self.reconectando or inicio < self._proxima_tentativa:
+            return False
+        self._tentativa = threading.Thread(
+            target=self._tentar_conexao_pg,
+            args=(self._geracao, inicio),
+            name="secretaria-vigia-reconexao",
+            daemon=True,  # never keeps the program from ending: the attempt gives up by itself
+        )
+        self._tentativa.start()
+        return False
+
+    def _tentar_conexao_pg(self, geracao: int, inicio: float) -> None:
+        """The reconnecting thread: a connection for `ler()` to take over, or the next attempt's time."""
+        try:
+            conexao = self._escuta_pg()
+        except Exception:
+            _log.info("Observador de mudanças ainda sem conexão", exc_info=True)
+            with self._trava:
+                self._espera = min(ESPERA_MAXIMA, self._espera * 2)
+                self._proxima_tentativa = inicio + self._espera
+            return
+        with self._trava:
+            atual = geracao == self._geracao
+            if atual:
+                self._pronta = conexao
+        if not atual:  # paused or closed meanwhile
+            conexao.close()
+            return
+        aviso = self.ao_reconectar
+        if aviso is not None:
+            try:
+                aviso()
+            except Exception:  # the window went away meanwhile: its next watcher reads the audit anyway
+                _log.debug("Aviso de reconexão sem destinatário", exc_info=True)
+
+    def _abandonar_tentativa(self) -> None:
+        """A connection the reconnecting thread made (or is making) is closed, never used."""
+        with self._trava:
+            self._geracao += 1
+            pronta, self._pronta = self._pronta, None
+        if pronta is not None:
+            pronta.close()
 
     def _descartar(self) -> None:
         conexao, self._conexao = self._conexao, None

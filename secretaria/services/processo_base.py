@@ -1,6 +1,6 @@
 """What every act of the case shares: loading the auto for writing, dates, amounts, and audit images.
 
-A save that loses an optimistic-lock race surfaces from the unit of work as ConflitoEdicao (db.py).
+A save that loses an optimistic-lock race surfaces from the unit of work as ConflitoEdicao (db/unidade.py).
 Every act of the case loads its auto through `auto_para_ato`: it takes the row lock on PostgreSQL (SQLite
 writers are already serialized by BEGIN IMMEDIATE), so two users recording acts on one case at the same
 moment are ordered, and the checks each act makes ("already decided?") see the other's result. The lock is

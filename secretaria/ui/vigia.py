@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 
-from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
 
 from secretaria.db import Banco
 from secretaria.services.mudancas import Mudanca, Vigia
@@ -35,6 +35,7 @@ class VigiaMudancas(QObject):
     done when the Banco closes)."""
 
     mudou = Signal(object)
+    _reconectou = Signal()  # emitted by the watcher's reconnecting thread, received on the GUI thread
 
     def __init__(self, banco: Banco, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +57,9 @@ class VigiaMudancas(QObject):
         # Whoever closes the watcher's connection (the Banco closing, a pause, a drop): Qt lets go of its
         # socket first, so it never polls a closed descriptor.
         self.vigia.antes_de_soltar = self._soltar_socket
+        # A PostgreSQL reconnection is made off the GUI thread; once it is ready, take it over at once.
+        self._reconectou.connect(self.verificar, Qt.ConnectionType.QueuedConnection)
+        self.vigia.ao_reconectar = self._reconectou.emit
 
     def verificar(self) -> None:
         """Read what changed (non-blocking) and schedule `mudou` for other users' acts."""
@@ -77,6 +81,7 @@ class VigiaMudancas(QObject):
         self._emitir.stop()
         self._soltar_socket()
         self.vigia.antes_de_soltar = None
+        self.vigia.ao_reconectar = None
         self.vigia.fechar()
 
     # -- inside -----------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ from datetime import date
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import CANAL_MUDANCAS, Banco, aviso_de_mudanca
+from secretaria.db import Banco
 from secretaria.services.mudancas import Mudanca, Vigia
+from secretaria.services.notificacao import CANAL_MUDANCAS, aviso_de_mudanca
 from secretaria.services.semente import abrir_e_semear
 from tests.helpers import fabrica
 
@@ -133,9 +134,9 @@ def test_muitos_avisos_no_postgresql_leem_a_auditoria(
     """A notification that names nothing (too many records in one act) makes the watcher read the audit."""
     if banco.eh_sqlite:
         pytest.skip("só o PostgreSQL manda avisos")
-    import secretaria.db as db
+    from secretaria.services import notificacao
 
-    monkeypatch.setattr(db, "_MAX_ENTIDADES_AVISO", 1)
+    monkeypatch.setattr(notificacao, "_MAX_ENTIDADES_AVISO", 1)
     vigia = Vigia(banco)
     fabrica.popular(outro)  # no audit rows: nothing to say
     from secretaria.services import auditoria
@@ -170,15 +171,45 @@ def test_rajada_longa_chega_em_lotes_e_servidor_ausente_espera_para_tentar_de_no
         tentativas.append(time.monotonic())
         raise ConnectionError("servidor fora do ar")
 
-    conectar = vigia._conectar
-    monkeypatch.setattr(vigia, "_conectar", recusar)
+    # SQLite reopens its file in `ler()` itself; PostgreSQL connects in the watcher's reconnecting thread.
+    nome = "_conectar" if banco.eh_sqlite else "_escuta_pg"
+    conectar = getattr(vigia, nome)
+    monkeypatch.setattr(vigia, nome, recusar)
     vigia._descartar()
     assert vigia.ler() == [] and vigia.ler() == []
+    while vigia.reconectando:  # the attempt ends by itself (here at once: refused)
+        time.sleep(0.01)
     assert len(tentativas) == 1
-    monkeypatch.setattr(vigia, "_conectar", conectar)
+    monkeypatch.setattr(vigia, nome, conectar)
     monkeypatch.setattr(vigia, "_proxima_tentativa", 0.0)  # the pause is over
     with outro.uow() as uow:
         auditoria.registrar(uow.session, fabrica.ATORES["administrador"], "teste", "veiculo", 6)
         uow.commit()
     assert [m.entidade_id for m in esperar(vigia, bool)] == ["6"]  # what came meanwhile, from the audit
+    vigia.fechar()
+
+
+def test_reconexao_ao_servidor_que_nao_responde_nao_prende_quem_le(
+    banco: Banco, outro: Banco, cidade: fabrica.Cidade, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the server does not answer, `ler()` returns at once (the attempt waits in a thread of its own,
+    up to the connect timeout); once the server is back, the watcher reconnects and reads what it missed."""
+    if banco.eh_sqlite:
+        pytest.skip("a reconexão em segundo plano é a do PostgreSQL")
+    from tests.helpers.servidor_mudo import servidor_fora_do_ar
+
+    vigia = Vigia(banco)
+    with servidor_fora_do_ar(banco, monkeypatch):
+        vigia._conexao.close()  # the listener dropped: the next reads reconnect
+        assert vigia.ler() == [] and not vigia.conectado
+        assert vigia.ler() == []  # starts the attempt and returns...
+        assert vigia.reconectando  # ...while the attempt still waits for the silent server
+        while vigia.reconectando:  # the attempt gives up by itself (TEMPO_CONEXAO)
+            assert vigia.ler() == []
+            time.sleep(0.02)
+        assert not vigia.conectado and vigia.reconexoes == 0
+    auto = fabrica.Roteiro(outro, cidade, monkeypatch).lavrar()
+    lidas = esperar(vigia, bool, segundos=10)
+    assert vigia.reconexoes == 1
+    assert [(m.entidade, m.entidade_id) for m in lidas] == [("auto_infracao", str(auto.id))]
     vigia.fechar()

@@ -207,3 +207,40 @@ def test_entrada_adiada_registrada_pelo_primeiro_ato(banco: Banco, admin: Ator) 
     acoes = [a for a, _e, _u in linhas]
     assert acoes[0] == "entrada" and acoes.count("entrada") == 1 and len(acoes) == 3
     assert linhas[0].entidade_id == token and ultimo == agora
+
+
+def test_entradas_adiadas_lembradas_tem_limite(
+    banco: Banco, admin: Ator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tokens of delayed logins seen recorded are a bounded memory: the oldest are forgotten, and a
+    session whose token was forgotten finds its row again and never writes a second one."""
+    from secretaria.services import auditoria
+
+    monkeypatch.setattr(auditoria, "_MAX_ENTRADAS_LEMBRADAS", 2)
+    monkeypatch.setattr(auditoria, "_entradas_registradas", {})
+    uid = _conta(banco, "fabio", "fiscal")
+    agora = relogio.agora() - timedelta(minutes=3)
+    sessoes = [
+        Ator(
+            "fabio",
+            "Fabio",
+            frozenset({"fiscal"}),
+            usuario_id=uid,
+            sessao=secrets.token_hex(16),
+            entrada_pendente=agora,
+        )
+        for _ in range(3)
+    ]
+    for fabio in sessoes:
+        _receber(banco, fabio)  # writes the delayed entry
+        _receber(banco, fabio)  # finds it: remembered
+    assert list(auditoria._entradas_registradas) == [s.sessao for s in sessoes[1:]]
+    _receber(banco, sessoes[0])  # forgotten: looked up again, found, not written again
+    with banco.leitura() as s:
+        entradas = s.scalars(
+            sa.select(Auditoria.entidade_id).where(
+                Auditoria.usuario_login == "fabio", Auditoria.acao == "entrada"
+            )
+        ).all()
+    assert sorted(e or "" for e in entradas) == sorted(s.sessao or "" for s in sessoes)
+    assert list(auditoria._entradas_registradas) == [s.sessao for s in sessoes[2:]] + [sessoes[0].sessao]

@@ -152,7 +152,8 @@ def test_oito_usuarios_salvam_a_mesma_operadora_ao_mesmo_tempo(
 @pytest.fixture
 def banco_espera_curta(url_sqlite: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Banco]:
     """A SQLite database whose busy wait is 10 ms, so that a held lock shows at once."""
-    monkeypatch.setattr(db, "SQLITE_ESPERA_MS", 10)
+    monkeypatch.setattr(db.sqlite, "SQLITE_ESPERA_MS", 10)  # the busy timeout of each connection
+    monkeypatch.setattr(db.motor, "SQLITE_ESPERA_MS", 10)  # and of its opening
     banco = abrir_e_semear(url_sqlite)
     yield banco
     banco.fechar()

@@ -49,7 +49,7 @@ def _journal_e_falha(exc: BaseException) -> Callable[[sqlite3.Connection, sqlite
 
 
 DISCOS_CHEIOS = {
-    "sqlite_full": lambda: _sqlite_cheio(db._copiar_paginas),
+    "sqlite_full": lambda: _sqlite_cheio(db.copia._copiar_paginas),
     "sqlite_mensagem": lambda: _journal_e_falha(sqlite3.OperationalError("database or disk is full")),
     "enospc": lambda: _journal_e_falha(OSError(errno.ENOSPC, "No space left on device")),
 }
@@ -65,7 +65,7 @@ def test_backup_com_disco_cheio_recusa_sem_deixar_nada(
 ) -> None:
     arquivo = arquivo_sqlite(url_sqlite)
     assert arquivo is not None
-    monkeypatch.setattr(db, "_copiar_paginas", DISCOS_CHEIOS[caso]())
+    monkeypatch.setattr(db.copia, "_copiar_paginas", DISCOS_CHEIOS[caso]())
     monkeypatch.setattr("secretaria.relogio.hoje", lambda: date(2026, 4, 7))
     destino = tmp_path / "copias"
     destino.mkdir()
@@ -89,7 +89,7 @@ def test_copia_diaria_da_janela_com_disco_cheio_avisa_e_abre(
 ) -> None:
     arquivo = arquivo_sqlite(url_sqlite)
     assert arquivo is not None
-    monkeypatch.setattr(db, "_copiar_paginas", _sqlite_cheio(db._copiar_paginas))
+    monkeypatch.setattr(db.copia, "_copiar_paginas", _sqlite_cheio(db.copia._copiar_paginas))
     monkeypatch.setattr("secretaria.ui.app.executar", lambda banco, demo: 0)
     assert cli.main(["--db", url_sqlite]) == 0
     assert "a cópia de segurança diária não foi feita: O disco está cheio" in capsys.readouterr().err
@@ -111,7 +111,7 @@ MONTAGENS = (
 def montagens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Point the mount table at a file of the test's: `montar(linhas)`."""
     tabela = tmp_path / "mounts"
-    monkeypatch.setattr(db, "_MONTAGENS", tabela)
+    monkeypatch.setattr(db.rede, "_MONTAGENS", tabela)
     monkeypatch.setattr(sys, "platform", "linux")
 
     def montar(linhas: str) -> None:
@@ -199,9 +199,9 @@ def test_compartilhamentos_e_unidades_de_rede_no_windows(
 
     def tipo(raiz: str) -> int:  # GetDriveTypeW: Z: is a mapped share, C: a fixed disk (3)
         perguntadas.append(raiz)
-        return db._DRIVE_REMOTE if raiz.upper() == "Z:\\" else 3
+        return db.rede._DRIVE_REMOTE if raiz.upper() == "Z:\\" else 3
 
-    monkeypatch.setattr(db, "_tipo_de_unidade", tipo)
+    monkeypatch.setattr(db.rede, "_tipo_de_unidade", tipo)
     monkeypatch.setattr(sys, "platform", "win32")
     assert pasta_de_rede(Path(caminho)) == esperado
     assert all(raiz[1:] == ":\\" for raiz in perguntadas)  # only ever a drive's root

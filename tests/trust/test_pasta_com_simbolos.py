@@ -256,7 +256,7 @@ def test_copia_sem_as_tabelas_da_fonte_e_recusada_e_apagada(
     def so_uma_tabela(fonte: sqlite3.Connection, alvo: sqlite3.Connection, progresso: object) -> None:
         alvo.execute("CREATE TABLE usuario (id INTEGER)")  # a copy step that wrote almost nothing
 
-    monkeypatch.setattr(db, "_copiar_paginas", so_uma_tabela)
+    monkeypatch.setattr(db.copia, "_copiar_paginas", so_uma_tabela)
     destino = pasta / "copia.sqlite"
     with pytest.raises(ErroBanco, match="saiu incompleta \\(faltam a tabela alembic_version"):
         copiar_sqlite(pasta / "secretaria.sqlite", destino)

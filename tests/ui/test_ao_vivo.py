@@ -478,3 +478,36 @@ def test_conta_bloqueada_por_senhas_erradas_em_outro_pc_volta_ao_login(
     dialogo_login = ap.dialogo_aberto(DialogoLogin)
     assert dialogo_login is not None
     dialogo_login.reject()
+
+
+def test_reconexao_ao_servidor_que_nao_responde_nao_prende_a_janela(
+    qtbot: QtBot, banco: Banco, outro: Banco, outro_roteiro: fabrica.Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listener dropped and the server not answering: the reconnection waits in a thread of its own, the
+    window's event loop keeps running meanwhile, and once the server is back the acts reach the window."""
+    if banco.eh_sqlite:
+        pytest.skip("a reconexão em segundo plano é a do PostgreSQL")
+    from PySide6.QtCore import QTimer
+
+    from tests.helpers.servidor_mudo import servidor_fora_do_ar
+
+    vigia = VigiaMudancas(banco)
+    with servidor_fora_do_ar(banco, monkeypatch):
+        with outro.engine.connect() as conn:
+            conn.execute(sa.select(sa.func.pg_terminate_backend(vigia.vigia._conexao.info.backend_pid)))
+            conn.commit()
+        qtbot.waitUntil(lambda: vigia.vigia.reconectando, timeout=ESPERA_MS)
+        tiques: list[int] = []
+        relogio = QTimer()
+        relogio.timeout.connect(lambda: tiques.append(1))
+        relogio.start(10)
+        qtbot.waitUntil(lambda: len(tiques) >= 5, timeout=ESPERA_MS)
+        assert vigia.vigia.reconectando  # the event loop ran while the attempt still waited
+        relogio.stop()
+        qtbot.waitUntil(lambda: not vigia.vigia.reconectando, timeout=ESPERA_MS)
+        assert vigia.vigia.reconexoes == 0
+    with qtbot.waitSignal(vigia.mudou, timeout=ESPERA_MS) as sinal:
+        segundo = outro_roteiro.lavrar()
+    assert [m.entidade_id for m in sinal.args[0]] == [str(segundo.id)]
+    assert vigia.vigia.reconexoes == 1
+    vigia.fechar()

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from secretaria.services.base import ErroDominio
 from secretaria.ui.widgets.tarefas import (
+    SEM_COLETA_COMPLETA,
     Progresso,
     Tarefa,
     dialogo_progresso,
@@ -118,19 +119,20 @@ def test_janela_fechada_no_meio_nao_derruba_o_programa(qtbot: QtBot) -> None:
 
 
 def test_coletor_espera_enquanto_a_tarefa_roda_e_volta_depois(qtbot: QtBot) -> None:
-    """No cyclic collection (which holds the GIL, freezing the window) while a task works; the collector is
-    back once it has ended."""
-    durante: list[bool] = []
+    """No full cyclic collection (which holds the GIL while it walks every object, freezing the window) while
+    a task works, the young ones going on; the collector's thresholds are back once it has ended."""
+    durante: list[tuple[bool, tuple[int, int, int]]] = []
 
     def trabalhar(_progresso: Progresso) -> None:
-        durante.append(gc.isenabled())
+        durante.append((gc.isenabled(), gc.get_threshold()))
 
     assert gc.isenabled()
+    antes = gc.get_threshold()
     tarefa = Tarefa(trabalhar, _janela(qtbot))
     with qtbot.waitSignal(tarefa.finished, timeout=5000):
         tarefa.iniciar()
-    assert durante == [False]
-    assert gc.isenabled()
+    assert durante == [(True, (antes[0], antes[1], SEM_COLETA_COMPLETA))]
+    assert gc.isenabled() and gc.get_threshold() == antes
 
 
 class _No:

@@ -28,8 +28,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from secretaria import db
-from secretaria.db import BancoOcupado, ato_da_janela
+from secretaria.db import BancoOcupado
 from secretaria.services.base import ErroDominio
+from secretaria.ui.widgets.espera_banco import ato_da_janela
 from secretaria.ui.widgets.tarefas import dialogo_progresso, pendencias
 
 T = TypeVar("T")

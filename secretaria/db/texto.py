@@ -1,0 +1,59 @@
+"""The one rule for text that neither database can store (a lone surrogate), applied to every statement."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import sqlalchemy as sa
+
+from secretaria.erros import ErroDominio
+
+
+class TextoInvalido(ErroDominio):
+    """A text holding a lone surrogate (a UTF-16 half, "\\ud800"): no letter at all, and not encodable as
+    UTF-8, so neither database can store or search it. Any text reaching the database meets this one rule
+    (`recusar_texto_invalido`): the act, search or login is refused as a normal refusal, nothing written."""
+
+    def __init__(self, campo: str | None) -> None:
+        super().__init__(
+            "O texto informado contém um caractere inválido (um código Unicode solto, que não forma nenhuma "
+            "letra); nada foi gravado nem buscado. Apague esse caractere e digite o texto de novo.",
+            campo,
+        )
+
+
+_SURROGATO = re.compile("[\ud800-\udfff]")
+
+
+_SUFIXO_DO_PARAMETRO = re.compile(r"_\d+$")
+
+
+def texto_invalido(valor: object) -> bool:
+    """Whether `valor` is a text with a lone surrogate (Python keeps them; UTF-8 cannot)."""
+    return isinstance(valor, str) and not valor.isascii() and _SURROGATO.search(valor) is not None
+
+
+def recusar_texto_invalido(
+    _conn: sa.Connection,
+    _cursor: Any,
+    _sql: str,
+    parametros: Any,
+    contexto: Any,
+    varios: bool,
+) -> None:
+    """The one rule for text that cannot be stored: every statement's parameters, before the driver would
+    fail to encode them (a raw UnicodeEncodeError), refused as `TextoInvalido` naming the parameter's column
+    (the form field, for the records' columns)."""
+    for linha in parametros if varios else (parametros,):
+        if isinstance(linha, dict):
+            pares: Iterator[tuple[Any, Any]] = iter(linha.items())
+        elif isinstance(linha, list | tuple):
+            nomes = getattr(getattr(contexto, "compiled", None), "positiontup", None) or ()
+            pares = ((nomes[i] if i < len(nomes) else None, v) for i, v in enumerate(linha))
+        else:
+            continue
+        for nome, valor in pares:
+            if texto_invalido(valor):
+                raise TextoInvalido(_SUFIXO_DO_PARAMETRO.sub("", nome) if isinstance(nome, str) else None)
