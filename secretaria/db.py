@@ -808,6 +808,14 @@ def _ouvir_confirmacoes(fabrica: so.sessionmaker[so.Session], origem: Origem) ->
     event.listen(fabrica, "after_soft_rollback", lambda sessao, _t: depois_do_rollback(sessao))
 
 
+def anotar_auditado(
+    sessao: so.Session, auditoria_id: int, entidade: str, entidade_id: str | None, login: str | None
+) -> None:
+    """An audit row the database itself inserted (PostgreSQL's `secretaria_auditar`, not an ORM object the
+    flush sees): named in the commit's notification and, after it, among `Origem.proprios`."""
+    sessao.info.setdefault(_CHAVE_AUDITADOS, []).append((auditoria_id, entidade, entidade_id, login))
+
+
 def aviso_de_mudanca(origem: str, auditados: Sequence[tuple[int, str, str | None, str | None]]) -> str:
     """The notification's payload (small JSON): origin `o`, audit ids `a` [first, last], moment `m`, and `e` =
     [[entidade, id, login], …], or null when there were too many (the listener reads the audit then)."""

@@ -22,6 +22,28 @@ from secretaria.db import ErroBanco, analisar_url, mascarar_url
 from secretaria.services.semente import abrir_e_semear
 
 TABELA_AUDITORIA = "auditoria"
+FUNCAO_AUDITAR = "secretaria_auditar(text, timestamp, text, text, text, text, text)"
+
+
+def _literal(valor: str | None) -> str:
+    """A role name as an SQL literal inside a function body (names are ours: letters, digits, "_")."""
+    if valor is None:
+        return "NULL::text"
+    return "'" + valor.replace("'", "''") + "'"
+
+
+def _configurar_funcoes(
+    conn: sa.Connection, dono: str, *, grupo: str | None, entrada: str | None, prefixo: str | None
+) -> None:
+    """Tell the database's own functions (migration 0019) which roles are the PCs': `grupo` (and its members)
+    act in the program, `entrada` only opens the login screen, `<prefixo>_u<id>` is account id's role."""
+    conn.exec_driver_sql(
+        "CREATE OR REPLACE FUNCTION secretaria_servidor(OUT grupo text, OUT entrada text, OUT prefixo text) "
+        "LANGUAGE sql STABLE SET search_path = public, pg_temp "
+        f"AS $$ SELECT {_literal(grupo)}, {_literal(entrada)}, {_literal(prefixo)} $$"
+    )
+    conn.exec_driver_sql(f"ALTER FUNCTION secretaria_servidor() OWNER TO {_ident(conn, dono)}")
+    conn.exec_driver_sql("REVOKE ALL ON FUNCTION secretaria_servidor() FROM PUBLIC")
 
 
 @dataclass(frozen=True)
@@ -134,7 +156,10 @@ def _conceder(u: sa.URL, dono: str, app: str) -> None:
             conn.exec_driver_sql(
                 f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {a}"
             )
-            conn.exec_driver_sql(f"REVOKE UPDATE, DELETE, TRUNCATE ON {TABELA_AUDITORIA} FROM {a}")
+            # The audit is written by the database (`secretaria_auditar`, migration 0019), never inserted.
+            conn.exec_driver_sql(f"REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON {TABELA_AUDITORIA} FROM {a}")
+            _configurar_funcoes(conn, dono, grupo=app, entrada=None, prefixo=None)
+            conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {FUNCAO_AUDITAR} TO {a}")
             conn.exec_driver_sql(f"REVOKE INSERT, UPDATE, DELETE ON alembic_version FROM {a}")
             conn.exec_driver_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {a}")
             # Tables a later migration creates (as the owner) get the same ordinary grants.

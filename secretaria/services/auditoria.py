@@ -2,8 +2,9 @@
 
 Each row carries the previous row's hash, so a row changed or removed behind the program's back breaks
 the chain at that point (`verificar_cadeia`). Writers are serialized while they append: SQLite already is
-(BEGIN IMMEDIATE); on PostgreSQL a transaction-scoped advisory lock keeps two writers from both
-chaining onto the same last row.
+(BEGIN IMMEDIATE). On PostgreSQL the database itself appends the row (`secretaria_auditar`, migration 0019:
+numbered, chained and timed by the server under a transaction-scoped advisory lock), so no role a PC uses
+needs, or has, the right to insert into the audit table.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.db import anotar_auditado
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
 from secretaria.services.base import ROTULOS_PAPEIS, Ator, SessaoEncerrada
 
 HASH_INICIAL = "0" * 64
-_CHAVE_TRAVA_PG = 2_413_1978
 ENTIDADE_ACESSO = "acesso"
 """The entity of the login rows (entries, exits, refusals, lockouts): events of a session, never an image
 of a record, so the verification's comparison of records with their audit leaves them alone."""
@@ -278,7 +279,7 @@ def _anexar(
     depois: dict[str, Any] | None,
 ) -> Auditoria:
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
+        return _anexar_pelo_servidor(sessao, login, acao, entidade, entidade_id, antes, depois)
     ultimo = sessao.execute(
         sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
     ).first()
@@ -300,6 +301,53 @@ def _anexar(
     return reg
 
 
+_AUDITAR_PG = sa.text(
+    "SELECT secretaria_auditar(CAST(:login AS text), CAST(:momento AS timestamp), CAST(:acao AS text), "
+    "CAST(:entidade AS text), CAST(:entidade_id AS text), CAST(:antes AS text), CAST(:depois AS text))"
+)
+
+
+def _parametros_pg(
+    login: str,
+    momento: datetime,
+    acao: str,
+    entidade: str,
+    entidade_id: object,
+    antes: dict[str, Any] | None,
+    depois: dict[str, Any] | None,
+) -> dict[str, Any]:
+    return {
+        "login": login,
+        "momento": momento,
+        "acao": acao,
+        "entidade": entidade,
+        "entidade_id": None if entidade_id is None else str(entidade_id),
+        "antes": None if antes is None else json.dumps(antes, sort_keys=True, ensure_ascii=False),
+        "depois": None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
+    }
+
+
+def _anexar_pelo_servidor(
+    sessao: so.Session,
+    login: str,
+    acao: str,
+    entidade: str,
+    entidade_id: object,
+    antes: dict[str, Any] | None,
+    depois: dict[str, Any] | None,
+) -> Auditoria:
+    """PostgreSQL: the row is numbered, chained and inserted by the database (`secretaria_auditar`, migration
+    0019), the only way a role a PC uses may add one. For those roles the server sets the moment (its own
+    clock) and, for a user's own role, the login; the owner's and a superuser's sessions keep the program's."""
+    novo = sessao.scalar(
+        _AUDITAR_PG, _parametros_pg(login, relogio.agora(), acao, entidade, entidade_id, antes, depois)
+    )
+    reg = sessao.get(Auditoria, novo)
+    assert reg is not None
+    anotar_auditado(sessao, reg.id, reg.entidade, reg.entidade_id, reg.usuario_login)
+    return reg
+
+
 def registrar_lote(
     sessao: so.Session,
     ator: Ator,
@@ -312,7 +360,9 @@ def registrar_lote(
     sessao.flush()
     conferir_ator(sessao, ator)
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
+        momento_pc = relogio.agora()
+        sessao.execute(_AUDITAR_PG, [_parametros_pg(ator.login, momento_pc, *ato) for ato in atos])
+        return len(atos)
     ultimo = sessao.execute(
         sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
     ).first()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, time
@@ -196,3 +197,28 @@ def atores() -> dict[str, Ator]:
         "secretario": SECRETARIO,
         "todos": TODOS,
     }
+
+
+@pytest.fixture
+def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
+    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar`; the database and
+    every role made for it (owner, application, the users' group and the accounts' roles) dropped after."""
+    from secretaria.servidor import preparar
+    from tests.conftest import PG_ADMIN_URL
+
+    nome = f"secretaria_srv_{uuid.uuid4().hex[:8]}"
+    url_admin = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
+    try:
+        preparado = preparar(url_admin)
+        yield url_admin, preparado.url_dono, preparado.url_app
+    finally:
+        motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with motor.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
+            papeis = conn.execute(
+                sa.text("SELECT rolname FROM pg_roles WHERE starts_with(rolname, :p) ORDER BY rolname DESC"),
+                {"p": nome + "_"},
+            ).scalars()
+            for papel in list(papeis):
+                conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
+        motor.dispose()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,26 +13,8 @@ import sqlalchemy as sa
 from secretaria.cli import main
 from secretaria.db import ErroBanco
 from secretaria.services.semente import abrir_e_semear
-from secretaria.servidor import preparar
 from tests.conftest import PG_ADMIN_URL
 from tests.helpers.cidade_auditada import montar
-
-
-@pytest.fixture
-def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
-    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar`; all dropped after."""
-    nome = f"secretaria_srv_{uuid.uuid4().hex[:8]}"
-    url_admin = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
-    preparado = preparar(url_admin)
-    try:
-        yield url_admin, preparado.url_dono, preparado.url_app
-    finally:
-        motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with motor.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
-            for papel in (preparado.dono, preparado.app):
-                conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
-        motor.dispose()
 
 
 def test_programa_funciona_com_o_papel_do_programa(banco_preparado: tuple[str, str, str]) -> None:
