@@ -21,6 +21,7 @@ import threading
 import time
 import urllib.parse
 import uuid
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -493,7 +494,51 @@ def _iniciar_sqlite_avisando(bruta: sqlite3.Connection, modo: str, aviso: Callab
             aviso(esperado)
 
 
+# -- PostgreSQL: the connection's role after a login (each user a role of the server) ---------------------
+
+_CREDENCIAIS: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+"""Per engine (keyed by its dialect, shared with its `execution_options` variants): the role and password the
+next connections log in with instead of the URL's (the pre-login role of `servidor preparar`)."""
+
+
+def credenciais_do_servidor(engine: sa.Engine) -> dict[str, str]:
+    """The user and password connections of `engine` use now, when a login changed them (else empty)."""
+    return dict(_CREDENCIAIS.get(engine.dialect, {}))
+
+
+def conectar_como(engine: sa.Engine, papel: str | None, senha: str | None = None) -> bool:
+    """From now on `engine` connects as `papel` with `senha` (None: back to the URL's own role); the pooled
+    connections of the former role are closed. Tries one connection at once: False (and back to the role it
+    had) when the server refused that role's password or login; a server that cannot be reached at all
+    raises as usual."""
+    antes = _CREDENCIAIS.get(engine.dialect)
+    if papel is None:
+        _CREDENCIAIS.pop(engine.dialect, None)
+    else:
+        _CREDENCIAIS[engine.dialect] = {"user": papel, "password": senha or ""}
+    engine.dispose()
+    if papel is None:
+        return True
+    try:
+        with engine.connect() as conexao:
+            conexao.exec_driver_sql("SELECT 1")
+    except sa.exc.OperationalError:
+        if antes is None:
+            _CREDENCIAIS.pop(engine.dialect, None)
+        else:
+            _CREDENCIAIS[engine.dialect] = antes
+        engine.dispose()
+        with engine.connect() as conexao:  # the server is there: it was the password (or NOLOGIN)
+            conexao.exec_driver_sql("SELECT 1")
+        return False
+    return True
+
+
 def _configurar_postgresql(engine: sa.Engine) -> None:
+    @event.listens_for(engine, "do_connect")
+    def _credenciais(_dialeto: Any, _registro: Any, _cargs: Any, cparams: dict[str, Any]) -> None:
+        cparams.update(_CREDENCIAIS.get(engine.dialect, {}))
+
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()

@@ -269,38 +269,6 @@ def registrar(
     return _anexar(sessao, ator.login, acao, entidade, entidade_id, antes, depois)
 
 
-def _anexar(
-    sessao: so.Session,
-    login: str,
-    acao: str,
-    entidade: str,
-    entidade_id: object,
-    antes: dict[str, Any] | None,
-    depois: dict[str, Any] | None,
-) -> Auditoria:
-    if sessao.get_bind().dialect.name == "postgresql":
-        return _anexar_pelo_servidor(sessao, login, acao, entidade, entidade_id, antes, depois)
-    ultimo = sessao.execute(
-        sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
-    ).first()
-    reg = Auditoria(
-        id=(ultimo.id + 1) if ultimo else 1,
-        momento=relogio.agora(),
-        usuario_login=login,
-        acao=acao,
-        entidade=entidade,
-        entidade_id=None if entidade_id is None else str(entidade_id),
-        antes=None if antes is None else json.dumps(antes, sort_keys=True, ensure_ascii=False),
-        depois=None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
-        hash_anterior=ultimo.hash if ultimo else HASH_INICIAL,
-        hash="",
-    )
-    reg.hash = _calcular_hash(_campos(reg))
-    sessao.add(reg)
-    sessao.flush()
-    return reg
-
-
 _AUDITAR_PG = sa.text(
     "SELECT secretaria_auditar(CAST(:login AS text), CAST(:momento AS timestamp), CAST(:acao AS text), "
     "CAST(:entidade AS text), CAST(:entidade_id AS text), CAST(:antes AS text), CAST(:depois AS text))"
@@ -327,7 +295,7 @@ def _parametros_pg(
     }
 
 
-def _anexar_pelo_servidor(
+def _anexar(
     sessao: so.Session,
     login: str,
     acao: str,
@@ -336,15 +304,35 @@ def _anexar_pelo_servidor(
     antes: dict[str, Any] | None,
     depois: dict[str, Any] | None,
 ) -> Auditoria:
-    """PostgreSQL: the row is numbered, chained and inserted by the database (`secretaria_auditar`, migration
-    0019), the only way a role a PC uses may add one. For those roles the server sets the moment (its own
-    clock) and, for a user's own role, the login; the owner's and a superuser's sessions keep the program's."""
-    novo = sessao.scalar(
-        _AUDITAR_PG, _parametros_pg(login, relogio.agora(), acao, entidade, entidade_id, antes, depois)
+    if sessao.get_bind().dialect.name == "postgresql":
+        # The row is numbered, chained and inserted by the database (`secretaria_auditar`, migration 0019),
+        # the only way a role a PC uses may add one; for those roles the server sets the moment (its own
+        # clock) and, for a user's own role, the login. The owner's and a superuser's keep the program's.
+        novo = sessao.scalar(
+            _AUDITAR_PG, _parametros_pg(login, relogio.agora(), acao, entidade, entidade_id, antes, depois)
+        )
+        gravado = sessao.get(Auditoria, novo)
+        assert gravado is not None
+        anotar_auditado(sessao, gravado.id, gravado.entidade, gravado.entidade_id, gravado.usuario_login)
+        return gravado
+    ultimo = sessao.execute(
+        sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
+    ).first()
+    reg = Auditoria(
+        id=(ultimo.id + 1) if ultimo else 1,
+        momento=relogio.agora(),
+        usuario_login=login,
+        acao=acao,
+        entidade=entidade,
+        entidade_id=None if entidade_id is None else str(entidade_id),
+        antes=None if antes is None else json.dumps(antes, sort_keys=True, ensure_ascii=False),
+        depois=None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
+        hash_anterior=ultimo.hash if ultimo else HASH_INICIAL,
+        hash="",
     )
-    reg = sessao.get(Auditoria, novo)
-    assert reg is not None
-    anotar_auditado(sessao, reg.id, reg.entidade, reg.entidade_id, reg.usuario_login)
+    reg.hash = _calcular_hash(_campos(reg))
+    sessao.add(reg)
+    sessao.flush()
     return reg
 
 

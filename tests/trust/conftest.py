@@ -222,3 +222,28 @@ def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
             for papel in list(papeis):
                 conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
         motor.dispose()
+
+
+SENHA_DO_USUARIO = "todos12345"
+
+
+@pytest.fixture
+def banco_do_usuario(banco_preparado: tuple[str, str, str]) -> Iterator[tuple[Banco, Ator]]:
+    """A prepared database opened with the application role's address, as every PC opens it, and logged in:
+    its connections are the account's own role ("todos", every program role; created by the owner as the
+    server's administrator does with `secretaria usuario criar`)."""
+    from secretaria.services.contas import autenticar, criar_primeiro_administrador
+
+    _admin, url_dono, url_app = banco_preparado
+    dono = abrir_e_semear(url_dono)
+    try:
+        criar_primeiro_administrador(
+            dono.uow(), login="todos", nome="Todos os Papéis", senha=SENHA_DO_USUARIO, papeis=PAPEIS
+        )
+    finally:
+        dono.fechar()
+    banco = abrir_e_semear(url_app)
+    try:
+        yield banco, autenticar(banco.uow(), "todos", SENHA_DO_USUARIO)
+    finally:
+        banco.fechar()
