@@ -290,3 +290,73 @@ def test_atualizacao_mantem_os_usuarios_e_a_primeira_entrada_usa_a_senha_antiga(
             ).all():
                 conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
         motor.dispose()
+
+
+def test_conta_ainda_nao_migrada_nao_e_tomada_sem_a_senha_antiga(servidor: Servidor) -> None:
+    """The entry address gets the old hash's salt, never its key: claiming the account with a made-up key
+    does nothing, and the real owner's first login still works."""
+    _como_antes_da_atualizacao(servidor, "admin", SENHA_ADMIN)
+    with servidor.banco.engine.begin() as conn:
+        parametros = conn.execute(sa.text("SELECT hash_antigo FROM secretaria_entrada('admin')")).scalar_one()
+        assert parametros.startswith("scrypt$") and parametros.endswith("$")
+        chave = contas._chave_scrypt("chute12345", parametros)
+        tomada = conn.execute(
+            sa.text("SELECT secretaria_migrar_conta('admin', :c, 'tomada12345')"), {"c": chave}
+        ).scalar()
+    assert tomada is None
+    assert not _senha_do_papel(servidor, servidor.papel_de("admin"), "tomada12345")
+    servidor.entrar("admin", SENHA_ADMIN)
+    assert _senha_do_papel(servidor, servidor.papel_de("admin"), SENHA_ADMIN)
+
+
+def test_atualizacao_ao_vivo_entre_dois_usuarios(servidor: Servidor) -> None:
+    """Two PCs logged in as two users: the watcher (on the user's own role) hears the other's act, named by
+    the account whose role wrote it."""
+    import time
+
+    from secretaria.services.mudancas import Vigia
+
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    servidor.criar_fiscal(admin)
+    outro = abrir_e_semear(servidor.url_app)
+    try:
+        contas.autenticar(outro.uow(), "fiscal", "fiscal1234")
+        vigia = Vigia(servidor.banco)
+        try:
+            assert vigia.ler() == []
+            with outro.uow() as uow:
+                auditoria.registrar(uow.session, Ator("secretario", "S", frozenset()), "teste", "caso", 5)
+                uow.commit()
+            lidas = []
+            prazo = time.monotonic() + 5
+            while not lidas and time.monotonic() < prazo:
+                lidas = vigia.ler()
+                time.sleep(0.02)
+            assert [(m.entidade, m.entidade_id, m.login, m.proprio) for m in lidas] == [
+                ("caso", "5", "fiscal", False)
+            ]
+        finally:
+            vigia.fechar()
+    finally:
+        outro.fechar()
+
+
+def test_papel_retirado_pelo_administrador_encerra_a_sessao_do_usuario(servidor: Servidor) -> None:
+    """Revocation through the roles: the administrator's role edits the account (row-level policies let only
+    an administrator's role write accounts); the user's next act, on the user's own role, is refused."""
+    from secretaria.services.base import SessaoEncerrada
+
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    fiscal_id = servidor.criar_fiscal(admin)
+    outro = abrir_e_semear(servidor.url_app)
+    try:
+        fiscal = contas.autenticar(outro.uow(), "fiscal", "fiscal1234")
+        with servidor.banco.leitura() as s:
+            versao = contas.obter_usuario(s, fiscal_id).versao
+        contas.editar_usuario(
+            servidor.banco.uow(), admin, fiscal_id, nome="Fábio Fiscal", papeis=["consulta"], versao=versao
+        )
+        with pytest.raises(SessaoEncerrada), outro.uow() as uow:
+            auditoria.registrar(uow.session, fiscal, "teste", "caso", 1)
+    finally:
+        outro.fechar()
