@@ -314,7 +314,7 @@ def test_atualizacao_ao_vivo_entre_dois_usuarios(servidor: Servidor) -> None:
     the account whose role wrote it."""
     import time
 
-    from secretaria.services.mudancas import Vigia
+    from secretaria.services.mudancas import Mudanca, Vigia
 
     admin = servidor.entrar("admin", SENHA_ADMIN)
     servidor.criar_fiscal(admin)
@@ -327,7 +327,7 @@ def test_atualizacao_ao_vivo_entre_dois_usuarios(servidor: Servidor) -> None:
             with outro.uow() as uow:
                 auditoria.registrar(uow.session, Ator("secretario", "S", frozenset()), "teste", "caso", 5)
                 uow.commit()
-            lidas = []
+            lidas: list[Mudanca] = []
             prazo = time.monotonic() + 5
             while not lidas and time.monotonic() < prazo:
                 lidas = vigia.ler()
