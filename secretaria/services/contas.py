@@ -161,7 +161,7 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
         senha_confere(senha, _hash_ficticio())  # as long as any other refusal
         _registrar_recusa(uow, tentado, conta, "conta bloqueada")
         raise FalhaLogin(_mensagem_bloqueada(conta.bloqueado_ate), "senha")
-    if not senha_confere(senha, conta.senha_hash):
+    if not _senha_da_conta_confere(uow, conta, senha):
         bloqueada_ate = _contar_falha(uow, conta, agora_)
         if bloqueada_ate is not None:
             raise FalhaLogin(
@@ -255,6 +255,15 @@ def _falha_no_servidor(uow: UnidadeDeTrabalho, tentado: str) -> NoReturn:
             f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
         )
     raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+
+
+def _senha_da_conta_confere(uow: UnidadeDeTrabalho, conta: _Conta, senha: str) -> bool:
+    """The password checked against the account's scrypt hash or, where the server keeps it (the program
+    opened with the owner's address on such a server), by the server itself."""
+    if conta.senha_hash != papeis_servidor.MARCA_SERVIDOR:
+        return senha_confere(senha, conta.senha_hash)
+    with uow.variante(leitura=True) as leitura:
+        return papeis_servidor.senha_confere_no_servidor(leitura.session, senha, conta.id)
 
 
 def _senha_guardada(s: so.Session, senha: str) -> str:

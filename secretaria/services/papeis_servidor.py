@@ -101,12 +101,20 @@ def sincronizar(sessao: so.Session, usuario_id: int, senha: str | None = None) -
     sessao.execute(sa.text("SELECT secretaria_sincronizar_conta(:i, :s)"), {"i": usuario_id, "s": senha})
 
 
-def senha_confere_no_servidor(sessao: so.Session, senha: str) -> bool:
-    """Whether `senha` is this session's role's password, asked of the server by one connection of its own
-    (the password is nowhere else to check)."""
+def senha_confere_no_servidor(sessao: so.Session, senha: str, usuario_id: int | None = None) -> bool:
+    """Whether `senha` is the password of this session's role (or of account `usuario_id`'s role), asked of
+    the server by one connection of its own: the password is nowhere else to check. Used where the program
+    is not connected as that role (the owner's address on the command line) and to confirm the current
+    password before a change."""
+    if usuario_id is None:
+        papel = sessao.scalar(sa.text("SELECT session_user::text"))
+    else:
+        prefixo = sessao.scalar(sa.text("SELECT prefixo FROM secretaria_servidor()"))
+        if prefixo is None:
+            return False
+        papel = f"{prefixo}_u{usuario_id}"
     motor = sessao.get_bind()
     assert isinstance(motor, sa.Engine)
-    papel = sessao.scalar(sa.text("SELECT session_user::text"))
     cargs, cparams = motor.dialect.create_connect_args(motor.url)
     cparams.update({"user": papel, "password": senha, "connect_timeout": 5})
     dbapi = motor.dialect.loaded_dbapi

@@ -360,3 +360,18 @@ def test_papel_retirado_pelo_administrador_encerra_a_sessao_do_usuario(servidor:
             auditoria.registrar(uow.session, fiscal, "teste", "caso", 1)
     finally:
         outro.fechar()
+
+
+def test_linha_de_comando_com_o_dono_confere_a_senha_no_servidor(servidor: Servidor) -> None:
+    """`usuario criar --db <dono>` asks an administrator's login: the program is the owner there, not the
+    account's role, so the server is asked whether the password is the role's."""
+    dono = abrir_e_semear(servidor.url_dono)
+    try:
+        admin = contas.autenticar(dono.uow(), "admin", SENHA_ADMIN)
+        contas.criar_usuario(
+            dono.uow(), admin, login="fiscal", nome="Fábio Fiscal", senha="fiscal1234", papeis=["fiscal"]
+        )
+    finally:
+        dono.fechar()
+    assert _senha_do_papel(servidor, servidor.papel_de("fiscal"), "fiscal1234")
+    servidor.entrar("fiscal", "fiscal1234")
