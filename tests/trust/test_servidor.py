@@ -95,6 +95,6 @@ def test_linha_de_comando_grava_as_senhas_so_no_arquivo(
         motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
         with motor.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
-            for sufixo in ("dono", "app"):
+            for sufixo in ("dono", "app", "usuarios"):
                 conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{nome}_{sufixo}"')
         motor.dispose()
