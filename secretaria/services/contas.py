@@ -146,9 +146,16 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     # A lone surrogate cannot be in any stored login: the attempt is an unknown login, recorded with the
     # character replaced (the audit, like every stored text, refuses one: `db.TextoInvalido`).
     tentado = limpar_texto(login or "").encode("utf-8", "replace").decode("utf-8")[:TAMANHO_LOGIN]
-    entrada = _entrada_no_servidor(uow, tentado)
-    if entrada is not None:
-        return _autenticar_no_servidor(uow, tentado, senha, entrada)
+    motor = _motor(uow)
+    anteriores = credenciais_do_servidor(motor)
+    try:
+        entrada = _entrada_no_servidor(uow, motor, tentado)
+        if entrada is not None:
+            return _autenticar_no_servidor(uow, tentado, senha, entrada)
+    except FalhaLogin:
+        if anteriores:  # "Trocar usuário" refused: the session still open keeps its own role
+            conectar_como(motor, anteriores["user"], anteriores["password"])
+        raise
     with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
         conta = _ler_conta(leitura.session, tentado.lower())
     agora_ = relogio.agora()
@@ -189,11 +196,12 @@ def _motor(uow: UnidadeDeTrabalho) -> sa.Engine:
     return motor
 
 
-def _entrada_no_servidor(uow: UnidadeDeTrabalho, tentado: str) -> papeis_servidor.Entrada | None:
+def _entrada_no_servidor(
+    uow: UnidadeDeTrabalho, motor: sa.Engine, tentado: str
+) -> papeis_servidor.Entrada | None:
     """PostgreSQL whose accounts are server roles (`papeis_servidor`): what the server lets this login do,
     asked as the pre-login role (a previous user's session gives its connections back first). None
     elsewhere: the program checks the password itself."""
-    motor = _motor(uow)
     if motor.dialect.name != "postgresql":
         return None
     if credenciais_do_servidor(motor):

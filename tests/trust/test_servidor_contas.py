@@ -375,3 +375,14 @@ def test_linha_de_comando_com_o_dono_confere_a_senha_no_servidor(servidor: Servi
         dono.fechar()
     assert _senha_do_papel(servidor, servidor.papel_de("fiscal"), "fiscal1234")
     servidor.entrar("fiscal", "fiscal1234")
+
+
+def test_trocar_usuario_recusado_mantem_a_sessao_aberta(servidor: Servidor) -> None:
+    """ "Trocar usuário" with a wrong login: the session still open goes on as its own role."""
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    papel = servidor.papel_de("admin")
+    with pytest.raises(FalhaLogin, match="incorretos"):
+        servidor.entrar("ninguem", "qualquer123")
+    with servidor.banco.leitura() as s:
+        assert s.scalar(sa.text("SELECT session_user::text")) == papel
+    servidor.criar_fiscal(admin)  # an act of the session still open
