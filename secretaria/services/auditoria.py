@@ -275,15 +275,12 @@ _AUDITAR_PG = sa.text(
 )
 
 
-def _parametros_pg(
-    login: str,
-    momento: datetime,
-    acao: str,
-    entidade: str,
-    entidade_id: object,
-    antes: dict[str, Any] | None,
-    depois: dict[str, Any] | None,
-) -> dict[str, Any]:
+Ato = tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]
+"""One act's audit: (acao, entidade, entidade_id, antes, depois)."""
+
+
+def _parametros_pg(login: str, momento: datetime, ato: Ato) -> dict[str, Any]:
+    acao, entidade, entidade_id, antes, depois = ato
     return {
         "login": login,
         "momento": momento,
@@ -309,7 +306,7 @@ def _anexar(
         # the only way a role a PC uses may add one; for those roles the server sets the moment (its own
         # clock) and, for a user's own role, the login. The owner's and a superuser's keep the program's.
         novo = sessao.scalar(
-            _AUDITAR_PG, _parametros_pg(login, relogio.agora(), acao, entidade, entidade_id, antes, depois)
+            _AUDITAR_PG, _parametros_pg(login, relogio.agora(), (acao, entidade, entidade_id, antes, depois))
         )
         gravado = sessao.get(Auditoria, novo)
         assert gravado is not None
@@ -339,17 +336,18 @@ def _anexar(
 def registrar_lote(
     sessao: so.Session,
     ator: Ator,
-    atos: Sequence[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]],
+    atos: Sequence[Ato],
 ) -> int:
     """Append many audit rows at once (acao, entidade, entidade_id, antes, depois): the chain computed in
-    memory, one bulk insert. For generators writing thousands of records in one transaction (the demo)."""
+    memory, one bulk insert. For generators writing thousands of records in one transaction (the demo). On
+    PostgreSQL the database appends each (`secretaria_auditar`, one batched call per row)."""
     if not atos:
         return 0
     sessao.flush()
     conferir_ator(sessao, ator)
     if sessao.get_bind().dialect.name == "postgresql":
-        momento_pc = relogio.agora()
-        sessao.execute(_AUDITAR_PG, [_parametros_pg(ator.login, momento_pc, *ato) for ato in atos])
+        momento = relogio.agora()
+        sessao.execute(_AUDITAR_PG, [_parametros_pg(ator.login, momento, ato) for ato in atos])
         return len(atos)
     ultimo = sessao.execute(
         sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
