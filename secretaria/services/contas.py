@@ -58,6 +58,7 @@ MENSAGEM_OCUPADO = (
     "O banco de dados está ocupado por outro usuário neste momento e a tentativa de entrada não pôde ser "
     "registrada. Tente de novo em alguns segundos."
 )
+_MENSAGEM_QUINTA_FALHA = f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos."
 T = TypeVar("T")
 # scrypt cost: about 50 ms per check here, so a guessed password costs an attacker real time.
 _N, _R, _P = 2**14, 8, 1
@@ -171,9 +172,7 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     if not _senha_da_conta_confere(uow, conta, senha):
         bloqueada_ate = _contar_falha(uow, conta, agora_)
         if bloqueada_ate is not None:
-            raise FalhaLogin(
-                f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
-            )
+            raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
     token = secrets.token_hex(16)
     ator = Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token)
@@ -229,6 +228,10 @@ def _autenticar_no_servidor(
         # server (it compares the key derived here with the one only it can read).
         chave = _chave_scrypt(senha, entrada.hash_antigo or "")
         papel = _gravar_curto(uow, lambda s: papeis_servidor.migrar_conta(s, tentado, chave, senha))
+        if papel is None or papel == papeis_servidor.BLOQUEADA:  # counted by the server already
+            if papel is not None:
+                raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
+            raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
     motor = _motor(uow)
     if papel is None or not conectar_como(motor, papel, senha):
         _falha_no_servidor(uow, tentado)
@@ -259,9 +262,7 @@ def _falha_no_servidor(uow: UnidadeDeTrabalho, tentado: str) -> NoReturn:
     except BancoOcupado:
         raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
     if bloqueada_ate is not None:
-        raise FalhaLogin(
-            f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
-        )
+        raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
     raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
 
 

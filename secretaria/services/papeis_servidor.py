@@ -85,11 +85,16 @@ def contar_falha(sessao: so.Session, login: str) -> datetime | None:
 def migrar_conta(sessao: so.Session, login: str, chave: str, senha: str) -> str | None:
     """The first login of an account upgraded from before: `chave` is the scrypt key derived from the typed
     password with the old hash's salt (`hash_antigo`), which the server compares with the stored key; when
-    it matches the server keeps `senha` from now on. The account's role, or None (wrong password)."""
+    it matches the server keeps `senha` from now on. The account's role; None for a wrong password, which
+    the server counted (`BLOQUEADA` when that failure locked the account)."""
     papel = sessao.scalar(
         sa.text("SELECT secretaria_migrar_conta(:l, :c, :s)"), {"l": login, "c": chave, "s": senha}
     )
     return None if papel is None else str(papel)
+
+
+BLOQUEADA = "bloqueada"
+"""`migrar_conta`'s answer when the wrong password it counted locked the account."""
 
 
 def sincronizar(sessao: so.Session, usuario_id: int, senha: str | None = None) -> None:

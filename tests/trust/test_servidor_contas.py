@@ -305,6 +305,12 @@ def test_conta_ainda_nao_migrada_nao_e_tomada_sem_a_senha_antiga(servidor: Servi
         ).scalar()
     assert tomada is None
     assert not _senha_do_papel(servidor, servidor.papel_de("admin"), "tomada12345")
+    dono = sa.create_engine(servidor.url_dono)
+    try:
+        with dono.connect() as conn:  # counted, the program skipped or not
+            assert conn.scalar(sa.text("SELECT falhas_login FROM usuario WHERE login = 'admin'")) == 1
+    finally:
+        dono.dispose()
     servidor.entrar("admin", SENHA_ADMIN)
     assert _senha_do_papel(servidor, servidor.papel_de("admin"), SENHA_ADMIN)
 

@@ -273,7 +273,7 @@ _LOGIN_SQL = """
     CREATE OR REPLACE FUNCTION secretaria_migrar_conta(p_login text, p_chave text, p_senha text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp SET TimeZone FROM CURRENT
     AS $$
-    DECLARE v_id integer;
+    DECLARE v_id integer; v_falha record;
     BEGIN
         IF session_user::text IS DISTINCT FROM (SELECT entrada FROM secretaria_servidor()) THEN
             RAISE EXCEPTION 'Só a tela de entrada migra uma conta.' USING ERRCODE = 'insufficient_privilege';
@@ -285,8 +285,9 @@ _LOGIN_SQL = """
           AND split_part(senha_hash, '$', 6) = p_chave AND length(p_chave) >= 32
           AND (bloqueado_ate IS NULL OR bloqueado_ate <= clock_timestamp()::timestamp)
         RETURNING id INTO v_id;
-        IF v_id IS NULL THEN
-            RETURN NULL;
+        IF v_id IS NULL THEN  -- a wrong password here is counted like any other (program or not)
+            SELECT * INTO v_falha FROM secretaria_falha_de_senha(p_login);
+            RETURN CASE WHEN v_falha.bloqueado_ate IS NOT NULL THEN 'bloqueada' END;
         END IF;
         RETURN secretaria_papel_sincronizar(v_id, p_senha);
     END
