@@ -392,3 +392,23 @@ def test_trocar_usuario_recusado_mantem_a_sessao_aberta(servidor: Servidor) -> N
     with servidor.banco.leitura() as s:
         assert s.scalar(sa.text("SELECT session_user::text")) == papel
     servidor.criar_fiscal(admin)  # an act of the session still open
+
+
+def test_preparar_de_novo_mantem_os_usuarios_do_servidor(servidor: Servidor) -> None:
+    """`servidor preparar` run again (after an upgrade) renews the owner's and the entry's passwords and the
+    grants; the accounts' roles and their passwords stay."""
+    from secretaria.servidor import preparar
+
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    servidor.criar_fiscal(admin)
+    novo = preparar(servidor.url_admin)
+    assert novo.url_app != servidor.url_app
+    banco = abrir_e_semear(novo.url_app)
+    try:
+        fiscal = contas.autenticar(banco.uow(), "fiscal", "fiscal1234")
+        assert fiscal.login == "fiscal"
+        assert _senha_do_papel(servidor, servidor.papel_de("fiscal"), "fiscal1234")
+        with banco.leitura() as s:
+            assert auditoria.verificar_cadeia(s).integra
+    finally:
+        banco.fechar()
