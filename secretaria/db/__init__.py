@@ -17,6 +17,7 @@ from __future__ import annotations
 from secretaria.db.arquivos import eh_arquivo_de_banco_aberto
 from secretaria.db.banco import CHAVE_ORIGEM, Banco, Observador, Origem, abrir_banco, banco_sobre_conexao
 from secretaria.db.copia import copiar_sqlite
+from secretaria.db.credenciais import conectar_como, credenciais_do_servidor
 from secretaria.db.espera import (
     ESPERA_COM_AVISO,
     OPCAO_ESPERA,
@@ -90,8 +91,10 @@ __all__ = [
     "arquivo_sqlite",
     "banco_sobre_conexao",
     "com_retentativas",
+    "conectar_como",
     "conferir_pasta_local",
     "copiar_sqlite",
+    "credenciais_do_servidor",
     "criar_engine",
     "definir_politica_de_espera",
     "eh_arquivo_de_banco_aberto",

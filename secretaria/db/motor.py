@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from secretaria.db.credenciais import aplicar_credenciais
 from secretaria.db.espera import ESPERA_COM_AVISO, aviso_de_espera, espera_da_transacao
 from secretaria.db.falhas import ErroBanco
 from secretaria.db.retentativas import TENTATIVAS
@@ -42,6 +43,8 @@ def _criar_engine(url: str) -> sa.Engine:
 
 
 def _configurar_postgresql(engine: sa.Engine) -> None:
+    aplicar_credenciais(engine)
+
     @event.listens_for(engine, "begin")
     def _ao_iniciar(conn: sa.Connection) -> None:
         opcoes = conn.get_execution_options()

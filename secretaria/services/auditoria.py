@@ -2,8 +2,9 @@
 
 Each row carries the previous row's hash, so a row changed or removed behind the program's back breaks
 the chain at that point (`verificar_cadeia`). Writers are serialized while they append: SQLite already is
-(BEGIN IMMEDIATE); on PostgreSQL a transaction-scoped advisory lock keeps two writers from both
-chaining onto the same last row.
+(BEGIN IMMEDIATE). On PostgreSQL the database itself appends the row (`secretaria_auditar`, migration 0019:
+numbered, chained and timed by the server under a transaction-scoped advisory lock), so no role a PC uses
+needs, or has, the right to insert into the audit table.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
 from secretaria.services import notificacao as notificacao  # its listeners tell other PCs of these rows
 from secretaria.services.base import ROTULOS_PAPEIS, Assinante, Ator, SessaoEncerrada
+from secretaria.services.notificacao import anotar_auditado
 
 HASH_INICIAL = "0" * 64
-_CHAVE_TRAVA_PG = 2_413_1978
 ENTIDADE_ACESSO = "acesso"
 """The entity of the login rows (entries, exits, refusals, lockouts): events of a session, never an image
 of a record, so the verification's comparison of records with their audit leaves them alone."""
@@ -311,6 +312,29 @@ def registrar(
     return _anexar(sessao, ator.login, acao, entidade, entidade_id, antes, depois, ator.chave)
 
 
+_AUDITAR_PG = sa.text(
+    "SELECT secretaria_auditar(CAST(:login AS text), CAST(:momento AS timestamp), CAST(:acao AS text), "
+    "CAST(:entidade AS text), CAST(:entidade_id AS text), CAST(:antes AS text), CAST(:depois AS text))"
+)
+
+
+Ato = tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]
+"""One act's audit: (acao, entidade, entidade_id, antes, depois)."""
+
+
+def _parametros_pg(login: str, momento: datetime, ato: Ato) -> dict[str, Any]:
+    acao, entidade, entidade_id, antes, depois = ato
+    return {
+        "login": login,
+        "momento": momento,
+        "acao": acao,
+        "entidade": entidade,
+        "entidade_id": None if entidade_id is None else str(entidade_id),
+        "antes": None if antes is None else json.dumps(antes, sort_keys=True, ensure_ascii=False),
+        "depois": None if depois is None else json.dumps(depois, sort_keys=True, ensure_ascii=False),
+    }
+
+
 def _anexar(
     sessao: so.Session,
     login: str,
@@ -322,7 +346,16 @@ def _anexar(
     chave: Assinante | None = None,
 ) -> Auditoria:
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
+        # The row is numbered, chained and inserted by the database (`secretaria_auditar`, migration 0019),
+        # the only way a role a PC uses may add one; for those roles the server sets the moment (its own
+        # clock) and, for a user's own role, the login. The owner's and a superuser's keep the program's.
+        novo = sessao.scalar(
+            _AUDITAR_PG, _parametros_pg(login, relogio.agora(), (acao, entidade, entidade_id, antes, depois))
+        )
+        gravado = sessao.get(Auditoria, novo)
+        assert gravado is not None
+        anotar_auditado(sessao, gravado.id, gravado.entidade, gravado.entidade_id, gravado.usuario_login)
+        return gravado
     ultimo = sessao.execute(
         sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
     ).first()
@@ -352,16 +385,19 @@ def _anexar(
 def registrar_lote(
     sessao: so.Session,
     ator: Ator,
-    atos: Sequence[tuple[str, str, object, dict[str, Any] | None, dict[str, Any] | None]],
+    atos: Sequence[Ato],
 ) -> int:
     """Append many audit rows at once (acao, entidade, entidade_id, antes, depois): the chain computed in
-    memory, one bulk insert. For generators writing thousands of records in one transaction (the demo)."""
+    memory, one bulk insert. For generators writing thousands of records in one transaction (the demo). On
+    PostgreSQL the database appends each (`secretaria_auditar`, one batched call per row)."""
     if not atos:
         return 0
     sessao.flush()
     conferir_ator(sessao, ator)
     if sessao.get_bind().dialect.name == "postgresql":
-        sessao.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_TRAVA_PG)))
+        momento = relogio.agora()
+        sessao.execute(_AUDITAR_PG, [_parametros_pg(ator.login, momento, ato) for ato in atos])
+        return len(atos)
     ultimo = sessao.execute(
         sa.select(Auditoria.id, Auditoria.hash).order_by(Auditoria.id.desc()).limit(1)
     ).first()

@@ -19,15 +19,22 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
-from secretaria.db import BancoOcupado, TextoInvalido, UnidadeDeTrabalho, texto_invalido
+from secretaria.db import (
+    BancoOcupado,
+    TextoInvalido,
+    UnidadeDeTrabalho,
+    conectar_como,
+    credenciais_do_servidor,
+    texto_invalido,
+)
 from secretaria.models import Base, Usuario, UsuarioPapel
-from secretaria.services import auditoria, chaves
+from secretaria.services import auditoria, chaves, papeis_servidor
 from secretaria.services.auditoria import ENTIDADE_ACESSO
 from secretaria.services.base import (
     Ator,
@@ -57,6 +64,7 @@ MENSAGEM_CHAVE_ALHEIA = (
     "programa. Nada foi gravado. Peça ao administrador que redefina a sua senha (isso cria uma chave nova, "
     "certificada por ele) e que confira a auditoria."
 )
+_MENSAGEM_QUINTA_FALHA = f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos."
 T = TypeVar("T")
 # scrypt cost: about 50 ms per check here, so a guessed password costs an attacker real time.
 _N, _R, _P = 2**14, 8, 1
@@ -76,6 +84,19 @@ def _bytes(senha: str) -> bytes:
     """A password's bytes; a lone surrogate typed in a login is then only a wrong password (new passwords
     refuse it in `validar_senha`, the rule every stored text meets)."""
     return senha.encode("utf-8", "surrogatepass")
+
+
+def _chave_scrypt(senha: str, parametros: str) -> str:
+    """The scrypt key of `senha` with the parameters and salt of a stored hash ("scrypt$N$r$p$sal$…")."""
+    try:
+        esquema, n, r, p, sal = parametros.split("$")[:5]
+        if esquema != "scrypt":
+            return ""
+        return hashlib.scrypt(
+            _bytes(senha), salt=bytes.fromhex(sal), n=int(n), r=int(r), p=int(p), dklen=32
+        ).hex()
+    except ValueError:
+        return ""
 
 
 def senha_confere(senha: str, guardado: str) -> bool:
@@ -130,6 +151,16 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     # A lone surrogate cannot be in any stored login: the attempt is an unknown login, recorded with the
     # character replaced (the audit, like every stored text, refuses one: `db.TextoInvalido`).
     tentado = limpar_texto(login or "").encode("utf-8", "replace").decode("utf-8")[:TAMANHO_LOGIN]
+    motor = _motor(uow)
+    anteriores = credenciais_do_servidor(motor)
+    try:
+        entrada = _entrada_no_servidor(uow, motor, tentado)
+        if entrada is not None:
+            return _autenticar_no_servidor(uow, tentado, senha, entrada)
+    except FalhaLogin:
+        if anteriores:  # "Trocar usuário" refused: the session still open keeps its own role
+            conectar_como(motor, anteriores["user"], anteriores["password"])
+        raise
     with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
         conta = _ler_conta(leitura.session, tentado.lower())
     agora_ = relogio.agora()
@@ -142,12 +173,10 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
         senha_confere(senha, _hash_ficticio())  # as long as any other refusal
         _registrar_recusa(uow, tentado, conta, "conta bloqueada")
         raise FalhaLogin(_mensagem_bloqueada(conta.bloqueado_ate), "senha")
-    if not senha_confere(senha, conta.senha_hash):
+    if not _senha_da_conta_confere(uow, conta, senha):
         bloqueada_ate = _contar_falha(uow, conta, agora_)
         if bloqueada_ate is not None:
-            raise FalhaLogin(
-                f"Senha incorreta pela {FALHAS_PARA_BLOQUEIO}ª vez: conta bloqueada por 15 minutos.", "senha"
-            )
+            raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
     aberta, nova = _chave_da_entrada(uow, tentado, conta, senha)
     token = secrets.token_hex(16)
@@ -187,6 +216,101 @@ def _chave_da_entrada(
         _registrar_recusa(uow, tentado, conta, "chave de assinatura alheia")
         raise FalhaLogin(MENSAGEM_CHAVE_ALHEIA, "senha")
     return aberta, None
+
+
+def _motor(uow: UnidadeDeTrabalho) -> sa.Engine:
+    with uow.variante(leitura=True) as leitura:
+        motor = leitura.session.get_bind()
+    assert isinstance(motor, sa.Engine)
+    return motor
+
+
+def _entrada_no_servidor(
+    uow: UnidadeDeTrabalho, motor: sa.Engine, tentado: str
+) -> papeis_servidor.Entrada | None:
+    """PostgreSQL whose accounts are server roles (`papeis_servidor`): what the server lets this login do,
+    asked as the pre-login role (a previous user's session gives its connections back first). None
+    elsewhere: the program checks the password itself."""
+    if motor.dialect.name != "postgresql":
+        return None
+    if credenciais_do_servidor(motor):
+        conectar_como(motor, None)
+    try:
+        return _gravar_curto(uow, lambda s: papeis_servidor.consultar_entrada(s, tentado))
+    except BancoOcupado:
+        raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
+
+
+def _autenticar_no_servidor(
+    uow: UnidadeDeTrabalho, tentado: str, senha: str, entrada: papeis_servidor.Entrada
+) -> Ator:
+    """The login on a server that keeps the passwords: the program connects as the account's own role with
+    the typed password, and the server accepts or refuses it. Refusals of unknown, inactive and locked
+    accounts were recorded by the server already; a wrong password is counted by it (`contar_falha`)."""
+    if entrada.situacao in ("recusada", "bloqueada"):
+        senha_confere(senha, _hash_ficticio())  # as long as any other refusal
+        if entrada.situacao == "bloqueada" and entrada.bloqueado_ate is not None:
+            raise FalhaLogin(_mensagem_bloqueada(entrada.bloqueado_ate), "senha")
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    papel = entrada.papel
+    if entrada.situacao == "migrar":
+        # Upgraded from before the server kept passwords: the old hash checks this first login once, by the
+        # server (it compares the key derived here with the one only it can read).
+        chave = _chave_scrypt(senha, entrada.hash_antigo or "")
+        papel = _gravar_curto(uow, lambda s: papeis_servidor.migrar_conta(s, tentado, chave, senha))
+        if papel is None or papel == papeis_servidor.BLOQUEADA:  # counted by the server already
+            if papel is not None:
+                raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
+            raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    motor = _motor(uow)
+    if papel is None or not conectar_como(motor, papel, senha):
+        _falha_no_servidor(uow, tentado)
+    # Every connection is now the user's own role: the entry is recorded as it always was.
+    with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
+        conta = _ler_conta(leitura.session, tentado.lower())
+    agora_ = relogio.agora()
+    if conta is None:  # pragma: no cover - the server just let this account's role in
+        conectar_como(motor, None)
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    token = secrets.token_hex(16)
+    try:
+        # the lockout was the server's to judge, by its clock: it just let the role in
+        entrou, _ = _gravar_curto(
+            uow, lambda s: _registrar_entrada(s, conta, token, agora_, None, None, senha, bloqueio=False)
+        )
+    except BancoOcupado:
+        return Ator(
+            conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token, entrada_pendente=agora_
+        )
+    if not entrou:
+        conectar_como(motor, None)
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+    return Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token)
+
+
+def _falha_no_servidor(uow: UnidadeDeTrabalho, tentado: str) -> NoReturn:
+    try:
+        bloqueada_ate = _gravar_curto(uow, lambda s: papeis_servidor.contar_falha(s, tentado))
+    except BancoOcupado:
+        raise FalhaLogin(MENSAGEM_OCUPADO, "senha") from None
+    if bloqueada_ate is not None:
+        raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
+    raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
+
+
+def _senha_da_conta_confere(uow: UnidadeDeTrabalho, conta: _Conta, senha: str) -> bool:
+    """The password checked against the account's scrypt hash or, where the server keeps it (the program
+    opened with the owner's address on such a server), by the server itself."""
+    if conta.senha_hash != papeis_servidor.MARCA_SERVIDOR:
+        return senha_confere(senha, conta.senha_hash)
+    with uow.variante(leitura=True) as leitura:
+        return papeis_servidor.senha_confere_no_servidor(leitura.session, senha, conta.id)
+
+
+def _senha_guardada(s: so.Session, senha: str) -> str:
+    """What `usuario.senha_hash` keeps of a new password: its scrypt hash, or only a marker where the server
+    keeps the password (`papeis_servidor`: the role gets it)."""
+    return papeis_servidor.MARCA_SERVIDOR if papeis_servidor.contas_no_servidor(s) else hash_senha(senha)
 
 
 def _ler_conta(s: so.Session, login: str) -> _Conta | None:
@@ -303,18 +427,20 @@ def _registrar_entrada(
     aberta: chaves.ChaveAberta | None,
     nova: chaves.ChaveNova | None,
     senha: str,
+    *,
+    bloqueio: bool = True,
 ) -> tuple[bool, chaves.ChaveAberta | None]:
     """A correct password: failures cleared, last access, the key made at the first login since the
     upgrade (self-certified: `chaves.AUTOCERTIFICADAS`) and the entry's audit row, signed with the key;
-    False (nothing kept) when the account was deactivated or locked after the password was checked."""
+    False (nothing kept) when the account was deactivated or (with `bloqueio`) locked after the password was
+    checked."""
     tabela = Base.metadata.tables["usuario"]
+    livre = (
+        sa.or_(tabela.c.bloqueado_ate.is_(None), tabela.c.bloqueado_ate <= agora_) if bloqueio else sa.true()
+    )
     feito = s.execute(
         sa.update(tabela)
-        .where(
-            tabela.c.id == conta.id,
-            tabela.c.ativo.is_(True),
-            sa.or_(tabela.c.bloqueado_ate.is_(None), tabela.c.bloqueado_ate <= agora_),
-        )
+        .where(tabela.c.id == conta.id, tabela.c.ativo.is_(True), livre)
         .values(falhas_login=0, bloqueado_ate=None, ultimo_acesso=agora_, alterado_em=tabela.c.alterado_em)
         .returning(tabela.c.id)
     ).first()
@@ -401,7 +527,7 @@ def criar_usuario(
         usuario = Usuario(
             login=login_limpo,
             nome=nome_limpo,
-            senha_hash=hash_senha(senha),
+            senha_hash=_senha_guardada(uow.session, senha),
             trocar_senha=temporaria,
             senha_versao=1,
             alterado_por=ator.login,
@@ -412,6 +538,7 @@ def criar_usuario(
         chaves.nova_certificada(
             uow.session, usuario.id, login_limpo, senha, chaves.MOTIVO_CRIACAO, ator.chave
         )
+        papeis_servidor.sincronizar(uow.session, usuario.id, senha)
         auditoria.registrar(uow.session, ator, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
         return usuario.id
@@ -442,6 +569,12 @@ def criar_primeiro_administrador(
         )
     with uow:
         s = uow.session
+        if papeis_servidor.sessao_de_entrada(s):
+            raise ErroDominio(
+                "Neste servidor o primeiro administrador é criado pelo responsável pelo servidor: "
+                "secretaria usuario criar --db (endereço do dono do banco). Nada foi gravado.",
+                "login",
+            )
         if s.get_bind().dialect.name == "postgresql":
             s.execute(sa.select(sa.func.pg_advisory_xact_lock(_CHAVE_PRIMEIRO_ACESSO)))
         if s.scalar(sa.select(Usuario.id).limit(1)) is not None:
@@ -453,7 +586,7 @@ def criar_primeiro_administrador(
         usuario = Usuario(
             login=login_limpo,
             nome=nome_limpo,
-            senha_hash=hash_senha(senha),
+            senha_hash=_senha_guardada(s, senha),
             senha_versao=1,
             alterado_por=login_limpo,
         )
@@ -466,6 +599,7 @@ def criar_primeiro_administrador(
             chave = chaves.gravar(
                 s, usuario.id, login_limpo, nova, chaves.MOTIVO_PRIMEIRO_ADMINISTRADOR, None
             )
+        papeis_servidor.sincronizar(s, usuario.id, senha)
         ele = Ator(login_limpo, nome_limpo, frozenset(conjunto), usuario_id=usuario.id, chave=chave)
         auditoria.registrar(s, ele, "criar_usuario", "usuario", usuario.id, None, _imagem(usuario))
         uow.commit()
@@ -543,7 +677,7 @@ def redefinir_senha(
         s = uow.session
         usuario = _usuario(s, usuario_id, travar=True)
         antes = _imagem(usuario)
-        usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_hash = _senha_guardada(s, nova_senha)
         usuario.senha_versao += 1
         usuario.falhas_login = 0
         usuario.bloqueado_ate = None
@@ -553,6 +687,7 @@ def redefinir_senha(
             s, usuario.id, usuario.login, nova_senha, chaves.MOTIVO_REDEFINICAO, ator.chave
         )
         _registrar_alteracao(s, ator, usuario, "redefinir_senha", antes)
+        papeis_servidor.sincronizar(s, usuario.id, nova_senha)
         uow.commit()
 
 
@@ -572,6 +707,7 @@ def definir_ativo(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int, *, ativo:
         antes = _imagem(usuario)
         usuario.ativo = bool(ativo)
         _registrar_alteracao(s, ator, usuario, "ativar_usuario" if ativo else "desativar_usuario", antes)
+        papeis_servidor.sincronizar(s, usuario.id)
         uow.commit()
 
 
@@ -588,6 +724,7 @@ def desbloquear_usuario(uow: UnidadeDeTrabalho, ator: Ator, usuario_id: int) -> 
         usuario.bloqueado_ate = None
         usuario.falhas_login = 0
         _registrar_alteracao(s, ator, usuario, "desbloquear_usuario", antes)
+        papeis_servidor.sincronizar(s, usuario.id)
         uow.commit()
 
 
@@ -602,14 +739,19 @@ def alterar_propria_senha(uow: UnidadeDeTrabalho, ator: Ator, *, senha_atual: st
         usuario = s.scalar(sa.select(Usuario).where(Usuario.login == ator.login).with_for_update())
         if usuario is None or not usuario.ativo:
             raise ErroDominio("Sua conta não está ativa; peça ao administrador.", "senha_atual")
-        if not senha_confere(senha_atual, usuario.senha_hash):
+        if usuario.senha_hash == papeis_servidor.MARCA_SERVIDOR:
+            confere = papeis_servidor.senha_confere_no_servidor(s, senha_atual)
+        else:
+            confere = senha_confere(senha_atual, usuario.senha_hash)
+        if not confere:
             raise ErroDominio("A senha atual não confere.", "senha_atual")
         antes = _imagem(usuario)
-        usuario.senha_hash = hash_senha(nova_senha)
+        usuario.senha_hash = _senha_guardada(s, nova_senha)
         usuario.senha_versao += 1
         usuario.trocar_senha = False
         chaves.reselar(s, usuario.id, senha_atual, nova_senha)  # the same key, under the new password
         _registrar_alteracao(s, ator, usuario, "alterar_propria_senha", antes)
+        papeis_servidor.sincronizar(s, usuario.id, nova_senha)
         uow.commit()
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from secretaria.db import Banco, arquivo_sqlite
+from secretaria.db import Banco, arquivo_sqlite, credenciais_do_servidor
 from secretaria.services.auditoria import ENTIDADE_ACESSO as ENTIDADE_ACESSO
 from secretaria.services.notificacao import CANAL_MUDANCAS
 
@@ -332,8 +332,10 @@ class Vigia:
 
 def _conexao_pg(engine: sa.Engine) -> Any:
     """A psycopg connection of its own (not from the pool), made as the engine makes its connections,
-    in autocommit (LISTEN takes effect at once and no transaction stays open)."""
+    in autocommit (LISTEN takes effect at once and no transaction stays open), as the logged-in user's role
+    when the server gives each user one (`db.conectar_como`)."""
     cargs, cparams = engine.dialect.create_connect_args(engine.url)
+    cparams.update(credenciais_do_servidor(engine))
     cparams.setdefault("connect_timeout", TEMPO_CONEXAO)
     conexao = engine.dialect.loaded_dbapi.connect(*cargs, **cparams)
     conexao.autocommit = True

@@ -31,6 +31,14 @@ limited to 8,000 bytes, and the listener reads the audit rows then)."""
 _CHAVE_AUDITADOS = "secretaria_auditados"
 
 
+def anotar_auditado(
+    sessao: so.Session, auditoria_id: int, entidade: str, entidade_id: str | None, login: str | None
+) -> None:
+    """An audit row the database itself inserted (PostgreSQL's `secretaria_auditar`, not an ORM object the
+    flush sees): named in the commit's notification and, after it, among `Origem.proprios`."""
+    sessao.info.setdefault(_CHAVE_AUDITADOS, []).append((auditoria_id, entidade, entidade_id, login))
+
+
 def _origem(sessao: so.Session) -> Origem | None:
     origem = sessao.info.get(CHAVE_ORIGEM)
     return origem if isinstance(origem, Origem) else None

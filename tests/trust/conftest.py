@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -18,6 +19,7 @@ import sqlalchemy as sa
 from secretaria.db import Banco
 from secretaria.models import PAPEIS, ValorURM
 from secretaria.services.base import Ator
+from secretaria.services.semente import abrir_e_semear
 from tests.helpers import cidade_pequena, fabrica
 from tests.helpers.cidade_pequena import Cidade
 
@@ -131,3 +133,53 @@ def atores() -> dict[str, Ator]:
         "secretario": SECRETARIO,
         "todos": TODOS,
     }
+
+
+@pytest.fixture
+def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
+    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar`; the database and
+    every role made for it (owner, application, the users' group and the accounts' roles) dropped after."""
+    from secretaria.servidor import preparar
+    from tests.conftest import PG_ADMIN_URL
+
+    nome = f"secretaria_srv_{uuid.uuid4().hex[:8]}"
+    url_admin = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
+    try:
+        preparado = preparar(url_admin)
+        yield url_admin, preparado.url_dono, preparado.url_app
+    finally:
+        motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        with motor.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
+            papeis = conn.execute(
+                sa.text("SELECT rolname FROM pg_roles WHERE starts_with(rolname, :p) ORDER BY rolname DESC"),
+                {"p": nome + "_"},
+            ).scalars()
+            for papel in list(papeis):
+                conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
+        motor.dispose()
+
+
+SENHA_DO_USUARIO = "todos12345"
+
+
+@pytest.fixture
+def banco_do_usuario(banco_preparado: tuple[str, str, str]) -> Iterator[tuple[Banco, Ator]]:
+    """A prepared database opened with the application role's address, as every PC opens it, and logged in:
+    its connections are the account's own role ("todos", every program role; created by the owner as the
+    server's administrator does with `secretaria usuario criar`)."""
+    from secretaria.services.contas import autenticar, criar_primeiro_administrador
+
+    _admin, url_dono, url_app = banco_preparado
+    dono = abrir_e_semear(url_dono)
+    try:
+        criar_primeiro_administrador(
+            dono.uow(), login="todos", nome="Todos os Papéis", senha=SENHA_DO_USUARIO, papeis=PAPEIS
+        )
+    finally:
+        dono.fechar()
+    banco = abrir_e_semear(url_app)
+    try:
+        yield banco, autenticar(banco.uow(), "todos", SENHA_DO_USUARIO)
+    finally:
+        banco.fechar()

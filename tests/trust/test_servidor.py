@@ -5,48 +5,26 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from secretaria.cli import main
-from secretaria.db import ErroBanco
+from secretaria.db import Banco, ErroBanco
+from secretaria.services.base import Ator
 from secretaria.services.semente import abrir_e_semear
-from secretaria.servidor import preparar
 from tests.conftest import PG_ADMIN_URL
 from tests.helpers.cidade_auditada import montar
 
 
-@pytest.fixture
-def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
-    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar`; all dropped after."""
-    nome = f"secretaria_srv_{uuid.uuid4().hex[:8]}"
-    url_admin = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
-    preparado = preparar(url_admin)
-    try:
-        yield url_admin, preparado.url_dono, preparado.url_app
-    finally:
-        motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-        with motor.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
-            for papel in (preparado.dono, preparado.app):
-                conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
-        motor.dispose()
+def test_programa_funciona_com_o_papel_do_usuario(banco_do_usuario: tuple[Banco, Ator]) -> None:
+    banco, _ator = banco_do_usuario
+    montar(banco)  # every kind of act, audited, as the logged-in user's own role
+    from secretaria.services.verificacao import verificar_tudo
 
-
-def test_programa_funciona_com_o_papel_do_programa(banco_preparado: tuple[str, str, str]) -> None:
-    _admin, _dono, url_app = banco_preparado
-    banco = abrir_e_semear(url_app)
-    try:
-        montar(banco)  # every kind of act, audited, as the application role
-        from secretaria.services.verificacao import verificar_tudo
-
-        with banco.leitura() as s:
-            assert verificar_tudo(s).integro
-    finally:
-        banco.fechar()
+    with banco.leitura() as s:
+        assert verificar_tudo(s).integro
 
 
 @pytest.mark.parametrize(
@@ -63,24 +41,20 @@ def test_programa_funciona_com_o_papel_do_programa(banco_preparado: tuple[str, s
         "UPDATE alembic_version SET version_num = '0001'",
     ],
 )
-def test_papel_do_programa_nao_altera_a_auditoria_nem_o_esquema(
-    banco_preparado: tuple[str, str, str], sql: str
+def test_papel_do_usuario_nao_altera_a_auditoria_nem_o_esquema(
+    banco_do_usuario: tuple[Banco, Ator], sql: str
 ) -> None:
-    _admin, _dono, url_app = banco_preparado
-    banco = abrir_e_semear(url_app)
-    try:
-        montar(banco)
-        with pytest.raises(sa.exc.DatabaseError) as erro, banco.engine.begin() as conn:
-            conn.exec_driver_sql(sql)
-        assert (
-            "permission denied" in str(erro.value)
-            or "must be owner" in str(erro.value)
-            or ("só aceita inclusões" in str(erro.value))
-        )
-        with banco.leitura() as s:
-            assert (s.execute(sa.text("SELECT count(*) FROM auditoria")).scalar() or 0) > 10
-    finally:
-        banco.fechar()
+    banco, _ator = banco_do_usuario
+    montar(banco)
+    with pytest.raises(sa.exc.DatabaseError) as erro, banco.engine.begin() as conn:
+        conn.exec_driver_sql(sql)
+    assert (
+        "permission denied" in str(erro.value)
+        or "must be owner" in str(erro.value)
+        or ("só aceita inclusões" in str(erro.value))
+    )
+    with banco.leitura() as s:
+        assert (s.execute(sa.text("SELECT count(*) FROM auditoria")).scalar() or 0) > 10
 
 
 def test_banco_a_atualizar_com_o_papel_do_programa_explica_o_que_fazer(
@@ -121,6 +95,6 @@ def test_linha_de_comando_grava_as_senhas_so_no_arquivo(
         motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
         with motor.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
-            for sufixo in ("dono", "app"):
+            for sufixo in ("dono", "app", "usuarios"):
                 conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{nome}_{sufixo}"')
         motor.dispose()
