@@ -61,6 +61,7 @@ __all__ = [
     "CAMPOS_FORMAIS",
     "CAMPOS_RETIFICAVEIS",
     "CAMPOS_SUBSTANCIA",
+    "PedidoRetificacao",
     "ResumoRetificacao",
     "dados_retificacao",
     "explicar_natureza",
@@ -188,17 +189,23 @@ class _RetificacaoConferida:
     motivo: str
 
 
+@dataclass(frozen=True)
+class PedidoRetificacao:
+    """What `retificar_auto` and `verificar_retificacao` are asked: `alteracoes` maps fields of
+    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
+    `DadosTestemunha`)."""
+
+    auto_id: int
+    alteracoes: Mapping[str, Any]
+    motivo: str
+    versao: int | None = None
+
+
 def _conferir_retificacao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    alteracoes: Mapping[str, Any],
-    motivo: str,
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoRetificacao, *, travar: bool = True
 ) -> _RetificacaoConferida:
     """Every check of `retificar_auto`, in its order, writing nothing."""
+    alteracoes = pedido.alteracoes
     exigir_papel(ator, "fiscal", acao="retificar autos de infração")
     if "operadora_id" in alteracoes:
         raise ErroDominio(
@@ -216,9 +223,9 @@ def _conferir_retificacao(
             )
     for campo, valor in alteracoes.items():
         _conferir_tipo(campo, valor)
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo da retificação")
-    auto = auto_para_ato(s, auto_id, "retificá-lo", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    motivo_limpo = texto_obrigatorio(pedido.motivo, "motivo", "o motivo da retificação")
+    auto = auto_para_ato(s, pedido.auto_id, "retificá-lo", travar=travar)
+    verificar_versao(auto, pedido.versao, f"O auto nº {auto.numero_formatado}")
     decidido_em = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
     if decidido_em is not None:
         raise ErroDominio(
@@ -228,12 +235,12 @@ def _conferir_retificacao(
             "auto_id",
         )
     atual = _como_novo_auto(auto)
-    pedido: dict[str, Any] = dict(alteracoes)
-    if "testemunhas" in pedido:
-        pedido["testemunhas"] = tuple(pedido["testemunhas"] or ())
-    if "dispositivo_codigo" in pedido:
-        pedido["dispositivo_codigo"] = str(pedido["dispositivo_codigo"] or "").strip().upper()
-    dados = dataclasses.replace(atual, **pedido)
+    trocas: dict[str, Any] = dict(alteracoes)
+    if "testemunhas" in trocas:
+        trocas["testemunhas"] = tuple(trocas["testemunhas"] or ())
+    if "dispositivo_codigo" in trocas:
+        trocas["dispositivo_codigo"] = str(trocas["dispositivo_codigo"] or "").strip().upper()
+    dados = dataclasses.replace(atual, **trocas)
     c = validar_campos(dados)
     novos: dict[str, Any] = {
         "dispositivo_codigo": dados.dispositivo_codigo,
@@ -257,7 +264,7 @@ def _conferir_retificacao(
         "local_lavratura": auto.local_lavratura,
         "testemunhas": atual.testemunhas,
     }
-    mudados = [campo for campo in CAMPOS_RETIFICAVEIS if campo in pedido and novos[campo] != antigos[campo]]
+    mudados = [campo for campo in CAMPOS_RETIFICAVEIS if campo in trocas and novos[campo] != antigos[campo]]
     if not mudados:
         raise ErroDominio(
             f"Nenhum dado do auto nº {auto.numero_formatado} foi alterado: não há o que retificar.",
@@ -284,32 +291,20 @@ def _conferir_papeis_do_termo(s: so.Session) -> None:
     _horario_expediente(s, "o termo de retificação e a sua intimação")
 
 
-def verificar_retificacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def verificar_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetificacao) -> None:
     """The refusals `retificar_auto` would raise (a decided auto, nothing changed, a new date or provision
     the auto form would refuse), from a read session and writing nothing: what the screen runs before
     asking to confirm the termo, which takes a number and cannot be undone."""
-    _conferir_retificacao(sessao, ator, travar=False, **pedido)
+    _conferir_retificacao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def retificar_auto(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    alteracoes: Mapping[str, Any],
-    motivo: str,
-    versao: int | None = None,
-) -> ResumoRetificacao:
-    """Draw up the next "TR nº NNNN/AAAA" correcting the auto: `alteracoes` maps fields of
-    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
-    `DadosTestemunha`), validated exactly as the auto form validates them (`verificar_retificacao`'s
-    checks, run again inside this unit of work)."""
+def retificar_auto(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRetificacao) -> ResumoRetificacao:
+    """Draw up the next "TR nº NNNN/AAAA" correcting the auto with `pedido.alteracoes`, validated exactly as
+    the auto form validates them (`verificar_retificacao`'s checks, run again inside this unit of work)."""
     with uow:
         s = uow.session
-        r = _conferir_retificacao(
-            s, ator, auto_id=auto_id, alteracoes=alteracoes, motivo=motivo, versao=versao
-        )
+        r = _conferir_retificacao(s, ator, pedido)
         auto, c, novos, antigos, mudados, tipo = r.auto, r.campos, r.novos, r.antigos, r.mudados, r.tipo
         motivo_limpo = r.motivo
         substancial = any(campo in CAMPOS_SUBSTANCIA for campo in mudados)

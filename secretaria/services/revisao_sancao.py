@@ -33,6 +33,8 @@ from secretaria.services.numeracao import proximo_numero
 from secretaria.services.processo_base import dias_validos, id_valido, imagem, urm_valida
 
 __all__ = [
+    "PedidoManutencao",
+    "PedidoRevisao",
     "ResumoRevisao",
     "manter_sancao",
     "revisar_sancao",
@@ -147,23 +149,25 @@ def _revisao_pendente(s: so.Session, revisao_id: int) -> RevisaoSancao:
     return revisao
 
 
-def _conferir_revisao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    revisao_id: int,
-    multa_ur: Decimal | int | str | None,
-    suspensao_dias: int | None = 0,
-    fundamentacao: str = "",
-) -> _Conferida:
+@dataclass(frozen=True)
+class PedidoRevisao:
+    """What `revisar_sancao` and `verificar_revisao` are asked: the revised (never higher) penalty."""
+
+    revisao_id: int
+    multa_ur: Decimal | int | str | None
+    suspensao_dias: int | None = 0
+    fundamentacao: str = ""
+
+
+def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conferida:
     """Every check of `revisar_sancao`, in its order, writing nothing."""
     from secretaria.services.tramitacao import _conferir, sancao_do_auto
 
     exigir_papel(ator, "secretario", acao="revisar sanções")
-    revisao = _revisao_pendente(s, revisao_id)
-    multa = urm_valida(multa_ur, "multa_ur", "a multa revista (URM)")
-    dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão revista")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da revisão")
+    revisao = _revisao_pendente(s, pedido.revisao_id)
+    multa = urm_valida(pedido.multa_ur, "multa_ur", "a multa revista (URM)")
+    dias = dias_validos(pedido.suspensao_dias, "suspensao_dias", "a suspensão revista")
+    fundamentos = texto_obrigatorio(pedido.fundamentacao, "fundamentacao", "a fundamentação da revisão")
     auto = s.get(AutoInfracao, revisao.auto_id)
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == revisao.auto_id))
     if auto is None or decisao is None:  # the review list is fed from decided cases only
@@ -195,35 +199,20 @@ def _conferir_papeis(s: so.Session) -> None:
     _pagamento(s)
 
 
-def verificar_revisao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def verificar_revisao(sessao: so.Session, ator: Ator, pedido: PedidoRevisao) -> None:
     """`revisar_sancao`'s refusals from a read session, writing nothing: what the dialog runs before asking
     to confirm a termo that takes a number."""
-    _conferir_revisao(sessao, ator, **pedido)
+    _conferir_revisao(sessao, ator, pedido)
 
 
 @retentavel
-def revisar_sancao(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    revisao_id: int,
-    multa_ur: Decimal | int | str | None,
-    suspensao_dias: int | None = 0,
-    fundamentacao: str = "",
-) -> ResumoRevisao:
+def revisar_sancao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRevisao) -> ResumoRevisao:
     """Revise the decided penalty into today's range by the next "termo de revisão" (never raising it).
     An open fine is reduced; a fine paid beyond the revised amount is recorded as to be refunded; a
     suspension is shortened (or annulled at 0 days). Later cases that counted this one are listed in turn."""
     with uow:
         s = uow.session
-        c = _conferir_revisao(
-            s,
-            ator,
-            revisao_id=revisao_id,
-            multa_ur=multa_ur,
-            suspensao_dias=suspensao_dias,
-            fundamentacao=fundamentacao,
-        )
+        c = _conferir_revisao(s, ator, pedido)
         revisao, auto, decisao = c.revisao, c.auto, c.decisao
         hoje = relogio.hoje()
         antes_auto, antes_revisao = imagem(auto), imagem(revisao)
@@ -282,30 +271,32 @@ def revisar_sancao(
         return ResumoRevisao(revisao.id, revisao.numero_formatado, mensagem, restituir)
 
 
-def _conferir_manutencao(
-    s: so.Session, ator: Ator, *, revisao_id: int, fundamentacao: str = ""
-) -> tuple[RevisaoSancao, str]:
+@dataclass(frozen=True)
+class PedidoManutencao:
+    """What `manter_sancao` and `verificar_manutencao` are asked: the reasons to keep the penalty."""
+
+    revisao_id: int
+    fundamentacao: str = ""
+
+
+def _conferir_manutencao(s: so.Session, ator: Ator, pedido: PedidoManutencao) -> tuple[RevisaoSancao, str]:
     exigir_papel(ator, "secretario", acao="revisar sanções")
-    revisao = _revisao_pendente(s, revisao_id)
+    revisao = _revisao_pendente(s, pedido.revisao_id)
     return revisao, texto_obrigatorio(
-        fundamentacao, "fundamentacao", "a fundamentação para manter a penalidade"
+        pedido.fundamentacao, "fundamentacao", "a fundamentação para manter a penalidade"
     )
 
 
-def verificar_manutencao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
-    _conferir_manutencao(sessao, ator, **pedido)
+def verificar_manutencao(sessao: so.Session, ator: Ator, pedido: PedidoManutencao) -> None:
+    _conferir_manutencao(sessao, ator, pedido)
 
 
 @retentavel
-def manter_sancao(
-    uow: UnidadeDeTrabalho, ator: Ator, *, revisao_id: int, fundamentacao: str = ""
-) -> ResumoRevisao:
+def manter_sancao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoManutencao) -> ResumoRevisao:
     """Keep the decided penalty, with the reasons (the case leaves the review list)."""
     with uow:
         s = uow.session
-        revisao, fundamentos = _conferir_manutencao(
-            s, ator, revisao_id=revisao_id, fundamentacao=fundamentacao
-        )
+        revisao, fundamentos = _conferir_manutencao(s, ator, pedido)
         antes = imagem(revisao)
         revisao.situacao = "mantida"
         revisao.decidida_em = relogio.hoje()
