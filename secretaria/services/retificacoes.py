@@ -54,6 +54,7 @@ from secretaria.services.base import (
 )
 from secretaria.services.lei_db import dispositivo_citavel
 from secretaria.services.numeracao import proximo_numero
+from secretaria.services.orgao import dados_operadora, horario_expediente, timbre, timbre_para_assinar
 from secretaria.services.processo_base import auto_para_ato, id_valido, imagem
 from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
 
@@ -285,10 +286,8 @@ def _conferir_papeis_do_termo(s: so.Session) -> None:
     every act that issues a document): the termo and its intimação state where and in which office hours
     the reopened defence is received, and the intimação is signed by the Secretary at the letterhead's
     address. A termo is never recorded without the papers that must be delivered (REGRAS § 5)."""
-    from secretaria.services.documentos import _horario_expediente, _timbre_para_assinar
-
-    _timbre_para_assinar(s, "a intimação do termo de retificação")
-    _horario_expediente(s, "o termo de retificação e a sua intimação")
+    timbre_para_assinar(s, "a intimação do termo de retificação")
+    horario_expediente(s, "o termo de retificação e a sua intimação")
 
 
 def verificar_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetificacao) -> None:
@@ -445,13 +444,11 @@ def _fiscal_da_conta(sessao: so.Session, login: str) -> tuple[str | None, str | 
 def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificacao:
     """The termo as printed and notified: a function of the termo alone (and of the letterhead), so issuing
     it again gives the same bytes even after later corrections of the same auto."""
-    from secretaria.services.documentos import _horario_expediente, _operadora, timbre
-
     termo = obter_termo(sessao, retificacao_id)
     auto = termo.auto
     itens = itens_do_termo(termo)
     d = sessao.get(DispositivoCatalogo, termo.dispositivo_codigo)
-    horario = _horario_expediente(sessao, "o termo de retificação") if termo.substancial else ""
+    horario = horario_expediente(sessao, "o termo de retificação") if termo.substancial else ""
     nome_fiscal, matricula = _fiscal_da_conta(sessao, termo.lavrado_por)
     return DadosRetificacao(
         timbre=timbre(sessao),
@@ -459,7 +456,7 @@ def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificac
         numero_auto=auto.numero_formatado,
         data_auto=auto.data_lavratura,
         data=termo.data,
-        operadora=_operadora(auto.operadora),
+        operadora=dados_operadora(auto.operadora),
         itens=itens,
         motivo=termo.motivo,
         substancial=termo.substancial,

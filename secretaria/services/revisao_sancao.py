@@ -30,6 +30,7 @@ from secretaria.models import AutoInfracao, Decisao, Pagamento, RevisaoSancao, S
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, texto_obrigatorio
 from secretaria.services.numeracao import proximo_numero
+from secretaria.services.orgao import dados_pagamento, timbre_para_assinar
 from secretaria.services.processo_base import dias_validos, id_valido, imagem, urm_valida
 
 __all__ = [
@@ -161,7 +162,7 @@ class PedidoRevisao:
 
 def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conferida:
     """Every check of `revisar_sancao`, in its order, writing nothing."""
-    from secretaria.services.tramitacao import _conferir, sancao_do_auto
+    from secretaria.services.tramitacao import conferir_penalidade_nos_campos, sancao_do_auto
 
     exigir_papel(ator, "secretario", acao="revisar sanções")
     revisao = _revisao_pendente(s, pedido.revisao_id)
@@ -185,7 +186,7 @@ def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conf
             "A penalidade revista é igual à aplicada: para mantê-la, escolha “Manter a penalidade”.",
             "multa_ur",
         )
-    _conferir(sancao_do_auto(s, auto, decisao.data), multa, dias)
+    conferir_penalidade_nos_campos(sancao_do_auto(s, auto, decisao.data), multa, dias)
     _conferir_papeis(s)
     return _Conferida(revisao, auto, decisao, fundamentos, multa, dias)
 
@@ -193,10 +194,8 @@ def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conf
 def _conferir_papeis(s: so.Session) -> None:
     """What the termo de revisão needs, checked before it takes a number (REGRAS § 5: notified like a
     decision, signed by the Secretary, saying where and how to pay)."""
-    from secretaria.services.documentos import _pagamento, _timbre_para_assinar
-
-    _timbre_para_assinar(s, "o termo de revisão")
-    _pagamento(s)
+    timbre_para_assinar(s, "o termo de revisão")
+    dados_pagamento(s)
 
 
 def verificar_revisao(sessao: so.Session, ator: Ator, pedido: PedidoRevisao) -> None:

@@ -635,7 +635,7 @@ def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = 
     ).sancao
 
 
-def _conferir(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
+def conferir_penalidade_nos_campos(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
     """`conferir_penalidade`, with the refusal placed beside the field that is wrong."""
     try:
         conferir_penalidade(sancao, multa_ur, 0)
@@ -718,7 +718,7 @@ def registrar_proposta(
         )
         if acao == "aplicar":
             _aguarda_defesa(s, auto, dia, "propor a penalidade")
-            _conferir(sancao_do_auto(s, auto, dia), multa, dias)
+            conferir_penalidade_nos_campos(sancao_do_auto(s, auto, dia), multa, dias)
         proposta = Proposta(
             auto_id=auto.id,
             data=dia,
@@ -847,7 +847,7 @@ def _conferir_decisao(
         _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
         _exigir_proposta(s, auto, dia)
         sancao = sancao_do_auto(s, auto, dia)
-        _conferir(sancao, multa, dias)
+        conferir_penalidade_nos_campos(sancao, multa, dias)
         valor_urm = valor_urm_em(s, dia, "data")
         reais = urm_para_reais(multa, valor_urm)
     return _DecisaoConferida(auto, dia, resultado, fundamentos, multa, dias, sancao, valor_urm, reais)
@@ -1108,7 +1108,7 @@ def _conferir_julgamento(
                 "No provimento parcial a penalidade deve ser reduzida; para mantê-la, registre “recurso negado”.",
                 "multa_ur",
             )
-        _conferir(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
+        conferir_penalidade_nos_campos(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
     return _JulgamentoConferido(auto, recurso, decisao, dia, resultado, fundamentos, multa_nova, dias_novos)
 
 
