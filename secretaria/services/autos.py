@@ -211,7 +211,7 @@ def _conferir_lavratura(s: so.Session, ator: Ator, dados: NovoAuto, *, travar: b
     return _LavraturaConferida(c, dispositivo, operadora, fiscal, representacao)
 
 
-def verificar_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None:
+def conferir_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None:
     """The refusals `lavrar_auto` would raise for `dados` (a future infraction date, an operator cassada
     before the fact, an inactive inspector, …), from a read session and writing nothing: what the form
     runs before asking to confirm, since an auto once numbered cannot be taken back."""
@@ -220,7 +220,7 @@ def verificar_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None
 
 @retentavel
 def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
-    """Draw up an auto: validate everything (`verificar_lavratura`'s checks, inside this unit of work),
+    """Draw up an auto: validate everything (`conferir_lavratura`'s checks, inside this unit of work),
     compute the next penalty as of its day, number it, audit."""
     with uow:
         s = uow.session
@@ -449,7 +449,7 @@ def abrir_anexo(sessao: so.Session, anexo_id: int) -> ArquivoAnexo:
 
 @dataclass(frozen=True)
 class PedidoCancelamento:
-    """What `cancelar_auto` and `verificar_cancelamento` are asked: which auto, and why."""
+    """What `cancelar_auto` and `conferir_cancelamento` are asked: which auto, and why."""
 
     auto_id: int
     motivo: str
@@ -474,7 +474,7 @@ def _conferir_cancelamento(
     return auto, motivo_limpo
 
 
-def verificar_cancelamento(sessao: so.Session, ator: Ator, pedido: PedidoCancelamento) -> None:
+def conferir_cancelamento(sessao: so.Session, ator: Ator, pedido: PedidoCancelamento) -> None:
     """The refusals `cancelar_auto` would raise (an auto already decided or cancelled), from a read
     session and writing nothing: what the screen runs before asking to confirm."""
     _conferir_cancelamento(sessao, ator, pedido, travar=False)
@@ -484,7 +484,7 @@ def verificar_cancelamento(sessao: so.Session, ator: Ator, pedido: PedidoCancela
 def cancelar_auto(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoCancelamento) -> None:
     """Cancel an auto with reasons (never delete it). Refused once the Secretary has decided it: from then
     on the decision stands until the appeal (art. 15) changes it, and the decision must stay on record.
-    The checks are `verificar_cancelamento`'s, run again inside this unit of work."""
+    The checks are `conferir_cancelamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         auto, motivo_limpo = _conferir_cancelamento(s, ator, pedido)

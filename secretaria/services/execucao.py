@@ -167,7 +167,7 @@ class ResumoSuspensao:
 
 @dataclass(frozen=True)
 class PedidoSuspensao:
-    """What `iniciar_suspensao` and `verificar_suspensao` are asked: the day a final suspension starts."""
+    """What `iniciar_suspensao` and `conferir_suspensao` are asked: the day a final suspension starts."""
 
     auto_id: int
     inicio: date
@@ -278,7 +278,7 @@ def primeiro_dia_livre(s: so.Session, operadora_id: int, definitiva: date, hoje:
     return dia
 
 
-def verificar_suspensao(sessao: so.Session, ator: Ator, pedido: PedidoSuspensao) -> None:
+def conferir_suspensao(sessao: so.Session, ator: Ator, pedido: PedidoSuspensao) -> None:
     """The refusals `iniciar_suspensao` would raise (a decision not yet final, a start before it, an
     operator already cassada, …), from a read session and writing nothing: what the screen runs before
     asking to confirm."""
@@ -288,7 +288,7 @@ def verificar_suspensao(sessao: so.Session, ator: Ator, pedido: PedidoSuspensao)
 @retentavel
 def iniciar_suspensao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoSuspensao) -> ResumoSuspensao:
     """Start serving a final suspension: the operator is "suspensa" from `inicio` to `inicio + dias − 1`.
-    The checks are `verificar_suspensao`'s, run again inside this unit of work."""
+    The checks are `conferir_suspensao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         auto, decisao, dia, _operadora = _conferir_suspensao(s, ator, pedido)
@@ -322,7 +322,7 @@ class _PagamentoConferido:
 
 @dataclass(frozen=True)
 class PedidoPagamento:
-    """What `registrar_pagamento` and `verificar_pagamento` are asked: the fine paid (amount; default the
+    """What `registrar_pagamento` and `conferir_pagamento` are asked: the fine paid (amount; default the
     full amount) or sent to dívida ativa, on a day. `versao` is the payment record's version."""
 
     auto_id: int
@@ -414,7 +414,7 @@ def contador_prazo_pagamento(s: so.Session) -> Callable[[date], date]:
     return lambda definitiva: cal.vencimento(definitiva, dias)
 
 
-def verificar_pagamento(sessao: so.Session, ator: Ator, pedido: PedidoPagamento) -> None:
+def conferir_pagamento(sessao: so.Session, ator: Ator, pedido: PedidoPagamento) -> None:
     """The refusals `registrar_pagamento` would raise (a fine annulled or already paid, a date before the
     decision or in the future, dívida ativa before the decision is final), from a read session and
     writing nothing: what the screen runs before asking to confirm."""
@@ -426,7 +426,7 @@ def registrar_pagamento(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoPagame
     """The fine paid on a day (amount; default the full amount), or sent to the municipal debt roll.
 
     `pedido.versao` is the payment record's version. Inscription in dívida ativa needs the decision to be
-    final. The checks are `verificar_pagamento`'s, run again inside this unit of work.
+    final. The checks are `conferir_pagamento`'s, run again inside this unit of work.
     """
     with uow:
         s = uow.session
@@ -499,7 +499,7 @@ def registrar_cumprimento(
 
 @dataclass(frozen=True)
 class PedidoInstauracao:
-    """What `instaurar_cassacao` and `verificar_instauracao` are asked: whose permission, when, and why."""
+    """What `instaurar_cassacao` and `conferir_instauracao` are asked: whose permission, when, and why."""
 
     operadora_id: int
     data: date
@@ -542,7 +542,7 @@ def _conferir_instauracao(
     return operadora, dia, motivo_limpo
 
 
-def verificar_instauracao(sessao: so.Session, ator: Ator, pedido: PedidoInstauracao) -> None:
+def conferir_instauracao(sessao: so.Session, ator: Ator, pedido: PedidoInstauracao) -> None:
     """The refusals `instaurar_cassacao` would raise (a concessionária, a permission already cassada, a
     procedure already open), from a read session and writing nothing: checked before asking to confirm."""
     _conferir_instauracao(sessao, ator, pedido, travar=False)
@@ -551,7 +551,7 @@ def verificar_instauracao(sessao: so.Session, ator: Ator, pedido: PedidoInstaura
 @retentavel
 def instaurar_cassacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoInstauracao) -> int:
     """Open the cassação procedure of a permission (art. 16: relevant, proven reason; full defence).
-    The checks are `verificar_instauracao`'s, run again inside this unit of work."""
+    The checks are `conferir_instauracao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         operadora, dia, motivo_limpo = _conferir_instauracao(s, ator, pedido)
@@ -624,7 +624,7 @@ def registrar_ato_cassacao(
 
 @dataclass(frozen=True)
 class PedidoDecisaoCassacao:
-    """What `decidir_cassacao` and `verificar_decisao_cassacao` are asked: the Secretary's decision."""
+    """What `decidir_cassacao` and `conferir_decisao_cassacao` are asked: the Secretary's decision."""
 
     cassacao_id: int
     data: date
@@ -676,7 +676,7 @@ def _conferir_decisao_cassacao(
     return cassacao, operadora, dia, resultado, fundamentos
 
 
-def verificar_decisao_cassacao(sessao: so.Session, ator: Ator, pedido: PedidoDecisaoCassacao) -> None:
+def conferir_decisao_cassacao(sessao: so.Session, ator: Ator, pedido: PedidoDecisaoCassacao) -> None:
     """The refusals `decidir_cassacao` would raise (no notification yet, a decision inside the defence
     window, …), from a read session and writing nothing: what the screen runs before asking to confirm."""
     _conferir_decisao_cassacao(sessao, ator, pedido, travar=False)
@@ -686,7 +686,7 @@ def verificar_decisao_cassacao(sessao: so.Session, ator: Ator, pedido: PedidoDec
 def decidir_cassacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoDecisaoCassacao) -> None:
     """The Secretary's decision. Cassar needs the full defence of art. 16: the permissionária notified to
     defend itself, and its defence on file or the 15-day period (as in art. 14) passed. The checks are
-    `verificar_decisao_cassacao`'s, run again inside this unit of work."""
+    `conferir_decisao_cassacao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         cassacao, operadora, dia, resultado, fundamentos = _conferir_decisao_cassacao(s, ator, pedido)

@@ -192,7 +192,7 @@ class _RetificacaoConferida:
 
 @dataclass(frozen=True)
 class PedidoRetificacao:
-    """What `retificar_auto` and `verificar_retificacao` are asked: `alteracoes` maps fields of
+    """What `retificar_auto` and `conferir_retificacao` are asked: `alteracoes` maps fields of
     `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
     `DadosTestemunha`)."""
 
@@ -290,7 +290,7 @@ def _conferir_papeis_do_termo(s: so.Session) -> None:
     horario_expediente(s, "o termo de retificação e a sua intimação")
 
 
-def verificar_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetificacao) -> None:
+def conferir_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetificacao) -> None:
     """The refusals `retificar_auto` would raise (a decided auto, nothing changed, a new date or provision
     the auto form would refuse), from a read session and writing nothing: what the screen runs before
     asking to confirm the termo, which takes a number and cannot be undone."""
@@ -300,7 +300,7 @@ def verificar_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetifica
 @retentavel
 def retificar_auto(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRetificacao) -> ResumoRetificacao:
     """Draw up the next "TR nº NNNN/AAAA" correcting the auto with `pedido.alteracoes`, validated exactly as
-    the auto form validates them (`verificar_retificacao`'s checks, run again inside this unit of work)."""
+    the auto form validates them (`conferir_retificacao`'s checks, run again inside this unit of work)."""
     with uow:
         s = uow.session
         r = _conferir_retificacao(s, ator, pedido)

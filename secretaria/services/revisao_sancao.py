@@ -37,12 +37,12 @@ __all__ = [
     "PedidoManutencao",
     "PedidoRevisao",
     "ResumoRevisao",
+    "conferir_manutencao",
+    "conferir_revisao_sancao",
     "manter_sancao",
     "revisar_sancao",
     "revisoes_pendentes_do_auto",
     "sinalizar",
-    "verificar_manutencao",
-    "verificar_revisao",
 ]
 
 
@@ -152,7 +152,7 @@ def _revisao_pendente(s: so.Session, revisao_id: int) -> RevisaoSancao:
 
 @dataclass(frozen=True)
 class PedidoRevisao:
-    """What `revisar_sancao` and `verificar_revisao` are asked: the revised (never higher) penalty."""
+    """What `revisar_sancao` and `conferir_revisao_sancao` are asked: the revised (never higher) penalty."""
 
     revisao_id: int
     multa_ur: Decimal | int | str | None
@@ -198,7 +198,7 @@ def _conferir_papeis(s: so.Session) -> None:
     dados_pagamento(s)
 
 
-def verificar_revisao(sessao: so.Session, ator: Ator, pedido: PedidoRevisao) -> None:
+def conferir_revisao_sancao(sessao: so.Session, ator: Ator, pedido: PedidoRevisao) -> None:
     """`revisar_sancao`'s refusals from a read session, writing nothing: what the dialog runs before asking
     to confirm a termo that takes a number."""
     _conferir_revisao(sessao, ator, pedido)
@@ -272,7 +272,7 @@ def revisar_sancao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRevisao) ->
 
 @dataclass(frozen=True)
 class PedidoManutencao:
-    """What `manter_sancao` and `verificar_manutencao` are asked: the reasons to keep the penalty."""
+    """What `manter_sancao` and `conferir_manutencao` are asked: the reasons to keep the penalty."""
 
     revisao_id: int
     fundamentacao: str = ""
@@ -286,7 +286,7 @@ def _conferir_manutencao(s: so.Session, ator: Ator, pedido: PedidoManutencao) ->
     )
 
 
-def verificar_manutencao(sessao: so.Session, ator: Ator, pedido: PedidoManutencao) -> None:
+def conferir_manutencao(sessao: so.Session, ator: Ator, pedido: PedidoManutencao) -> None:
     _conferir_manutencao(sessao, ator, pedido)
 
 

@@ -194,7 +194,7 @@ class _IntimacaoConferida:
 
 @dataclass(frozen=True)
 class PedidoIntimacao:
-    """What `registrar_intimacao` and `verificar_intimacao` are asked: one delivery attempt as typed."""
+    """What `registrar_intimacao` and `conferir_intimacao` are asked: one delivery attempt as typed."""
 
     auto_id: int
     data: date
@@ -370,7 +370,7 @@ def _em_lote_emitido(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> b
     return False
 
 
-def verificar_intimacao(sessao: so.Session, ator: Ator, pedido: PedidoIntimacao) -> None:
+def conferir_intimacao(sessao: so.Session, ator: Ator, pedido: PedidoIntimacao) -> None:
     """The refusals `registrar_intimacao` would raise for the same request, from a read session and
     writing nothing: what the screen runs before asking to confirm a delivered intimação."""
     _conferir_intimacao(sessao, ator, pedido, travar=False)
@@ -392,7 +392,7 @@ def registrar_intimacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoIntima
     defend or appeal against — no new appeal is opened (art. 15 gives one appeal, against the decision) —
     and the fine's payment deadline still counts from the day the penalty became final (the revised amount
     replaces the open one). The delivery is recorded so the case holds the proof that the operator was told.
-    The checks are `verificar_intimacao`'s, run again inside this unit of work.
+    The checks are `conferir_intimacao`'s, run again inside this unit of work.
     """
     with uow:
         s = uow.session
@@ -804,7 +804,7 @@ class _DecisaoConferida:
 
 @dataclass(frozen=True)
 class PedidoDecisao:
-    """What `decidir` and `verificar_decisao` are asked: dismiss, or apply a fine (and a suspension)."""
+    """What `decidir` and `conferir_decisao` are asked: dismiss, or apply a fine (and a suspension)."""
 
     auto_id: int
     data: date
@@ -853,7 +853,7 @@ def _conferir_decisao(
     return _DecisaoConferida(auto, dia, resultado, fundamentos, multa, dias, sancao, valor_urm, reais)
 
 
-def verificar_decisao(sessao: so.Session, ator: Ator, pedido: PedidoDecisao) -> None:
+def conferir_decisao(sessao: so.Session, ator: Ator, pedido: PedidoDecisao) -> None:
     """The refusals `decidir` would raise for the same request (a fine outside the range, a suspension
     the provision does not allow, a decision before the defence window ends, …), from a read session and
     writing nothing: what the screen runs before asking to confirm the irreversible decision."""
@@ -863,7 +863,7 @@ def verificar_decisao(sessao: so.Session, ator: Ator, pedido: PedidoDecisao) -> 
 @retentavel
 def decidir(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoDecisao) -> ResumoDecisao:
     """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed).
-    The checks are `verificar_decisao`'s, run again inside this unit of work."""
+    The checks are `conferir_decisao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         c = _conferir_decisao(s, ator, pedido)
@@ -942,7 +942,7 @@ class ResumoRecurso:
 
 @dataclass(frozen=True)
 class PedidoRecurso:
-    """What `registrar_recurso` and `verificar_recurso` are asked: the appeal as filed."""
+    """What `registrar_recurso` and `conferir_recurso` are asked: the appeal as filed."""
 
     auto_id: int
     protocolado_em: date
@@ -987,7 +987,7 @@ def _conferir_recurso(
     return auto, decisao, dia, razoes_limpas
 
 
-def verificar_recurso(sessao: so.Session, ator: Ator, pedido: PedidoRecurso) -> None:
+def conferir_recurso(sessao: so.Session, ator: Ator, pedido: PedidoRecurso) -> None:
     """The refusals `registrar_recurso` would raise (no applied decision, a second appeal, a protocol date
     before the decision or in the future), from a read session and writing nothing."""
     _conferir_recurso(sessao, ator, pedido, travar=False)
@@ -996,7 +996,7 @@ def verificar_recurso(sessao: so.Session, ator: Ator, pedido: PedidoRecurso) -> 
 @retentavel
 def registrar_recurso(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRecurso) -> ResumoRecurso:
     """Record the appeal to the Prefeito against an applied penalty (one per decision). The checks are
-    `verificar_recurso`'s, run again inside this unit of work."""
+    `conferir_recurso`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         auto, decisao, dia, razoes_limpas = _conferir_recurso(s, ator, pedido)
@@ -1039,7 +1039,7 @@ class _JulgamentoConferido:
 
 @dataclass(frozen=True)
 class PedidoJulgamento:
-    """What `julgar_recurso` and `verificar_julgamento` are asked: the Prefeito's outcome (and, when the
+    """What `julgar_recurso` and `conferir_julgamento` are asked: the Prefeito's outcome (and, when the
     appeal is granted in part, the reduced penalty)."""
 
     auto_id: int
@@ -1112,7 +1112,7 @@ def _conferir_julgamento(
     return _JulgamentoConferido(auto, recurso, decisao, dia, resultado, fundamentos, multa_nova, dias_novos)
 
 
-def verificar_julgamento(sessao: so.Session, ator: Ator, pedido: PedidoJulgamento) -> None:
+def conferir_julgamento(sessao: so.Session, ator: Ator, pedido: PedidoJulgamento) -> None:
     """The refusals `julgar_recurso` would raise (no pending appeal, a date before its protocol or in the
     future, a "reduced" penalty that is not lower or is outside the range), from a read session and
     writing nothing: what the screen runs before asking to confirm."""
@@ -1122,7 +1122,7 @@ def verificar_julgamento(sessao: so.Session, ator: Ator, pedido: PedidoJulgament
 @retentavel
 def julgar_recurso(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoJulgamento) -> None:
     """Record the Prefeito's outcome; a granted appeal annuls the penalty, a partial one reduces it. The
-    checks are `verificar_julgamento`'s, run again inside this unit of work."""
+    checks are `conferir_julgamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
         c = _conferir_julgamento(s, ator, pedido)

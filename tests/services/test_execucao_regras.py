@@ -27,12 +27,12 @@ from secretaria.services.configuracoes import salvar_configuracoes
 from secretaria.services.execucao import (
     PedidoPagamento,
     PedidoSuspensao,
+    conferir_pagamento,
+    conferir_suspensao,
     iniciar_suspensao,
     registrar_pagamento,
     situacao_operadora,
     situacoes_operadoras,
-    verificar_pagamento,
-    verificar_suspensao,
 )
 from secretaria.services.listas import Filtro
 from secretaria.services.tramitacao import registrar_defesa
@@ -75,7 +75,7 @@ def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_
     # The second on the same day: refused beside the start field, naming the first free day, 07/12.
     for tentativa in (date(2026, 12, 1), date(2026, 12, 6), date(2026, 11, 30)):
         with banco.leitura() as s, pytest.raises(ErroDominio) as recusa:
-            verificar_suspensao(s, SECRETARIO, PedidoSuspensao(auto_id=b, inicio=tentativa))
+            conferir_suspensao(s, SECRETARIO, PedidoSuspensao(auto_id=b, inicio=tentativa))
         assert recusa.value.campo == "inicio"
         assert "a partir de 07/12/2026" in recusa.value.mensagem
         with pytest.raises(ErroDominio) as recusa:
@@ -130,7 +130,7 @@ def test_divida_ativa_so_depois_do_prazo_de_pagamento(banco: Banco, roteiro: Rot
         roteiro.hoje = hoje
         pedido: dict[str, Any] = {"auto_id": auto, "situacao": "divida_ativa", "data": inscricao}
         with banco.leitura() as s, pytest.raises(ErroDominio) as recusa:
-            verificar_pagamento(s, PROTOCOLO, PedidoPagamento(**pedido))
+            conferir_pagamento(s, PROTOCOLO, PedidoPagamento(**pedido))
         assert recusa.value.campo == "data" and "13/07/2026" in recusa.value.mensagem
         with pytest.raises(ErroDominio, match="13/07/2026"):
             registrar_pagamento(roteiro.uow(), PROTOCOLO, PedidoPagamento(**pedido))

@@ -353,13 +353,13 @@ def test_intimacao_do_termo_refere_o_termo_e_so_uma_vez_abre_o_prazo(banco: Banc
 
 
 def test_termo_de_substancia_confere_os_papeis_antes_de_numerar(banco: Banco, roteiro: Any) -> None:
-    """REGRAS § 5 (and DESENVOLVIMENTO's `verificar_*`): what the termo's papers need (the office hours
+    """REGRAS § 5 (and DESENVOLVIMENTO's `conferir_*`): what the termo's papers need (the office hours
     where the reopened defence is received) is checked before the confirmation; nothing is written on
     refusal, so a termo is never recorded without its PDF."""
     from dataclasses import replace
 
     from secretaria.services import orgao
-    from secretaria.services.retificacoes import PedidoRetificacao, verificar_retificacao
+    from secretaria.services.retificacoes import PedidoRetificacao, conferir_retificacao
 
     auto_id = _auto_intimado(roteiro)
     with banco.leitura() as s:
@@ -369,7 +369,7 @@ def test_termo_de_substancia_confere_os_papeis_antes_de_numerar(banco: Banco, ro
     )
     antes = contagens(banco)
     with banco.leitura() as s, pytest.raises(ErroDominio, match="horário de expediente") as erro:
-        verificar_retificacao(
+        conferir_retificacao(
             s,
             ATORES["fiscal"],
             PedidoRetificacao(auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO),

@@ -108,8 +108,8 @@ class DialogoRegistro(DialogoFormulario):
     def confirmacao(self) -> str | None:
         return None
 
-    def verificar(self, sessao: Any) -> None:
-        """Run the service's own checks (its `verificar_*`, in a read session, writing nothing) so that a
+    def conferir(self, sessao: Any) -> None:
+        """Run the service's own checks (its `conferir_*`, in a read session, writing nothing) so that a
         refusal shows beside its field before the irreversible act is confirmed, never after."""
 
     def executar(self) -> Any:
@@ -150,7 +150,7 @@ class DialogoRegistro(DialogoFormulario):
         if texto:
             try:
                 with self.contexto.banco.leitura() as sessao:
-                    self.verificar(sessao)
+                    self.conferir(sessao)
             except ErroDominio as erro:
                 self._recusado(erro)
                 return
@@ -415,10 +415,10 @@ class DialogoIntimacao(DialogoAto):
             retificacao_id=self.termo.id if self.termo is not None else None,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_intimacao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_intimacao
 
-        verificar_intimacao(sessao, self.ator, self.pedido())
+        conferir_intimacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_intimacao
@@ -921,10 +921,10 @@ class DialogoDecisao(_DialogoPenalidade):
             pedido = replace(pedido, resultado="aplicada", multa_ur=multa, suspensao_dias=dias)
         return pedido
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_decisao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_decisao
 
-        verificar_decisao(sessao, self.ator, self.pedido())
+        conferir_decisao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import decidir
@@ -1010,10 +1010,10 @@ class DialogoRecurso(DialogoAto):
             versao=self.caso.versao,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_recurso
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_recurso
 
-        verificar_recurso(sessao, self.ator, self.pedido())
+        conferir_recurso(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_recurso
@@ -1112,10 +1112,10 @@ class DialogoJulgamento(DialogoAto):
             versao=self.caso.versao,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_julgamento
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_julgamento
 
-        verificar_julgamento(sessao, self.ator, self.pedido())
+        conferir_julgamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import julgar_recurso
@@ -1175,10 +1175,10 @@ class DialogoSuspensao(DialogoAto):
             versao=self.caso.versao,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_suspensao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_suspensao
 
-        verificar_suspensao(sessao, self.ator, self.pedido())
+        conferir_suspensao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.execucao import iniciar_suspensao
@@ -1259,10 +1259,10 @@ class DialogoPagamento(DialogoAto):
             versao=self.caso.pagamento.versao if self.caso.pagamento else None,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_pagamento
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_pagamento
 
-        verificar_pagamento(sessao, self.ator, self.pedido())
+        conferir_pagamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.execucao import registrar_pagamento
@@ -1337,10 +1337,10 @@ class DialogoCancelar(DialogoAto):
 
         return PedidoCancelamento(auto_id=self.caso.id, motivo=self.motivo.texto(), versao=self.caso.versao)
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.autos import verificar_cancelamento
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.autos import conferir_cancelamento
 
-        verificar_cancelamento(sessao, self.ator, self.pedido())
+        conferir_cancelamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.autos import cancelar_auto
@@ -1582,10 +1582,10 @@ class DialogoRetificacao(DialogoAto):
             versao=self.caso.versao,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.retificacoes import verificar_retificacao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.retificacoes import conferir_retificacao
 
-        verificar_retificacao(sessao, self.ator, self.pedido())
+        conferir_retificacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> Any:
         from secretaria.services.retificacoes import retificar_auto
@@ -1600,7 +1600,7 @@ class DialogoRetificacao(DialogoAto):
         contexto = self.contexto
 
         def emitir(_progresso: Progresso) -> str:
-            # What the papers need was checked before the confirmation (`verificar_retificacao`); a
+            # What the papers need was checked before the confirmation (`conferir_retificacao`); a
             # failure here is the rare data changed meanwhile: the termo stands, its papers can be issued
             # again from the Documentos tab.
             try:
@@ -1735,18 +1735,18 @@ class DialogoRevisaoSancao(DialogoAto):
             fundamentacao=self.fundamentacao.texto(),
         )
 
-    def verificar(self, sessao: Any) -> None:
+    def conferir(self, sessao: Any) -> None:
         from secretaria.services.revisao_sancao import (
             PedidoManutencao,
-            verificar_manutencao,
-            verificar_revisao,
+            conferir_manutencao,
+            conferir_revisao_sancao,
         )
 
         pedido = self.pedido()
         if isinstance(pedido, PedidoManutencao):
-            verificar_manutencao(sessao, self.ator, pedido)
+            conferir_manutencao(sessao, self.ator, pedido)
         else:
-            verificar_revisao(sessao, self.ator, pedido)
+            conferir_revisao_sancao(sessao, self.ator, pedido)
 
     def executar(self) -> str:
         from secretaria.services.documentos import emitir_documento

@@ -119,10 +119,10 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
         """The request of `instaurar_cassacao` (and of its check) from the fields."""
         return PedidoInstauracao(operadora_id=self.operadora_id, data=self._dia(), motivo=self.motivo.texto())
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_instauracao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_instauracao
 
-        verificar_instauracao(sessao, self.ator, self.pedido())
+        conferir_instauracao(sessao, self.ator, self.pedido())
 
     def executar(self) -> int:
         from secretaria.services.execucao import instaurar_cassacao
@@ -217,10 +217,10 @@ class DialogoDecidirCassacao(_DialogoDoProcedimento):
             versao=self.versao,
         )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_decisao_cassacao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_decisao_cassacao
 
-        verificar_decisao_cassacao(sessao, self.ator, self.pedido())
+        conferir_decisao_cassacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> None:
         from secretaria.services.execucao import decidir_cassacao
