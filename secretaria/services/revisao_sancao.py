@@ -32,6 +32,7 @@ from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_pa
 from secretaria.services.numeracao import proximo_numero
 from secretaria.services.orgao import dados_pagamento, timbre_para_assinar
 from secretaria.services.processo_base import dias_validos, id_valido, imagem, urm_valida
+from secretaria.services.sancao import conferir_penalidade_nos_campos, sancao_do_auto
 
 __all__ = [
     "PedidoManutencao",
@@ -51,8 +52,6 @@ def sinalizar(s: so.Session, ator: Ator, antecedente: AutoInfracao, motivo: str)
     list every decided case of the same operator and provision, of a later fact, whose sanction today is
     lighter than the one decided (a lower level, a lower ceiling than the fine applied, or a shorter
     suspension allowed); a case already pending is not listed twice. Returns the new rows' ids."""
-    from secretaria.services.tramitacao import sancao_do_auto
-
     punido = s.scalar(
         sa.select(Decisao.id).where(Decisao.auto_id == antecedente.id, Decisao.resultado == "aplicada")
     )
@@ -162,8 +161,6 @@ class PedidoRevisao:
 
 def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conferida:
     """Every check of `revisar_sancao`, in its order, writing nothing."""
-    from secretaria.services.tramitacao import conferir_penalidade_nos_campos, sancao_do_auto
-
     exigir_papel(ator, "secretario", acao="revisar sanções")
     revisao = _revisao_pendente(s, pedido.revisao_id)
     multa = urm_valida(pedido.multa_ur, "multa_ur", "a multa revista (URM)")

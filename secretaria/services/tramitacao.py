@@ -34,10 +34,9 @@ import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
-from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
-from secretaria.lei.sancoes import Sancao, conferir_penalidade
+from secretaria.lei.sancoes import Sancao
 from secretaria.lei.urm import formatar_urm, urm_para_reais
 from secretaria.models import (
     AutoInfracao,
@@ -75,7 +74,7 @@ from secretaria.services.processo_base import (
     termos_sem_intimacao,
     urm_valida,
 )
-from secretaria.services.sancao import avaliar_sancao
+from secretaria.services.sancao import conferir_penalidade_nos_campos, sancao_do_auto
 
 OBJETOS_INTIMACAO = {
     "auto": "auto de infração",
@@ -616,35 +615,6 @@ def registrar_defesa(
 
 
 # --- penalty range -----------------------------------------------------------------------------------------
-
-
-def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = None) -> Sancao:
-    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out).
-
-    The tipo is the one the auto was drawn up with: a provision since deactivated in the catalogue stays
-    on the cases that cite it (only new autos can no longer cite it).
-    """
-    return avaliar_sancao(
-        s,
-        operadora_id=auto.operadora_id,
-        dispositivo_codigo=auto.dispositivo_codigo,
-        data_infracao=auto.data_infracao,
-        excluir_auto_id=auto.id,
-        data_valor=data_valor,
-        tipo=auto.tipo,
-    ).sancao
-
-
-def conferir_penalidade_nos_campos(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
-    """`conferir_penalidade`, with the refusal placed beside the field that is wrong."""
-    try:
-        conferir_penalidade(sancao, multa_ur, 0)
-    except ErroLei as exc:
-        raise ErroDominio(str(exc), "multa_ur") from exc
-    try:
-        conferir_penalidade(sancao, multa_ur, suspensao_dias)
-    except ErroLei as exc:
-        raise ErroDominio(str(exc), "suspensao_dias") from exc
 
 
 def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> None:

@@ -28,11 +28,11 @@ from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import emitir_documento, obter_documento
 from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
+from secretaria.services.sancao import sancao_do_auto
 from secretaria.services.tramitacao import (
     PedidoIntimacao,
     registrar_defesa,
     registrar_intimacao,
-    sancao_do_auto,
 )
 from tests.helpers.cenario_documentos import ORGAO, preencher_orgao
 from tests.helpers.fabrica import ATORES, NOMES, URM_2026
