@@ -129,7 +129,7 @@ def sem_indices(banco: Banco, tabelas: Sequence[str], nomes: Sequence[str] | Non
 
 
 def _aplicacao() -> Any:
-    from secretaria.ui.app import configurar_aplicacao
+    from secretaria.ui.aplicacao import configurar_aplicacao
 
     return configurar_aplicacao()
 

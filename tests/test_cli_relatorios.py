@@ -156,7 +156,7 @@ def test_intimacao_do_termo_e_julgamento_pela_linha_de_comando(
     after the appeal's judgment, its notice; the auto's earlier intimação reprinted is the stored paper."""
     from datetime import date
 
-    from secretaria.services.retificacoes import retificar_auto
+    from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
 
     url, cenario = base
     numero = cenario.numeros[cenario.aguardando]
@@ -168,16 +168,20 @@ def test_intimacao_do_termo_e_julgamento_pela_linha_de_comando(
         retificar_auto(
             banco.uow(),
             cen.ATORES["fiscal"],
-            auto_id=cenario.aguardando,
-            alteracoes={"dispositivo_codigo": "1-V"},
-            motivo="Dispositivo errado.",
+            PedidoRetificacao(
+                auto_id=cenario.aguardando,
+                alteracoes={"dispositivo_codigo": "1-V"},
+                motivo="Dispositivo errado.",
+            ),
         )
         retificar_auto(
             banco.uow(),
             cen.ATORES["fiscal"],
-            auto_id=cenario.aguardando,
-            alteracoes={"descricao_fatos": "Veículo com bancos rasgados."},
-            motivo="Fatos incompletos.",
+            PedidoRetificacao(
+                auto_id=cenario.aguardando,
+                alteracoes={"descricao_fatos": "Veículo com bancos rasgados."},
+                motivo="Fatos incompletos.",
+            ),
         )
         cenario.roteiro.recorrer(cenario.multado, date(2026, 11, 30))
         cenario.roteiro.julgar(cenario.multado, date(2026, 11, 30), "negado")

@@ -92,7 +92,7 @@ _RENDERIZANDO = threading.Lock()
 
 
 @contextmanager
-def _ajustes_reportlab() -> Iterator[None]:
+def ajustes_reportlab() -> Iterator[None]:
     """ReportLab's global settings a render needs, switched for the render only.
 
     - Binary (Flate only) streams: ASCII85 makes files 25 % larger and, without ReportLab's optional C
@@ -514,7 +514,7 @@ class DocumentoPdf(Generic[D]):
         documento.addPageTemplates([PageTemplate(id="timbrada", frames=[quadro], onPage=na_pagina)])
         if progresso is not None:
             documento.setProgressCallBack(_andamento_das_paginas(progresso))
-        with _ajustes_reportlab():
+        with ajustes_reportlab():
             historia: list[Flowable] = [MarcaPagina(identificacao, grupo=0), *self.historia(dados)]
             documento.build(
                 historia,

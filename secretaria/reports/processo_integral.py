@@ -36,7 +36,7 @@ from secretaria.reports.pdf_base import (
     COR_TEXTO,
     COR_ZEBRA,
     DocumentoPdf,
-    _ajustes_reportlab,
+    ajustes_reportlab,
     texto,
 )
 
@@ -409,7 +409,7 @@ def _carimbos(
     the piece's name at the foot of a page that does not say it)."""
     registrar_fontes()
     saida = io.BytesIO()
-    with _ajustes_reportlab():
+    with ajustes_reportlab():
         canv = Canvas(saida, invariant=1, initialFontName=FONTE_NEGRITO)
         canv.setDateFormatter(lambda *_partes: "D:20000101000000+00'00'")
         for i, ((largura, altura), legenda) in enumerate(zip(tamanhos, legendas, strict=True), 1):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import date, time
-from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -49,6 +48,7 @@ __all__ = [
     "Caso",
     "DadosTestemunha",
     "NovoAuto",
+    "PedidoCancelamento",
     "ResumoAnexo",
     "ResumoAuto",
     "abrir_anexo",
@@ -211,7 +211,7 @@ def _conferir_lavratura(s: so.Session, ator: Ator, dados: NovoAuto, *, travar: b
     return _LavraturaConferida(c, dispositivo, operadora, fiscal, representacao)
 
 
-def verificar_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None:
+def conferir_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None:
     """The refusals `lavrar_auto` would raise for `dados` (a future infraction date, an operator cassada
     before the fact, an inactive inspector, …), from a read session and writing nothing: what the form
     runs before asking to confirm, since an auto once numbered cannot be taken back."""
@@ -220,7 +220,7 @@ def verificar_lavratura(sessao: so.Session, ator: Ator, dados: NovoAuto) -> None
 
 @retentavel
 def lavrar_auto(uow: UnidadeDeTrabalho, ator: Ator, dados: NovoAuto) -> ResumoAuto:
-    """Draw up an auto: validate everything (`verificar_lavratura`'s checks, inside this unit of work),
+    """Draw up an auto: validate everything (`conferir_lavratura`'s checks, inside this unit of work),
     compute the next penalty as of its day, number it, audit."""
     with uow:
         s = uow.session
@@ -447,14 +447,23 @@ def abrir_anexo(sessao: so.Session, anexo_id: int) -> ArquivoAnexo:
 # --- cancelling --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PedidoCancelamento:
+    """What `cancelar_auto` and `conferir_cancelamento` are asked: which auto, and why."""
+
+    auto_id: int
+    motivo: str
+    versao: int | None = None
+
+
 def _conferir_cancelamento(
-    s: so.Session, ator: Ator, *, auto_id: int, motivo: str, versao: int | None = None, travar: bool = True
+    s: so.Session, ator: Ator, pedido: PedidoCancelamento, *, travar: bool = True
 ) -> tuple[AutoInfracao, str]:
     """Every check of `cancelar_auto`, in its order, writing nothing."""
     exigir_papel(ator, "autoridade", "secretario", acao="cancelar autos de infração")
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo do cancelamento")
-    auto = auto_para_ato(s, auto_id, "cancelá-lo novamente", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    motivo_limpo = texto_obrigatorio(pedido.motivo, "motivo", "o motivo do cancelamento")
+    auto = auto_para_ato(s, pedido.auto_id, "cancelá-lo novamente", travar=travar)
+    verificar_versao(auto, pedido.versao, f"O auto nº {auto.numero_formatado}")
     decisao = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
     if decisao is not None:
         raise ErroDominio(
@@ -465,22 +474,20 @@ def _conferir_cancelamento(
     return auto, motivo_limpo
 
 
-def verificar_cancelamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_cancelamento(sessao: so.Session, ator: Ator, pedido: PedidoCancelamento) -> None:
     """The refusals `cancelar_auto` would raise (an auto already decided or cancelled), from a read
     session and writing nothing: what the screen runs before asking to confirm."""
-    _conferir_cancelamento(sessao, ator, travar=False, **pedido)
+    _conferir_cancelamento(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def cancelar_auto(
-    uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, motivo: str, versao: int | None = None
-) -> None:
+def cancelar_auto(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoCancelamento) -> None:
     """Cancel an auto with reasons (never delete it). Refused once the Secretary has decided it: from then
     on the decision stands until the appeal (art. 15) changes it, and the decision must stay on record.
-    The checks are `verificar_cancelamento`'s, run again inside this unit of work."""
+    The checks are `conferir_cancelamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto, motivo_limpo = _conferir_cancelamento(s, ator, auto_id=auto_id, motivo=motivo, versao=versao)
+        auto, motivo_limpo = _conferir_cancelamento(s, ator, pedido)
         antes = imagem(auto)
         auto.fase = "cancelado"
         auto.cancelado_em = relogio.agora()

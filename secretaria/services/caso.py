@@ -367,84 +367,20 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     auto = auto_com_relacoes(sessao, auto_id)
     dispositivo = sessao.get(DispositivoCatalogo, auto.dispositivo_codigo)
     representacao = sessao.get(Representacao, auto.representacao_id) if auto.representacao_id else None
-
     termos = sessao.scalars(
         sa.select(Retificacao).where(Retificacao.auto_id == auto.id).order_by(Retificacao.id)
     ).all()
-    numeros_termos = {t.id: t.numero_formatado for t in termos}
     revisoes_sancao = _revisoes_sancao(sessao, auto.id)
     revistas = sorted(
         (r for r in revisoes_sancao if r.situacao == "revisada" and r.decidida_em is not None),
         key=lambda r: (r.decidida_em, r.id),
     )
-    intimacoes = tuple(
-        IntimacaoCaso(
-            i.id, i.objeto, i.data, i.meio, i.resultado, i.sucesso, i.recebedor_nome, i.recebedor_documento,
-            i.recibo, i.observacao, i.prazo, i.registrado_por, numeros_termos.get(i.retificacao_id or 0),
-            _termo_revisao_entregue(revistas, i.data) if i.objeto == "revisao" else None,
-        )
-        for i in sessao.scalars(sa.select(Intimacao).where(Intimacao.auto_id == auto.id).order_by(Intimacao.data, Intimacao.id))
-    )  # fmt: skip
-    retificacoes = tuple(
-        RetificacaoCaso(
-            t.id, t.numero_formatado, t.data, t.substancial,
-            tuple(ItemRetificacaoCaso(i["rotulo"], i["de"], i["para"]) for i in json.loads(t.itens)),
-            t.motivo, t.lavrado_por, t.lavrado_por_nome, t.proxima_penalidade, t.proxima_penalidade_anterior,
-            t.prazo_defesa_anterior,
-            min((i.data for i in intimacoes if i.sucesso and i.retificacao_numero == t.numero_formatado), default=None),
-        )
-        for t in termos
-    )  # fmt: skip
-    defesas = tuple(
-        DefesaCaso(d.id, d.protocolada_em, d.tempestiva, d.requerente, d.texto, d.recibo, d.versao)
-        for d in sessao.scalars(
-            sa.select(Defesa).where(Defesa.auto_id == auto.id).order_by(Defesa.protocolada_em, Defesa.id)
-        )
-    )
-    propostas = tuple(
-        PropostaCaso(p.id, p.data, p.acao, p.multa_ur, p.suspensao_dias, p.fundamentacao, p.autoridade)
-        for p in sessao.scalars(
-            sa.select(Proposta).where(Proposta.auto_id == auto.id).order_by(Proposta.data, Proposta.id)
-        )
-    )
-    decisao = recurso = pagamento = suspensao = None
-    d = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
-    if d is not None:
-        decisao = DecisaoCaso.do_registro(d, defesa_intempestiva=False)
-        r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
-        if r is not None:
-            intimada_antes = any(
-                i.sucesso and i.objeto == "decisao" and i.data <= r.protocolado_em for i in intimacoes
-            )
-            recurso = RecursoCaso(
-                r.id, r.protocolado_em, r.tempestivo, r.razoes, r.resultado, r.julgado_em, r.multa_ur_nova,
-                r.suspensao_dias_nova, r.fundamentacao_julgamento, r.versao, not intimada_antes,
-            )  # fmt: skip
-        p = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == d.id))
-        if p is not None:
-            pagamento = PagamentoCaso(
-                p.id, p.situacao, p.valor, p.pago_em, p.valor_pago, p.guia, p.inscrito_divida_em, p.versao
-            )
-        su = sessao.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == d.id))
-        if su is not None:
-            suspensao = SuspensaoCaso(su.id, su.inicio, su.fim, su.dias, su.anulada)
-    c = sessao.scalar(sa.select(Cumprimento).where(Cumprimento.auto_id == auto.id))
-    cumprimento = (
-        CumprimentoCaso(c.id, c.situacao, c.verificado_em, c.verificado_por, c.observacao, c.versao)
-        if c
-        else None
-    )
-    anexos = tuple(
-        AnexoCaso(*linha)
-        for linha in sessao.execute(
-            sa.select(
-                Anexo.id, Anexo.nome_arquivo, Anexo.tipo_mime, Anexo.tamanho, Anexo.sha256, Anexo.anexado_em,
-                Anexo.anexado_por,
-            ).where(Anexo.auto_id == auto.id).order_by(Anexo.id)
-        )
-    )  # fmt: skip
-    documentos = tuple(reversed(documentos_emitidos(sessao, auto_id=auto.id)))
-
+    intimacoes = _intimacoes(sessao, auto.id, {t.id: t.numero_formatado for t in termos}, revistas)
+    retificacoes = tuple(_retificacao(t, intimacoes) for t in termos)
+    defesas = _defesas(sessao, auto.id)
+    propostas = _propostas(sessao, auto.id)
+    decisao, recurso, pagamento, suspensao = _decisao_e_execucao(sessao, auto.id, intimacoes)
+    cumprimento = _cumprimento(sessao, auto.id)
     definitiva = decisao_final(
         resultado=decisao.resultado if decisao else None,
         data_decisao=decisao.data if decisao else None,
@@ -455,25 +391,11 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
     )
     revisoes = revisoes_do_auto(sessao, auto.id)
     termos_revisao = tuple(
-        TermoRevisaoCaso(
-            r.id, r.numero_formatado, r.decidida_em,
-            min((i.data for i in intimacoes if i.sucesso and i.revisao_numero == r.numero_formatado), default=None),
-        )
-        for r in revistas
-        if r.decidida_em is not None
-    )  # fmt: skip
+        _termo_revisao(r, r.decidida_em, intimacoes) for r in revistas if r.decidida_em is not None
+    )
     pendentes_sancao = tuple(r for r in revisoes_sancao if r.situacao == "pendente")
     a_conferir = tuple(r for r in revisoes if r.reclassificacao and r.decidido and r.conferida_em is None)
-    operadora = auto.operadora
-    fase_rotulo = ROTULOS_FASE.get(auto.fase, auto.fase)
-    if any(r.substancial and r.intimado_em is None for r in retificacoes) and auto.fase != "cancelado":
-        fase_rotulo = "Aguardando intimação do termo"
-    # A correction of substance reopened the defence: what was filed before it answered the auto as it read.
-    ultima_com_prazo = max(
-        (i for i in intimacoes if i.objeto == "auto" and i.prazo), key=lambda i: i.id, default=None
-    )
-    reaberto = ultima_com_prazo.data if ultima_com_prazo and ultima_com_prazo.retificacao_numero else None
-    defesas_do_prazo = tuple(d for d in defesas if reaberto is None or d.protocolada_em >= reaberto)
+    defesas_do_prazo = _defesas_do_prazo(defesas, intimacoes)
     if decisao is not None:
         # The reading the Prazos box shows, not the flag stored with the decision: a non-business day
         # registered later may have made the defence timely (REGRAS § 4), and the header must not disagree.
@@ -481,13 +403,46 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
             decisao,
             defesa_intempestiva=bool(defesas_do_prazo) and not any(d.tempestiva for d in defesas_do_prazo),
         )
+    eventos = (
+        *_linha_do_tempo(
+            auto,
+            representacao,
+            retificacoes,
+            intimacoes,
+            defesas,
+            propostas,
+            decisao,
+            recurso,
+            pagamento,
+            cumprimento,
+            suspensao,
+        ),
+        *(
+            EventoCaso(data=r.data, ato="revisao_prazo", titulo=r.titulo, descricao=r.descricao)
+            for r in revisoes
+        ),
+        *(_evento_revisao_sancao(r) for r in revisoes_sancao),
+    )
+    proximos = _proximos_atos(
+        auto,
+        decisao,
+        recurso,
+        pagamento,
+        cumprimento,
+        suspensao,
+        definitiva,
+        retificacoes,
+        any(i.objeto == "julgamento" and i.sucesso for i in intimacoes),
+        termos_revisao,
+    )
+    operadora = auto.operadora
     return Caso(
         id=auto.id,
         ano=auto.ano,
         numero=auto.numero,
         numero_formatado=auto.numero_formatado,
         fase=auto.fase,
-        fase_rotulo=fase_rotulo,
+        fase_rotulo=_rotulo_da_fase(auto.fase, retificacoes),
         versao=auto.versao,
         operadora_id=operadora.id,
         operadora_nome=operadora.razao_social,
@@ -519,7 +474,9 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         fiscal_id=auto.fiscal_id,
         fiscal_nome=auto.fiscal.nome,
         fiscal_matricula=auto.fiscal.matricula,
-        testemunhas=tuple(TestemunhaCaso(t.nome, t.documento, t.endereco) for t in auto.testemunhas),
+        testemunhas=tuple(
+            TestemunhaCaso(nome=t.nome, documento=t.documento, endereco=t.endereco) for t in auto.testemunhas
+        ),
         recusou_assinar=auto.recusou_assinar,
         proxima_penalidade=auto.proxima_penalidade,
         representacao_id=auto.representacao_id,
@@ -543,47 +500,15 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         pagamento=pagamento,
         cumprimento=cumprimento,
         suspensao=suspensao,
-        anexos=anexos,
-        documentos=documentos,
+        anexos=_anexos(sessao, auto.id),
+        documentos=_documentos(sessao, auto.id),
         retificacoes=retificacoes,
-        linha_do_tempo=tuple(
-            sorted(
-                (
-                    *_linha_do_tempo(
-                        auto,
-                        representacao,
-                        retificacoes,
-                        intimacoes,
-                        defesas,
-                        propostas,
-                        decisao,
-                        recurso,
-                        pagamento,
-                        cumprimento,
-                        suspensao,
-                    ),
-                    *(EventoCaso(r.data, "revisao_prazo", r.titulo, r.descricao) for r in revisoes),
-                    *(_evento_revisao_sancao(r) for r in revisoes_sancao),
-                ),
-                key=lambda e: (e.data, _ordem(e)),
-            )
-        ),
+        linha_do_tempo=tuple(sorted(eventos, key=lambda e: (e.data, _ordem(e)))),
         prazos=_prazos(auto, defesas_do_prazo, decisao, recurso, dia),
         final_em=definitiva,
         proximos_atos=(("conferir_revisao_prazo",) if a_conferir else ())
         + (("revisar_sancao",) if pendentes_sancao else ())
-        + _proximos_atos(
-            auto,
-            decisao,
-            recurso,
-            pagamento,
-            cumprimento,
-            suspensao,
-            definitiva,
-            retificacoes,
-            any(i.objeto == "julgamento" and i.sucesso for i in intimacoes),
-            termos_revisao,
-        ),
+        + proximos,
         revisoes_a_conferir=a_conferir,
         inicio_suspensao_proposto=(
             primeiro_dia_livre(sessao, operadora.id, definitiva, dia)
@@ -593,20 +518,214 @@ def obter_caso(sessao: so.Session, auto_id: int, hoje: date | None = None) -> Ca
         prazo_pagamento=prazo_pagamento(sessao, definitiva)
         if definitiva is not None and pagamento is not None
         else None,
-        revisoes_sancao=tuple(
-            RevisaoSancaoCaso(
-                r.id,
-                r.origem,
-                r.registrada_em,
-                r.reincidencia_anterior,
-                r.reincidencia_atual,
-                r.faixa_min_ur,
-                r.faixa_max_ur,
-                r.suspensao_max_dias,
-            )
-            for r in pendentes_sancao
-        ),
+        revisoes_sancao=tuple(_revisao_sancao_pendente(r) for r in pendentes_sancao),
         termos_revisao=termos_revisao,
+    )
+
+
+def _rotulo_da_fase(fase: str, retificacoes: tuple[RetificacaoCaso, ...]) -> str:
+    if any(r.substancial and r.intimado_em is None for r in retificacoes) and fase != "cancelado":
+        return "Aguardando intimação do termo"
+    return ROTULOS_FASE.get(fase, fase)
+
+
+def _defesas_do_prazo(
+    defesas: tuple[DefesaCaso, ...], intimacoes: tuple[IntimacaoCaso, ...]
+) -> tuple[DefesaCaso, ...]:
+    """The defences of the current defence period: a correction of substance reopened the defence, and what
+    was filed before it answered the auto as it read."""
+    ultima_com_prazo = max(
+        (i for i in intimacoes if i.objeto == "auto" and i.prazo), key=lambda i: i.id, default=None
+    )
+    reaberto = ultima_com_prazo.data if ultima_com_prazo and ultima_com_prazo.retificacao_numero else None
+    return tuple(d for d in defesas if reaberto is None or d.protocolada_em >= reaberto)
+
+
+def _intimacoes(
+    sessao: so.Session, auto_id: int, numeros_termos: dict[int, str], revistas: list[RevisaoSancao]
+) -> tuple[IntimacaoCaso, ...]:
+    consulta = sa.select(Intimacao).where(Intimacao.auto_id == auto_id).order_by(Intimacao.data, Intimacao.id)
+    return tuple(
+        IntimacaoCaso(
+            id=i.id,
+            objeto=i.objeto,
+            data=i.data,
+            meio=i.meio,
+            resultado=i.resultado,
+            sucesso=i.sucesso,
+            recebedor_nome=i.recebedor_nome,
+            recebedor_documento=i.recebedor_documento,
+            recibo=i.recibo,
+            observacao=i.observacao,
+            prazo=i.prazo,
+            registrado_por=i.registrado_por,
+            retificacao_numero=numeros_termos.get(i.retificacao_id or 0),
+            revisao_numero=_termo_revisao_entregue(revistas, i.data) if i.objeto == "revisao" else None,
+        )
+        for i in sessao.scalars(consulta)
+    )
+
+
+def _retificacao(t: Retificacao, intimacoes: tuple[IntimacaoCaso, ...]) -> RetificacaoCaso:
+    return RetificacaoCaso(
+        id=t.id,
+        numero_formatado=t.numero_formatado,
+        data=t.data,
+        substancial=t.substancial,
+        itens=tuple(
+            ItemRetificacaoCaso(rotulo=i["rotulo"], de=i["de"], para=i["para"]) for i in json.loads(t.itens)
+        ),
+        motivo=t.motivo,
+        lavrado_por=t.lavrado_por,
+        lavrado_por_nome=t.lavrado_por_nome,
+        proxima_penalidade=t.proxima_penalidade,
+        proxima_penalidade_anterior=t.proxima_penalidade_anterior,
+        prazo_defesa_anterior=t.prazo_defesa_anterior,
+        intimado_em=min(
+            (i.data for i in intimacoes if i.sucesso and i.retificacao_numero == t.numero_formatado),
+            default=None,
+        ),
+    )
+
+
+def _defesas(sessao: so.Session, auto_id: int) -> tuple[DefesaCaso, ...]:
+    consulta = sa.select(Defesa).where(Defesa.auto_id == auto_id).order_by(Defesa.protocolada_em, Defesa.id)
+    return tuple(
+        DefesaCaso(
+            id=d.id,
+            protocolada_em=d.protocolada_em,
+            tempestiva=d.tempestiva,
+            requerente=d.requerente,
+            texto=d.texto,
+            recibo=d.recibo,
+            versao=d.versao,
+        )
+        for d in sessao.scalars(consulta)
+    )
+
+
+def _propostas(sessao: so.Session, auto_id: int) -> tuple[PropostaCaso, ...]:
+    consulta = sa.select(Proposta).where(Proposta.auto_id == auto_id).order_by(Proposta.data, Proposta.id)
+    return tuple(
+        PropostaCaso(
+            id=p.id,
+            data=p.data,
+            acao=p.acao,
+            multa_ur=p.multa_ur,
+            suspensao_dias=p.suspensao_dias,
+            fundamentacao=p.fundamentacao,
+            autoridade=p.autoridade,
+        )
+        for p in sessao.scalars(consulta)
+    )
+
+
+def _decisao_e_execucao(
+    sessao: so.Session, auto_id: int, intimacoes: tuple[IntimacaoCaso, ...]
+) -> tuple[DecisaoCaso | None, RecursoCaso | None, PagamentoCaso | None, SuspensaoCaso | None]:
+    """The decision and what hangs on it: the appeal, the fine's payment, the suspension."""
+    d = sessao.scalar(sa.select(Decisao).where(Decisao.auto_id == auto_id))
+    if d is None:
+        return None, None, None, None
+    decisao = DecisaoCaso.do_registro(d, defesa_intempestiva=False)  # read from the defences by `obter_caso`
+    recurso = pagamento = suspensao = None
+    r = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == d.id))
+    if r is not None:
+        intimada_antes = any(
+            i.sucesso and i.objeto == "decisao" and i.data <= r.protocolado_em for i in intimacoes
+        )
+        recurso = RecursoCaso(
+            id=r.id,
+            protocolado_em=r.protocolado_em,
+            tempestivo=r.tempestivo,
+            razoes=r.razoes,
+            resultado=r.resultado,
+            julgado_em=r.julgado_em,
+            multa_ur_nova=r.multa_ur_nova,
+            suspensao_dias_nova=r.suspensao_dias_nova,
+            fundamentacao_julgamento=r.fundamentacao_julgamento,
+            versao=r.versao,
+            antes_da_intimacao=not intimada_antes,
+        )
+    p = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == d.id))
+    if p is not None:
+        pagamento = PagamentoCaso(
+            id=p.id,
+            situacao=p.situacao,
+            valor=p.valor,
+            pago_em=p.pago_em,
+            valor_pago=p.valor_pago,
+            guia=p.guia,
+            inscrito_divida_em=p.inscrito_divida_em,
+            versao=p.versao,
+        )
+    su = sessao.scalar(sa.select(Suspensao).where(Suspensao.decisao_id == d.id))
+    if su is not None:
+        suspensao = SuspensaoCaso(id=su.id, inicio=su.inicio, fim=su.fim, dias=su.dias, anulada=su.anulada)
+    return decisao, recurso, pagamento, suspensao
+
+
+def _cumprimento(sessao: so.Session, auto_id: int) -> CumprimentoCaso | None:
+    c = sessao.scalar(sa.select(Cumprimento).where(Cumprimento.auto_id == auto_id))
+    if c is None:
+        return None
+    return CumprimentoCaso(
+        id=c.id,
+        situacao=c.situacao,
+        verificado_em=c.verificado_em,
+        verificado_por=c.verificado_por,
+        observacao=c.observacao,
+        versao=c.versao,
+    )
+
+
+def _anexos(sessao: so.Session, auto_id: int) -> tuple[AnexoCaso, ...]:
+    """The evidence attached, without its content."""
+    a = Anexo
+    consulta = sa.select(
+        a.id, a.nome_arquivo, a.tipo_mime, a.tamanho, a.sha256, a.anexado_em, a.anexado_por
+    ).where(a.auto_id == auto_id)
+    return tuple(
+        AnexoCaso(
+            id=linha.id,
+            nome_arquivo=linha.nome_arquivo,
+            tipo_mime=linha.tipo_mime,
+            tamanho=linha.tamanho,
+            sha256=linha.sha256,
+            anexado_em=linha.anexado_em,
+            anexado_por=linha.anexado_por,
+        )
+        for linha in sessao.execute(consulta.order_by(a.id))
+    )
+
+
+def _documentos(sessao: so.Session, auto_id: int) -> tuple[DocumentoInfo, ...]:
+    """The documents issued, without their content, oldest first."""
+    return tuple(reversed(documentos_emitidos(sessao, auto_id=auto_id)))
+
+
+def _termo_revisao(r: RevisaoSancao, data: date, intimacoes: tuple[IntimacaoCaso, ...]) -> TermoRevisaoCaso:
+    return TermoRevisaoCaso(
+        id=r.id,
+        numero_formatado=r.numero_formatado,
+        data=data,
+        intimado_em=min(
+            (i.data for i in intimacoes if i.sucesso and i.revisao_numero == r.numero_formatado),
+            default=None,
+        ),
+    )
+
+
+def _revisao_sancao_pendente(r: RevisaoSancao) -> RevisaoSancaoCaso:
+    return RevisaoSancaoCaso(
+        id=r.id,
+        origem=r.origem,
+        registrada_em=r.registrada_em,
+        reincidencia_anterior=r.reincidencia_anterior,
+        reincidencia_atual=r.reincidencia_atual,
+        faixa_min_ur=r.faixa_min_ur,
+        faixa_max_ur=r.faixa_max_ur,
+        suspensao_max_dias=r.suspensao_max_dias,
     )
 
 

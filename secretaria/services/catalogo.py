@@ -238,7 +238,7 @@ def _ativar(uow: UnidadeDeTrabalho, ator: Ator, codigo: str, ativo: bool) -> Non
         uow.commit()
 
 
-def verificar_exclusao_dispositivo(sessao: so.Session, ator: Ator, codigo: str) -> None:
+def conferir_exclusao_dispositivo(sessao: so.Session, ator: Ator, codigo: str) -> None:
     """The refusals `excluir_dispositivo` would raise, from a read session and writing nothing: what the screen
     runs before asking to confirm the deletion (which cannot be undone)."""
     _conferir_exclusao(sessao, ator, codigo)

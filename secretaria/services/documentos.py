@@ -82,6 +82,13 @@ from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
+from secretaria.services.orgao import (
+    dados_operadora,
+    dados_pagamento,
+    horario_expediente,
+    timbre,
+    timbre_para_assinar,
+)
 from secretaria.services.processo_base import auto_com_relacoes, com_decisao, termos_sem_intimacao
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
@@ -228,53 +235,6 @@ def numero_auto(numero: int, ano: int) -> str:
 # --- readers ------------------------------------------------------------------------------------------------
 
 
-def timbre(sessao: so.Session) -> Timbre:
-    """The letterhead from the administration data (`DadosOrgao`, the single row id = 1)."""
-    o = sessao.get(DadosOrgao, 1)
-    if o is None:  # seeded at every opening; only a damaged database lacks it
-        raise NaoEncontrado("Os dados do órgão não foram encontrados; reabra o banco de dados.")
-    cidade, _barra, uf = (o.cidade or "Pelotas/RS").rpartition("/")
-    if not cidade:  # "Pelotas" without the state
-        cidade, uf = uf, "RS"
-    return Timbre(
-        secretario_nome=o.secretario_nome.strip(),
-        endereco=o.endereco.strip(),
-        cidade=cidade.strip(),
-        uf=uf.strip() or "RS",
-        telefone=o.telefone.strip(),
-        email=o.email.strip(),
-        prefeitura=o.prefeitura.strip() or "Prefeitura Municipal de Pelotas",
-        secretaria=o.secretaria.strip() or "Secretaria Municipal de Serviços Urbanos",
-        secretario_cargo=(o.secretario_cargo or "").strip() or "Secretário Municipal de Serviços Urbanos",
-    )
-
-
-def _timbre_para_assinar(sessao: so.Session, documento: str) -> Timbre:
-    """The letterhead of a document the Secretary signs and that says where to file: both must be filled."""
-    t = timbre(sessao)
-    faltam = [
-        nome
-        for nome, valor in (("o nome do(a) Secretário(a)", t.secretario_nome), ("o endereço", t.endereco))
-        if not valor
-    ]
-    if faltam:
-        raise ErroDominio(
-            f"Não é possível emitir {documento}: faltam nos dados do órgão {' e '.join(faltam)}. "
-            "O administrador os preenche em Administração › Dados do órgão.",
-            "dados_orgao",
-        )
-    return t
-
-
-def _operadora(o: Operadora) -> DadosOperadora:
-    return DadosOperadora(
-        razao_social=o.razao_social,
-        cnpj=formatar_cnpj(o.cnpj),
-        endereco=o.endereco_completo,
-        nome_fantasia=o.nome_fantasia or None,
-    )
-
-
 def _auto(sessao: so.Session, auto_id: int, *, aceitar_cancelado: bool = False) -> AutoInfracao:
     auto = auto_com_relacoes(sessao, auto_id)
     if auto.fase == "cancelado" and not aceitar_cancelado:
@@ -323,7 +283,7 @@ def dados_auto(sessao: so.Session, auto_id: int) -> DadosAuto:
         local=auto.local_lavratura,
         data_lavratura=auto.data_lavratura,
         hora_lavratura=auto.hora_lavratura,
-        operadora=_operadora(auto.operadora),
+        operadora=dados_operadora(auto.operadora),
         dispositivo=DadosDispositivo(rotulo=d.rotulo, texto=d.texto, tipo=auto.tipo, nota=d.nota or None),
         descricao_fatos=auto.descricao_fatos,
         proxima_penalidade=auto.proxima_penalidade,
@@ -396,14 +356,14 @@ def _intimacao_do_auto(
 ) -> DadosIntimacao:
     """The auto's addressee, provision and where to defend, as the auto's and a termo's intimação print
     them; `documento` names the paper in a refusal (no letterhead to sign, no office hours)."""
-    t = _timbre_para_assinar(sessao, documento)
-    horario = _horario_expediente(sessao, documento)
+    t = timbre_para_assinar(sessao, documento)
+    horario = horario_expediente(sessao, documento)
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     return DadosIntimacao(
         timbre=t,
         numero_auto=auto.numero_formatado,
         data_auto=auto.data_lavratura,
-        operadora=_operadora(auto.operadora),
+        operadora=dados_operadora(auto.operadora),
         data_emissao=emissao,
         data_intimacao=dia,
         prazo_defesa=prazo,
@@ -502,34 +462,6 @@ def dados_intimacao_retificacao(
     )
 
 
-def _horario_expediente(sessao: so.Session, documento: str) -> str:
-    """The protocol's office hours, which the intimação must state (Lei 9.784/1999, art. 26 § 1º)."""
-    o = sessao.get(DadosOrgao, 1)
-    horario = (o.horario_expediente if o is not None else "").strip()
-    if not horario:
-        raise ErroDominio(
-            f"Não é possível emitir {documento}: falta nos dados do órgão o horário de expediente do "
-            "protocolo, onde a defesa é recebida. O administrador o preenche em Administração › Dados do órgão.",
-            "dados_orgao",
-        )
-    return horario
-
-
-def _pagamento(sessao: so.Session) -> tuple[int, str]:
-    """(days to pay after the penalty becomes final, where and how to pay): the notice of a fine states both."""
-    from secretaria.services.configuracoes import obter_configuracoes
-
-    o = sessao.get(DadosOrgao, 1)
-    instrucoes = (o.pagamento_instrucoes if o is not None else "").strip()
-    if not instrucoes:
-        raise ErroDominio(
-            "Não é possível emitir a notificação da decisão: falta nos dados do órgão onde e como pagar a "
-            "multa. O administrador o preenche em Administração › Dados do órgão.",
-            "dados_orgao",
-        )
-    return obter_configuracoes(sessao).prazo_pagamento_dias, instrucoes
-
-
 def _quem_decidiu(sessao: so.Session, decisao: Decisao, t: Timbre) -> tuple[str, str]:
     """The Secretary who decided and the title, as the notice signs: recorded on the decision since
     revision 0003; for an older row, the letterhead's Secretary in force when it was decided, read from the
@@ -577,7 +509,7 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
             f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a notificar.",
             "auto_id",
         )
-    t = _timbre_para_assinar(sessao, "a notificação da decisão")
+    t = timbre_para_assinar(sessao, "a notificação da decisão")
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     nome, cargo = _quem_decidiu(sessao, decisao, t)
     # The notice states art. 8º once, in its payment section.
@@ -590,7 +522,7 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         "timbre": t,
         "numero_auto": auto.numero_formatado,
         "data_auto": auto.data_lavratura,
-        "operadora": _operadora(auto.operadora),
+        "operadora": dados_operadora(auto.operadora),
         "data_decisao": decisao.data,
         "fundamentacao": decisao.fundamentacao.strip(),
         "dispositivo": d.rotulo,
@@ -611,7 +543,7 @@ def dados_decisao(sessao: so.Session, auto_id: int) -> DadosDecisao:
         inicio, fim = suspensao.inicio, suspensao.fim
     intimada = _primeira_intimacao(sessao, auto.id, "decisao")
     prazo = auto.prazo_recurso if intimada is not None else None
-    dias_pagar, instrucoes = _pagamento(sessao)
+    dias_pagar, instrucoes = dados_pagamento(sessao)
     faixa: dict[str, Any] = {}
     if (
         decisao.faixa_min_ur is not None
@@ -711,7 +643,7 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
     recurso, decisao = linha
     julgado_em = recurso.julgado_em
     assert julgado_em is not None  # refused above
-    t = _timbre_para_assinar(sessao, "a notificação do julgamento do recurso")
+    t = timbre_para_assinar(sessao, "a notificação do julgamento do recurso")
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     resultado = ResultadoJulgamento(recurso.resultado)
     pagamento = sessao.scalar(sa.select(Pagamento).where(Pagamento.decisao_id == decisao.id))
@@ -719,7 +651,7 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
         "timbre": t,
         "numero_auto": auto.numero_formatado,
         "data_auto": auto.data_lavratura,
-        "operadora": _operadora(auto.operadora),
+        "operadora": dados_operadora(auto.operadora),
         "data_decisao": decisao.data,
         "data_recurso": recurso.protocolado_em,
         "recurso_tempestivo": recurso.tempestivo,
@@ -748,7 +680,7 @@ def dados_julgamento(sessao: so.Session, auto_id: int) -> DadosJulgamento:
     if valor_urm is None:
         raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
     reais = urm_para_reais(auto.multa_ur, valor_urm)
-    dias_pagar, instrucoes = _pagamento(sessao)
+    dias_pagar, instrucoes = dados_pagamento(sessao)
     return DadosJulgamento(
         **comum,
         multa_urm=auto.multa_ur,
@@ -776,10 +708,10 @@ def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
         raise ErroDominio(f"A decisão do auto nº {auto.numero_formatado} não tem o valor da URM.", "auto_id")
     assert revisao.multa_ur_nova is not None and revisao.multa_ur_anterior is not None
     assert revisao.decidida_em is not None
-    t = _timbre_para_assinar(sessao, "o termo de revisão")
+    t = timbre_para_assinar(sessao, "o termo de revisão")
     d = _dispositivo(sessao, auto.dispositivo_codigo)
     reais = urm_para_reais(revisao.multa_ur_nova, decisao.valor_urm)
-    dias_pagar, instrucoes = _pagamento(sessao)
+    dias_pagar, instrucoes = dados_pagamento(sessao)
     recurso = sessao.scalar(sa.select(Recurso).where(Recurso.decisao_id == decisao.id))
     julgamento = ""
     if recurso is not None and recurso.julgado_em is not None and recurso.resultado != "pendente":
@@ -797,7 +729,7 @@ def dados_revisao(sessao: so.Session, revisao_id: int | None) -> DadosRevisao:
         numero=revisao.numero_formatado,
         numero_auto=auto.numero_formatado,
         data_auto=auto.data_lavratura,
-        operadora=_operadora(auto.operadora),
+        operadora=dados_operadora(auto.operadora),
         data=revisao.decidida_em,
         data_decisao=decisao.data,
         origem=revisao.origem,
@@ -896,7 +828,7 @@ def dados_ficha(sessao: so.Session, operadora_id: int, *, hoje: date | None = No
     return DadosFicha(
         timbre=timbre(sessao),
         emitida_em=dia,
-        operadora=_operadora(o),
+        operadora=dados_operadora(o),
         modalidade="Permissionária" if o.delegacao == "permissao" else "Concessionária",
         situacao=situacao[:1].upper()
         + situacao[1:]
@@ -957,7 +889,7 @@ def dados_lote_intimacoes(
             "inicio",
         )
     dia = data_entrega or relogio.hoje()
-    t = _timbre_para_assinar(sessao, "as intimações")
+    t = timbre_para_assinar(sessao, "as intimações")
     a = AutoInfracao
     consulta = (
         sa.select(a.id, a.ano, a.numero, a.data_lavratura, a.tipo, DispositivoCatalogo.rotulo, Operadora)
@@ -991,7 +923,7 @@ def dados_lote_intimacoes(
             f"({formatar_data(ultima)}).",
             "data_entrega",
         )
-    horario = _horario_expediente(sessao, "as intimações")
+    horario = horario_expediente(sessao, "as intimações")
     emissao = max(min(relogio.hoje(), dia), ultima)
     operadoras: dict[int, DadosOperadora] = {}
     intimacoes: list[DadosIntimacao | DadosIntimacaoRetificacao] = []
@@ -1007,7 +939,7 @@ def dados_lote_intimacoes(
             continue
         o: Operadora = r.Operadora
         if o.id not in operadoras:
-            operadoras[o.id] = _operadora(o)
+            operadoras[o.id] = dados_operadora(o)
         intimacoes.append(
             DadosIntimacao(
                 timbre=t,

@@ -166,13 +166,22 @@ class ResumoSuspensao:
     dias: int
 
 
+@dataclass(frozen=True)
+class PedidoSuspensao:
+    """What `iniciar_suspensao` and `conferir_suspensao` are asked: the day a final suspension starts."""
+
+    auto_id: int
+    inicio: date
+    versao: int | None = None
+
+
 def _conferir_suspensao(
-    s: so.Session, ator: Ator, *, auto_id: int, inicio: date, versao: int | None = None, travar: bool = True
+    s: so.Session, ator: Ator, pedido: PedidoSuspensao, *, travar: bool = True
 ) -> tuple[AutoInfracao, Decisao, date, Operadora]:
     """Every check of `iniciar_suspensao`, in its order, writing nothing."""
     exigir_papel(ator, "secretario", "autoridade", acao="iniciar a suspensão")
-    auto = auto_para_ato(s, auto_id, "iniciar a suspensão", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    auto = auto_para_ato(s, pedido.auto_id, "iniciar a suspensão", travar=travar)
+    verificar_versao(auto, pedido.versao, f"O auto nº {auto.numero_formatado}")
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     if (
         decisao is None
@@ -203,7 +212,7 @@ def _conferir_suspensao(
             "inicio",
         )
     dia = data_valida(
-        inicio,
+        pedido.inicio,
         "inicio",
         "o início da suspensão",
         minimo=definitiva,
@@ -270,24 +279,20 @@ def primeiro_dia_livre(s: so.Session, operadora_id: int, definitiva: date, hoje:
     return dia
 
 
-def verificar_suspensao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_suspensao(sessao: so.Session, ator: Ator, pedido: PedidoSuspensao) -> None:
     """The refusals `iniciar_suspensao` would raise (a decision not yet final, a start before it, an
     operator already cassada, …), from a read session and writing nothing: what the screen runs before
     asking to confirm."""
-    _conferir_suspensao(sessao, ator, travar=False, **pedido)
+    _conferir_suspensao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def iniciar_suspensao(
-    uow: UnidadeDeTrabalho, ator: Ator, *, auto_id: int, inicio: date, versao: int | None = None
-) -> ResumoSuspensao:
+def iniciar_suspensao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoSuspensao) -> ResumoSuspensao:
     """Start serving a final suspension: the operator is "suspensa" from `inicio` to `inicio + dias − 1`.
-    The checks are `verificar_suspensao`'s, run again inside this unit of work."""
+    The checks are `conferir_suspensao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto, decisao, dia, _operadora = _conferir_suspensao(
-            s, ator, auto_id=auto_id, inicio=inicio, versao=versao
-        )
+        auto, decisao, dia, _operadora = _conferir_suspensao(s, ator, pedido)
         suspensao = Suspensao(
             operadora_id=auto.operadora_id,
             decisao_id=decisao.id,
@@ -316,28 +321,33 @@ class _PagamentoConferido:
     guia: str
 
 
+@dataclass(frozen=True)
+class PedidoPagamento:
+    """What `registrar_pagamento` and `conferir_pagamento` are asked: the fine paid (amount; default the
+    full amount) or sent to dívida ativa, on a day. `versao` is the payment record's version."""
+
+    auto_id: int
+    situacao: str
+    data: date
+    valor_pago: Decimal | None = None
+    guia: str = ""
+    versao: int | None = None
+
+
 def _conferir_pagamento(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    situacao: str,
-    data: date,
-    valor_pago: Decimal | None = None,
-    guia: str = "",
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoPagamento, *, travar: bool = True
 ) -> _PagamentoConferido:
     """Every check of `registrar_pagamento`, in its order, writing nothing."""
+    p = pedido
     exigir_papel(ator, "protocolo", acao="registrar pagamentos")
-    situacao = escolha(situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
-    guia_limpa = texto_opcional(guia, "guia", "a guia", 60)
-    auto = auto_para_ato(s, auto_id, "registrar pagamentos", travar=travar)
+    situacao = escolha(p.situacao, REGISTROS_PAGAMENTO, "situacao", "a situação da multa")
+    guia_limpa = texto_opcional(p.guia, "guia", "a guia", 60)
+    auto = auto_para_ato(s, p.auto_id, "registrar pagamentos", travar=travar)
     linha = com_decisao(s, Pagamento, auto.id)
     if linha is None:
         raise ErroDominio(f"O auto nº {auto.numero_formatado} não tem multa aplicada.", "auto_id")
     pagamento, decisao = linha
-    verificar_versao(pagamento, versao, f"O pagamento do auto nº {auto.numero_formatado}")
+    verificar_versao(pagamento, p.versao, f"O pagamento do auto nº {auto.numero_formatado}")
     if pagamento.situacao == "cancelado":
         raise ErroDominio(
             f"A multa do auto nº {auto.numero_formatado} foi anulada pelo recurso: não há o que pagar.",
@@ -349,9 +359,11 @@ def _conferir_pagamento(
             "situacao",
         )
     if situacao == "pago":
-        dia = data_valida(data, "data", "a data do pagamento", minimo=decisao.data, rotulo_minimo="a decisão")
+        dia = data_valida(
+            p.data, "data", "a data do pagamento", minimo=decisao.data, rotulo_minimo="a decisão"
+        )
         valor = reais_validos(
-            pagamento.valor if valor_pago is None else valor_pago, "valor_pago", "o valor pago"
+            pagamento.valor if p.valor_pago is None else p.valor_pago, "valor_pago", "o valor pago"
         )
         return _PagamentoConferido(pagamento, situacao, dia, valor, guia_limpa)
     if pagamento.situacao == "divida_ativa":
@@ -368,7 +380,7 @@ def _conferir_pagamento(
             "situacao",
         )
     dia = data_valida(
-        data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
+        p.data, "data", "a data da inscrição", minimo=definitiva, rotulo_minimo="a decisão definitiva"
     )
     prazo = prazo_pagamento(s, definitiva)
     if dia <= prazo:
@@ -395,42 +407,23 @@ def contador_prazo_pagamento(s: so.Session) -> Callable[[date], date]:
     return lambda definitiva: cal.vencimento(definitiva, dias)
 
 
-def verificar_pagamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_pagamento(sessao: so.Session, ator: Ator, pedido: PedidoPagamento) -> None:
     """The refusals `registrar_pagamento` would raise (a fine annulled or already paid, a date before the
     decision or in the future, dívida ativa before the decision is final), from a read session and
     writing nothing: what the screen runs before asking to confirm."""
-    _conferir_pagamento(sessao, ator, travar=False, **pedido)
+    _conferir_pagamento(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def registrar_pagamento(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    situacao: str,
-    data: date,
-    valor_pago: Decimal | None = None,
-    guia: str = "",
-    versao: int | None = None,
-) -> None:
+def registrar_pagamento(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoPagamento) -> None:
     """The fine paid on a day (amount; default the full amount), or sent to the municipal debt roll.
 
-    `versao` is the payment record's version. Inscription in dívida ativa needs the decision to be final.
-    The checks are `verificar_pagamento`'s, run again inside this unit of work.
+    `pedido.versao` is the payment record's version. Inscription in dívida ativa needs the decision to be
+    final. The checks are `conferir_pagamento`'s, run again inside this unit of work.
     """
     with uow:
         s = uow.session
-        c = _conferir_pagamento(
-            s,
-            ator,
-            auto_id=auto_id,
-            situacao=situacao,
-            data=data,
-            valor_pago=valor_pago,
-            guia=guia,
-            versao=versao,
-        )
+        c = _conferir_pagamento(s, ator, pedido)
         pagamento = c.pagamento
         antes = imagem(pagamento)
         if c.situacao == "pago":
@@ -497,14 +490,23 @@ def registrar_cumprimento(
 # --- cassação (art. 16) ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PedidoInstauracao:
+    """What `instaurar_cassacao` and `conferir_instauracao` are asked: whose permission, when, and why."""
+
+    operadora_id: int
+    data: date
+    motivo: str
+
+
 def _conferir_instauracao(
-    s: so.Session, ator: Ator, *, operadora_id: int, data: date, motivo: str, travar: bool = True
+    s: so.Session, ator: Ator, pedido: PedidoInstauracao, *, travar: bool = True
 ) -> tuple[Operadora, date, str]:
     """Every check of `instaurar_cassacao`, in its order, writing nothing."""
     exigir_papel(ator, "autoridade", "secretario", acao="instaurar cassação")
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo relevante da cassação")
-    dia = data_valida(data, "data", "a data da instauração")
-    consulta = sa.select(Operadora).where(Operadora.id == operadora_id)
+    motivo_limpo = texto_obrigatorio(pedido.motivo, "motivo", "o motivo relevante da cassação")
+    dia = data_valida(pedido.data, "data", "a data da instauração")
+    consulta = sa.select(Operadora).where(Operadora.id == pedido.operadora_id)
     operadora = s.scalar(consulta.with_for_update() if travar else consulta)
     if operadora is None:
         raise ErroDominio("Operadora não encontrada.", "operadora_id")
@@ -533,23 +535,19 @@ def _conferir_instauracao(
     return operadora, dia, motivo_limpo
 
 
-def verificar_instauracao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_instauracao(sessao: so.Session, ator: Ator, pedido: PedidoInstauracao) -> None:
     """The refusals `instaurar_cassacao` would raise (a concessionária, a permission already cassada, a
     procedure already open), from a read session and writing nothing: checked before asking to confirm."""
-    _conferir_instauracao(sessao, ator, travar=False, **pedido)
+    _conferir_instauracao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def instaurar_cassacao(
-    uow: UnidadeDeTrabalho, ator: Ator, *, operadora_id: int, data: date, motivo: str
-) -> int:
+def instaurar_cassacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoInstauracao) -> int:
     """Open the cassação procedure of a permission (art. 16: relevant, proven reason; full defence).
-    The checks are `verificar_instauracao`'s, run again inside this unit of work."""
+    The checks are `conferir_instauracao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        operadora, dia, motivo_limpo = _conferir_instauracao(
-            s, ator, operadora_id=operadora_id, data=data, motivo=motivo
-        )
+        operadora, dia, motivo_limpo = _conferir_instauracao(s, ator, pedido)
         cassacao = Cassacao(
             operadora_id=operadora.id,
             instaurada_em=dia,
@@ -617,25 +615,29 @@ def registrar_ato_cassacao(
         return ato.id
 
 
+@dataclass(frozen=True)
+class PedidoDecisaoCassacao:
+    """What `decidir_cassacao` and `conferir_decisao_cassacao` are asked: the Secretary's decision."""
+
+    cassacao_id: int
+    data: date
+    resultado: str
+    fundamentacao: str
+    versao: int | None = None
+
+
 def _conferir_decisao_cassacao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    cassacao_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str,
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoDecisaoCassacao, *, travar: bool = True
 ) -> tuple[Cassacao, Operadora, date, str, str]:
     """Every check of `decidir_cassacao`, in its order, writing nothing."""
+    p = pedido
     exigir_papel(ator, "secretario", acao="decidir a cassação")
-    resultado = escolha(resultado, RESULTADOS_CASSACAO, "resultado", "a decisão")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
-    cassacao = _cassacao_para_ato(s, cassacao_id, travar=travar)
-    verificar_versao(cassacao, versao, "O procedimento de cassação")
+    resultado = escolha(p.resultado, RESULTADOS_CASSACAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(p.fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    cassacao = _cassacao_para_ato(s, p.cassacao_id, travar=travar)
+    verificar_versao(cassacao, p.versao, "O procedimento de cassação")
     dia = data_valida(
-        data, "data", "a data da decisão", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
+        p.data, "data", "a data da decisão", minimo=cassacao.instaurada_em, rotulo_minimo="a instauração"
     )
     consulta = sa.select(Operadora).where(Operadora.id == cassacao.operadora_id)
     operadora = s.scalar(consulta.with_for_update() if travar else consulta)
@@ -667,37 +669,20 @@ def _conferir_decisao_cassacao(
     return cassacao, operadora, dia, resultado, fundamentos
 
 
-def verificar_decisao_cassacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_decisao_cassacao(sessao: so.Session, ator: Ator, pedido: PedidoDecisaoCassacao) -> None:
     """The refusals `decidir_cassacao` would raise (no notification yet, a decision inside the defence
     window, …), from a read session and writing nothing: what the screen runs before asking to confirm."""
-    _conferir_decisao_cassacao(sessao, ator, travar=False, **pedido)
+    _conferir_decisao_cassacao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def decidir_cassacao(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    cassacao_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str,
-    versao: int | None = None,
-) -> None:
+def decidir_cassacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoDecisaoCassacao) -> None:
     """The Secretary's decision. Cassar needs the full defence of art. 16: the permissionária notified to
     defend itself, and its defence on file or the 15-day period (as in art. 14) passed. The checks are
-    `verificar_decisao_cassacao`'s, run again inside this unit of work."""
+    `conferir_decisao_cassacao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        cassacao, operadora, dia, resultado, fundamentos = _conferir_decisao_cassacao(
-            s,
-            ator,
-            cassacao_id=cassacao_id,
-            data=data,
-            resultado=resultado,
-            fundamentacao=fundamentacao,
-            versao=versao,
-        )
+        cassacao, operadora, dia, resultado, fundamentos = _conferir_decisao_cassacao(s, ator, pedido)
         antes, antes_operadora = imagem(cassacao), imagem(operadora)
         cassacao.situacao = "decidida"
         cassacao.resultado = resultado

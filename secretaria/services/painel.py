@@ -53,7 +53,7 @@ from secretaria.reports.relatorio_anual import DadosAnuais, DispositivoAnual, Li
 from secretaria.services import cifras
 from secretaria.services.base import ErroDominio
 from secretaria.services.filas import dias_para_decidir
-from secretaria.services.listas.nucleo import EtapaAuto, _nome_operadora, _rotulo_dispositivo
+from secretaria.services.listas.nucleo import EtapaAuto, nome_operadora, rotulo_do_dispositivo
 from secretaria.services.rotulos import formatar_cnpj
 
 ANOS_PRESCRICAO = 4
@@ -285,9 +285,9 @@ def autos_por_mes(sessao: so.Session, f: FiltroPainel, por: str = "operadora") -
         .subquery()
     )
     consulta2 = (
-        sa.select(contagem.c.mes, contagem.c.operadora_id, _nome_operadora(), contagem.c.n)
+        sa.select(contagem.c.mes, contagem.c.operadora_id, nome_operadora(), contagem.c.n)
         .join(Operadora, Operadora.id == contagem.c.operadora_id)
-        .order_by(contagem.c.mes, _nome_operadora())
+        .order_by(contagem.c.mes, nome_operadora())
     )
     return tuple(Contagem(m, str(i), nome, int(n)) for m, i, nome, n in sessao.execute(consulta2))
 
@@ -311,7 +311,7 @@ def dispositivos_mais_citados(
         .order_by(contagem.c.n.desc(), contagem.c.codigo)
     )
     return tuple(
-        DispositivoCitado(codigo, _rotulo_dispositivo(codigo, rotulo), tipo or "", int(n))
+        DispositivoCitado(codigo, rotulo_do_dispositivo(codigo, rotulo), tipo or "", int(n))
         for codigo, rotulo, tipo, n in sessao.execute(consulta)
     )
 
@@ -336,11 +336,11 @@ def autos_por_frota(sessao: so.Session, f: FiltroPainel) -> tuple[AutosPorFrota,
         .subquery()
     )
     consulta = (
-        sa.select(o.id, _nome_operadora(), sa.func.coalesce(autos.c.n, 0), sa.func.coalesce(frota.c.n, 0))
+        sa.select(o.id, nome_operadora(), sa.func.coalesce(autos.c.n, 0), sa.func.coalesce(frota.c.n, 0))
         .outerjoin(autos, autos.c.oid == o.id)
         .outerjoin(frota, frota.c.oid == o.id)
         .where(sa.or_(autos.c.n.is_not(None), frota.c.n.is_not(None)))
-        .order_by(_nome_operadora())
+        .order_by(nome_operadora())
     )
     if f.operadora_id is not None:
         consulta = consulta.where(o.id == f.operadora_id)
@@ -541,7 +541,7 @@ def _selecionar_elos() -> sa.Select[Any]:
     a, dc = AutoInfracao, DispositivoCatalogo
     return sa.select(
         a.operadora_id,
-        _nome_operadora(),
+        nome_operadora(),
         a.dispositivo_codigo,
         dc.rotulo,
         dc.tipo,
@@ -690,7 +690,7 @@ def _cadeia(oid: int, codigo: str, itens: Sequence[Any], dia: date) -> CadeiaAbe
         oid,
         itens[0][1],
         codigo,
-        _rotulo_dispositivo(codigo, itens[0].rotulo),
+        rotulo_do_dispositivo(codigo, itens[0].rotulo),
         tipo,
         sancao.reincidencia,
         NIVEL_SUSPENSAO[tipo],
@@ -1148,7 +1148,7 @@ def _nomes_das_operadoras(sessao: so.Session, ids: set[int]) -> dict[int, str]:
     company name beside it (and the CNPJ where that too is the same): a legal entity's, not personal data."""
     o = Operadora
     linhas = sessao.execute(
-        sa.select(o.id, _nome_operadora(), o.razao_social, o.cnpj).where(o.id.in_(ids))
+        sa.select(o.id, nome_operadora(), o.razao_social, o.cnpj).where(o.id.in_(ids))
     ).all()
     vezes = Counter(nome for _i, nome, _r, _c in linhas)
     razoes = Counter((nome, razao) for _i, nome, razao, _c in linhas)

@@ -159,7 +159,7 @@ def _conferir_arquivamento(
     return rep, motivo_limpo, dia
 
 
-def verificar_arquivamento(
+def conferir_arquivamento(
     sessao: so.Session,
     ator: Ator,
     *,
@@ -189,7 +189,7 @@ def arquivar_representacao(
 
     Filing a citizen's petition is the authority's decision, not the inspector's: fiscal may receive it and
     draw up the auto, but only autoridade or secretário may file it away. The checks are
-    `verificar_arquivamento`'s, run again inside this unit of work.
+    `conferir_arquivamento`'s, run again inside this unit of work.
     """
     with uow:
         s = uow.session

@@ -54,6 +54,7 @@ from secretaria.services.base import (
 )
 from secretaria.services.lei_db import dispositivo_citavel
 from secretaria.services.numeracao import proximo_numero
+from secretaria.services.orgao import dados_operadora, horario_expediente, timbre, timbre_para_assinar
 from secretaria.services.processo_base import auto_para_ato, id_valido, imagem
 from secretaria.services.sancao import avaliar_sancao, texto_proxima_penalidade
 
@@ -61,6 +62,7 @@ __all__ = [
     "CAMPOS_FORMAIS",
     "CAMPOS_RETIFICAVEIS",
     "CAMPOS_SUBSTANCIA",
+    "PedidoRetificacao",
     "ResumoRetificacao",
     "dados_retificacao",
     "explicar_natureza",
@@ -188,17 +190,23 @@ class _RetificacaoConferida:
     motivo: str
 
 
+@dataclass(frozen=True)
+class PedidoRetificacao:
+    """What `retificar_auto` and `conferir_retificacao` are asked: `alteracoes` maps fields of
+    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
+    `DadosTestemunha`)."""
+
+    auto_id: int
+    alteracoes: Mapping[str, Any]
+    motivo: str
+    versao: int | None = None
+
+
 def _conferir_retificacao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    alteracoes: Mapping[str, Any],
-    motivo: str,
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoRetificacao, *, travar: bool = True
 ) -> _RetificacaoConferida:
     """Every check of `retificar_auto`, in its order, writing nothing."""
+    alteracoes = pedido.alteracoes
     exigir_papel(ator, "fiscal", acao="retificar autos de infração")
     if "operadora_id" in alteracoes:
         raise ErroDominio(
@@ -216,9 +224,9 @@ def _conferir_retificacao(
             )
     for campo, valor in alteracoes.items():
         _conferir_tipo(campo, valor)
-    motivo_limpo = texto_obrigatorio(motivo, "motivo", "o motivo da retificação")
-    auto = auto_para_ato(s, auto_id, "retificá-lo", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    motivo_limpo = texto_obrigatorio(pedido.motivo, "motivo", "o motivo da retificação")
+    auto = auto_para_ato(s, pedido.auto_id, "retificá-lo", travar=travar)
+    verificar_versao(auto, pedido.versao, f"O auto nº {auto.numero_formatado}")
     decidido_em = s.scalar(sa.select(Decisao.data).where(Decisao.auto_id == auto.id))
     if decidido_em is not None:
         raise ErroDominio(
@@ -228,12 +236,12 @@ def _conferir_retificacao(
             "auto_id",
         )
     atual = _como_novo_auto(auto)
-    pedido: dict[str, Any] = dict(alteracoes)
-    if "testemunhas" in pedido:
-        pedido["testemunhas"] = tuple(pedido["testemunhas"] or ())
-    if "dispositivo_codigo" in pedido:
-        pedido["dispositivo_codigo"] = str(pedido["dispositivo_codigo"] or "").strip().upper()
-    dados = dataclasses.replace(atual, **pedido)
+    trocas: dict[str, Any] = dict(alteracoes)
+    if "testemunhas" in trocas:
+        trocas["testemunhas"] = tuple(trocas["testemunhas"] or ())
+    if "dispositivo_codigo" in trocas:
+        trocas["dispositivo_codigo"] = str(trocas["dispositivo_codigo"] or "").strip().upper()
+    dados = dataclasses.replace(atual, **trocas)
     c = validar_campos(dados)
     novos: dict[str, Any] = {
         "dispositivo_codigo": dados.dispositivo_codigo,
@@ -257,7 +265,7 @@ def _conferir_retificacao(
         "local_lavratura": auto.local_lavratura,
         "testemunhas": atual.testemunhas,
     }
-    mudados = [campo for campo in CAMPOS_RETIFICAVEIS if campo in pedido and novos[campo] != antigos[campo]]
+    mudados = [campo for campo in CAMPOS_RETIFICAVEIS if campo in trocas and novos[campo] != antigos[campo]]
     if not mudados:
         raise ErroDominio(
             f"Nenhum dado do auto nº {auto.numero_formatado} foi alterado: não há o que retificar.",
@@ -278,38 +286,24 @@ def _conferir_papeis_do_termo(s: so.Session) -> None:
     every act that issues a document): the termo and its intimação state where and in which office hours
     the reopened defence is received, and the intimação is signed by the Secretary at the letterhead's
     address. A termo is never recorded without the papers that must be delivered (REGRAS § 5)."""
-    from secretaria.services.documentos import _horario_expediente, _timbre_para_assinar
-
-    _timbre_para_assinar(s, "a intimação do termo de retificação")
-    _horario_expediente(s, "o termo de retificação e a sua intimação")
+    timbre_para_assinar(s, "a intimação do termo de retificação")
+    horario_expediente(s, "o termo de retificação e a sua intimação")
 
 
-def verificar_retificacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_retificacao(sessao: so.Session, ator: Ator, pedido: PedidoRetificacao) -> None:
     """The refusals `retificar_auto` would raise (a decided auto, nothing changed, a new date or provision
     the auto form would refuse), from a read session and writing nothing: what the screen runs before
     asking to confirm the termo, which takes a number and cannot be undone."""
-    _conferir_retificacao(sessao, ator, travar=False, **pedido)
+    _conferir_retificacao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def retificar_auto(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    alteracoes: Mapping[str, Any],
-    motivo: str,
-    versao: int | None = None,
-) -> ResumoRetificacao:
-    """Draw up the next "TR nº NNNN/AAAA" correcting the auto: `alteracoes` maps fields of
-    `CAMPOS_RETIFICAVEIS` to their new values (unchanged ones are ignored; the testemunhas as a sequence of
-    `DadosTestemunha`), validated exactly as the auto form validates them (`verificar_retificacao`'s
-    checks, run again inside this unit of work)."""
+def retificar_auto(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRetificacao) -> ResumoRetificacao:
+    """Draw up the next "TR nº NNNN/AAAA" correcting the auto with `pedido.alteracoes`, validated exactly as
+    the auto form validates them (`conferir_retificacao`'s checks, run again inside this unit of work)."""
     with uow:
         s = uow.session
-        r = _conferir_retificacao(
-            s, ator, auto_id=auto_id, alteracoes=alteracoes, motivo=motivo, versao=versao
-        )
+        r = _conferir_retificacao(s, ator, pedido)
         auto, c, novos, antigos, mudados, tipo = r.auto, r.campos, r.novos, r.antigos, r.mudados, r.tipo
         motivo_limpo = r.motivo
         substancial = any(campo in CAMPOS_SUBSTANCIA for campo in mudados)
@@ -450,13 +444,11 @@ def _fiscal_da_conta(sessao: so.Session, login: str) -> tuple[str | None, str | 
 def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificacao:
     """The termo as printed and notified: a function of the termo alone (and of the letterhead), so issuing
     it again gives the same bytes even after later corrections of the same auto."""
-    from secretaria.services.documentos import _horario_expediente, _operadora, timbre
-
     termo = obter_termo(sessao, retificacao_id)
     auto = termo.auto
     itens = itens_do_termo(termo)
     d = sessao.get(DispositivoCatalogo, termo.dispositivo_codigo)
-    horario = _horario_expediente(sessao, "o termo de retificação") if termo.substancial else ""
+    horario = horario_expediente(sessao, "o termo de retificação") if termo.substancial else ""
     nome_fiscal, matricula = _fiscal_da_conta(sessao, termo.lavrado_por)
     return DadosRetificacao(
         timbre=timbre(sessao),
@@ -464,7 +456,7 @@ def dados_retificacao(sessao: so.Session, retificacao_id: int) -> DadosRetificac
         numero_auto=auto.numero_formatado,
         data_auto=auto.data_lavratura,
         data=termo.data,
-        operadora=_operadora(auto.operadora),
+        operadora=dados_operadora(auto.operadora),
         itens=itens,
         motivo=termo.motivo,
         substancial=termo.substancial,

@@ -30,16 +30,20 @@ from secretaria.models import AutoInfracao, Decisao, Pagamento, RevisaoSancao, S
 from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, texto_obrigatorio
 from secretaria.services.numeracao import proximo_numero
+from secretaria.services.orgao import dados_pagamento, timbre_para_assinar
 from secretaria.services.processo_base import dias_validos, id_valido, imagem, urm_valida
+from secretaria.services.sancao import conferir_penalidade_nos_campos, sancao_do_auto
 
 __all__ = [
+    "PedidoManutencao",
+    "PedidoRevisao",
     "ResumoRevisao",
+    "conferir_manutencao",
+    "conferir_revisao_sancao",
     "manter_sancao",
     "revisar_sancao",
     "revisoes_pendentes_do_auto",
     "sinalizar",
-    "verificar_manutencao",
-    "verificar_revisao",
 ]
 
 
@@ -48,8 +52,6 @@ def sinalizar(s: so.Session, ator: Ator, antecedente: AutoInfracao, motivo: str)
     list every decided case of the same operator and provision, of a later fact, whose sanction today is
     lighter than the one decided (a lower level, a lower ceiling than the fine applied, or a shorter
     suspension allowed); a case already pending is not listed twice. Returns the new rows' ids."""
-    from secretaria.services.tramitacao import sancao_do_auto
-
     punido = s.scalar(
         sa.select(Decisao.id).where(Decisao.auto_id == antecedente.id, Decisao.resultado == "aplicada")
     )
@@ -147,23 +149,23 @@ def _revisao_pendente(s: so.Session, revisao_id: int) -> RevisaoSancao:
     return revisao
 
 
-def _conferir_revisao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    revisao_id: int,
-    multa_ur: Decimal | int | str | None,
-    suspensao_dias: int | None = 0,
-    fundamentacao: str = "",
-) -> _Conferida:
-    """Every check of `revisar_sancao`, in its order, writing nothing."""
-    from secretaria.services.tramitacao import _conferir, sancao_do_auto
+@dataclass(frozen=True)
+class PedidoRevisao:
+    """What `revisar_sancao` and `conferir_revisao_sancao` are asked: the revised (never higher) penalty."""
 
+    revisao_id: int
+    multa_ur: Decimal | int | str | None
+    suspensao_dias: int | None = 0
+    fundamentacao: str = ""
+
+
+def _conferir_revisao(s: so.Session, ator: Ator, pedido: PedidoRevisao) -> _Conferida:
+    """Every check of `revisar_sancao`, in its order, writing nothing."""
     exigir_papel(ator, "secretario", acao="revisar sanções")
-    revisao = _revisao_pendente(s, revisao_id)
-    multa = urm_valida(multa_ur, "multa_ur", "a multa revista (URM)")
-    dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão revista")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da revisão")
+    revisao = _revisao_pendente(s, pedido.revisao_id)
+    multa = urm_valida(pedido.multa_ur, "multa_ur", "a multa revista (URM)")
+    dias = dias_validos(pedido.suspensao_dias, "suspensao_dias", "a suspensão revista")
+    fundamentos = texto_obrigatorio(pedido.fundamentacao, "fundamentacao", "a fundamentação da revisão")
     auto = s.get(AutoInfracao, revisao.auto_id)
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == revisao.auto_id))
     if auto is None or decisao is None:  # the review list is fed from decided cases only
@@ -181,7 +183,7 @@ def _conferir_revisao(
             "A penalidade revista é igual à aplicada: para mantê-la, escolha “Manter a penalidade”.",
             "multa_ur",
         )
-    _conferir(sancao_do_auto(s, auto, decisao.data), multa, dias)
+    conferir_penalidade_nos_campos(sancao_do_auto(s, auto, decisao.data), multa, dias)
     _conferir_papeis(s)
     return _Conferida(revisao, auto, decisao, fundamentos, multa, dias)
 
@@ -189,41 +191,24 @@ def _conferir_revisao(
 def _conferir_papeis(s: so.Session) -> None:
     """What the termo de revisão needs, checked before it takes a number (REGRAS § 5: notified like a
     decision, signed by the Secretary, saying where and how to pay)."""
-    from secretaria.services.documentos import _pagamento, _timbre_para_assinar
-
-    _timbre_para_assinar(s, "o termo de revisão")
-    _pagamento(s)
+    timbre_para_assinar(s, "o termo de revisão")
+    dados_pagamento(s)
 
 
-def verificar_revisao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_revisao_sancao(sessao: so.Session, ator: Ator, pedido: PedidoRevisao) -> None:
     """`revisar_sancao`'s refusals from a read session, writing nothing: what the dialog runs before asking
     to confirm a termo that takes a number."""
-    _conferir_revisao(sessao, ator, **pedido)
+    _conferir_revisao(sessao, ator, pedido)
 
 
 @retentavel
-def revisar_sancao(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    revisao_id: int,
-    multa_ur: Decimal | int | str | None,
-    suspensao_dias: int | None = 0,
-    fundamentacao: str = "",
-) -> ResumoRevisao:
+def revisar_sancao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRevisao) -> ResumoRevisao:
     """Revise the decided penalty into today's range by the next "termo de revisão" (never raising it).
     An open fine is reduced; a fine paid beyond the revised amount is recorded as to be refunded; a
     suspension is shortened (or annulled at 0 days). Later cases that counted this one are listed in turn."""
     with uow:
         s = uow.session
-        c = _conferir_revisao(
-            s,
-            ator,
-            revisao_id=revisao_id,
-            multa_ur=multa_ur,
-            suspensao_dias=suspensao_dias,
-            fundamentacao=fundamentacao,
-        )
+        c = _conferir_revisao(s, ator, pedido)
         revisao, auto, decisao = c.revisao, c.auto, c.decisao
         hoje = relogio.hoje()
         antes_auto, antes_revisao = imagem(auto), imagem(revisao)
@@ -282,30 +267,32 @@ def revisar_sancao(
         return ResumoRevisao(revisao.id, revisao.numero_formatado, mensagem, restituir)
 
 
-def _conferir_manutencao(
-    s: so.Session, ator: Ator, *, revisao_id: int, fundamentacao: str = ""
-) -> tuple[RevisaoSancao, str]:
+@dataclass(frozen=True)
+class PedidoManutencao:
+    """What `manter_sancao` and `conferir_manutencao` are asked: the reasons to keep the penalty."""
+
+    revisao_id: int
+    fundamentacao: str = ""
+
+
+def _conferir_manutencao(s: so.Session, ator: Ator, pedido: PedidoManutencao) -> tuple[RevisaoSancao, str]:
     exigir_papel(ator, "secretario", acao="revisar sanções")
-    revisao = _revisao_pendente(s, revisao_id)
+    revisao = _revisao_pendente(s, pedido.revisao_id)
     return revisao, texto_obrigatorio(
-        fundamentacao, "fundamentacao", "a fundamentação para manter a penalidade"
+        pedido.fundamentacao, "fundamentacao", "a fundamentação para manter a penalidade"
     )
 
 
-def verificar_manutencao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
-    _conferir_manutencao(sessao, ator, **pedido)
+def conferir_manutencao(sessao: so.Session, ator: Ator, pedido: PedidoManutencao) -> None:
+    _conferir_manutencao(sessao, ator, pedido)
 
 
 @retentavel
-def manter_sancao(
-    uow: UnidadeDeTrabalho, ator: Ator, *, revisao_id: int, fundamentacao: str = ""
-) -> ResumoRevisao:
+def manter_sancao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoManutencao) -> ResumoRevisao:
     """Keep the decided penalty, with the reasons (the case leaves the review list)."""
     with uow:
         s = uow.session
-        revisao, fundamentos = _conferir_manutencao(
-            s, ator, revisao_id=revisao_id, fundamentacao=fundamentacao
-        )
+        revisao, fundamentos = _conferir_manutencao(s, ator, pedido)
         antes = imagem(revisao)
         revisao.situacao = "mantida"
         revisao.decidida_em = relogio.hoje()

@@ -16,10 +16,17 @@ import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.lei.catalogo import LEITURA_ART7_PARAGRAFO2, TEXTO_ART7_PARAGRAFO2
+from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data, formatar_decimal
-from secretaria.lei.sancoes import Sancao, Situacao, calcular_sancao, classificar_antecedentes
+from secretaria.lei.sancoes import (
+    Sancao,
+    Situacao,
+    calcular_sancao,
+    classificar_antecedentes,
+    conferir_penalidade,
+)
 from secretaria.lei.urm import urm_para_reais
-from secretaria.models import DispositivoCatalogo, ValorURM
+from secretaria.models import AutoInfracao, DispositivoCatalogo, ValorURM
 from secretaria.services.base import ErroDominio
 from secretaria.services.definitividade import motivo_nao_definitiva
 from secretaria.services.lei_db import (
@@ -306,3 +313,32 @@ def _faixa_urm(minimo: Decimal, maximo: Decimal) -> str:
 
 def _dias(quantidade: int) -> str:
     return f"{quantidade} {'dia' if quantidade == 1 else 'dias'}"
+
+
+def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = None) -> Sancao:
+    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out).
+
+    The tipo is the one the auto was drawn up with: a provision since deactivated in the catalogue stays
+    on the cases that cite it (only new autos can no longer cite it).
+    """
+    return avaliar_sancao(
+        s,
+        operadora_id=auto.operadora_id,
+        dispositivo_codigo=auto.dispositivo_codigo,
+        data_infracao=auto.data_infracao,
+        excluir_auto_id=auto.id,
+        data_valor=data_valor,
+        tipo=auto.tipo,
+    ).sancao
+
+
+def conferir_penalidade_nos_campos(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
+    """`conferir_penalidade`, with the refusal placed beside the field that is wrong."""
+    try:
+        conferir_penalidade(sancao, multa_ur, 0)
+    except ErroLei as exc:
+        raise ErroDominio(str(exc), "multa_ur") from exc
+    try:
+        conferir_penalidade(sancao, multa_ur, suspensao_dias)
+    except ErroLei as exc:
+        raise ErroDominio(str(exc), "suspensao_dias") from exc

@@ -34,10 +34,9 @@ import sqlalchemy.orm as so
 
 from secretaria import relogio
 from secretaria.db import UnidadeDeTrabalho, retentavel
-from secretaria.lei.erros import ErroLei
 from secretaria.lei.formato import formatar_data
 from secretaria.lei.prazos import PRAZO_DEFESA_DIAS, PRAZO_RECURSO_DIAS, tempestivo
-from secretaria.lei.sancoes import Sancao, conferir_penalidade
+from secretaria.lei.sancoes import Sancao
 from secretaria.lei.urm import formatar_urm, urm_para_reais
 from secretaria.models import (
     AutoInfracao,
@@ -76,7 +75,7 @@ from secretaria.services.processo_base import (
     termos_sem_intimacao,
     urm_valida,
 )
-from secretaria.services.sancao import avaliar_sancao
+from secretaria.services.sancao import conferir_penalidade_nos_campos, sancao_do_auto
 
 OBJETOS_INTIMACAO = {
     "auto": "auto de infração",
@@ -193,49 +192,55 @@ class _IntimacaoConferida:
     observacao: str
 
 
+@dataclass(frozen=True)
+class PedidoIntimacao:
+    """What `registrar_intimacao` and `conferir_intimacao` are asked: one delivery attempt as typed."""
+
+    auto_id: int
+    data: date
+    meio: str
+    resultado: str
+    objeto: str = "auto"
+    recebedor_nome: str = ""
+    recebedor_documento: str = ""
+    recibo: str = ""
+    observacao: str = ""
+    versao: int | None = None
+    retificacao_id: int | None = None
+
+
 def _conferir_intimacao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    meio: str,
-    resultado: str,
-    objeto: str = "auto",
-    recebedor_nome: str = "",
-    recebedor_documento: str = "",
-    recibo: str = "",
-    observacao: str = "",
-    versao: int | None = None,
-    retificacao_id: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoIntimacao, *, travar: bool = True
 ) -> _IntimacaoConferida:
     """Every check of `registrar_intimacao`, in its order, writing nothing."""
+    p = pedido
     exigir_papel(ator, "protocolo", acao="registrar intimações")
-    objeto = escolha(objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
-    meio = escolha(meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
-    resultado = escolha(resultado, RESULTADOS_INTIMACAO, "resultado", "o resultado da intimação")
+    objeto = escolha(p.objeto, OBJETOS_INTIMACAO, "objeto", "o que foi intimado")
+    meio = escolha(p.meio, MEIOS_INTIMACAO, "meio", "o meio da intimação")
+    resultado = escolha(p.resultado, RESULTADOS_INTIMACAO, "resultado", "o resultado da intimação")
     sucesso = resultado == "entregue"
-    nome = texto_opcional(recebedor_nome, "recebedor_nome", "o nome de quem recebeu", 200)
+    nome = texto_opcional(p.recebedor_nome, "recebedor_nome", "o nome de quem recebeu", 200)
     if sucesso and not nome:
         raise ErroDominio("Informe quem recebeu a intimação (art. 11).", "recebedor_nome")
-    documento = texto_opcional(recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60)
-    recibo_limpo = texto_opcional(recibo, "recibo", "o recibo", 120)
+    documento = texto_opcional(
+        p.recebedor_documento, "recebedor_documento", "o documento de quem recebeu", 60
+    )
+    recibo_limpo = texto_opcional(p.recibo, "recibo", "o recibo", 120)
     if sucesso and meio != "pessoal" and not recibo_limpo:
         raise ErroDominio(
             "Informe o recibo (ou o número do AR): a cópia do auto entregue no endereço da empresa só intima "
             "mediante recibo (art. 11).",
             "recibo",
         )
-    obs = texto_opcional(observacao, "observacao", "a observação")
-    auto = auto_para_ato(s, auto_id, "registrar intimações", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    obs = texto_opcional(p.observacao, "observacao", "a observação")
+    auto = auto_para_ato(s, p.auto_id, "registrar intimações", travar=travar)
+    verificar_versao(auto, p.versao, f"O auto nº {auto.numero_formatado}")
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
-    termo = _termo_intimado(s, auto, objeto, retificacao_id, pendentes)
+    termo = _termo_intimado(s, auto, objeto, p.retificacao_id, pendentes)
     if termo is not None:
         dia = data_valida(
-            data,
+            p.data,
             "data",
             "a data da intimação",
             minimo=termo.data,
@@ -250,7 +255,7 @@ def _conferir_intimacao(
                 "objeto",
             )
         dia = data_valida(
-            data,
+            p.data,
             "data",
             "a data da intimação",
             minimo=auto.data_lavratura,
@@ -269,12 +274,12 @@ def _conferir_intimacao(
                 "objeto",
             )
         dia = data_valida(
-            data, "data", "a data da intimação", minimo=julgado_em, rotulo_minimo="o julgamento do recurso"
+            p.data, "data", "a data da intimação", minimo=julgado_em, rotulo_minimo="o julgamento do recurso"
         )
     elif objeto == "revisao":
         revisao = termo_revisao_a_intimar(s, auto)
         dia = data_valida(
-            data,
+            p.data,
             "data",
             "a data da intimação",
             minimo=revisao.decidida_em,
@@ -286,7 +291,9 @@ def _conferir_intimacao(
                 f"O auto nº {auto.numero_formatado} ainda não foi decidido: não há decisão a intimar.",
                 "objeto",
             )
-        dia = data_valida(data, "data", "a data da intimação", minimo=decisao.data, rotulo_minimo="a decisão")
+        dia = data_valida(
+            p.data, "data", "a data da intimação", minimo=decisao.data, rotulo_minimo="a decisão"
+        )
     return _IntimacaoConferida(
         auto, decisao, pendentes, termo, dia, objeto, meio, resultado, nome, documento, recibo_limpo, obs
     )
@@ -371,33 +378,18 @@ def _em_lote_emitido(s: so.Session, auto: AutoInfracao, termo: Retificacao) -> b
     return False
 
 
-def verificar_intimacao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
-    """The refusals `registrar_intimacao` would raise for the same arguments, from a read session and
+def conferir_intimacao(sessao: so.Session, ator: Ator, pedido: PedidoIntimacao) -> None:
+    """The refusals `registrar_intimacao` would raise for the same request, from a read session and
     writing nothing: what the screen runs before asking to confirm a delivered intimação."""
-    _conferir_intimacao(sessao, ator, travar=False, **pedido)
+    _conferir_intimacao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def registrar_intimacao(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    meio: str,
-    resultado: str,
-    objeto: str = "auto",
-    recebedor_nome: str = "",
-    recebedor_documento: str = "",
-    recibo: str = "",
-    observacao: str = "",
-    versao: int | None = None,
-    retificacao_id: int | None = None,
-) -> ResumoIntimacao:
+def registrar_intimacao(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoIntimacao) -> ResumoIntimacao:
     """Record one delivery attempt of the auto, the decision, the appeal's judgment or the latest termo de
     revisão, successful or not.
 
-    With `retificacao_id` (objeto "auto"), what was delivered is that termo de retificação of the auto. While
+    With `pedido.retificacao_id` (objeto "auto"), what was delivered is that termo de retificação of the auto. While
     a correction of substance awaits its intimação, the auto's own intimação is refused: the termo is what
     must be delivered, and its first delivery, once no other termo of substance awaits one, starts the
     reopened defence deadline (REGRAS § 5). A formal termo's delivery starts and moves no deadline.
@@ -408,25 +400,11 @@ def registrar_intimacao(
     defend or appeal against — no new appeal is opened (art. 15 gives one appeal, against the decision) —
     and the fine's payment deadline still counts from the day the penalty became final (the revised amount
     replaces the open one). The delivery is recorded so the case holds the proof that the operator was told.
-    The checks are `verificar_intimacao`'s, run again inside this unit of work.
+    The checks are `conferir_intimacao`'s, run again inside this unit of work.
     """
     with uow:
         s = uow.session
-        c = _conferir_intimacao(
-            s,
-            ator,
-            auto_id=auto_id,
-            data=data,
-            meio=meio,
-            resultado=resultado,
-            objeto=objeto,
-            recebedor_nome=recebedor_nome,
-            recebedor_documento=recebedor_documento,
-            recibo=recibo,
-            observacao=observacao,
-            versao=versao,
-            retificacao_id=retificacao_id,
-        )
+        c = _conferir_intimacao(s, ator, pedido)
         auto, decisao, pendentes, termo, dia = c.auto, c.decisao, c.pendentes, c.termo, c.dia
         objeto, resultado, nome = c.objeto, c.resultado, c.nome
         sucesso = resultado == "entregue"
@@ -648,35 +626,6 @@ def registrar_defesa(
 # --- penalty range -----------------------------------------------------------------------------------------
 
 
-def sancao_do_auto(s: so.Session, auto: AutoInfracao, data_valor: date | None = None) -> Sancao:
-    """The range for the auto's infraction day, with the antecedents as they stand now (the auto left out).
-
-    The tipo is the one the auto was drawn up with: a provision since deactivated in the catalogue stays
-    on the cases that cite it (only new autos can no longer cite it).
-    """
-    return avaliar_sancao(
-        s,
-        operadora_id=auto.operadora_id,
-        dispositivo_codigo=auto.dispositivo_codigo,
-        data_infracao=auto.data_infracao,
-        excluir_auto_id=auto.id,
-        data_valor=data_valor,
-        tipo=auto.tipo,
-    ).sancao
-
-
-def _conferir(sancao: Sancao, multa_ur: Decimal, suspensao_dias: int) -> None:
-    """`conferir_penalidade`, with the refusal placed beside the field that is wrong."""
-    try:
-        conferir_penalidade(sancao, multa_ur, 0)
-    except ErroLei as exc:
-        raise ErroDominio(str(exc), "multa_ur") from exc
-    try:
-        conferir_penalidade(sancao, multa_ur, suspensao_dias)
-    except ErroLei as exc:
-        raise ErroDominio(str(exc), "suspensao_dias") from exc
-
-
 def _aguarda_defesa(s: so.Session, auto: AutoInfracao, dia: date, acao: str) -> None:
     """Refuse a penalty before the intimação, or before the defence deadline when no defence is on file."""
     pendentes = termos_sem_intimacao(s, auto.id, so_substancia=True)
@@ -748,7 +697,7 @@ def registrar_proposta(
         )
         if acao == "aplicar":
             _aguarda_defesa(s, auto, dia, "propor a penalidade")
-            _conferir(sancao_do_auto(s, auto, dia), multa, dias)
+            conferir_penalidade_nos_campos(sancao_do_auto(s, auto, dia), multa, dias)
         proposta = Proposta(
             auto_id=auto.id,
             data=dia,
@@ -863,35 +812,39 @@ class _DecisaoConferida:
     reais: Decimal
 
 
+@dataclass(frozen=True)
+class PedidoDecisao:
+    """What `decidir` and `conferir_decisao` are asked: dismiss, or apply a fine (and a suspension)."""
+
+    auto_id: int
+    data: date
+    resultado: str
+    fundamentacao: str
+    multa_ur: Decimal | None = None
+    suspensao_dias: int = 0
+    versao: int | None = None
+
+
 def _conferir_decisao(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str,
-    multa_ur: Decimal | None = None,
-    suspensao_dias: int = 0,
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoDecisao, *, travar: bool = True
 ) -> _DecisaoConferida:
     """Every check of `decidir`, in its order, writing nothing: the decision day (not before the
     intimação, not in the future), the defence window, the proposal, the fine's range and the suspension."""
+    p = pedido
     exigir_papel(ator, "secretario", acao="decidir autos de infração")
-    resultado = escolha(resultado, RESULTADOS_DECISAO, "resultado", "a decisão")
-    fundamentos = texto_obrigatorio(fundamentacao, "fundamentacao", "a fundamentação da decisão")
+    resultado = escolha(p.resultado, RESULTADOS_DECISAO, "resultado", "a decisão")
+    fundamentos = texto_obrigatorio(p.fundamentacao, "fundamentacao", "a fundamentação da decisão")
     if resultado == "aplicada":
-        multa = urm_valida(multa_ur, "multa_ur", "a multa (URM)")
-        dias = dias_validos(suspensao_dias, "suspensao_dias", "a suspensão")
+        multa = urm_valida(p.multa_ur, "multa_ur", "a multa (URM)")
+        dias = dias_validos(p.suspensao_dias, "suspensao_dias", "a suspensão")
     else:
         multa, dias = Decimal(0), 0
-    auto = auto_para_ato(s, auto_id, "decidi-lo", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    auto = auto_para_ato(s, p.auto_id, "decidi-lo", travar=travar)
+    verificar_versao(auto, p.versao, f"O auto nº {auto.numero_formatado}")
     _recusar_decidido(s, auto)
     intimado_em = _primeira_intimacao(s, auto.id, "auto")
     dia = data_valida(
-        data,
+        p.data,
         "data",
         "a data da decisão",
         minimo=intimado_em or auto.data_lavratura,
@@ -904,47 +857,26 @@ def _conferir_decisao(
         _aguarda_defesa(s, auto, dia, "aplicar a penalidade")
         _exigir_proposta(s, auto, dia)
         sancao = sancao_do_auto(s, auto, dia)
-        _conferir(sancao, multa, dias)
+        conferir_penalidade_nos_campos(sancao, multa, dias)
         valor_urm = valor_urm_em(s, dia, "data")
         reais = urm_para_reais(multa, valor_urm)
     return _DecisaoConferida(auto, dia, resultado, fundamentos, multa, dias, sancao, valor_urm, reais)
 
 
-def verificar_decisao(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
-    """The refusals `decidir` would raise for the same arguments (a fine outside the range, a suspension
+def conferir_decisao(sessao: so.Session, ator: Ator, pedido: PedidoDecisao) -> None:
+    """The refusals `decidir` would raise for the same request (a fine outside the range, a suspension
     the provision does not allow, a decision before the defence window ends, …), from a read session and
     writing nothing: what the screen runs before asking to confirm the irreversible decision."""
-    _conferir_decisao(sessao, ator, travar=False, **pedido)
+    _conferir_decisao(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def decidir(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str,
-    multa_ur: Decimal | None = None,
-    suspensao_dias: int = 0,
-    versao: int | None = None,
-) -> DecisaoCaso:
+def decidir(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoDecisao) -> DecisaoCaso:
     """The Secretary dismisses the auto or applies the penalty (fine in range, suspension where allowed).
-    The checks are `verificar_decisao`'s, run again inside this unit of work."""
+    The checks are `conferir_decisao`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        c = _conferir_decisao(
-            s,
-            ator,
-            auto_id=auto_id,
-            data=data,
-            resultado=resultado,
-            fundamentacao=fundamentacao,
-            multa_ur=multa_ur,
-            suspensao_dias=suspensao_dias,
-            versao=versao,
-        )
+        c = _conferir_decisao(s, ator, pedido)
         auto, dia, resultado, fundamentos = c.auto, c.dia, c.resultado, c.fundamentos
         multa, dias, sancao, valor_urm, reais = c.multa, c.dias, c.sancao, c.valor_urm, c.reais
         defesas = s.execute(sa.select(Defesa.tempestiva).where(Defesa.auto_id == auto.id)).scalars().all()
@@ -1008,21 +940,24 @@ class ResumoRecurso:
     prazo: date | None
 
 
+@dataclass(frozen=True)
+class PedidoRecurso:
+    """What `registrar_recurso` and `conferir_recurso` are asked: the appeal as filed."""
+
+    auto_id: int
+    protocolado_em: date
+    razoes: str = ""
+    versao: int | None = None
+
+
 def _conferir_recurso(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    protocolado_em: date,
-    razoes: str = "",
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoRecurso, *, travar: bool = True
 ) -> tuple[AutoInfracao, Decisao, date, str]:
     """Every check of `registrar_recurso`, in its order, writing nothing."""
     exigir_papel(ator, "protocolo", acao="registrar recursos")
-    razoes_limpas = texto_opcional(razoes, "razoes", "as razões do recurso")
-    auto = auto_para_ato(s, auto_id, "registrar recursos", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    razoes_limpas = texto_opcional(pedido.razoes, "razoes", "as razões do recurso")
+    auto = auto_para_ato(s, pedido.auto_id, "registrar recursos", travar=travar)
+    verificar_versao(auto, pedido.versao, f"O auto nº {auto.numero_formatado}")
     decisao = s.scalar(sa.select(Decisao).where(Decisao.auto_id == auto.id))
     if decisao is None:
         raise ErroDominio(
@@ -1043,7 +978,7 @@ def _conferir_recurso(
             "auto_id",
         )
     dia = data_valida(
-        protocolado_em,
+        pedido.protocolado_em,
         "protocolado_em",
         "a data do protocolo",
         minimo=decisao.data,
@@ -1052,29 +987,19 @@ def _conferir_recurso(
     return auto, decisao, dia, razoes_limpas
 
 
-def verificar_recurso(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_recurso(sessao: so.Session, ator: Ator, pedido: PedidoRecurso) -> None:
     """The refusals `registrar_recurso` would raise (no applied decision, a second appeal, a protocol date
     before the decision or in the future), from a read session and writing nothing."""
-    _conferir_recurso(sessao, ator, travar=False, **pedido)
+    _conferir_recurso(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def registrar_recurso(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    protocolado_em: date,
-    razoes: str = "",
-    versao: int | None = None,
-) -> ResumoRecurso:
+def registrar_recurso(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoRecurso) -> ResumoRecurso:
     """Record the appeal to the Prefeito against an applied penalty (one per decision). The checks are
-    `verificar_recurso`'s, run again inside this unit of work."""
+    `conferir_recurso`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        auto, decisao, dia, razoes_limpas = _conferir_recurso(
-            s, ator, auto_id=auto_id, protocolado_em=protocolado_em, razoes=razoes, versao=versao
-        )
+        auto, decisao, dia, razoes_limpas = _conferir_recurso(s, ator, pedido)
         antes_da_intimacao = auto.prazo_recurso is None
         no_prazo = auto.prazo_recurso is None or tempestivo(dia, auto.prazo_recurso)
         recurso = Recurso(
@@ -1112,25 +1037,30 @@ class _JulgamentoConferido:
     dias_novos: int | None
 
 
+@dataclass(frozen=True)
+class PedidoJulgamento:
+    """What `julgar_recurso` and `conferir_julgamento` are asked: the Prefeito's outcome (and, when the
+    appeal is granted in part, the reduced penalty)."""
+
+    auto_id: int
+    data: date
+    resultado: str
+    fundamentacao: str = ""
+    multa_ur_nova: Decimal | None = None
+    suspensao_dias_nova: int | None = None
+    versao: int | None = None
+
+
 def _conferir_julgamento(
-    s: so.Session,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str = "",
-    multa_ur_nova: Decimal | None = None,
-    suspensao_dias_nova: int | None = None,
-    versao: int | None = None,
-    travar: bool = True,
+    s: so.Session, ator: Ator, pedido: PedidoJulgamento, *, travar: bool = True
 ) -> _JulgamentoConferido:
     """Every check of `julgar_recurso`, in its order, writing nothing."""
+    p = pedido
     exigir_papel(ator, "protocolo", acao="registrar o julgamento de recursos")
-    resultado = escolha(resultado, RESULTADOS_JULGAMENTO, "resultado", "o resultado do recurso")
-    fundamentos = texto_opcional(fundamentacao, "fundamentacao", "a fundamentação")
-    auto = auto_para_ato(s, auto_id, "registrar o julgamento do recurso", travar=travar)
-    verificar_versao(auto, versao, f"O auto nº {auto.numero_formatado}")
+    resultado = escolha(p.resultado, RESULTADOS_JULGAMENTO, "resultado", "o resultado do recurso")
+    fundamentos = texto_opcional(p.fundamentacao, "fundamentacao", "a fundamentação")
+    auto = auto_para_ato(s, p.auto_id, "registrar o julgamento do recurso", travar=travar)
+    verificar_versao(auto, p.versao, f"O auto nº {auto.numero_formatado}")
     linha = com_decisao(s, Recurso, auto.id)
     if linha is None:
         raise ErroDominio(f"Não há recurso registrado no auto nº {auto.numero_formatado}.", "auto_id")
@@ -1142,7 +1072,7 @@ def _conferir_julgamento(
             "auto_id",
         )
     dia = data_valida(
-        data,
+        p.data,
         "data",
         "a data do julgamento",
         minimo=recurso.protocolado_em,
@@ -1151,8 +1081,8 @@ def _conferir_julgamento(
     multa_nova: Decimal | None = None
     dias_novos: int | None = None
     if resultado == "provido_parcialmente":
-        multa_nova = urm_valida(multa_ur_nova, "multa_ur", "a multa reduzida (URM)")
-        dias_novos = dias_validos(suspensao_dias_nova, "suspensao_dias", "a suspensão reduzida")
+        multa_nova = urm_valida(p.multa_ur_nova, "multa_ur", "a multa reduzida (URM)")
+        dias_novos = dias_validos(p.suspensao_dias_nova, "suspensao_dias", "a suspensão reduzida")
         if multa_nova > auto.multa_ur or dias_novos > auto.suspensao_dias:
             raise ErroDominio(
                 "No provimento parcial a penalidade só pode ser reduzida: a decisão aplicou "
@@ -1170,45 +1100,24 @@ def _conferir_julgamento(
                 "No provimento parcial a penalidade deve ser reduzida; para mantê-la, registre “recurso negado”.",
                 "multa_ur",
             )
-        _conferir(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
+        conferir_penalidade_nos_campos(sancao_do_auto(s, auto, dia), multa_nova, dias_novos)
     return _JulgamentoConferido(auto, recurso, decisao, dia, resultado, fundamentos, multa_nova, dias_novos)
 
 
-def verificar_julgamento(sessao: so.Session, ator: Ator, **pedido: Any) -> None:
+def conferir_julgamento(sessao: so.Session, ator: Ator, pedido: PedidoJulgamento) -> None:
     """The refusals `julgar_recurso` would raise (no pending appeal, a date before its protocol or in the
     future, a "reduced" penalty that is not lower or is outside the range), from a read session and
     writing nothing: what the screen runs before asking to confirm."""
-    _conferir_julgamento(sessao, ator, travar=False, **pedido)
+    _conferir_julgamento(sessao, ator, pedido, travar=False)
 
 
 @retentavel
-def julgar_recurso(
-    uow: UnidadeDeTrabalho,
-    ator: Ator,
-    *,
-    auto_id: int,
-    data: date,
-    resultado: str,
-    fundamentacao: str = "",
-    multa_ur_nova: Decimal | None = None,
-    suspensao_dias_nova: int | None = None,
-    versao: int | None = None,
-) -> None:
+def julgar_recurso(uow: UnidadeDeTrabalho, ator: Ator, pedido: PedidoJulgamento) -> None:
     """Record the Prefeito's outcome; a granted appeal annuls the penalty, a partial one reduces it. The
-    checks are `verificar_julgamento`'s, run again inside this unit of work."""
+    checks are `conferir_julgamento`'s, run again inside this unit of work."""
     with uow:
         s = uow.session
-        c = _conferir_julgamento(
-            s,
-            ator,
-            auto_id=auto_id,
-            data=data,
-            resultado=resultado,
-            fundamentacao=fundamentacao,
-            multa_ur_nova=multa_ur_nova,
-            suspensao_dias_nova=suspensao_dias_nova,
-            versao=versao,
-        )
+        c = _conferir_julgamento(s, ator, pedido)
         auto, recurso, decisao, dia, resultado = c.auto, c.recurso, c.decisao, c.dia, c.resultado
         fundamentos, multa_nova, dias_novos = c.fundamentos, c.multa_nova, c.dias_novos
         antes_auto, antes_recurso = imagem(auto), imagem(recurso)

@@ -139,7 +139,7 @@ def editar_valor_urm(
         return int(registro.id)
 
 
-def verificar_exclusao_valor_urm(sessao: so.Session, ator: Ator, valor_id: int) -> None:
+def conferir_exclusao_valor_urm(sessao: so.Session, ator: Ator, valor_id: int) -> None:
     """The refusals `excluir_valor_urm` would raise, from a read session and writing nothing: what the screen
     runs before asking to confirm the deletion (which cannot be undone)."""
     _conferir_exclusao(sessao, ator, valor_id)

@@ -6,7 +6,7 @@ it itself, else the table `SECOES` below (by class name, so the screens need no 
 F1 walks from the focused widget up through its parents and takes the first one with a section; with none,
 the manual's start page.
 
-    instalar_f1()                          # once, on the QApplication (app.py, the main window): ui.tecla_f1
+    tecla_f1.instalar_f1()                 # once, on the QApplication (app.py, the main window)
     abrir_ajuda("primeiros-passos", self)  # Ajuda → Primeiros passos
 """
 
@@ -28,9 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.services import manual as servico_manual
-from secretaria.ui.tecla_f1 import instalar_f1 as instalar_f1
 
-__all__ = ["SECOES", "JanelaAjuda", "abrir_ajuda", "instalar_f1", "secao_do_widget"]
+__all__ = ["SECOES", "JanelaAjuda", "abrir_ajuda", "secao_do_widget"]
 
 SECOES: dict[str, str] = {
     # the window and its pages

@@ -537,10 +537,11 @@ class JanelaPrincipal(QMainWindow):
     def _criar_menu_ajuda(self, menu: QMenu) -> None:
         """Ajuda → Manual (F1 opens the section of the screen in use) and Primeiros passos."""
         from secretaria.services.manual import INICIO, PRIMEIROS_PASSOS
-        from secretaria.ui.ajuda import abrir_ajuda, instalar_f1
+        from secretaria.ui.ajuda import abrir_ajuda
+        from secretaria.ui.tecla_f1 import instalar_f1
 
         instalar_f1()
-        # "\tF1" shows the key in the menu; F1 itself is ui.ajuda's filter (it opens the section in use).
+        # "\tF1" shows the key in the menu; F1 itself is ui.tecla_f1's filter (it opens the section in use).
         self.acao_manual = QAction("&Manual…\tF1", self)
         self.acao_manual.setToolTip("F1 abre o manual na seção da tela em uso")
         self.acao_manual.triggered.connect(lambda: abrir_ajuda(INICIO))

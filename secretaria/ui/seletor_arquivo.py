@@ -44,6 +44,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from secretaria.ui.aplicacao import configurar_aplicacao
+
 VARIAVEL_TESTE = "SECRETARIA_SELETOR_TESTE"
 ORDEM_FRENTE = b"frente"
 SAIDA_SEM_RESPOSTA = 3
@@ -336,8 +338,6 @@ def main(argv: list[str] | None = None) -> int:
     teste = os.environ.get(VARIAVEL_TESTE)
     saida = sys.stdout.buffer if sys.stdout is not None else os.fdopen(1, "wb")
     sys.stdout = sys.stderr  # this process's own prints stay off the answer's channel
-    from secretaria.ui.app import configurar_aplicacao
-
     configurar_aplicacao()
     resultado = executar(pedido, json.loads(teste) if teste else None)
     saida.write(linha_de_resposta(resultado))

@@ -88,7 +88,7 @@ def caixa(titulo: str, texto: str, *, erro: bool) -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
-    from secretaria.ui.app import configurar_aplicacao
+    from secretaria.ui.aplicacao import configurar_aplicacao
 
     configurar_aplicacao()
     icone = QMessageBox.Icon.Critical if erro else QMessageBox.Icon.Information

@@ -22,8 +22,13 @@ from typing import Any
 import pytest
 
 from secretaria.db import Banco
-from secretaria.services.autos import DadosTestemunha, cancelar_auto
-from secretaria.services.execucao import iniciar_suspensao, registrar_pagamento
+from secretaria.services.autos import DadosTestemunha, PedidoCancelamento, cancelar_auto
+from secretaria.services.execucao import (
+    PedidoPagamento,
+    PedidoSuspensao,
+    iniciar_suspensao,
+    registrar_pagamento,
+)
 from secretaria.services.orgao import DadosDoOrgao, obter_dados_orgao, salvar_dados_orgao
 from tests.helpers import fabrica
 
@@ -84,14 +89,11 @@ def montar(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> Cenario:
     r.intimar(suspenso, date(2026, 4, 7))
     r.decidir(suspenso, date(2026, 5, 4), "10.00", suspensao=5)
     r.intimar(suspenso, date(2026, 5, 5), objeto="decisao")
-    iniciar_suspensao(uow(), ATORES["secretario"], auto_id=suspenso, inicio=date(2026, 6, 1))
+    iniciar_suspensao(uow(), ATORES["secretario"], PedidoSuspensao(auto_id=suspenso, inicio=date(2026, 6, 1)))
     registrar_pagamento(
         uow(),
         ATORES["protocolo"],
-        auto_id=suspenso,
-        situacao="pago",
-        data=date(2026, 11, 10),
-        guia="2026/778",
+        PedidoPagamento(auto_id=suspenso, situacao="pago", data=date(2026, 11, 10), guia="2026/778"),
     )
 
     arquivado = guardar(r.lavrar(dispositivo="2-III", data_infracao=date(2026, 10, 5)))
@@ -116,7 +118,11 @@ def montar(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> Cenario:
     r.intimar(multado, date(2026, 11, 26), objeto="decisao")
 
     cancelado = guardar(r.lavrar(data_infracao=date(2026, 11, 10)))
-    cancelar_auto(uow(), ATORES["autoridade"], auto_id=cancelado, motivo="Lavrado contra a operadora errada.")
+    cancelar_auto(
+        uow(),
+        ATORES["autoridade"],
+        PedidoCancelamento(auto_id=cancelado, motivo="Lavrado contra a operadora errada."),
+    )
 
     aguardando2 = guardar(
         r.lavrar(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from tests.helpers.fabrica import ATORES, Roteiro
 
 
@@ -22,11 +22,15 @@ def cenario(r: Roteiro) -> dict[str, int]:
     ):
         ids[f"cadeia{i}"] = r.decidido(data_infracao=dia, multa=multa, dispositivo="1-I").id
     a = r.decidido(data_infracao=date(2026, 2, 10), multa="3.50", dispositivo="2-I").id
-    registrar_pagamento(r.uow(), ATORES["protocolo"], auto_id=a, situacao="pago", data=date(2026, 4, 20))
+    registrar_pagamento(
+        r.uow(), ATORES["protocolo"], PedidoPagamento(auto_id=a, situacao="pago", data=date(2026, 4, 20))
+    )
     ids["pago"] = a
     b = r.decidido(data_infracao=date(2026, 1, 5), multa="4.00", dispositivo="2-I", dias_ate_decisao=70).id
     registrar_pagamento(
-        r.uow(), ATORES["protocolo"], auto_id=b, situacao="divida_ativa", data=date(2026, 9, 1)
+        r.uow(),
+        ATORES["protocolo"],
+        PedidoPagamento(auto_id=b, situacao="divida_ativa", data=date(2026, 9, 1)),
     )
     ids["divida"] = b
     d = r.decidido(

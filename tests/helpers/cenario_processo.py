@@ -16,7 +16,7 @@ import pytest
 from secretaria.db import Banco
 from secretaria.services.autos import anexar_evidencia
 from secretaria.services.documentos import emitir_documento
-from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from secretaria.services.tramitacao import registrar_defesa
 from tests.helpers import arquivos_prova, cenario_documentos, fabrica
 
@@ -63,9 +63,6 @@ def montar(banco: Banco, monkeypatch: pytest.MonkeyPatch) -> CasoCompleto:
     registrar_pagamento(
         banco.uow(),
         ATORES["protocolo"],
-        auto_id=auto,
-        situacao="pago",
-        data=date(2026, 11, 10),
-        guia="2026/901",
+        PedidoPagamento(auto_id=auto, situacao="pago", data=date(2026, 11, 10), guia="2026/901"),
     )
     return CasoCompleto(auto, resumo.numero_formatado, tuple(docs))

@@ -120,11 +120,13 @@ def montar(banco: Banco) -> CidadeAuditada:
     intim = tramitacao.registrar_intimacao(
         u(),
         PROTOCOLO,
-        auto_id=auto,
-        data=date(2026, 8, 4),
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
+        tramitacao.PedidoIntimacao(
+            auto_id=auto,
+            data=date(2026, 8, 4),
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+        ),
     ).id
     tramitacao.registrar_defesa(
         u(), PROTOCOLO, auto_id=auto, protocolada_em=date(2026, 8, 10), texto="Defesa."
@@ -142,31 +144,45 @@ def montar(banco: Banco) -> CidadeAuditada:
     decisao = tramitacao.decidir(
         u(),
         SECRETARIO,
-        auto_id=auto,
-        data=date(2026, 9, 2),
-        resultado="aplicada",
-        multa_ur=Decimal("0.30"),
-        suspensao_dias=0,
-        fundamentacao="Infração comprovada pelo auto e não afastada pela defesa.",
+        tramitacao.PedidoDecisao(
+            auto_id=auto,
+            data=date(2026, 9, 2),
+            resultado="aplicada",
+            multa_ur=Decimal("0.30"),
+            suspensao_dias=0,
+            fundamentacao="Infração comprovada pelo auto e não afastada pela defesa.",
+        ),
     ).id
     tramitacao.registrar_intimacao(
         u(),
         PROTOCOLO,
-        auto_id=auto,
-        objeto="decisao",
-        data=date(2026, 9, 3),
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
+        tramitacao.PedidoIntimacao(
+            auto_id=auto,
+            objeto="decisao",
+            data=date(2026, 9, 3),
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+        ),
     )
     tramitacao.registrar_recurso(
-        u(), PROTOCOLO, auto_id=auto, protocolado_em=date(2026, 9, 8), razoes="Razões."
+        u(),
+        PROTOCOLO,
+        tramitacao.PedidoRecurso(auto_id=auto, protocolado_em=date(2026, 9, 8), razoes="Razões."),
     )
     tramitacao.julgar_recurso(
-        u(), PROTOCOLO, auto_id=auto, data=date(2026, 10, 1), resultado="negado", fundamentacao="Negado."
+        u(),
+        PROTOCOLO,
+        tramitacao.PedidoJulgamento(
+            auto_id=auto, data=date(2026, 10, 1), resultado="negado", fundamentacao="Negado."
+        ),
     )
     execucao.registrar_pagamento(
-        u(), PROTOCOLO, auto_id=auto, situacao="pago", data=date(2026, 11, 2), valor_pago=Decimal("49.42")
+        u(),
+        PROTOCOLO,
+        execucao.PedidoPagamento(
+            auto_id=auto, situacao="pago", data=date(2026, 11, 2), valor_pago=Decimal("49.42")
+        ),
     )
     execucao.registrar_cumprimento(u(), FISCAL, auto_id=auto, situacao="cumprida", data=date(2026, 11, 3))
     auto2 = autos.lavrar_auto(u(), FISCAL, novo(date(2026, 11, 9), dispositivo_codigo="1-I")).id
@@ -187,7 +203,9 @@ def montar(banco: Banco) -> CidadeAuditada:
         u(), AUTORIDADE, representacao_id=rep, motivo="Fato não configura infração.", data=date(2026, 11, 11)
     )
     cassacao = execucao.instaurar_cassacao(
-        u(), SECRETARIO, operadora_id=op2, data=date(2026, 11, 12), motivo="Abandono do serviço."
+        u(),
+        SECRETARIO,
+        execucao.PedidoInstauracao(operadora_id=op2, data=date(2026, 11, 12), motivo="Abandono do serviço."),
     )
     execucao.registrar_ato_cassacao(
         u(),

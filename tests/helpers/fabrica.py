@@ -37,6 +37,10 @@ from secretaria.services.autos import NovoAuto, ResumoAuto, lavrar_auto
 from secretaria.services.base import Ator
 from secretaria.services.tramitacao import (
     DecisaoCaso,
+    PedidoDecisao,
+    PedidoIntimacao,
+    PedidoJulgamento,
+    PedidoRecurso,
     decidir,
     julgar_recurso,
     registrar_intimacao,
@@ -239,12 +243,14 @@ class Roteiro:
         return registrar_intimacao(
             self.uow(),
             ATORES["protocolo"],
-            auto_id=auto_id,
-            objeto=objeto,
-            data=data,
-            meio="pessoal",
-            resultado=resultado,
-            recebedor_nome="Carlos Representante" if resultado == "entregue" else "",
+            PedidoIntimacao(
+                auto_id=auto_id,
+                objeto=objeto,
+                data=data,
+                meio="pessoal",
+                resultado=resultado,
+                recebedor_nome="Carlos Representante" if resultado == "entregue" else "",
+            ),
         )
 
     def decidir(
@@ -264,12 +270,14 @@ class Roteiro:
         return decidir(
             self.uow(),
             ATORES["secretario"],
-            auto_id=auto_id,
-            data=data,
-            resultado=resultado,
-            multa_ur=None if multa is None else Decimal(multa),
-            suspensao_dias=suspensao,
-            fundamentacao="Infração comprovada pelo auto e não afastada pela defesa.",
+            PedidoDecisao(
+                auto_id=auto_id,
+                data=data,
+                resultado=resultado,
+                multa_ur=None if multa is None else Decimal(multa),
+                suspensao_dias=suspensao,
+                fundamentacao="Infração comprovada pelo auto e não afastada pela defesa.",
+            ),
         )
 
     def decidido(
@@ -325,18 +333,18 @@ class Roteiro:
 
     def recorrer(self, auto_id: int, data: date) -> Any:
         return registrar_recurso(
-            self.uow(), ATORES["protocolo"], auto_id=auto_id, protocolado_em=data, razoes="Razões."
+            self.uow(),
+            ATORES["protocolo"],
+            PedidoRecurso(auto_id=auto_id, protocolado_em=data, razoes="Razões."),
         )
 
     def julgar(self, auto_id: int, data: date, resultado: str, **campos: Any) -> None:
         julgar_recurso(
             self.uow(),
             ATORES["protocolo"],
-            auto_id=auto_id,
-            data=data,
-            resultado=resultado,
-            fundamentacao="Julgado.",
-            **campos,
+            PedidoJulgamento(
+                auto_id=auto_id, data=data, resultado=resultado, fundamentacao="Julgado.", **campos
+            ),
         )
 
 

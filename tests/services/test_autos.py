@@ -16,6 +16,7 @@ from secretaria.models import Anexo, AutoInfracao, Representacao, VeiculoHistori
 from secretaria.services.autos import (
     LIMITE_ANEXO_BYTES,
     DadosTestemunha,
+    PedidoCancelamento,
     abrir_anexo,
     anexar_evidencia,
     cancelar_auto,
@@ -215,9 +216,11 @@ def test_evidencias_com_sha256_tipo_pelo_conteudo_e_limite(banco: Banco, roteiro
 def test_cancelar_com_motivo_nunca_apaga(banco: Banco, roteiro: Roteiro) -> None:
     r = roteiro.lavrar()
     with pytest.raises(ErroDominio, match="motivo do cancelamento"):
-        cancelar_auto(roteiro.uow(), ATORES["secretario"], auto_id=r.id, motivo="")
+        cancelar_auto(roteiro.uow(), ATORES["secretario"], PedidoCancelamento(auto_id=r.id, motivo=""))
     cancelar_auto(
-        roteiro.uow(), ATORES["secretario"], auto_id=r.id, motivo="Operadora errada.", versao=r.versao
+        roteiro.uow(),
+        ATORES["secretario"],
+        PedidoCancelamento(auto_id=r.id, motivo="Operadora errada.", versao=r.versao),
     )
     with banco.leitura() as s:
         caso = obter_caso(s, r.id)
@@ -238,13 +241,19 @@ def test_cancelamento_com_copia_desatualizada_e_recusado(roteiro: Roteiro) -> No
     r = roteiro.lavrar(data_infracao=date(2026, 11, 20))
     roteiro.intimar(r.id, date(2026, 11, 23))  # someone else changed it meanwhile
     with pytest.raises(ConflitoEdicao, match=r"alterado por protocolo em .* depois que você o abriu"):
-        cancelar_auto(roteiro.uow(), ATORES["autoridade"], auto_id=r.id, motivo="Erro.", versao=r.versao)
+        cancelar_auto(
+            roteiro.uow(),
+            ATORES["autoridade"],
+            PedidoCancelamento(auto_id=r.id, motivo="Erro.", versao=r.versao),
+        )
 
 
 def test_caso_decidido_nao_se_cancela(roteiro: Roteiro) -> None:
     r = roteiro.decidido(data_infracao=date(2026, 3, 2), multa="0.20")
     with pytest.raises(ErroDominio, match=r"já foi decidido em .* não pode mais ser cancelado"):
-        cancelar_auto(roteiro.uow(), ATORES["secretario"], auto_id=r.id, motivo="Arrependimento.")
+        cancelar_auto(
+            roteiro.uow(), ATORES["secretario"], PedidoCancelamento(auto_id=r.id, motivo="Arrependimento.")
+        )
 
 
 def test_caso_mostra_prazos_e_proximos_atos(banco: Banco, roteiro: Roteiro) -> None:

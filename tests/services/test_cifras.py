@@ -24,7 +24,7 @@ from secretaria.reports.ficha import FichaOperadoraPdf
 from secretaria.reports.relatorio_anual import ABAS_ANUAIS, FORMATO_MES
 from secretaria.services import painel
 from secretaria.services.documentos import dados_ficha
-from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from secretaria.services.relatorios import gerar_relatorio_mensal
 from tests.helpers.fabrica import ATORES, Roteiro
 
@@ -50,7 +50,9 @@ def _cenario(r: Roteiro) -> Cenario:
         data_infracao=date(2026, 4, 1), multa="4.00", dispositivo="2-I", operadora_id=op1
     ).id
     registrar_pagamento(
-        r.uow(), ATORES["protocolo"], auto_id=ids["pago"], situacao="pago", data=date(2026, 5, 20)
+        r.uow(),
+        ATORES["protocolo"],
+        PedidoPagamento(auto_id=ids["pago"], situacao="pago", data=date(2026, 5, 20)),
     )
     ids["anulado"] = r.decidido(
         data_infracao=date(2026, 4, 2), multa="0.40", dispositivo="1-VI", operadora_id=op2
@@ -69,7 +71,9 @@ def _cenario(r: Roteiro) -> Cenario:
         data_infracao=date(2026, 4, 7), multa="4.50", dispositivo="1-II", operadora_id=op2
     ).id
     registrar_pagamento(
-        r.uow(), ATORES["protocolo"], auto_id=ids["divida"], situacao="divida_ativa", data=date(2026, 9, 1)
+        r.uow(),
+        ATORES["protocolo"],
+        PedidoPagamento(auto_id=ids["divida"], situacao="divida_ativa", data=date(2026, 9, 1)),
     )
     ids["fim_de_abril"] = r.lavrar(
         data_infracao=date(2026, 4, 30), data_lavratura=date(2026, 5, 2), dispositivo="1-II", operadora_id=op1

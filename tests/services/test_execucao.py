@@ -13,6 +13,9 @@ from secretaria.services import filas
 from secretaria.services.autos import obter_caso
 from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.execucao import (
+    PedidoDecisaoCassacao,
+    PedidoInstauracao,
+    PedidoPagamento,
     decidir_cassacao,
     instaurar_cassacao,
     registrar_ato_cassacao,
@@ -31,15 +34,21 @@ def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Ban
     roteiro.hoje = date(2026, 6, 10)
     with pytest.raises(ErroDominio, match="ainda não é definitiva"):
         registrar_pagamento(
-            roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)
+            roteiro.uow(),
+            protocolo,
+            PedidoPagamento(auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)),
         )
     roteiro.hoje = date(2026, 7, 20)
     with pytest.raises(ErroDominio, match="anterior à decisão definitiva"):
         registrar_pagamento(
-            roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)
+            roteiro.uow(),
+            protocolo,
+            PedidoPagamento(auto_id=r.id, situacao="divida_ativa", data=date(2026, 6, 10)),
         )
     registrar_pagamento(
-        roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)
+        roteiro.uow(),
+        protocolo,
+        PedidoPagamento(auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)),
     )
     with banco.leitura() as s:
         assert filas.multas_definitivas_em_aberto(s).total == 0
@@ -48,24 +57,20 @@ def test_multa_definitiva_vai_para_divida_ativa_e_ainda_pode_ser_paga(banco: Ban
         assert "registrar_pagamento" in caso.proximos_atos
     with pytest.raises(ErroDominio, match="já foi inscrita em dívida ativa em 20/07/2026"):
         registrar_pagamento(
-            roteiro.uow(), protocolo, auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)
+            roteiro.uow(),
+            protocolo,
+            PedidoPagamento(auto_id=r.id, situacao="divida_ativa", data=date(2026, 7, 20)),
         )
     with pytest.raises(ErroDominio, match="maior que zero"):
         registrar_pagamento(
             roteiro.uow(),
             protocolo,
-            auto_id=r.id,
-            situacao="pago",
-            data=date(2026, 7, 1),
-            valor_pago=Decimal("0"),
+            PedidoPagamento(auto_id=r.id, situacao="pago", data=date(2026, 7, 1), valor_pago=Decimal("0")),
         )
     registrar_pagamento(
         roteiro.uow(),
         protocolo,
-        auto_id=r.id,
-        situacao="pago",
-        data=date(2026, 7, 1),
-        valor_pago=Decimal("329.48"),
+        PedidoPagamento(auto_id=r.id, situacao="pago", data=date(2026, 7, 1), valor_pago=Decimal("329.48")),
     )
     with banco.leitura() as s:
         pagamento = obter_caso(s, r.id).pagamento
@@ -118,24 +123,27 @@ def test_cassacao_com_ampla_defesa(banco: Banco, roteiro: Roteiro) -> None:
     autoridade, secretario = ATORES["autoridade"], ATORES["secretario"]
     with pytest.raises(ErroDominio, match="concessionária"):
         instaurar_cassacao(
-            roteiro.uow(), autoridade, operadora_id=c.operadora_id, data=date(2026, 9, 1), motivo="x"
+            roteiro.uow(),
+            autoridade,
+            PedidoInstauracao(operadora_id=c.operadora_id, data=date(2026, 9, 1), motivo="x"),
         )
     cid = instaurar_cassacao(
-        roteiro.uow(), autoridade, operadora_id=c.operadora2_id, data=date(2026, 9, 1),
-        motivo="Operação com veículos sem seguro, comprovada em vistoria.",
+        roteiro.uow(), autoridade, PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 9, 1),
+        motivo="Operação com veículos sem seguro, comprovada em vistoria."),
     )  # fmt: skip
     with pytest.raises(ErroDominio, match="em andamento"):
         instaurar_cassacao(
-            roteiro.uow(), autoridade, operadora_id=c.operadora2_id, data=date(2026, 9, 2), motivo="x"
+            roteiro.uow(),
+            autoridade,
+            PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 9, 2), motivo="x"),
         )
     with pytest.raises(ErroDominio, match="ampla defesa"):
         decidir_cassacao(
             roteiro.uow(),
             secretario,
-            cassacao_id=cid,
-            data=date(2026, 9, 3),
-            resultado="cassada",
-            fundamentacao="x",
+            PedidoDecisaoCassacao(
+                cassacao_id=cid, data=date(2026, 9, 3), resultado="cassada", fundamentacao="x"
+            ),
         )
     registrar_ato_cassacao(
         roteiro.uow(), ATORES["protocolo"], cassacao_id=cid, data=date(2026, 9, 2), tipo="notificacao",
@@ -145,14 +153,13 @@ def test_cassacao_com_ampla_defesa(banco: Banco, roteiro: Roteiro) -> None:
         decidir_cassacao(
             roteiro.uow(),
             secretario,
-            cassacao_id=cid,
-            data=date(2026, 9, 10),
-            resultado="cassada",
-            fundamentacao="x",
+            PedidoDecisaoCassacao(
+                cassacao_id=cid, data=date(2026, 9, 10), resultado="cassada", fundamentacao="x"
+            ),
         )
     decidir_cassacao(
-        roteiro.uow(), secretario, cassacao_id=cid, data=date(2026, 9, 20), resultado="cassada",
-        fundamentacao="Motivo relevante comprovado; defesa não apresentada.",
+        roteiro.uow(), secretario, PedidoDecisaoCassacao(cassacao_id=cid, data=date(2026, 9, 20), resultado="cassada",
+        fundamentacao="Motivo relevante comprovado; defesa não apresentada."),
     )  # fmt: skip
     auditoria = ultima_auditoria(banco)
     assert auditoria is not None and auditoria["entidade"] == "operadora"
@@ -176,7 +183,9 @@ def test_cassacao_com_ampla_defesa(banco: Banco, roteiro: Roteiro) -> None:
     assert roteiro.lavrar(operadora_id=c.operadora2_id, data_infracao=date(2026, 9, 19)).numero == 1
     with pytest.raises(ErroDominio, match="já foi cassada"):
         instaurar_cassacao(
-            roteiro.uow(), autoridade, operadora_id=c.operadora2_id, data=date(2026, 10, 1), motivo="x"
+            roteiro.uow(),
+            autoridade,
+            PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 10, 1), motivo="x"),
         )
 
 
@@ -185,17 +194,15 @@ def test_cassacao_arquivada_nao_muda_a_operadora(banco: Banco, roteiro: Roteiro)
     cid = instaurar_cassacao(
         roteiro.uow(),
         ATORES["secretario"],
-        operadora_id=c.operadora2_id,
-        data=date(2026, 9, 1),
-        motivo="Denúncia.",
+        PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 9, 1), motivo="Denúncia."),
     )
     registrar_ato_cassacao(
         roteiro.uow(), ATORES["autoridade"], cassacao_id=cid, data=date(2026, 9, 5), tipo="parecer",
         descricao="Denúncia não comprovada.",
     )  # fmt: skip
     decidir_cassacao(
-        roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 6), resultado="arquivada",
-        fundamentacao="Sem prova do motivo alegado.",
+        roteiro.uow(), ATORES["secretario"], PedidoDecisaoCassacao(cassacao_id=cid, data=date(2026, 9, 6), resultado="arquivada",
+        fundamentacao="Sem prova do motivo alegado."),
     )  # fmt: skip
     with banco.leitura() as s:
         assert situacao_operadora(s, c.operadora2_id, date(2026, 10, 1)) == "ativa"
@@ -203,9 +210,7 @@ def test_cassacao_arquivada_nao_muda_a_operadora(banco: Banco, roteiro: Roteiro)
     instaurar_cassacao(
         roteiro.uow(),
         ATORES["secretario"],
-        operadora_id=c.operadora2_id,
-        data=date(2026, 10, 1),
-        motivo="Nova.",
+        PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 10, 1), motivo="Nova."),
     )
 
 
@@ -215,9 +220,7 @@ def test_cassacao_no_prazo_so_depois_da_defesa_protocolada(banco: Banco, roteiro
     cid = instaurar_cassacao(
         roteiro.uow(),
         ATORES["autoridade"],
-        operadora_id=c.operadora2_id,
-        data=date(2026, 9, 1),
-        motivo="Motivo.",
+        PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 9, 1), motivo="Motivo."),
     )
     registrar_ato_cassacao(
         roteiro.uow(), ATORES["protocolo"], cassacao_id=cid, data=date(2026, 9, 2), tipo="notificacao",
@@ -229,12 +232,12 @@ def test_cassacao_no_prazo_so_depois_da_defesa_protocolada(banco: Banco, roteiro
     )  # fmt: skip
     with pytest.raises(ErroDominio, match="pode se defender até 17/09/2026"):
         decidir_cassacao(
-            roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 10), resultado="cassada",
-            fundamentacao="x",
+            roteiro.uow(), ATORES["secretario"], PedidoDecisaoCassacao(cassacao_id=cid, data=date(2026, 9, 10), resultado="cassada",
+            fundamentacao="x"),
         )  # fmt: skip
     decidir_cassacao(
-        roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 14), resultado="cassada",
-        fundamentacao="Defesa examinada; motivo relevante comprovado.",
+        roteiro.uow(), ATORES["secretario"], PedidoDecisaoCassacao(cassacao_id=cid, data=date(2026, 9, 14), resultado="cassada",
+        fundamentacao="Defesa examinada; motivo relevante comprovado."),
     )  # fmt: skip
     with banco.leitura() as s:
         assert situacao_operadora(s, c.operadora2_id, date(2026, 9, 15)).startswith("cassada")

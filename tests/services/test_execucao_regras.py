@@ -25,12 +25,14 @@ from secretaria.services.base import ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.configuracoes import salvar_configuracoes
 from secretaria.services.execucao import (
+    PedidoPagamento,
+    PedidoSuspensao,
+    conferir_pagamento,
+    conferir_suspensao,
     iniciar_suspensao,
     registrar_pagamento,
     situacao_operadora,
     situacoes_operadoras,
-    verificar_pagamento,
-    verificar_suspensao,
 )
 from secretaria.services.listas import Filtro
 from secretaria.services.tramitacao import registrar_defesa
@@ -67,15 +69,17 @@ def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_
     with banco.leitura() as s:
         # Nothing started yet: today (30/11) is free for either.
         assert obter_caso(s, b).inicio_suspensao_proposto == date(2026, 11, 30)
-    iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=a, inicio=date(2026, 12, 1))  # 01/12 to 06/12
+    iniciar_suspensao(
+        roteiro.uow(), SECRETARIO, PedidoSuspensao(auto_id=a, inicio=date(2026, 12, 1))
+    )  # 01/12 to 06/12
     # The second on the same day: refused beside the start field, naming the first free day, 07/12.
     for tentativa in (date(2026, 12, 1), date(2026, 12, 6), date(2026, 11, 30)):
         with banco.leitura() as s, pytest.raises(ErroDominio) as recusa:
-            verificar_suspensao(s, SECRETARIO, auto_id=b, inicio=tentativa)
+            conferir_suspensao(s, SECRETARIO, PedidoSuspensao(auto_id=b, inicio=tentativa))
         assert recusa.value.campo == "inicio"
         assert "a partir de 07/12/2026" in recusa.value.mensagem
         with pytest.raises(ErroDominio) as recusa:
-            iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=b, inicio=tentativa)
+            iniciar_suspensao(roteiro.uow(), SECRETARIO, PedidoSuspensao(auto_id=b, inicio=tentativa))
         assert recusa.value.campo == "inicio" and "07/12/2026" in recusa.value.mensagem
     assert _suspensoes(banco) == [(date(2026, 12, 1), date(2026, 12, 6))]  # nothing written on refusal
     with banco.leitura() as s:
@@ -83,7 +87,9 @@ def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_
         fila = filas.suspensoes_a_iniciar(s, date(2026, 11, 30))
         (linha,) = [x for x in fila.linhas if x.id == b]
         assert linha.prazo == date(2026, 12, 7) and "inicie a partir de 07/12/2026" in linha.detalhe
-    iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=b, inicio=date(2026, 12, 7))  # 07/12 to 10/12
+    iniciar_suspensao(
+        roteiro.uow(), SECRETARIO, PedidoSuspensao(auto_id=b, inicio=date(2026, 12, 7))
+    )  # 07/12 to 10/12
     assert _suspensoes(banco) == [
         (date(2026, 12, 1), date(2026, 12, 6)),
         (date(2026, 12, 7), date(2026, 12, 10)),
@@ -101,8 +107,8 @@ def test_suspensao_so_comeca_depois_da_outra_e_o_programa_propoe_o_primeiro_dia_
 
 def test_lista_de_operadoras_diz_o_fim_das_suspensoes_seguidas(banco: Banco, roteiro: Roteiro) -> None:
     a, b = _duas_suspensoes_definitivas(roteiro)
-    iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=a, inicio=date(2026, 12, 1))
-    iniciar_suspensao(roteiro.uow(), SECRETARIO, auto_id=b, inicio=date(2026, 12, 7))
+    iniciar_suspensao(roteiro.uow(), SECRETARIO, PedidoSuspensao(auto_id=a, inicio=date(2026, 12, 1)))
+    iniciar_suspensao(roteiro.uow(), SECRETARIO, PedidoSuspensao(auto_id=b, inicio=date(2026, 12, 7)))
     roteiro.hoje = date(2026, 12, 2)
     with banco.leitura() as s:
         linhas = listas.pagina(s, "operadoras", Filtro(situacoes=frozenset({"suspensa"})))
@@ -124,10 +130,10 @@ def test_divida_ativa_so_depois_do_prazo_de_pagamento(banco: Banco, roteiro: Rot
         roteiro.hoje = hoje
         pedido: dict[str, Any] = {"auto_id": auto, "situacao": "divida_ativa", "data": inscricao}
         with banco.leitura() as s, pytest.raises(ErroDominio) as recusa:
-            verificar_pagamento(s, PROTOCOLO, **pedido)
+            conferir_pagamento(s, PROTOCOLO, PedidoPagamento(**pedido))
         assert recusa.value.campo == "data" and "13/07/2026" in recusa.value.mensagem
         with pytest.raises(ErroDominio, match="13/07/2026"):
-            registrar_pagamento(roteiro.uow(), PROTOCOLO, **pedido)
+            registrar_pagamento(roteiro.uow(), PROTOCOLO, PedidoPagamento(**pedido))
         with banco.leitura() as s:
             caso = obter_caso(s, auto)
             assert caso.pagamento is not None and caso.pagamento.situacao == "aberto"
@@ -140,7 +146,9 @@ def test_divida_ativa_so_depois_do_prazo_de_pagamento(banco: Banco, roteiro: Rot
         (linha,) = filas.multas_definitivas_em_aberto(s, date(2026, 7, 14)).linhas
         assert "vencida" in linha.detalhe and "no prazo" not in linha.detalhe
     registrar_pagamento(
-        roteiro.uow(), PROTOCOLO, auto_id=auto, situacao="divida_ativa", data=date(2026, 7, 14)
+        roteiro.uow(),
+        PROTOCOLO,
+        PedidoPagamento(auto_id=auto, situacao="divida_ativa", data=date(2026, 7, 14)),
     )
     with banco.leitura() as s:
         caso = obter_caso(s, auto)
@@ -170,11 +178,15 @@ def test_prazo_de_pagamento_e_a_configuracao_contada_como_os_prazos(banco: Banco
     )
     with pytest.raises(ErroDominio, match="23/06/2026"):
         registrar_pagamento(
-            roteiro.uow(), PROTOCOLO, auto_id=auto, situacao="divida_ativa", data=date(2026, 6, 23)
+            roteiro.uow(),
+            PROTOCOLO,
+            PedidoPagamento(auto_id=auto, situacao="divida_ativa", data=date(2026, 6, 23)),
         )
     roteiro.hoje = date(2026, 6, 24)
     registrar_pagamento(
-        roteiro.uow(), PROTOCOLO, auto_id=auto, situacao="divida_ativa", data=date(2026, 6, 24)
+        roteiro.uow(),
+        PROTOCOLO,
+        PedidoPagamento(auto_id=auto, situacao="divida_ativa", data=date(2026, 6, 24)),
     )
 
 

@@ -388,7 +388,7 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
 def test_suspensao_definitiva_nao_iniciada_e_item_de_trabalho(banco: Banco, roteiro: Roteiro) -> None:
     """REGRAS § 5: a final suspension not yet started stays on the home screen until someone starts it; one
     still appealable is not there yet."""
-    from secretaria.services.execucao import iniciar_suspensao
+    from secretaria.services.execucao import PedidoSuspensao, iniciar_suspensao
 
     roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
     roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
@@ -403,7 +403,9 @@ def test_suspensao_definitiva_nao_iniciada_e_item_de_trabalho(banco: Banco, rote
         assert fila.linhas[0].prazo == date(2026, 10, 17)
         assert fila.linhas[0].detalhe == "Suspensão de 5 dias definitiva desde 17/10/2026: registre o início"
         assert "suspensoes_a_iniciar" in [f.chave for f in filas.painel(s, HOJE)]
-    iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 11, 30))
+    iniciar_suspensao(
+        roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 11, 30))
+    )
     with banco.leitura() as s:
         assert filas.suspensoes_a_iniciar(s, HOJE).total == 0
 

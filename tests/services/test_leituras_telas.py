@@ -13,6 +13,8 @@ from secretaria.db import Banco
 from secretaria.services import consulta_auditoria, documentos, orgao
 from secretaria.services.base import ErroDominio, NaoEncontrado
 from secretaria.services.execucao import (
+    PedidoDecisaoCassacao,
+    PedidoInstauracao,
     decidir_cassacao,
     instaurar_cassacao,
     obter_cassacao,
@@ -38,20 +40,18 @@ def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro
     primeira = instaurar_cassacao(
         roteiro.uow(),
         ATORES["autoridade"],
-        operadora_id=c.operadora2_id,
-        data=date(2026, 8, 3),
-        motivo="Denúncia.",
+        PedidoInstauracao(operadora_id=c.operadora2_id, data=date(2026, 8, 3), motivo="Denúncia."),
     )
     decidir_cassacao(
-        roteiro.uow(), ATORES["secretario"], cassacao_id=primeira, data=date(2026, 8, 10),
-        resultado="arquivada", fundamentacao="Sem prova.",
+        roteiro.uow(), ATORES["secretario"], PedidoDecisaoCassacao(cassacao_id=primeira, data=date(2026, 8, 10),
+        resultado="arquivada", fundamentacao="Sem prova."),
     )  # fmt: skip
     cid = instaurar_cassacao(
         roteiro.uow(),
         ATORES["secretario"],
-        operadora_id=c.operadora2_id,
-        data=date(2026, 9, 1),
-        motivo="Reiteradas suspensões.",
+        PedidoInstauracao(
+            operadora_id=c.operadora2_id, data=date(2026, 9, 1), motivo="Reiteradas suspensões."
+        ),
     )
     with banco.leitura() as s:
         aberta = obter_cassacao(s, cid)
@@ -80,8 +80,8 @@ def test_cassacao_lida_com_atos_prazo_e_resultado(banco: Banco, roteiro: Roteiro
         descricao="Defesa escrita.",
     )  # fmt: skip
     decidir_cassacao(
-        roteiro.uow(), ATORES["secretario"], cassacao_id=cid, data=date(2026, 9, 20), resultado="cassada",
-        fundamentacao="Motivo relevante comprovado.",
+        roteiro.uow(), ATORES["secretario"], PedidoDecisaoCassacao(cassacao_id=cid, data=date(2026, 9, 20), resultado="cassada",
+        fundamentacao="Motivo relevante comprovado."),
     )  # fmt: skip
     with banco.leitura() as s:
         todas = obter_cassacoes(s, c.operadora2_id)

@@ -27,9 +27,14 @@ from secretaria.services import filas, revisao_sancao
 from secretaria.services.base import ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import emitir_documento, obter_documento
-from secretaria.services.execucao import registrar_pagamento
-from secretaria.services.retificacoes import retificar_auto
-from secretaria.services.tramitacao import registrar_defesa, registrar_intimacao, sancao_do_auto
+from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
+from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
+from secretaria.services.sancao import sancao_do_auto
+from secretaria.services.tramitacao import (
+    PedidoIntimacao,
+    registrar_defesa,
+    registrar_intimacao,
+)
 from tests.helpers.cenario_documentos import ORGAO, preencher_orgao
 from tests.helpers.fabrica import ATORES, NOMES, URM_2026
 
@@ -119,9 +124,7 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     termo = retificar_auto(
         banco.uow(),
         ATORES["fiscal"],
-        auto_id=auto_id,
-        alteracoes={"dispositivo_codigo": "1-V"},
-        motivo=MOTIVO,
+        PedidoRetificacao(auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO),
     )
     assert termo.substancial
     # The termo itself (which item, old → new, why, who, when), printed like the auto.
@@ -159,12 +162,14 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     registrar_intimacao(
         banco.uow(),
         ATORES["protocolo"],
-        auto_id=auto_id,
-        data=date(2026, 11, 6),
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
-        retificacao_id=termo.id,
+        PedidoIntimacao(
+            auto_id=auto_id,
+            data=date(2026, 11, 6),
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+            retificacao_id=termo.id,
+        ),
     )
     with banco.leitura() as s:
         prazo_reaberto = _auto(s, auto_id).prazo_defesa
@@ -236,12 +241,14 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     entrega = registrar_intimacao(
         banco.uow(),
         ATORES["protocolo"],
-        auto_id=auto_id,
-        objeto="julgamento",
-        data=r.hoje,
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
+        PedidoIntimacao(
+            auto_id=auto_id,
+            objeto="julgamento",
+            data=r.hoje,
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+        ),
     )
     assert entrega.prazo is None and "última instância" in (entrega.explicacao_prazo or "")
     with banco.leitura() as s:
@@ -260,7 +267,9 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
     assert (decisao_de_novo.id, bytes_decisao_de_novo) == (decisao_info.id, bytes_decisao)
 
     # --- payment of the reduced fine; the judgment notice reprinted is the same paper.
-    registrar_pagamento(banco.uow(), ATORES["protocolo"], auto_id=auto_id, situacao="pago", data=r.hoje)
+    registrar_pagamento(
+        banco.uow(), ATORES["protocolo"], PedidoPagamento(auto_id=auto_id, situacao="pago", data=r.hoje)
+    )
     julgamento_de_novo, bytes_de_novo = _emitir(banco, "julgamento", auto_id)
     assert (julgamento_de_novo.id, bytes_de_novo) == (julgamento.id, bytes_julgamento)
 
@@ -283,17 +292,19 @@ def test_caso_com_retificacao_defesa_tardia_decisao_recurso_parcial_e_pagamento(
         revisao_sancao.revisar_sancao(
             banco.uow(),
             ATORES["secretario"],
-            revisao_id=revisao_id,
-            multa_ur=sancao.multa_max_ur,
-            fundamentacao="Revisão.",
+            revisao_sancao.PedidoRevisao(
+                revisao_id=revisao_id, multa_ur=sancao.multa_max_ur, fundamentacao="Revisão."
+            ),
         )
     assert erro.value.campo == "multa_ur"
     revista = revisao_sancao.revisar_sancao(
         banco.uow(),
         ATORES["secretario"],
-        revisao_id=revisao_id,
-        multa_ur=hoje_sancao.multa_min_ur,
-        fundamentacao="O antecedente foi anulado em recurso: a infração é primária.",
+        revisao_sancao.PedidoRevisao(
+            revisao_id=revisao_id,
+            multa_ur=hoje_sancao.multa_min_ur,
+            fundamentacao="O antecedente foi anulado em recurso: a infração é primária.",
+        ),
     )
     pago = urm_para_reais(sancao.multa_min_ur, URM_2026)
     revisto = urm_para_reais(hoje_sancao.multa_min_ur, URM_2026)
@@ -451,9 +462,7 @@ def test_intimacao_do_auto_retificado_sem_copia_guardada_aponta_a_do_termo(banco
     retificar_auto(
         banco.uow(),
         ATORES["fiscal"],
-        auto_id=auto_id,
-        alteracoes={"dispositivo_codigo": "1-V"},
-        motivo=MOTIVO,
+        PedidoRetificacao(auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO),
     )
     with pytest.raises(ErroDominio, match="a intimação a entregar é a do termo de retificação") as erro:
         _emitir(banco, "intimacao", auto_id)
@@ -471,17 +480,17 @@ def test_lote_intima_cada_termo_de_substancia_pendente_como_a_tela_do_caso(banco
     primeiro = retificar_auto(
         banco.uow(),
         ATORES["fiscal"],
-        auto_id=auto_id,
-        alteracoes={"dispositivo_codigo": "1-V"},
-        motivo=MOTIVO,
+        PedidoRetificacao(auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO),
     )
     r.hoje = date(2026, 11, 5)
     segundo = retificar_auto(
         banco.uow(),
         ATORES["fiscal"],
-        auto_id=auto_id,
-        alteracoes={"descricao_fatos": "Veículo com bancos rasgados e sem limpeza."},
-        motivo="Os fatos foram descritos de forma incompleta.",
+        PedidoRetificacao(
+            auto_id=auto_id,
+            alteracoes={"descricao_fatos": "Veículo com bancos rasgados e sem limpeza."},
+            motivo="Os fatos foram descritos de forma incompleta.",
+        ),
     )
     assert primeiro.substancial and segundo.substancial
     entrega = date(2026, 11, 6)
@@ -535,12 +544,14 @@ def test_lote_intima_cada_termo_de_substancia_pendente_como_a_tela_do_caso(banco
         feita = registrar_intimacao(
             banco.uow(),
             ATORES["protocolo"],
-            auto_id=auto_id,
-            data=entrega,
-            meio="pessoal",
-            resultado="entregue",
-            recebedor_nome="Carlos Representante",
-            retificacao_id=termo.id,
+            PedidoIntimacao(
+                auto_id=auto_id,
+                data=entrega,
+                meio="pessoal",
+                resultado="entregue",
+                recebedor_nome="Carlos Representante",
+                retificacao_id=termo.id,
+            ),
         )
     assert feita.prazo is not None and feita.prazo > entrega
     # Delivered, the first termo's notice is no longer in a batch.

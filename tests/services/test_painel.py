@@ -439,7 +439,7 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
     exactly the autos the test's own reading says; a deadline bar counts them, a times point is the median
     of them."""
     from secretaria.services import listas
-    from secretaria.services.autos import cancelar_auto
+    from secretaria.services.autos import PedidoCancelamento, cancelar_auto
     from tests.helpers.autos_do_painel import autos_esperados
     from tests.helpers.fabrica import ATORES
 
@@ -447,7 +447,11 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
     # A cancelled auto, delivered before: no step of the times chart counts it.
     cancelado = roteiro.lavrar(data_infracao=date(2026, 10, 5), dispositivo="1-II").id
     roteiro.intimar(cancelado, date(2026, 10, 7))
-    cancelar_auto(roteiro.uow(), ATORES["secretario"], auto_id=cancelado, motivo="Lavrado em duplicidade.")
+    cancelar_auto(
+        roteiro.uow(),
+        ATORES["secretario"],
+        PedidoCancelamento(auto_id=cancelado, motivo="Lavrado em duplicidade."),
+    )
     # A fine annulled on appeal: no "Multas aplicadas" bar counts it, nor the list it opens.
     anulado = roteiro.decidido(data_infracao=date(2026, 6, 1), multa="0.30", dispositivo="5-II").id
     roteiro.recorrer(anulado, date(2026, 6, 25))

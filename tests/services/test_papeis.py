@@ -52,22 +52,26 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
     "cancelar_auto": (
         ("autoridade", "secretario"),
         autos.cancelar_auto,
-        {"auto_id": NENHUM, "motivo": "Erro."},
+        {"pedido": autos.PedidoCancelamento(auto_id=NENHUM, motivo="Erro.")},
     ),
     "retificar_auto": (
         ("fiscal",),
         retificacoes.retificar_auto,
-        {"auto_id": NENHUM, "alteracoes": {"local": "x"}, "motivo": "Erro."},
+        {"pedido": retificacoes.PedidoRetificacao(auto_id=NENHUM, alteracoes={"local": "x"}, motivo="Erro.")},
     ),
     "revisar_sancao": (
         ("secretario",),
         revisao_sancao.revisar_sancao,
-        {"revisao_id": NENHUM, "multa_ur": Decimal("0.50"), "fundamentacao": "Revisão."},
+        {
+            "pedido": revisao_sancao.PedidoRevisao(
+                revisao_id=NENHUM, multa_ur=Decimal("0.50"), fundamentacao="Revisão."
+            )
+        },
     ),
     "manter_sancao": (
         ("secretario",),
         revisao_sancao.manter_sancao,
-        {"revisao_id": NENHUM, "fundamentacao": "Mantida."},
+        {"pedido": revisao_sancao.PedidoManutencao(revisao_id=NENHUM, fundamentacao="Mantida.")},
     ),
     "receber_representacao": (
         ("fiscal",),
@@ -94,7 +98,11 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
     "registrar_intimacao": (
         ("protocolo",),
         tramitacao.registrar_intimacao,
-        {"auto_id": NENHUM, "data": DIA, "meio": "pessoal", "resultado": "recusada"},
+        {
+            "pedido": tramitacao.PedidoIntimacao(
+                auto_id=NENHUM, data=DIA, meio="pessoal", resultado="recusada"
+            )
+        },
     ),
     "registrar_defesa": (
         ("protocolo",),
@@ -110,22 +118,20 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
         ("secretario",),
         tramitacao.decidir,
         {
-            "auto_id": NENHUM,
-            "data": DIA,
-            "resultado": "aplicada",
-            "multa_ur": Decimal("0.3"),
-            "fundamentacao": "x",
+            "pedido": tramitacao.PedidoDecisao(
+                auto_id=NENHUM, data=DIA, resultado="aplicada", multa_ur=Decimal("0.3"), fundamentacao="x"
+            )
         },
     ),
     "registrar_recurso": (
         ("protocolo",),
         tramitacao.registrar_recurso,
-        {"auto_id": NENHUM, "protocolado_em": DIA},
+        {"pedido": tramitacao.PedidoRecurso(auto_id=NENHUM, protocolado_em=DIA)},
     ),
     "julgar_recurso": (
         ("protocolo",),
         tramitacao.julgar_recurso,
-        {"auto_id": NENHUM, "data": DIA, "resultado": "negado"},
+        {"pedido": tramitacao.PedidoJulgamento(auto_id=NENHUM, data=DIA, resultado="negado")},
     ),
     "conferir_revisao_prazo": (
         ("secretario",),
@@ -135,12 +141,12 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
     "iniciar_suspensao": (
         ("secretario", "autoridade"),
         execucao.iniciar_suspensao,
-        {"auto_id": NENHUM, "inicio": DIA},
+        {"pedido": execucao.PedidoSuspensao(auto_id=NENHUM, inicio=DIA)},
     ),
     "registrar_pagamento": (
         ("protocolo",),
         execucao.registrar_pagamento,
-        {"auto_id": NENHUM, "situacao": "pago", "data": DIA},
+        {"pedido": execucao.PedidoPagamento(auto_id=NENHUM, situacao="pago", data=DIA)},
     ),
     "registrar_cumprimento": (
         ("fiscal", "protocolo"),
@@ -150,7 +156,7 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
     "instaurar_cassacao": (
         ("autoridade", "secretario"),
         execucao.instaurar_cassacao,
-        {"operadora_id": NENHUM, "data": DIA, "motivo": "Motivo relevante."},
+        {"pedido": execucao.PedidoInstauracao(operadora_id=NENHUM, data=DIA, motivo="Motivo relevante.")},
     ),
     "registrar_ato_cassacao": (
         ("protocolo", "autoridade", "secretario"),
@@ -160,7 +166,11 @@ MATRIZ: dict[str, tuple[tuple[str, ...], Callable[..., Any], dict[str, Any]]] = 
     "decidir_cassacao": (
         ("secretario",),
         execucao.decidir_cassacao,
-        {"cassacao_id": NENHUM, "data": DIA, "resultado": "arquivada", "fundamentacao": "x"},
+        {
+            "pedido": execucao.PedidoDecisaoCassacao(
+                cassacao_id=NENHUM, data=DIA, resultado="arquivada", fundamentacao="x"
+            )
+        },
     ),
 }
 
@@ -193,7 +203,7 @@ def test_matriz_de_papeis_e_atos(banco: Banco) -> None:
 def test_um_usuario_com_varios_papeis_faz_o_que_cada_um_permite(banco: Banco, roteiro: Any) -> None:
     ator = Ator("ana", "Ana", frozenset({"fiscal", "secretario"}))
     r = autos.lavrar_auto(banco.uow(), ator, roteiro.novo_auto())
-    autos.cancelar_auto(banco.uow(), ator, auto_id=r.id, motivo="Teste de papéis.")
+    autos.cancelar_auto(banco.uow(), ator, autos.PedidoCancelamento(auto_id=r.id, motivo="Teste de papéis."))
     with banco.leitura() as s:  # drawn up as fiscal, cancelled as secretário: both acts landed
         auto = s.get(AutoInfracao, r.id)
         assert auto is not None and auto.lavrado_por == "ana" and auto.fase == "cancelado"

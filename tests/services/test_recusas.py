@@ -12,12 +12,19 @@ from datetime import date
 from decimal import Decimal
 
 from secretaria.db import Banco
-from secretaria.services.autos import anexar_evidencia, cancelar_auto
+from secretaria.services.autos import PedidoCancelamento, anexar_evidencia, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
-from secretaria.services.execucao import registrar_pagamento
+from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from secretaria.services.processo_base import data_valida, dias_validos, reais_validos, urm_valida
 from secretaria.services.representacoes import receber_representacao
-from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_intimacao, registrar_proposta
+from secretaria.services.tramitacao import (
+    PedidoDecisao,
+    PedidoIntimacao,
+    decidir,
+    registrar_defesa,
+    registrar_intimacao,
+    registrar_proposta,
+)
 from tests.helpers import arquivos_prova
 from tests.helpers.fabrica import ATORES, Roteiro, contagens
 
@@ -42,7 +49,9 @@ def _montar(roteiro: Roteiro) -> Casos:
     r = roteiro
     lavrado = r.lavrar(data_infracao=date(2026, 11, 2)).id
     cancelado = r.lavrar(data_infracao=date(2026, 11, 3)).id
-    cancelar_auto(r.uow(), ATORES["autoridade"], auto_id=cancelado, motivo="Lavrado em duplicidade.")
+    cancelar_auto(
+        r.uow(), ATORES["autoridade"], PedidoCancelamento(auto_id=cancelado, motivo="Lavrado em duplicidade.")
+    )
     intimado = r.lavrar(data_infracao=date(2026, 11, 16)).id
     r.intimar(intimado, date(2026, 11, 17))  # defence until 02/12/2026 (today is 30/11)
     prazo_vencido = r.lavrar(data_infracao=date(2026, 10, 1)).id
@@ -89,7 +98,11 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
             "resultado": "entregue",
             "recebedor_nome": "Carlos",
         } | kw
-        return lambda: registrar_intimacao(r.uow(), protocolo, auto_id=auto_id, data=dia, **campos)  # type: ignore[arg-type]
+        return lambda: registrar_intimacao(
+            r.uow(),
+            protocolo,
+            PedidoIntimacao(auto_id=auto_id, data=dia, **campos),  # type: ignore[arg-type]
+        )
 
     return [
         # acts out of order
@@ -157,7 +170,9 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         (
             "dívida ativa antes da decisão definitiva",
             lambda: registrar_pagamento(
-                r.uow(), protocolo, auto_id=c.com_recurso, situacao="divida_ativa", data=date(2026, 11, 1)
+                r.uow(),
+                protocolo,
+                PedidoPagamento(auto_id=c.com_recurso, situacao="divida_ativa", data=date(2026, 11, 1)),
             ),
             "ainda não é definitiva",
         ),
@@ -194,7 +209,9 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         ),
         (
             "cancelar de novo",
-            lambda: cancelar_auto(r.uow(), ATORES["secretario"], auto_id=c.cancelado, motivo="De novo."),
+            lambda: cancelar_auto(
+                r.uow(), ATORES["secretario"], PedidoCancelamento(auto_id=c.cancelado, motivo="De novo.")
+            ),
             "foi cancelado",
         ),
         # the penalty
@@ -315,7 +332,9 @@ def _tabela(r: Roteiro, c: Casos) -> list[tuple[str, Callable[[], object], str]]
         (
             "pagamento antes da decisão",
             lambda: registrar_pagamento(
-                r.uow(), protocolo, auto_id=c.com_recurso, situacao="pago", data=date(2026, 7, 1)
+                r.uow(),
+                protocolo,
+                PedidoPagamento(auto_id=c.com_recurso, situacao="pago", data=date(2026, 7, 1)),
             ),
             "anterior à decisão",
         ),
@@ -357,7 +376,7 @@ def _decidir(r: Roteiro, auto_id: int, **campos: object) -> object:
         "data": date(2026, 11, 20), "resultado": "aplicada", "multa_ur": Decimal("0.30"),
         "fundamentacao": "Comprovado.",
     } | campos  # fmt: skip
-    return decidir(r.uow(), ATORES["secretario"], auto_id=auto_id, **argumentos)  # type: ignore[arg-type]
+    return decidir(r.uow(), ATORES["secretario"], PedidoDecisao(auto_id=auto_id, **argumentos))  # type: ignore[arg-type]
 
 
 def test_recusas_sem_gravar_nada(banco: Banco, roteiro: Roteiro) -> None:

@@ -31,7 +31,7 @@ from secretaria.models import (
 from secretaria.reports.relatorio_anual import ABAS_ANUAIS
 from secretaria.services import painel
 from secretaria.services.base import ErroDominio
-from secretaria.services.listas.nucleo import _nome_operadora
+from secretaria.services.listas.nucleo import nome_operadora
 from secretaria.services.representacoes import receber_representacao
 from tests.helpers.cenario_painel import cenario
 from tests.helpers.fabrica import ATORES, Roteiro
@@ -84,13 +84,13 @@ def test_numeros_do_ano_conferem_com_o_banco(banco: Banco, roteiro: Roteiro) -> 
     with banco.leitura() as s:
         dados = painel.dados_anuais(s, 2026)
         autos = s.execute(
-            sa.select(_nome_operadora(), AutoInfracao.tipo, AutoInfracao.data_lavratura).join(
+            sa.select(nome_operadora(), AutoInfracao.tipo, AutoInfracao.data_lavratura).join(
                 Operadora, Operadora.id == AutoInfracao.operadora_id
             )
         ).all()
         decisoes = s.execute(
             sa.select(
-                _nome_operadora(),
+                nome_operadora(),
                 AutoInfracao.tipo,
                 AutoInfracao.data_lavratura,
                 AutoInfracao.penalidade_anulada,

@@ -23,7 +23,7 @@ from secretaria.models import AutoInfracao, Decisao, Intimacao, Operadora, Pagam
 from secretaria.reports.planilha_mensal import ABA_GRAFICOS, ABAS, FORMATO_DATA, FORMATO_REAIS, FORMATO_URM
 from secretaria.services.base import ErroDominio
 from secretaria.services.documentos import numero_auto
-from secretaria.services.execucao import iniciar_suspensao
+from secretaria.services.execucao import PedidoSuspensao, iniciar_suspensao
 from secretaria.services.relatorios import dados_mensais, gerar_relatorio_mensal, ler_mes
 from secretaria.services.tramitacao import registrar_defesa
 from tests.helpers import cenario_documentos as cen
@@ -209,7 +209,9 @@ def test_mes_de_decisoes_suspensao_iniciada_e_prazos_que_correm(
     r.intimar(quarto.id, date(2026, 7, 2))
     r.decidir(quarto.id, date(2026, 8, 3), "10.00", suspensao=10)
     r.intimar(quarto.id, date(2026, 8, 4), objeto="decisao")
-    iniciar_suspensao(banco.uow(), cen.ATORES["secretario"], auto_id=quarto.id, inicio=date(2026, 11, 16))
+    iniciar_suspensao(
+        banco.uow(), cen.ATORES["secretario"], PedidoSuspensao(auto_id=quarto.id, inicio=date(2026, 11, 16))
+    )
 
     destino = tmp_path / "novembro.xlsx"
     gerar_relatorio_mensal(banco, 2026, 11, destino)

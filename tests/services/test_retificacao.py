@@ -17,12 +17,12 @@ from pypdf import PdfReader
 from secretaria.db import Banco
 from secretaria.models import Auditoria, AutoInfracao, DocumentoEmitido, Intimacao, Retificacao
 from secretaria.services import auditoria
-from secretaria.services.autos import DadosTestemunha, cancelar_auto
+from secretaria.services.autos import DadosTestemunha, PedidoCancelamento, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.documentos import emitir_documento, obter_documento
-from secretaria.services.retificacoes import retificar_auto
-from secretaria.services.tramitacao import registrar_defesa, registrar_intimacao
+from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
+from secretaria.services.tramitacao import PedidoIntimacao, registrar_defesa, registrar_intimacao
 from tests.helpers.cenario_documentos import preencher_orgao
 from tests.helpers.fabrica import ATORES, contagens, ultima_auditoria
 
@@ -30,7 +30,9 @@ MOTIVO = "Erro de digitação no auto, verificado pelo fiscal autuante."
 
 
 def _retificar(banco: Banco, auto_id: int, ator: str = "fiscal", **alteracoes: Any) -> Any:
-    return retificar_auto(banco.uow(), ATORES[ator], auto_id=auto_id, alteracoes=alteracoes, motivo=MOTIVO)
+    return retificar_auto(
+        banco.uow(), ATORES[ator], PedidoRetificacao(auto_id=auto_id, alteracoes=alteracoes, motivo=MOTIVO)
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -59,12 +61,14 @@ def _intimar_termo(banco: Banco, auto_id: int, termo_id: int, dia: date) -> Any:
     return registrar_intimacao(
         banco.uow(),
         ATORES["protocolo"],
-        auto_id=auto_id,
-        data=dia,
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
-        retificacao_id=termo_id,
+        PedidoIntimacao(
+            auto_id=auto_id,
+            data=dia,
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+            retificacao_id=termo_id,
+        ),
     )
 
 
@@ -240,7 +244,11 @@ def test_valores_invalidos_sao_recusados_sem_gravar_nada(
     auto_id = _auto_intimado(roteiro)
     antes = contagens(banco)
     with pytest.raises(ErroDominio, match=trecho) as recusa:
-        retificar_auto(banco.uow(), ATORES["fiscal"], auto_id=auto_id, alteracoes=alteracoes, motivo=MOTIVO)
+        retificar_auto(
+            banco.uow(),
+            ATORES["fiscal"],
+            PedidoRetificacao(auto_id=auto_id, alteracoes=alteracoes, motivo=MOTIVO),
+        )
     assert recusa.value.campo == campo
     assert contagens(banco) == antes
 
@@ -252,12 +260,18 @@ def test_recusas_de_papel_cancelado_decidido_e_motivo(banco: Banco, roteiro: Any
         _retificar(banco, auto_id, "protocolo", local="Outro local")
     with pytest.raises(ErroDominio, match="Informe o motivo"):
         retificar_auto(
-            banco.uow(), ATORES["fiscal"], auto_id=auto_id, alteracoes={"local": "Outro local"}, motivo=" "
+            banco.uow(),
+            ATORES["fiscal"],
+            PedidoRetificacao(auto_id=auto_id, alteracoes={"local": "Outro local"}, motivo=" "),
         )
     decidido = roteiro.decidido(data_infracao=date(2026, 10, 1), multa="0.30")
     with pytest.raises(ErroDominio, match="exigiria nova defesa e nova decisão"):
         _retificar(banco, decidido.id, local="Outro local")
-    cancelar_auto(banco.uow(), ATORES["autoridade"], auto_id=auto_id, motivo="Lavrado em duplicidade.")
+    cancelar_auto(
+        banco.uow(),
+        ATORES["autoridade"],
+        PedidoCancelamento(auto_id=auto_id, motivo="Lavrado em duplicidade."),
+    )
     depois_do_cancelamento = contagens(banco)
     with pytest.raises(ErroDominio, match="foi cancelado em 30/11/2026: não é possível retificá-lo"):
         _retificar(banco, auto_id, local="Outro local")
@@ -339,13 +353,13 @@ def test_intimacao_do_termo_refere_o_termo_e_so_uma_vez_abre_o_prazo(banco: Banc
 
 
 def test_termo_de_substancia_confere_os_papeis_antes_de_numerar(banco: Banco, roteiro: Any) -> None:
-    """REGRAS § 5 (and DESENVOLVIMENTO's `verificar_*`): what the termo's papers need (the office hours
+    """REGRAS § 5 (and DESENVOLVIMENTO's `conferir_*`): what the termo's papers need (the office hours
     where the reopened defence is received) is checked before the confirmation; nothing is written on
     refusal, so a termo is never recorded without its PDF."""
     from dataclasses import replace
 
     from secretaria.services import orgao
-    from secretaria.services.retificacoes import verificar_retificacao
+    from secretaria.services.retificacoes import PedidoRetificacao, conferir_retificacao
 
     auto_id = _auto_intimado(roteiro)
     with banco.leitura() as s:
@@ -355,8 +369,10 @@ def test_termo_de_substancia_confere_os_papeis_antes_de_numerar(banco: Banco, ro
     )
     antes = contagens(banco)
     with banco.leitura() as s, pytest.raises(ErroDominio, match="horário de expediente") as erro:
-        verificar_retificacao(
-            s, ATORES["fiscal"], auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO
+        conferir_retificacao(
+            s,
+            ATORES["fiscal"],
+            PedidoRetificacao(auto_id=auto_id, alteracoes={"dispositivo_codigo": "1-V"}, motivo=MOTIVO),
         )
     assert erro.value.campo == "dados_orgao"
     with pytest.raises(ErroDominio, match="horário de expediente"):
@@ -375,12 +391,14 @@ def test_entrega_com_a_copia_do_auto_retificado_exige_a_intimacao_emitida(banco:
         registrar_intimacao(
             banco.uow(),
             ATORES["protocolo"],
-            auto_id=auto_id,
-            data=date(2026, 11, 30),
-            meio="pessoal",
-            resultado="entregue",
-            recebedor_nome="Carlos Representante",
-            retificacao_id=termo.id,
+            PedidoIntimacao(
+                auto_id=auto_id,
+                data=date(2026, 11, 30),
+                meio="pessoal",
+                resultado="entregue",
+                recebedor_nome="Carlos Representante",
+                retificacao_id=termo.id,
+            ),
         )
     assert erro.value.campo == "retificacao_id"
     assert contagens(banco) == antes

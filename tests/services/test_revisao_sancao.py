@@ -17,7 +17,7 @@ import pytest
 
 from secretaria.db import Banco
 from secretaria.services import filas, revisao_sancao
-from secretaria.services.autos import cancelar_auto
+from secretaria.services.autos import PedidoCancelamento, cancelar_auto
 from secretaria.services.base import AcessoNegado, ErroDominio
 from tests.helpers.cenario_documentos import preencher_orgao
 from tests.helpers.fabrica import ATORES, contagens
@@ -67,7 +67,9 @@ def test_recurso_provido_em_parte_e_a_propria_revisao_alimentam_a_lista(
     roteiro.julgar(c3, HOJE, "provido_parcialmente", multa_ur_nova=Decimal("10.00"), suspensao_dias_nova=5)
     assert _na_lista(banco) == [c4, c5]
     revisao_sancao.manter_sancao(
-        banco.uow(), ATORES["secretario"], revisao_id=_pendente(banco, c5), fundamentacao="Mantida por ora."
+        banco.uow(),
+        ATORES["secretario"],
+        revisao_sancao.PedidoManutencao(revisao_id=_pendente(banco, c5), fundamentacao="Mantida por ora."),
     )
     assert _na_lista(banco) == [c4]
     with banco.leitura() as s:
@@ -87,19 +89,19 @@ def test_recurso_provido_em_parte_e_a_propria_revisao_alimentam_a_lista(
             revisao_sancao.revisar_sancao(
                 banco.uow(),
                 ATORES["secretario"],
-                revisao_id=revisao_id,
-                multa_ur=Decimal(multa),
-                suspensao_dias=dias,
-                fundamentacao="Revisão.",
+                revisao_sancao.PedidoRevisao(
+                    revisao_id=revisao_id,
+                    multa_ur=Decimal(multa),
+                    suspensao_dias=dias,
+                    fundamentacao="Revisão.",
+                ),
             )
         assert erro.value.campo == campo, erro.value.mensagem
     with pytest.raises(AcessoNegado):
         revisao_sancao.revisar_sancao(
             banco.uow(),
             ATORES["autoridade"],
-            revisao_id=revisao_id,
-            multa_ur=Decimal("10.00"),
-            fundamentacao="x",
+            revisao_sancao.PedidoRevisao(revisao_id=revisao_id, multa_ur=Decimal("10.00"), fundamentacao="x"),
         )
     assert contagens(banco) == antes
 
@@ -108,10 +110,12 @@ def test_recurso_provido_em_parte_e_a_propria_revisao_alimentam_a_lista(
     resumo = revisao_sancao.revisar_sancao(
         banco.uow(),
         ATORES["secretario"],
-        revisao_id=revisao_id,
-        multa_ur=Decimal("10.00"),
-        suspensao_dias=10,
-        fundamentacao="A suspensão anterior foi reduzida em recurso: dobra-se a de 5 dias.",
+        revisao_sancao.PedidoRevisao(
+            revisao_id=revisao_id,
+            multa_ur=Decimal("10.00"),
+            suspensao_dias=10,
+            fundamentacao="A suspensão anterior foi reduzida em recurso: dobra-se a de 5 dias.",
+        ),
     )
     assert resumo.numero_formatado == "0001/2026" and resumo.valor_restituir is None
     assert _na_lista(banco) == [c5]
@@ -121,13 +125,16 @@ def test_recurso_provido_em_parte_e_a_propria_revisao_alimentam_a_lista(
     revisao_sancao.manter_sancao(
         banco.uow(),
         ATORES["secretario"],
-        revisao_id=_pendente(banco, c5),
-        fundamentacao="Mantida: já cumprida.",
+        revisao_sancao.PedidoManutencao(
+            revisao_id=_pendente(banco, c5), fundamentacao="Mantida: já cumprida."
+        ),
     )
     assert _na_lista(banco) == []
     with pytest.raises(ErroDominio, match="já foi decidida"):
         revisao_sancao.manter_sancao(
-            banco.uow(), ATORES["secretario"], revisao_id=_pendente_ou_ultima(banco, c5), fundamentacao="x"
+            banco.uow(),
+            ATORES["secretario"],
+            revisao_sancao.PedidoManutencao(revisao_id=_pendente_ou_ultima(banco, c5), fundamentacao="x"),
         )
 
 
@@ -152,22 +159,26 @@ def test_auto_cancelado_nunca_punido_nao_lista_nada(
     cancellation — which also feeds the list — lists nothing."""
     roteiro.hoje = HOJE
     novo = roteiro.lavrar(dispositivo="1-I", data_infracao=date(2026, 8, 1))
-    cancelar_auto(banco.uow(), ATORES["autoridade"], auto_id=novo.id, motivo="Lavrado por engano.")
+    cancelar_auto(
+        banco.uow(), ATORES["autoridade"], PedidoCancelamento(auto_id=novo.id, motivo="Lavrado por engano.")
+    )
     assert _na_lista(banco) == []
 
 
 def _intimar_revisao(banco: Banco, auto_id: int, dia: date) -> Any:
-    from secretaria.services.tramitacao import registrar_intimacao
+    from secretaria.services.tramitacao import PedidoIntimacao, registrar_intimacao
 
     return registrar_intimacao(
         banco.uow(),
         ATORES["protocolo"],
-        auto_id=auto_id,
-        objeto="revisao",
-        data=dia,
-        meio="pessoal",
-        resultado="entregue",
-        recebedor_nome="Carlos Representante",
+        PedidoIntimacao(
+            auto_id=auto_id,
+            objeto="revisao",
+            data=dia,
+            meio="pessoal",
+            resultado="entregue",
+            recebedor_nome="Carlos Representante",
+        ),
     )
 
 
@@ -196,10 +207,12 @@ def test_intimacao_do_termo_de_revisao(banco: Banco, roteiro: Any, cadeia: tuple
     resumo = revisao_sancao.revisar_sancao(
         banco.uow(),
         ATORES["secretario"],
-        revisao_id=_pendente(banco, c4),
-        multa_ur=Decimal("10.00"),
-        suspensao_dias=10,
-        fundamentacao="A suspensão anterior foi reduzida em recurso.",
+        revisao_sancao.PedidoRevisao(
+            revisao_id=_pendente(banco, c4),
+            multa_ur=Decimal("10.00"),
+            suspensao_dias=10,
+            fundamentacao="A suspensão anterior foi reduzida em recurso.",
+        ),
     )
     numero = resumo.numero_formatado
     with banco.leitura() as s:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from secretaria.db import Banco
 from secretaria.lei.prazos import Calendario
 from secretaria.models import DiaNaoUtil, DispositivoCatalogo
-from secretaria.services.autos import cancelar_auto
+from secretaria.services.autos import PedidoCancelamento, cancelar_auto
 from secretaria.services.base import ErroDominio
 from secretaria.services.lei_db import antecedentes, calendario, dispositivo_citavel, valor_urm_em
 from secretaria.services.sancao import AvaliacaoSancao, avaliar_sancao, texto_proxima_penalidade
@@ -69,7 +69,11 @@ def test_antecedentes_que_nao_contam_e_por_que(banco: Banco, roteiro: Roteiro) -
     arquivado = roteiro.lavrar(data_infracao=date(2026, 2, 12))
     roteiro.decidir(arquivado.id, date(2026, 2, 20), resultado="arquivado")
     cancelado = roteiro.lavrar(data_infracao=date(2026, 2, 14))
-    cancelar_auto(roteiro.uow(), ATORES["autoridade"], auto_id=cancelado.id, motivo="Lavrado em duplicidade.")
+    cancelar_auto(
+        roteiro.uow(),
+        ATORES["autoridade"],
+        PedidoCancelamento(auto_id=cancelado.id, motivo="Lavrado em duplicidade."),
+    )
 
     a = _avaliar(banco, roteiro.cidade, date(2026, 3, 10))
     assert a.reincidencia == 0

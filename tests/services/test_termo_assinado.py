@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from secretaria.db import Banco
 from secretaria.models import Fiscal, Usuario
 from secretaria.services.documentos import emitir_documento, obter_documento
-from secretaria.services.retificacoes import retificar_auto
+from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
 from tests.helpers.cenario_documentos import preencher_orgao
 from tests.helpers.fabrica import ATORES, NOMES
 
@@ -25,8 +25,8 @@ def _termo(banco: Banco, roteiro: Any) -> str:
     r = roteiro.lavrar(dispositivo="1-VI", data_infracao=date(2026, 11, 2))
     roteiro.intimar(r.id, date(2026, 11, 3))
     termo = retificar_auto(
-        banco.uow(), ATORES["fiscal"], auto_id=r.id, alteracoes={"local": "Rua Andrade Neves, 1500"},
-        motivo="Local escrito com o número errado.",
+        banco.uow(), ATORES["fiscal"], PedidoRetificacao(auto_id=r.id, alteracoes={"local": "Rua Andrade Neves, 1500"},
+        motivo="Local escrito com o número errado."),
     )  # fmt: skip
     doc = emitir_documento(banco.uow(), ATORES["fiscal"], tipo="retificacao", retificacao_id=termo.id)
     with banco.leitura() as s:

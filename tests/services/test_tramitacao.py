@@ -14,6 +14,8 @@ from secretaria.services import filas
 from secretaria.services.autos import obter_caso
 from secretaria.services.base import ErroDominio
 from secretaria.services.execucao import (
+    PedidoPagamento,
+    PedidoSuspensao,
     iniciar_suspensao,
     registrar_cumprimento,
     registrar_pagamento,
@@ -105,8 +107,8 @@ def test_caso_multado_e_pago(banco: Banco, roteiro: Roteiro) -> None:
     with banco.leitura() as s:
         versao = obter_caso(s, r.id).pagamento.versao  # type: ignore[union-attr]
     registrar_pagamento(
-        roteiro.uow(), ATORES["protocolo"], auto_id=r.id, situacao="pago", data=date(2026, 6, 11), guia="G-77",
-        versao=versao,
+        roteiro.uow(), ATORES["protocolo"], PedidoPagamento(auto_id=r.id, situacao="pago", data=date(2026, 6, 11), guia="G-77",
+        versao=versao),
     )  # fmt: skip
     registrar_cumprimento(
         roteiro.uow(), ATORES["fiscal"], auto_id=r.id, situacao="cumprida", data=date(2026, 6, 11),
@@ -126,7 +128,9 @@ def test_caso_multado_e_pago(banco: Banco, roteiro: Roteiro) -> None:
         assert caso.prazos[-1].texto == "vencido em 10/06/2026 — decisão definitiva"
     with pytest.raises(ErroDominio, match="já foi paga em 11/06/2026"):
         registrar_pagamento(
-            roteiro.uow(), ATORES["protocolo"], auto_id=r.id, situacao="pago", data=date(2026, 6, 12)
+            roteiro.uow(),
+            ATORES["protocolo"],
+            PedidoPagamento(auto_id=r.id, situacao="pago", data=date(2026, 6, 12)),
         )
 
 
@@ -185,7 +189,9 @@ def test_recurso_provido_anula_e_derruba_a_reincidencia_do_caso_seguinte(
     assert roteiro.decidir(segundo.id, date(2026, 3, 30), "0.50").reincidencia == 0
     with pytest.raises(ErroDominio, match="anulada pelo recurso"):
         registrar_pagamento(
-            roteiro.uow(), ATORES["protocolo"], auto_id=primeiro.id, situacao="pago", data=date(2026, 4, 1)
+            roteiro.uow(),
+            ATORES["protocolo"],
+            PedidoPagamento(auto_id=primeiro.id, situacao="pago", data=date(2026, 4, 1)),
         )
 
 
@@ -235,15 +241,23 @@ def test_cadeia_ate_a_suspensao_deixa_a_operadora_suspensa(banco: Banco, roteiro
     d = roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
     assert (d.reincidencia, d.suspensao_dias, d.multa_reais) == (2, 5, Decimal("1647.40"))
     with pytest.raises(ErroDominio, match="ainda não é definitiva"):
-        iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 1))
+        iniciar_suspensao(
+            roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 10, 1))
+        )
     roteiro.intimar(r.id, date(2026, 10, 1), objeto="decisao")  # appeal until 16/10
     roteiro.hoje = date(2026, 10, 19)
     with pytest.raises(ErroDominio, match="anterior à decisão definitiva"):
-        iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 16))
-    s_ = iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 20))
+        iniciar_suspensao(
+            roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 10, 16))
+        )
+    s_ = iniciar_suspensao(
+        roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 10, 20))
+    )
     assert (s_.inicio, s_.fim, s_.dias) == (date(2026, 10, 20), date(2026, 10, 24), 5)
     with pytest.raises(ErroDominio, match="já foi iniciada"):
-        iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 25))
+        iniciar_suspensao(
+            roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 10, 25))
+        )
     with banco.leitura() as s:
         assert situacao_operadora(s, c.operadora_id, date(2026, 10, 19)) == "ativa"
         assert situacao_operadora(s, c.operadora_id, date(2026, 10, 20)) == "suspensa até 24/10/2026"

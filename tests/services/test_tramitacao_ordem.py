@@ -20,7 +20,7 @@ from secretaria.models import Auditoria, AutoInfracao, DiaNaoUtil, DispositivoCa
 from secretaria.services.auditoria import verificar_cadeia
 from secretaria.services.base import ConflitoEdicao, ErroDominio
 from secretaria.services.catalogo import adicionar_dispositivo_contratual, desativar_dispositivo
-from secretaria.services.tramitacao import decidir, registrar_defesa, registrar_proposta
+from secretaria.services.tramitacao import PedidoDecisao, decidir, registrar_defesa, registrar_proposta
 from tests.helpers.fabrica import ATORES, URM_2026, Roteiro, contagens
 
 
@@ -98,8 +98,8 @@ def test_penalidade_so_com_proposta_da_autoridade(banco: Banco, roteiro: Roteiro
 
     def aplicar(dia: date, multa: str = "0.40") -> object:
         return decidir(
-            roteiro.uow(), ATORES["secretario"], auto_id=r.id, data=dia, resultado="aplicada",
-            multa_ur=Decimal(multa), fundamentacao="Infração comprovada.",
+            roteiro.uow(), ATORES["secretario"], PedidoDecisao(auto_id=r.id, data=dia, resultado="aplicada",
+            multa_ur=Decimal(multa), fundamentacao="Infração comprovada."),
         )  # fmt: skip
 
     antes = contagens(banco)
@@ -275,8 +275,8 @@ def test_ato_sobre_copia_desatualizada_e_recusado_dizendo_quem_alterou(
     antes = contagens(banco)
     with pytest.raises(ConflitoEdicao, match=r"alterado por protocolo em \d\d/\d\d/\d{4} às \d\d:\d\d"):
         decidir(
-            roteiro.uow(), ATORES["secretario"], auto_id=r.id, data=date(2026, 10, 21), resultado="aplicada",
-            multa_ur=Decimal("0.30"), fundamentacao="Comprovado.", versao=r.versao,
+            roteiro.uow(), ATORES["secretario"], PedidoDecisao(auto_id=r.id, data=date(2026, 10, 21), resultado="aplicada",
+            multa_ur=Decimal("0.30"), fundamentacao="Comprovado.", versao=r.versao),
         )  # fmt: skip
     assert contagens(banco) == antes
 

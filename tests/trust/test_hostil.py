@@ -334,21 +334,46 @@ def _parametros(funcao: Callable[..., Any], mundo: Mundo) -> dict[str, st.Search
 
     # Names a service imports for its annotations only (under TYPE_CHECKING, so loading it stays light).
     dicas = typing.get_type_hints(funcao, localns={"Certificado": Certificado})
+    parametros = [
+        (nome, dicas.get(nome), p.default)
+        for nome, p in list(inspect.signature(funcao).parameters.items())[2:]
+    ]
+    if len(parametros) == 1 and parametros[0][0] == "pedido":
+        # An act's request dataclass (PedidoDecisao, …): each field drawn as the act's keyword arguments were.
+        classe = parametros[0][1]
+        assert dataclasses.is_dataclass(classe) and isinstance(classe, type)
+        dicas_campos = typing.get_type_hints(classe)
+        campos = [
+            (
+                f.name,
+                dicas_campos[f.name],
+                inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default,
+            )
+            for f in dataclasses.fields(classe)
+        ]
+        por_campo = _estrategias(campos, mundo)
+        return None if por_campo is None else {"pedido": st.builds(classe, **por_campo)}
+    return _estrategias(parametros, mundo)
+
+
+def _estrategias(
+    parametros: list[tuple[str, Any, Any]], mundo: Mundo
+) -> dict[str, st.SearchStrategy[Any]] | None:
+    """What to draw for each (name, type, default) of a service's arguments (None: a type not known here)."""
     bases = _bases(mundo)
     formularios = _formularios(mundo)
     estrategias: dict[str, st.SearchStrategy[Any]] = {}
-    for nome, p in list(inspect.signature(funcao).parameters.items())[2:]:
-        tipo = dicas.get(nome)
+    for nome, tipo, padrao in parametros:
         base = formularios.get(getattr(tipo, "__name__", ""), bases.get(nome))
         if nome == "versao":
-            estrategias[nome] = st.sampled_from([1, 2, 0, -1, 10**6] + ([None] if p.default is None else []))
+            estrategias[nome] = st.sampled_from([1, 2, 0, -1, 10**6] + ([None] if padrao is None else []))
             continue
         if nome.endswith("_id") or nome == "id":
-            estrategias[nome] = _ids(nome, mundo.ids, opcional=p.default is None)
+            estrategias[nome] = _ids(nome, mundo.ids, opcional=padrao is None)
             continue
         e = _estrategia(tipo, nome, base, mundo.ids)
         if e is None:
-            if p.default is inspect.Parameter.empty:
+            if padrao is inspect.Parameter.empty:
                 return None
             continue
         if base is not None and not dataclasses.is_dataclass(base):
@@ -375,15 +400,20 @@ def _sem_eco(mensagem: str, argumentos: dict[str, Any]) -> str:
     """The message without the user's own text echoed in it (it may be English or anything)."""
     limpo = mensagem
     textos: list[str] = []
-    for v in argumentos.values():
+
+    def juntar(v: Any, dentro: bool) -> None:
         if isinstance(v, str):
             textos.append(v)
-        elif dataclasses.is_dataclass(v):
-            textos.extend(x for x in vars(v).values() if isinstance(x, str))
+        elif dataclasses.is_dataclass(v) and not dentro:
+            for x in vars(v).values():  # an act's request: its fields are the arguments
+                juntar(x, dataclasses.is_dataclass(x))
         elif isinstance(v, list):
             textos.extend(x for x in v if isinstance(x, str))
-        elif isinstance(v, dict):
+        elif isinstance(v, abc.Mapping):
             textos.extend(x for x in v.values() if isinstance(x, str))
+
+    for v in argumentos.values():
+        juntar(v, False)
     for t in sorted(textos, key=len, reverse=True):
         for variante in {
             t,
@@ -425,7 +455,7 @@ def _popular(banco: Banco) -> dict[str, int]:
     from secretaria.services.autos import NovoAuto, lavrar_auto
     from secretaria.services.contas import criar_usuario
     from secretaria.services.representacoes import receber_representacao
-    from secretaria.services.tramitacao import registrar_intimacao
+    from secretaria.services.tramitacao import PedidoIntimacao, registrar_intimacao
 
     with banco.uow() as uow:
         s = uow.session
@@ -458,8 +488,8 @@ def _popular(banco: Banco) -> dict[str, int]:
     )  # fmt: skip
     ids["auto"] = lavrar_auto(banco.uow(), fiscal_ator, novo).id
     registrar_intimacao(
-        banco.uow(), TODOS, auto_id=ids["auto"], data=date(2026, 11, 5), meio="pessoal", resultado="entregue",
-        recebedor_nome="Carlos Representante",
+        banco.uow(), TODOS, PedidoIntimacao(auto_id=ids["auto"], data=date(2026, 11, 5), meio="pessoal", resultado="entregue",
+        recebedor_nome="Carlos Representante"),
     )  # fmt: skip
     ids["representacao"] = receber_representacao(
         banco.uow(), TODOS, recebida_em=date(2026, 11, 10), peticionario_nome="Maria Usuária",

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 import secretaria.ui
 from secretaria.db import Banco
 from secretaria.services import manual
-from secretaria.ui import ajuda
+from secretaria.ui import ajuda, tecla_f1
 from secretaria.ui.admin import PaginaAdministracao
 from secretaria.ui.cadastros.operadoras import DialogoLinha, PaginaOperadoras
 from secretaria.ui.janela_principal import PAGINAS, JanelaPrincipal
@@ -169,7 +169,7 @@ def test_f1_no_dialogo_de_entrada_modal(qtbot: QtBot, banco: Banco) -> None:
 
     from secretaria.ui.login import DialogoLogin
 
-    ajuda.instalar_f1()
+    tecla_f1.instalar_f1()
     dialogo = DialogoLogin(banco, demo=False)
     qtbot.addWidget(dialogo)
     vistos: list[tuple[str, bool]] = []

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from secretaria.db import Banco
 from secretaria.services.base import SISTEMA
 from secretaria.services.contas import autenticar, criar_usuario
-from secretaria.ui import app as modulo_app
+from secretaria.ui import aplicacao
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.janela_principal import PAGINAS, JanelaPrincipal, PaginaIndisponivel
 from secretaria.ui.widgets import arquivos, mensagens
@@ -34,8 +34,8 @@ def _janela(qtbot: QtBot, contexto: Contexto) -> JanelaPrincipal:
 
 
 def test_traducoes_do_qt_em_portugues(qtbot: QtBot) -> None:
-    modulo_app.configurar_aplicacao()
-    assert modulo_app.instalar_traducoes(QApplication.instance())
+    aplicacao.configurar_aplicacao()
+    assert aplicacao.instalar_traducoes(QApplication.instance())
     caixa = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel | QDialogButtonBox.StandardButton.Yes)
     qtbot.addWidget(caixa)
     textos = {b.text().replace("&", "") for b in caixa.buttons()}

@@ -20,7 +20,7 @@ from secretaria.services import cadastros
 from secretaria.services.base import SISTEMA, Ator, ErroDominio
 from secretaria.services.caso import obter_caso
 from secretaria.services.contas import criar_usuario
-from secretaria.services.tramitacao import decidir, verificar_decisao
+from secretaria.services.tramitacao import conferir_decisao, decidir
 from secretaria.ui.cadastros.operadoras import DialogoLinha, DialogoOperadora
 from secretaria.ui.cadastros.veiculos import DialogoVeiculo
 from secretaria.ui.login import DialogoLogin
@@ -230,10 +230,10 @@ def test_multa_fora_da_faixa_recusada_antes_de_confirmar(qtbot: QtBot, banco: Ba
     # One rule in one place: the write path refuses with the very same words.
     pedido = dialogo.pedido()
     with pytest.raises(ErroDominio) as recusa:
-        decidir(banco.uow(), dialogo.ator, **pedido)
+        decidir(banco.uow(), dialogo.ator, pedido)
     assert recusa.value.mensagem == mensagem and recusa.value.campo == "multa_ur"
     with banco.leitura() as s, pytest.raises(ErroDominio):
-        verificar_decisao(s, dialogo.ator, **pedido)
+        conferir_decisao(s, dialogo.ator, pedido)
     # Fixing the fine clears the message at once.
     dialogo.penalidade.multa.setFocus()
     qtbot.keyClick(dialogo.penalidade.multa, Qt.Key.Key_Backspace)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel
 from pytestqt.qtbot import QtBot
 
 from secretaria.ui import impressao
-from secretaria.ui.app import configurar_aplicacao
+from secretaria.ui.aplicacao import configurar_aplicacao
 from secretaria.ui.widgets import arquivos
 
 

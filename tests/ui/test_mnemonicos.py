@@ -302,7 +302,7 @@ def _conferir_botoes(qtbot: QtBot, janela: QWidget) -> list[str]:
 def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     """Every dialog the program builds: each push button, check box and radio button has an Alt letter,
     and no two controls of one dialog share it."""
-    from secretaria.services.execucao import instaurar_cassacao
+    from secretaria.services.execucao import PedidoInstauracao, instaurar_cassacao
     from secretaria.services.representacoes import receber_representacao
     from secretaria.ui.importacao import DialogoImportacao
     from secretaria.ui.login import DialogoLogin, DialogoMinhaSenha, DialogoPrimeiroAcesso
@@ -323,8 +323,8 @@ def test_cada_botao_de_cada_dialogo_tem_letra_propria(qtbot: QtBot, banco: Banco
         dispositivo_codigo="2-III", data_fato=date(2026, 11, 18), local_fato="Av. B, 2",
     )  # fmt: skip
     cassacao = instaurar_cassacao(
-        banco.uow(), fabrica.ATORES["autoridade"], operadora_id=cidade.operadora2_id, data=date(2026, 11, 2),
-        motivo="Frota irregular.",
+        banco.uow(), fabrica.ATORES["autoridade"], PedidoInstauracao(operadora_id=cidade.operadora2_id, data=date(2026, 11, 2),
+        motivo="Frota irregular."),
     )  # fmt: skip
     janelas: list[QWidget] = [
         *_cadastros(contexto, cidade),

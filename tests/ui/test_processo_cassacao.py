@@ -75,6 +75,7 @@ def test_modelo_da_linha_do_tempo_da_cassacao(qtmodeltester: Any, banco: Banco, 
     from datetime import date
 
     from secretaria.services.execucao import (
+        PedidoInstauracao,
         instaurar_cassacao,
         obter_cassacao,
         registrar_ato_cassacao,
@@ -88,8 +89,8 @@ def test_modelo_da_linha_do_tempo_da_cassacao(qtmodeltester: Any, banco: Banco, 
 
     atores = fabrica.ATORES
     cid = instaurar_cassacao(
-        banco.uow(), atores["autoridade"], operadora_id=roteiro.cidade.operadora2_id, data=date(2026, 11, 2),
-        motivo="Frota irregular.",
+        banco.uow(), atores["autoridade"], PedidoInstauracao(operadora_id=roteiro.cidade.operadora2_id, data=date(2026, 11, 2),
+        motivo="Frota irregular."),
     )  # fmt: skip
     registrar_ato_cassacao(
         banco.uow(), atores["protocolo"], cassacao_id=cid, data=date(2026, 11, 3), tipo="notificacao",
@@ -207,7 +208,7 @@ def test_concessionaria_nao_tem_cassacao_do_art_16(qtbot: QtBot, banco: Banco, r
 def test_operadora_suspensa_mostra_ate_quando(qtbot: QtBot, banco: Banco, roteiro: Any) -> None:
     from datetime import date
 
-    from secretaria.services.execucao import iniciar_suspensao
+    from secretaria.services.execucao import PedidoSuspensao, iniciar_suspensao
 
     roteiro.decidido(data_infracao=date(2026, 1, 5), multa="3.00", dispositivo="1-I")
     roteiro.decidido(data_infracao=date(2026, 3, 5), multa="6.00", dispositivo="1-I")
@@ -216,7 +217,9 @@ def test_operadora_suspensa_mostra_ate_quando(qtbot: QtBot, banco: Banco, roteir
     roteiro.decidir(r.id, date(2026, 9, 30), "10.00", suspensao=5)
     roteiro.intimar(r.id, date(2026, 10, 1), objeto="decisao")
     roteiro.hoje = date(2026, 10, 21)
-    iniciar_suspensao(banco.uow(), fabrica.ATORES["secretario"], auto_id=r.id, inicio=date(2026, 10, 20))
+    iniciar_suspensao(
+        banco.uow(), fabrica.ATORES["secretario"], PedidoSuspensao(auto_id=r.id, inicio=date(2026, 10, 20))
+    )
     tela = _operadora(qtbot, banco, roteiro.cidade.operadora_id, "consulta")
     assert "Situação: <b>SUSPENSA</b> até 24/10/2026" in tela.situacao.text()
     assert "color:#b3261e" in tela.situacao.text()

@@ -111,9 +111,9 @@ def test_intimacao_do_termo_de_revisao_pela_tela(qtbot: QtBot, banco: Banco, rot
     resumo = revisao_sancao.revisar_sancao(
         banco.uow(),
         ATORES["secretario"],
-        revisao_id=revisao_id,
-        multa_ur="0.80",
-        fundamentacao="O antecedente foi anulado em recurso.",
+        revisao_sancao.PedidoRevisao(
+            revisao_id=revisao_id, multa_ur="0.80", fundamentacao="O antecedente foi anulado em recurso."
+        ),
     )
     emitir_documento(banco.uow(), ATORES["protocolo"], tipo="revisao", revisao_id=resumo.id)
     numero = resumo.numero_formatado

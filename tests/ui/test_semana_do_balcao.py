@@ -13,10 +13,10 @@ from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
 from secretaria.services.caso import obter_caso
-from secretaria.services.execucao import iniciar_suspensao
-from secretaria.services.retificacoes import retificar_auto
+from secretaria.services.execucao import PedidoSuspensao, iniciar_suspensao
+from secretaria.services.retificacoes import PedidoRetificacao, retificar_auto
 from secretaria.services.rotulos import data_inexistente
-from secretaria.services.tramitacao import registrar_intimacao
+from secretaria.services.tramitacao import PedidoIntimacao, registrar_intimacao
 from secretaria.ui.admin.tabelas import formatar_valor_urm
 from secretaria.ui.processo import atos
 from secretaria.ui.processo.campos import combo_pesquisavel, preencher_combo
@@ -121,7 +121,9 @@ def test_suspensao_propoe_o_primeiro_dia_livre(qtbot: QtBot, banco: Banco, rotei
     from tests.services.test_execucao_regras import _duas_suspensoes_definitivas
 
     a, b = _duas_suspensoes_definitivas(roteiro)
-    iniciar_suspensao(roteiro.uow(), ATORES["secretario"], auto_id=a, inicio=date(2026, 12, 1))
+    iniciar_suspensao(
+        roteiro.uow(), ATORES["secretario"], PedidoSuspensao(auto_id=a, inicio=date(2026, 12, 1))
+    )
     with banco.leitura() as s:
         caso = obter_caso(s, b)
     dialogo = _mostrar(qtbot, atos.DialogoSuspensao(ap.contexto(banco, *TODOS), caso))
@@ -190,12 +192,14 @@ def test_linha_do_tempo_recusada_por_uma_vez_e_sem_ponto_duplo(banco: Banco, rot
         registrar_intimacao(
             roteiro.uow(),
             ATORES["protocolo"],
-            auto_id=r.id,
-            objeto="auto",
-            data=date(2026, 11, 11),
-            meio="pessoal",
-            resultado=resultado,
-            recebedor_nome=quem,
+            PedidoIntimacao(
+                auto_id=r.id,
+                objeto="auto",
+                data=date(2026, 11, 11),
+                meio="pessoal",
+                resultado=resultado,
+                recebedor_nome=quem,
+            ),
         )
     with banco.leitura() as s:
         textos = [e.descricao for e in obter_caso(s, r.id).linha_do_tempo if e.ato == "intimacao"]
@@ -213,7 +217,9 @@ def test_fila_de_intimacao_diz_que_aguarda_o_termo(banco: Banco, roteiro: Roteir
     with banco.leitura() as s:
         assert all(x.id != r.id for x in filas.autos_aguardando_intimacao(s).linhas)
     retificar_auto(
-        banco.uow(), ATORES["fiscal"], auto_id=r.id, alteracoes={"dispositivo_codigo": "1-V"}, motivo="Erro."
+        banco.uow(),
+        ATORES["fiscal"],
+        PedidoRetificacao(auto_id=r.id, alteracoes={"dispositivo_codigo": "1-V"}, motivo="Erro."),
     )
     with banco.leitura() as s:
         (linha,) = [x for x in filas.autos_aguardando_intimacao(s).linhas if x.id == r.id]

@@ -206,11 +206,11 @@ def test_janela_nunca_maior_que_a_tela(qtbot: QtBot) -> None:
 
 @pytest.fixture
 def qt_como_no_programa(qapp: QApplication) -> Iterator[None]:
-    """Qt's own texts in Portuguese and the program's style sheet, as `app.configurar_aplicacao` sets them
+    """Qt's own texts in Portuguese and the program's style sheet, as `aplicacao.configurar_aplicacao` sets them
     (the file-dialog process too), for one test."""
     from PySide6.QtCore import QLibraryInfo, QTranslator
 
-    from secretaria.ui.app import ESTILO
+    from secretaria.ui.aplicacao import ESTILO
 
     tradutor = QTranslator()
     if not tradutor.load("qtbase_pt_BR", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):

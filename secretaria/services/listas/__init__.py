@@ -55,13 +55,13 @@ from secretaria.services.listas import (
 )
 from secretaria.services.listas.nucleo import (
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
     Filtro,
     OpcaoFiltro,
     Ordem,
-    _Consulta,
-    _Contexto,
-    _sem_acento,
+    sem_acento,
 )
 from secretaria.services.listas.operadoras import situacao_operadora_sql
 from secretaria.services.rotulos import FASES, SITUACOES_REPRESENTACAO, SITUACOES_VEICULO
@@ -83,7 +83,7 @@ __all__ = [
 
 _MODULOS = (operadoras, linhas, veiculos, empregados, fiscais, autos, representacoes, usuarios, auditoria)
 LISTAS: dict[str, DefinicaoLista] = {m.DEFINICAO.nome: m.DEFINICAO for m in _MODULOS}
-_CONSTRUTORES: dict[str, Callable[[DefinicaoLista, _Contexto], _Consulta]] = {
+_CONSTRUTORES: dict[str, Callable[[DefinicaoLista, ContextoConsulta], ConsultaLista]] = {
     m.DEFINICAO.nome: m.construir for m in _MODULOS
 }
 
@@ -184,12 +184,12 @@ def destaque(lista: str, linha: Sequence[Any], hoje: date | None = None) -> str 
     return None
 
 
-def _consulta(sessao: so.Session, lista: str) -> _Consulta:
+def _consulta(sessao: so.Session, lista: str) -> ConsultaLista:
     d = definicao(lista)
     conexao = sessao.connection()
     postgres = conexao.dialect.name == "postgresql"
     if not postgres:
         bruta: Any = conexao.connection.driver_connection
-        bruta.create_function("sem_acento", 1, _sem_acento, deterministic=True)
-    ctx = _Contexto(postgres=postgres, hoje=relogio.hoje(), agora=relogio.agora())
+        bruta.create_function("sem_acento", 1, sem_acento, deterministic=True)
+    ctx = ContextoConsulta(postgres=postgres, hoje=relogio.hoje(), agora=relogio.agora())
     return _CONSTRUTORES[lista](d, ctx)

@@ -8,7 +8,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from secretaria.models import Auditoria
-from secretaria.services.listas.nucleo import Coluna, DefinicaoLista, Filtro, _Chave, _Consulta, _Contexto
+from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
+    Coluna,
+    ConsultaLista,
+    ContextoConsulta,
+    DefinicaoLista,
+    Filtro,
+)
 from secretaria.services.rotulos import rotulo_acao, rotulo_entidade
 
 DEFINICAO = DefinicaoLista(
@@ -28,7 +35,7 @@ DEFINICAO = DefinicaoLista(
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     au = Auditoria
 
     def montar(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -53,7 +60,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             conds.append(au.entidade == filtro.entidade)
         return conds
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=au.__table__,  # type: ignore[arg-type]
@@ -61,12 +68,12 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         origem=au.__table__,
         campos=(au.id, au.momento, au.usuario_login, au.acao, au.entidade, au.entidade_id),
         ordens={
-            "id": [_Chave(au.id)],
-            "momento": [_Chave(au.momento)],
-            "usuario": [_Chave(au.usuario_login, True)],
-            "acao": [_Chave(au.acao)],
-            "entidade": [_Chave(au.entidade)],
-            "entidade_id": [_Chave(au.entidade_id, True)],
+            "id": [ChaveOrdem(au.id)],
+            "momento": [ChaveOrdem(au.momento)],
+            "usuario": [ChaveOrdem(au.usuario_login, True)],
+            "acao": [ChaveOrdem(au.acao)],
+            "entidade": [ChaveOrdem(au.entidade)],
+            "entidade_id": [ChaveOrdem(au.entidade_id, True)],
         },
         montar_valores=montar,
         busca=busca,

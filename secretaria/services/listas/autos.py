@@ -25,21 +25,21 @@ from secretaria.services import cifras
 from secretaria.services.base import ErroDominio
 from secretaria.services.listas.nucleo import (
     ETAPAS_AUTO,
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
     EtapaAuto,
     Filtro,
-    _busca_numero,
-    _Chave,
-    _Consulta,
-    _contem_documento,
-    _Contexto,
-    _dispositivos_que_contem,
-    _f,
-    _nome_operadora,
-    _operadoras_que_contem,
-    _ordem_dispositivo,
-    _rotulo_dispositivo,
+    busca_numero,
+    contem_documento,
+    dispositivos_que_contem,
+    nome_operadora,
+    opcoes_filtro,
+    operadoras_que_contem,
+    ordem_dispositivo,
+    rotulo_do_dispositivo,
 )
 from secretaria.services.rotulos import FASES, formatar_numero_processo, formatar_placa, rotulo
 
@@ -57,7 +57,7 @@ DEFINICAO = DefinicaoLista(
         Coluna("multa_urm", "Multa (URM)", "numero"),
         Coluna("multa_reais", "Multa (R$)", "dinheiro"),
     ),
-    _f("fase", FASES) + _f("tipo", {t: f"Tipo {t}" for t in "ABCDE"}),
+    opcoes_filtro("fase", FASES) + opcoes_filtro("tipo", {t: f"Tipo {t}" for t in "ABCDE"}),
     ("numero", False),
     por_operadora=True,
     periodo="Data da infração",
@@ -81,7 +81,7 @@ def _nomes_distintos(coluna: Any) -> sa.CTE:
     return nomes.union_all(sa.select(proximo).where(nomes.c.nome.is_not(None)))
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     a, o, dc, v, dec = AutoInfracao, Operadora, DispositivoCatalogo, Veiculo, Decisao
     tem_multa = sa.and_(a.data_decisao.is_not(None), a.penalidade_anulada.is_(False), a.multa_ur > 0)
     multa_urm = sa.case((tem_multa, a.multa_ur), else_=None)
@@ -95,7 +95,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             formatar_numero_processo(numero, ano),
             data,
             operadora,
-            _rotulo_dispositivo(codigo, rot),
+            rotulo_do_dispositivo(codigo, rot),
             tipo or "",
             veiculo,
             rotulo(FASES, fase),
@@ -107,7 +107,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
 
     def _veiculos_que_contem(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
         veiculos = [ctx.contem(v.prefixo, palavra)]
-        doc = _contem_documento(v.placa, original)
+        doc = contem_documento(v.placa, original)
         if doc is not None:
             veiculos.append(doc)
         with contextlib.suppress(DocumentoInvalido):
@@ -116,13 +116,13 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
 
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
         """Tested row by row: for a number, and for searches of several words (see `busca_ids`)."""
-        numero = _busca_numero(original, a.ano, a.numero)
+        numero = busca_numero(original, a.ano, a.numero)
         if numero is not None and not original.isdigit():
             return [numero]  # "0001/2026" is a number and nothing else: one index lookup
         veiculos = a.veiculo_id.in_(sa.select(v.id).where(sa.or_(*_veiculos_que_contem(original, palavra))))
         alternativas: list[sa.ColumnElement[bool]] = [
-            a.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
-            a.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
+            a.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
+            a.dispositivo_codigo.in_(dispositivos_que_contem(ctx, original, palavra)),
             ctx.contem(a.infrator_nome, palavra),
             veiculos,
         ]
@@ -131,7 +131,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         return alternativas
 
     def busca_ids(original: str, palavra: str) -> sa.Select[Any] | None:
-        numero = _busca_numero(original, a.ano, a.numero)
+        numero = busca_numero(original, a.ano, a.numero)
         if numero is not None and not original.isdigit():
             return None  # "0001/2026" is a number and nothing else: one index lookup, row by row
         # Each alternative reads one index and their ids are united: one OR over the wide auto rows scanned all
@@ -140,8 +140,8 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         nomes = sa.select(nomes_infratores.c.nome).where(ctx.contem(nomes_infratores.c.nome, palavra))
         veiculos = _veiculos_que_contem(original, palavra)
         ramos: list[sa.ColumnElement[bool]] = [
-            a.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
-            a.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
+            a.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
+            a.dispositivo_codigo.in_(dispositivos_que_contem(ctx, original, palavra)),
             a.infrator_nome.in_(nomes),
             a.veiculo_id.in_(sa.select(v.id).where(sa.or_(*veiculos))),
         ]
@@ -150,7 +150,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         return sa.union_all(*(sa.select(a.id).where(r) for r in ramos))  # type: ignore[return-value]
 
     ordem_fase = sa.case({k: i for i, k in enumerate(FASES)}, value=a.fase)
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=a.__table__,  # type: ignore[arg-type]
@@ -163,7 +163,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             a.ano,
             a.numero,
             a.data_infracao,
-            _nome_operadora(),
+            nome_operadora(),
             a.dispositivo_codigo,
             dc.rotulo,
             a.tipo,
@@ -174,15 +174,15 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             dec.valor_urm,
         ),
         ordens={
-            "numero": [_Chave(a.ano), _Chave(a.numero)],
-            "data_infracao": [_Chave(a.data_infracao)],
-            "operadora": [_Chave(_nome_operadora())],
-            "dispositivo": _ordem_dispositivo(a.dispositivo_codigo),
-            "tipo": [_Chave(a.tipo)],
-            "veiculo": [_Chave(sa.func.length(v.prefixo), True), _Chave(v.prefixo, True)],
-            "fase": [_Chave(ordem_fase)],
-            "multa_urm": [_Chave(multa_urm, True)],
-            "multa_reais": [_Chave(multa_reais, True)],
+            "numero": [ChaveOrdem(a.ano), ChaveOrdem(a.numero)],
+            "data_infracao": [ChaveOrdem(a.data_infracao)],
+            "operadora": [ChaveOrdem(nome_operadora())],
+            "dispositivo": ordem_dispositivo(a.dispositivo_codigo),
+            "tipo": [ChaveOrdem(a.tipo)],
+            "veiculo": [ChaveOrdem(sa.func.length(v.prefixo), True), ChaveOrdem(v.prefixo, True)],
+            "fase": [ChaveOrdem(ordem_fase)],
+            "multa_urm": [ChaveOrdem(multa_urm, True)],
+            "multa_reais": [ChaveOrdem(multa_reais, True)],
         },
         montar_valores=montar,
         busca=busca,
@@ -201,7 +201,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
     )
 
 
-def _filtros_painel(filtro: Filtro, ctx: _Contexto) -> list[sa.ColumnElement[bool]]:
+def _filtros_painel(filtro: Filtro, ctx: ContextoConsulta) -> list[sa.ColumnElement[bool]]:
     """The provision, the line and the step of the case (the Painel opens the list on the autos behind a
     bar)."""
     a = AutoInfracao
@@ -215,14 +215,14 @@ def _filtros_painel(filtro: Filtro, ctx: _Contexto) -> list[sa.ColumnElement[boo
     return conds
 
 
-def _dias(ctx: _Contexto, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
+def _dias(ctx: ContextoConsulta, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
     """Whole days from `inicio` to `fim` (date columns), as `services.painel` counts them."""
     if ctx.postgres:
         return sa.cast(fim - inicio, sa.Integer)
     return sa.cast(sa.func.julianday(fim) - sa.func.julianday(inicio), sa.Integer)
 
 
-def _na_etapa(e: EtapaAuto, ctx: _Contexto) -> sa.ColumnElement[bool]:
+def _na_etapa(e: EtapaAuto, ctx: ContextoConsulta) -> sa.ColumnElement[bool]:
     """The autos at step `e.etapa` (its day within the period): the ids read from the step's own table by
     its day's index (`ix_pagamento_pago_em`, `ix_pagamento_divida`, …), never a test per auto of the whole
     table. The definitions are the Painel's (`services.painel.multas_por_mes`, `medianas_por_mes`, `prazos`),

@@ -9,15 +9,15 @@ import sqlalchemy as sa
 
 from secretaria.models import Empregado, Operadora
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _Chave,
-    _Consulta,
-    _contem_documento,
-    _Contexto,
-    _f,
-    _nome_operadora,
-    _operadoras_que_contem,
+    contem_documento,
+    nome_operadora,
+    opcoes_filtro,
+    operadoras_que_contem,
 )
 from secretaria.services.rotulos import FUNCOES, formatar_cpf, rotulo
 
@@ -33,13 +33,14 @@ DEFINICAO = DefinicaoLista(
         Coluna("admissao", "Admissão", "data"),
         Coluna("demissao", "Demissão", "data"),
     ),
-    _f("funcao", FUNCOES) + _f("vinculo", {"em_atividade": "Em atividade", "desligado": "Desligado"}),
+    opcoes_filtro("funcao", FUNCOES)
+    + opcoes_filtro("vinculo", {"em_atividade": "Em atividade", "desligado": "Desligado"}),
     ("nome", True),
     por_operadora=True,
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     e, o = Empregado, Operadora
 
     def montar(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -50,26 +51,26 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         alternativas = [
             ctx.contem(e.nome, palavra),
             ctx.contem(e.carteira_cadastro, palavra),
-            e.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
+            e.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
         ]
-        doc = _contem_documento(e.cpf, original)
+        doc = contem_documento(e.cpf, original)
         return [*alternativas, doc] if doc is not None else alternativas
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=e.__table__,  # type: ignore[arg-type]
         id_=e.id,
         origem=sa.join(e, o, e.operadora_id == o.id),
-        campos=(e.nome, e.cpf, e.funcao, _nome_operadora(), e.carteira_cadastro, e.admissao, e.demissao),
+        campos=(e.nome, e.cpf, e.funcao, nome_operadora(), e.carteira_cadastro, e.admissao, e.demissao),
         ordens={
-            "nome": [_Chave(ctx.chave(e.nome))],
-            "cpf": [_Chave(e.cpf)],
-            "funcao": [_Chave(sa.case({k: i for i, k in enumerate(FUNCOES)}, value=e.funcao))],
-            "operadora": [_Chave(ctx.chave(_nome_operadora()))],
-            "carteira_cadastro": [_Chave(e.carteira_cadastro)],
-            "admissao": [_Chave(e.admissao, True)],
-            "demissao": [_Chave(e.demissao, True)],
+            "nome": [ChaveOrdem(ctx.chave(e.nome))],
+            "cpf": [ChaveOrdem(e.cpf)],
+            "funcao": [ChaveOrdem(sa.case({k: i for i, k in enumerate(FUNCOES)}, value=e.funcao))],
+            "operadora": [ChaveOrdem(ctx.chave(nome_operadora()))],
+            "carteira_cadastro": [ChaveOrdem(e.carteira_cadastro)],
+            "admissao": [ChaveOrdem(e.admissao, True)],
+            "demissao": [ChaveOrdem(e.demissao, True)],
         },
         montar_valores=montar,
         busca=busca,

@@ -9,13 +9,13 @@ import sqlalchemy as sa
 
 from secretaria.models import Fiscal, Usuario
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _Chave,
-    _Consulta,
-    _Contexto,
-    _f,
-    _natural,
+    opcoes_filtro,
+    ordem_natural,
 )
 
 DEFINICAO = DefinicaoLista(
@@ -27,12 +27,12 @@ DEFINICAO = DefinicaoLista(
         Coluna("situacao", "Situação"),
         Coluna("usuario", "Usuário do sistema"),
     ),
-    _f("situacao", {"ativo": "Ativo", "inativo": "Inativo"}),
+    opcoes_filtro("situacao", {"ativo": "Ativo", "inativo": "Inativo"}),
     ("nome", True),
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     f, u = Fiscal, Usuario
 
     def montar(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -42,7 +42,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
         return [ctx.contem(f.nome, palavra), ctx.contem(f.matricula, palavra)]
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=f.__table__,  # type: ignore[arg-type]
@@ -50,10 +50,10 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         origem=sa.outerjoin(f, u, f.usuario_id == u.id),
         campos=(f.nome, f.matricula, f.ativo, u.login),
         ordens={
-            "nome": [_Chave(ctx.chave(f.nome))],
-            "matricula": _natural(f.matricula),
-            "situacao": [_Chave(sa.not_(f.ativo))],
-            "usuario": [_Chave(u.login, True)],
+            "nome": [ChaveOrdem(ctx.chave(f.nome))],
+            "matricula": ordem_natural(f.matricula),
+            "situacao": [ChaveOrdem(sa.not_(f.ativo))],
+            "usuario": [ChaveOrdem(u.login, True)],
         },
         montar_valores=montar,
         busca=busca,

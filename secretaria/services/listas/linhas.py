@@ -9,15 +9,15 @@ import sqlalchemy as sa
 
 from secretaria.models import Linha, Operadora, Veiculo
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _Chave,
-    _Consulta,
-    _Contexto,
-    _f,
-    _natural,
-    _nome_operadora,
-    _operadoras_que_contem,
+    nome_operadora,
+    opcoes_filtro,
+    operadoras_que_contem,
+    ordem_natural,
 )
 
 DEFINICAO = DefinicaoLista(
@@ -30,13 +30,13 @@ DEFINICAO = DefinicaoLista(
         Coluna("situacao", "Situação"),
         Coluna("veiculos", "Veículos", "numero"),
     ),
-    _f("situacao", {"ativa": "Ativa", "inativa": "Inativa"}),
+    opcoes_filtro("situacao", {"ativa": "Ativa", "inativa": "Inativa"}),
     ("codigo", True),
     por_operadora=True,
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     li, o = Linha, Operadora
     veiculos = (
         sa.select(sa.func.count(Veiculo.id))
@@ -53,22 +53,22 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             ctx.contem(li.codigo, palavra),
             ctx.contem(li.nome, palavra),
             ctx.contem(li.itinerario, palavra),
-            li.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
+            li.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
         ]
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=li.__table__,  # type: ignore[arg-type]
         id_=li.id,
         origem=sa.join(li, o, li.operadora_id == o.id),
-        campos=(li.codigo, li.nome, _nome_operadora(), li.ativa, veiculos),
+        campos=(li.codigo, li.nome, nome_operadora(), li.ativa, veiculos),
         ordens={
-            "codigo": _natural(li.codigo),
-            "nome": [_Chave(ctx.chave(li.nome))],
-            "operadora": [_Chave(ctx.chave(_nome_operadora()))],
-            "situacao": [_Chave(sa.not_(li.ativa))],
-            "veiculos": [_Chave(veiculos)],
+            "codigo": ordem_natural(li.codigo),
+            "nome": [ChaveOrdem(ctx.chave(li.nome))],
+            "operadora": [ChaveOrdem(ctx.chave(nome_operadora()))],
+            "situacao": [ChaveOrdem(sa.not_(li.ativa))],
+            "veiculos": [ChaveOrdem(veiculos)],
         },
         montar_valores=montar,
         busca=busca,

@@ -129,7 +129,7 @@ class Filtro:
     """Autos only: the autos that reached a step of the case in a period (a bar of the Painel)."""
 
 
-def _f(grupo: str, rotulos: dict[str, str]) -> tuple[OpcaoFiltro, ...]:
+def opcoes_filtro(grupo: str, rotulos: dict[str, str]) -> tuple[OpcaoFiltro, ...]:
     return tuple(OpcaoFiltro(k, v, grupo) for k, v in rotulos.items())
 
 
@@ -145,7 +145,7 @@ _NUMERO_PROCESSO = re.compile(r"(\d{1,6})/(\d{4})")
 _PONTUACAO_DOCUMENTO = str.maketrans("", "", " .-/")
 
 
-def _sem_acento(texto: str | None) -> str | None:
+def sem_acento(texto: str | None) -> str | None:
     return None if texto is None else texto.lower().translate(_TABELA_ACENTOS)
 
 
@@ -182,7 +182,7 @@ def _escapar_like(texto: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Contexto:
+class ContextoConsulta:
     postgres: bool
     hoje: date
     agora: datetime
@@ -224,7 +224,7 @@ def _padrao_glob(palavra: str) -> str:
     return f"*{''.join(partes)}*"
 
 
-def _contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None:
+def contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None:
     """Match a stored document number (digits and capital letters only) typed with or without punctuation.
 
     A fragment of letters alone counts from three of them: an alphanumeric CNPJ ("AB.UZO.123/0001-95") is
@@ -239,7 +239,7 @@ def _contem_documento(expr: Expr, palavra: str) -> sa.ColumnElement[bool] | None
 
 
 @dataclass(frozen=True)
-class _Chave:
+class ChaveOrdem:
     expr: Expr
     anulavel: bool = False
 
@@ -248,16 +248,16 @@ _TODAS: dict[str, sa.FromClause] = {}
 
 
 @dataclass
-class _Consulta:
+class ConsultaLista:
     """The SQL of one list: `base` is the table counted and filtered; `origem` adds the joins the row needs."""
 
     definicao: DefinicaoLista
-    ctx: _Contexto
+    ctx: ContextoConsulta
     base: sa.Table
     id_: Expr
     origem: sa.FromClause
     campos: Sequence[Expr]
-    ordens: dict[str, Sequence[_Chave]]
+    ordens: dict[str, Sequence[ChaveOrdem]]
     montar_valores: Callable[[Sequence[Any]], tuple[Any, ...]]
     busca: Callable[[str, str], list[sa.ColumnElement[bool]]]
     """(original word, normalized word) → the alternatives one of which must hold."""
@@ -284,7 +284,7 @@ class _Consulta:
         palavras = _palavras_da_busca(filtro.texto)
         if self.busca_ids is None or palavras is None or len(palavras) != 1:
             return None
-        return self.busca_ids(palavras[0], _sem_acento(palavras[0]) or "")
+        return self.busca_ids(palavras[0], sem_acento(palavras[0]) or "")
 
     def condicoes(  # noqa: C901 (one clause per filter field)
         self, filtro: Filtro, sondar: bool = False
@@ -303,7 +303,7 @@ class _Consulta:
         if palavras is None:
             conds.append(sa.false())
         for original in (palavras or ()) if ids is None else ():
-            normal = _sem_acento(original) or ""
+            normal = sem_acento(original) or ""
             alternativas = self.busca(original, normal)
             conds.append(sa.or_(*alternativas) if alternativas else sa.false())
         if filtro.situacoes:
@@ -366,33 +366,33 @@ class _Consulta:
         return (linha[0], *self.montar_valores(linha[1:]))
 
 
-def _nome_operadora(o: Any = Operadora) -> sa.ColumnElement[str]:
+def nome_operadora(o: Any = Operadora) -> sa.ColumnElement[str]:
     """What lists call an operator: its trade name, or the company name when it has none."""
     return sa.func.coalesce(sa.func.nullif(o.nome_fantasia, ""), o.razao_social)
 
 
-def _operadoras_que_contem(ctx: _Contexto, palavra: str) -> sa.Select[Any]:
+def operadoras_que_contem(ctx: ContextoConsulta, palavra: str) -> sa.Select[Any]:
     """Operator ids whose names contain the word: a subquery over the small table, not a join."""
     return sa.select(Operadora.id).where(
         sa.or_(ctx.contem(Operadora.razao_social, palavra), ctx.contem(Operadora.nome_fantasia, palavra))
     )
 
 
-def _natural(expr: Expr) -> list[_Chave]:
+def ordem_natural(expr: Expr) -> list[ChaveOrdem]:
     """Fleet numbers and line codes: "850" before "1001" (shorter first, then by text)."""
-    return [_Chave(sa.func.length(expr)), _Chave(expr)]
+    return [ChaveOrdem(sa.func.length(expr)), ChaveOrdem(expr)]
 
 
-def _ordem_dispositivo(codigo: Expr, anulavel: bool = False) -> list[_Chave]:
+def ordem_dispositivo(codigo: Expr, anulavel: bool = False) -> list[ChaveOrdem]:
     """The law's order (Art. 1º, I … Art. 6º, V), then contractual provisions by code; blanks last."""
     posicoes = {dp.codigo: i for i, dp in enumerate(dispositivos())}
     posicao: Expr = sa.case(posicoes, value=codigo, else_=len(posicoes))
     if anulavel:
         posicao = sa.case((codigo.is_(None), sa.null()), else_=posicao)
-    return [_Chave(posicao, anulavel), _Chave(codigo, anulavel)]
+    return [ChaveOrdem(posicao, anulavel), ChaveOrdem(codigo, anulavel)]
 
 
-def _rotulo_dispositivo(codigo: str | None, rotulo_catalogo: str | None) -> str:
+def rotulo_do_dispositivo(codigo: str | None, rotulo_catalogo: str | None) -> str:
     if rotulo_catalogo:
         return rotulo_catalogo
     if not codigo:
@@ -403,14 +403,14 @@ def _rotulo_dispositivo(codigo: str | None, rotulo_catalogo: str | None) -> str:
         return codigo
 
 
-def _dispositivos_que_contem(ctx: _Contexto, original: str, palavra: str) -> sa.Select[Any]:
+def dispositivos_que_contem(ctx: ContextoConsulta, original: str, palavra: str) -> sa.Select[Any]:
     dc = DispositivoCatalogo
     return sa.select(dc.codigo).where(
         sa.or_(dc.codigo.ilike(_escapar_like(original), escape="\\"), ctx.contem(dc.rotulo, palavra))
     )
 
 
-def _busca_numero(original: str, ano: Expr, numero: Expr) -> sa.ColumnElement[bool] | None:
+def busca_numero(original: str, ano: Expr, numero: Expr) -> sa.ColumnElement[bool] | None:
     """ "0001/2026" → that number of that year; "17" → number 17 of any year."""
     m = _NUMERO_PROCESSO.fullmatch(original)
     if m:

@@ -12,13 +12,13 @@ from secretaria.models import Operadora, Suspensao, Veiculo
 from secretaria.services import vencimentos
 from secretaria.services.execucao import fim_da_suspensao_sql
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _Chave,
-    _Consulta,
-    _contem_documento,
-    _Contexto,
-    _f,
+    contem_documento,
+    opcoes_filtro,
 )
 from secretaria.services.rotulos import DELEGACOES, SITUACOES_OPERADORA, formatar_cnpj, formatar_data, rotulo
 
@@ -35,7 +35,7 @@ DEFINICAO = DefinicaoLista(
         Coluna("contrato_fim", "Vigente até", "data"),
         Coluna("veiculos", "Veículos", "numero"),
     ),
-    _f("situacao", SITUACOES_OPERADORA) + _f("delegacao", DELEGACOES),
+    opcoes_filtro("situacao", SITUACOES_OPERADORA) + opcoes_filtro("delegacao", DELEGACOES),
     ("razao_social", True),
 )
 
@@ -58,7 +58,7 @@ def _suspensa_em(hoje: date) -> sa.ColumnElement[bool]:
     )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     o = Operadora
     situacao = situacao_operadora_sql(ctx.hoje)
     # The end of the suspensions served back to back, as the operator's own screen says (REGRAS § 5).
@@ -98,10 +98,10 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             ctx.contem(o.representante_nome, palavra),
             ctx.contem(o.contrato_numero, palavra),
         ]
-        doc = _contem_documento(o.cnpj, original)
+        doc = contem_documento(o.cnpj, original)
         return [*alternativas, doc] if doc is not None else alternativas
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=o.__table__,  # type: ignore[arg-type]
@@ -119,14 +119,14 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             veiculos,
         ),
         ordens={
-            "razao_social": [_Chave(ctx.chave(o.razao_social))],
-            "nome_fantasia": [_Chave(ctx.chave(o.nome_fantasia))],
-            "cnpj": [_Chave(o.cnpj)],
-            "delegacao": [_Chave(o.delegacao)],
-            "situacao": [_Chave(ordem_situacao), _Chave(suspensa_ate, True)],
-            "contrato_numero": [_Chave(ctx.chave(o.contrato_numero))],
-            "contrato_fim": [_Chave(o.contrato_fim, True)],
-            "veiculos": [_Chave(veiculos)],
+            "razao_social": [ChaveOrdem(ctx.chave(o.razao_social))],
+            "nome_fantasia": [ChaveOrdem(ctx.chave(o.nome_fantasia))],
+            "cnpj": [ChaveOrdem(o.cnpj)],
+            "delegacao": [ChaveOrdem(o.delegacao)],
+            "situacao": [ChaveOrdem(ordem_situacao), ChaveOrdem(suspensa_ate, True)],
+            "contrato_numero": [ChaveOrdem(ctx.chave(o.contrato_numero))],
+            "contrato_fim": [ChaveOrdem(o.contrato_fim, True)],
+            "veiculos": [ChaveOrdem(veiculos)],
         },
         montar_valores=montar,
         busca=busca,

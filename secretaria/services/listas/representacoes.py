@@ -9,18 +9,18 @@ import sqlalchemy as sa
 
 from secretaria.models import DispositivoCatalogo, Operadora, Representacao
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _busca_numero,
-    _Chave,
-    _Consulta,
-    _Contexto,
-    _dispositivos_que_contem,
-    _f,
-    _nome_operadora,
-    _operadoras_que_contem,
-    _ordem_dispositivo,
-    _rotulo_dispositivo,
+    busca_numero,
+    dispositivos_que_contem,
+    nome_operadora,
+    opcoes_filtro,
+    operadoras_que_contem,
+    ordem_dispositivo,
+    rotulo_do_dispositivo,
 )
 from secretaria.services.rotulos import SITUACOES_REPRESENTACAO, formatar_numero_processo, rotulo
 
@@ -35,14 +35,14 @@ DEFINICAO = DefinicaoLista(
         Coluna("dispositivo", "Dispositivo"),
         Coluna("situacao", "Situação"),
     ),
-    _f("situacao", SITUACOES_REPRESENTACAO),
+    opcoes_filtro("situacao", SITUACOES_REPRESENTACAO),
     ("numero", False),
     por_operadora=True,
     periodo="Recebida em",
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     r_, o, dc = Representacao, Operadora, DispositivoCatalogo
 
     def montar(r: Sequence[Any]) -> tuple[Any, ...]:
@@ -52,7 +52,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             recebida,
             peticionario,
             operadora or "",
-            _rotulo_dispositivo(codigo, rot),
+            rotulo_do_dispositivo(codigo, rot),
             rotulo(SITUACOES_REPRESENTACAO, situacao),
         )
 
@@ -60,15 +60,15 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         alternativas = [
             ctx.contem(r_.peticionario_nome, palavra),
             ctx.contem(r_.fatos, palavra),
-            r_.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
-            r_.dispositivo_codigo.in_(_dispositivos_que_contem(ctx, original, palavra)),
+            r_.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
+            r_.dispositivo_codigo.in_(dispositivos_que_contem(ctx, original, palavra)),
         ]
-        numero = _busca_numero(original, r_.ano, r_.numero)
+        numero = busca_numero(original, r_.ano, r_.numero)
         if numero is not None and not original.isdigit():
             return [numero]
         return [numero, *alternativas] if numero is not None else alternativas
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=r_.__table__,  # type: ignore[arg-type]
@@ -79,19 +79,19 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             r_.numero,
             r_.recebida_em,
             r_.peticionario_nome,
-            _nome_operadora(),
+            nome_operadora(),
             r_.dispositivo_codigo,
             dc.rotulo,
             r_.situacao,
         ),
         ordens={
-            "numero": [_Chave(r_.ano), _Chave(r_.numero)],
-            "recebida_em": [_Chave(r_.recebida_em)],
-            "peticionario": [_Chave(ctx.chave(r_.peticionario_nome))],
-            "operadora": [_Chave(ctx.chave(_nome_operadora()), True)],
-            "dispositivo": _ordem_dispositivo(r_.dispositivo_codigo, anulavel=True),
+            "numero": [ChaveOrdem(r_.ano), ChaveOrdem(r_.numero)],
+            "recebida_em": [ChaveOrdem(r_.recebida_em)],
+            "peticionario": [ChaveOrdem(ctx.chave(r_.peticionario_nome))],
+            "operadora": [ChaveOrdem(ctx.chave(nome_operadora()), True)],
+            "dispositivo": ordem_dispositivo(r_.dispositivo_codigo, anulavel=True),
             "situacao": [
-                _Chave(sa.case({k: i for i, k in enumerate(SITUACOES_REPRESENTACAO)}, value=r_.situacao))
+                ChaveOrdem(sa.case({k: i for i, k in enumerate(SITUACOES_REPRESENTACAO)}, value=r_.situacao))
             ],
         },
         montar_valores=montar,

@@ -8,7 +8,14 @@ from typing import Any
 import sqlalchemy as sa
 
 from secretaria.models import Usuario, UsuarioPapel
-from secretaria.services.listas.nucleo import Coluna, DefinicaoLista, _Chave, _Consulta, _Contexto, _f
+from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
+    Coluna,
+    ConsultaLista,
+    ContextoConsulta,
+    DefinicaoLista,
+    opcoes_filtro,
+)
 from secretaria.services.rotulos import ROTULOS_PAPEIS
 
 DEFINICAO = DefinicaoLista(
@@ -21,12 +28,12 @@ DEFINICAO = DefinicaoLista(
         Coluna("situacao", "Situação"),
         Coluna("ultimo_acesso", "Último acesso", "data_hora"),
     ),
-    _f("situacao", {"ativo": "Ativo", "inativo": "Inativo", "bloqueado": "Bloqueado"}),
+    opcoes_filtro("situacao", {"ativo": "Ativo", "inativo": "Inativo", "bloqueado": "Bloqueado"}),
     ("login", True),
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     u, up = Usuario, UsuarioPapel
     if ctx.postgres:
         from sqlalchemy.dialects.postgresql import aggregate_order_by
@@ -53,7 +60,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
     def busca(original: str, palavra: str) -> list[sa.ColumnElement[bool]]:
         return [ctx.contem(u.login, palavra), ctx.contem(u.nome, palavra)]
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=u.__table__,  # type: ignore[arg-type]
@@ -61,11 +68,11 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         origem=u.__table__,
         campos=(u.login, u.nome, papeis, situacao, u.bloqueado_ate, u.ultimo_acesso),
         ordens={
-            "login": [_Chave(u.login)],
-            "nome": [_Chave(ctx.chave(u.nome))],
-            "papeis": [_Chave(papeis, True)],
-            "situacao": [_Chave(sa.case({"ativo": 0, "bloqueado": 1, "inativo": 2}, value=situacao))],
-            "ultimo_acesso": [_Chave(u.ultimo_acesso, True)],
+            "login": [ChaveOrdem(u.login)],
+            "nome": [ChaveOrdem(ctx.chave(u.nome))],
+            "papeis": [ChaveOrdem(papeis, True)],
+            "situacao": [ChaveOrdem(sa.case({"ativo": 0, "bloqueado": 1, "inativo": 2}, value=situacao))],
+            "ultimo_acesso": [ChaveOrdem(u.ultimo_acesso, True)],
         },
         montar_valores=montar,
         busca=busca,

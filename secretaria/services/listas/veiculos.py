@@ -13,16 +13,16 @@ from secretaria.lei.documentos import DocumentoInvalido, chave_placa
 from secretaria.models import Linha, Operadora, Veiculo
 from secretaria.services import vencimentos
 from secretaria.services.listas.nucleo import (
+    ChaveOrdem,
     Coluna,
+    ConsultaLista,
+    ContextoConsulta,
     DefinicaoLista,
-    _Chave,
-    _Consulta,
-    _contem_documento,
-    _Contexto,
-    _f,
-    _natural,
-    _nome_operadora,
-    _operadoras_que_contem,
+    contem_documento,
+    nome_operadora,
+    opcoes_filtro,
+    operadoras_que_contem,
+    ordem_natural,
 )
 from secretaria.services.rotulos import SITUACOES_VEICULO, formatar_placa, rotulo
 
@@ -41,8 +41,8 @@ DEFINICAO = DefinicaoLista(
         Coluna("licenca_validade", "Licença até", "data"),
         Coluna("situacao", "Situação"),
     ),
-    _f("situacao", SITUACOES_VEICULO)
-    + _f(
+    opcoes_filtro("situacao", SITUACOES_VEICULO)
+    + opcoes_filtro(
         "documentos",
         {
             "vistoria_vencida": "Vistoria vencida",
@@ -56,7 +56,7 @@ DEFINICAO = DefinicaoLista(
 )
 
 
-def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
+def construir(d: DefinicaoLista, ctx: ContextoConsulta) -> ConsultaLista:
     v, o, li = Veiculo, Operadora, Linha
     lotacao = v.lugares_sentados + v.lugares_em_pe
 
@@ -79,20 +79,20 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         alternativas: list[sa.ColumnElement[bool]] = [
             ctx.contem(v.prefixo, palavra),
             ctx.contem(v.marca_modelo, palavra),
-            v.operadora_id.in_(_operadoras_que_contem(ctx, palavra)),
+            v.operadora_id.in_(operadoras_que_contem(ctx, palavra)),
             v.linha_id.in_(
                 sa.select(li.id).where(sa.or_(ctx.contem(li.codigo, palavra), ctx.contem(li.nome, palavra)))
             ),
         ]
         for coluna in (v.placa, v.renavam):
-            doc = _contem_documento(coluna, original)
+            doc = contem_documento(coluna, original)
             if doc is not None:
                 alternativas.append(doc)
         with contextlib.suppress(DocumentoInvalido):
             alternativas.append(v.placa_chave == chave_placa(original))
         return alternativas
 
-    return _Consulta(
+    return ConsultaLista(
         d,
         ctx,
         base=v.__table__,  # type: ignore[arg-type]
@@ -101,7 +101,7 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
         campos=(
             v.prefixo,
             v.placa,
-            _nome_operadora(),
+            nome_operadora(),
             li.codigo,
             v.marca_modelo,
             v.ano_fabricacao,
@@ -111,16 +111,16 @@ def construir(d: DefinicaoLista, ctx: _Contexto) -> _Consulta:
             v.situacao,
         ),
         ordens={
-            "prefixo": _natural(v.prefixo),
-            "placa": [_Chave(v.placa)],
-            "operadora": [_Chave(ctx.chave(_nome_operadora()))],
-            "linha": [_Chave(sa.func.length(li.codigo), True), _Chave(li.codigo, True)],
-            "marca_modelo": [_Chave(ctx.chave(v.marca_modelo))],
-            "ano_fabricacao": [_Chave(v.ano_fabricacao, True)],
-            "lotacao": [_Chave(lotacao)],
-            "vistoria_validade": [_Chave(v.vistoria_validade, True)],
-            "licenca_validade": [_Chave(v.licenca_validade, True)],
-            "situacao": [_Chave(sa.case({"ativo": 0, "reserva": 1, "baixado": 2}, value=v.situacao))],
+            "prefixo": ordem_natural(v.prefixo),
+            "placa": [ChaveOrdem(v.placa)],
+            "operadora": [ChaveOrdem(ctx.chave(nome_operadora()))],
+            "linha": [ChaveOrdem(sa.func.length(li.codigo), True), ChaveOrdem(li.codigo, True)],
+            "marca_modelo": [ChaveOrdem(ctx.chave(v.marca_modelo))],
+            "ano_fabricacao": [ChaveOrdem(v.ano_fabricacao, True)],
+            "lotacao": [ChaveOrdem(lotacao)],
+            "vistoria_validade": [ChaveOrdem(v.vistoria_validade, True)],
+            "licenca_validade": [ChaveOrdem(v.licenca_validade, True)],
+            "situacao": [ChaveOrdem(sa.case({"ativo": 0, "reserva": 1, "baixado": 2}, value=v.situacao))],
         },
         montar_valores=montar,
         busca=busca,

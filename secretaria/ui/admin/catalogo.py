@@ -254,7 +254,7 @@ class PainelCatalogo(PainelTabela):
         uow, ator = self.contexto.banco.uow(), self.contexto.ator
         try:  # every refusal before the question: the deletion cannot be undone
             with self.contexto.banco.leitura() as s:
-                catalogo.verificar_exclusao_dispositivo(s, ator, d.codigo)
+                catalogo.conferir_exclusao_dispositivo(s, ator, d.codigo)
         except ErroDominio as erro:
             mensagens.avisar_erro(self, "Catálogo de dispositivos", erro.mensagem)
             return

@@ -154,7 +154,7 @@ class PainelUrm(PainelTabela):
             return
         try:  # every refusal before the question: the deletion cannot be undone
             with self.contexto.banco.leitura() as s:
-                urm.verificar_exclusao_valor_urm(s, self.contexto.ator, linha.id)
+                urm.conferir_exclusao_valor_urm(s, self.contexto.ator, linha.id)
         except ErroDominio as erro:
             mensagens.avisar_erro(self, "Tabela da URM", erro.mensagem)
             return

@@ -12,9 +12,10 @@ service function with one unit of work.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QValidator
@@ -55,6 +56,13 @@ from secretaria.ui.widgets import CampoData, CampoDecimal, Formulario, botoes_sa
 from secretaria.ui.widgets.formulario import DialogoFormulario
 from secretaria.ui.widgets.gravacao import gravar
 from secretaria.ui.widgets.tarefas import Progresso, em_segundo_plano
+
+if TYPE_CHECKING:
+    from secretaria.services.autos import PedidoCancelamento
+    from secretaria.services.execucao import PedidoPagamento, PedidoSuspensao
+    from secretaria.services.retificacoes import PedidoRetificacao
+    from secretaria.services.revisao_sancao import PedidoManutencao, PedidoRevisao
+    from secretaria.services.tramitacao import PedidoDecisao, PedidoIntimacao, PedidoJulgamento, PedidoRecurso
 
 COR_DESTAQUE = "#1d4ed8"
 ESTILO_NORMAL = "color: palette(window-text);"
@@ -100,8 +108,8 @@ class DialogoRegistro(DialogoFormulario):
     def confirmacao(self) -> str | None:
         return None
 
-    def verificar(self, sessao: Any) -> None:
-        """Run the service's own checks (its `verificar_*`, in a read session, writing nothing) so that a
+    def conferir(self, sessao: Any) -> None:
+        """Run the service's own checks (its `conferir_*`, in a read session, writing nothing) so that a
         refusal shows beside its field before the irreversible act is confirmed, never after."""
 
     def executar(self) -> Any:
@@ -142,7 +150,7 @@ class DialogoRegistro(DialogoFormulario):
         if texto:
             try:
                 with self.contexto.banco.leitura() as sessao:
-                    self.verificar(sessao)
+                    self.conferir(sessao)
             except ErroDominio as erro:
                 self._recusado(erro)
                 return
@@ -389,31 +397,33 @@ class DialogoIntimacao(DialogoAto):
             "não pode ser corrigida pelo programa."
         )
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `registrar_intimacao` (and of its check) from the fields."""
-        return {
-            "auto_id": self.caso.id,
-            "data": self.data_obrigatoria(self.data, "data", "a data da intimação"),
-            "meio": self.meio.currentData(),
-            "resultado": self.resultado.currentData(),
-            "objeto": self.objeto,
-            "recebedor_nome": self.recebedor_nome.text(),
-            "recebedor_documento": self.recebedor_documento.text(),
-            "recibo": self.recibo.text(),
-            "observacao": self.observacao.texto(),
-            "versao": self.caso.versao,
-            "retificacao_id": self.termo.id if self.termo is not None else None,
-        }
+    def pedido(self) -> PedidoIntimacao:
+        """The request of `registrar_intimacao` (and of its check) from the fields."""
+        from secretaria.services.tramitacao import PedidoIntimacao
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_intimacao
+        return PedidoIntimacao(
+            auto_id=self.caso.id,
+            data=self.data_obrigatoria(self.data, "data", "a data da intimação"),
+            meio=self.meio.currentData(),
+            resultado=self.resultado.currentData(),
+            objeto=self.objeto,
+            recebedor_nome=self.recebedor_nome.text(),
+            recebedor_documento=self.recebedor_documento.text(),
+            recibo=self.recibo.text(),
+            observacao=self.observacao.texto(),
+            versao=self.caso.versao,
+            retificacao_id=self.termo.id if self.termo is not None else None,
+        )
 
-        verificar_intimacao(sessao, self.ator, **self.pedido())
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_intimacao
+
+        conferir_intimacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_intimacao
 
-        resumo = registrar_intimacao(self.uow, self.ator, **self.pedido())
+        resumo = registrar_intimacao(self.uow, self.ator, self.pedido())
         if not resumo.sucesso:
             return "Tentativa de intimação sem êxito registrada. Nenhum prazo começou a correr."
         if resumo.prazo is not None or self.termo is not None or self.objeto in ("julgamento", "revisao"):
@@ -895,29 +905,31 @@ class DialogoDecisao(_DialogoPenalidade):
             f"{suspensao}?\n\nA decisão só poderá ser alterada por recurso ao Prefeito (art. 15)."
         )
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `decidir` (and of its check) from the fields."""
-        pedido: dict[str, Any] = {
-            "auto_id": self.caso.id,
-            "data": self.data_obrigatoria(self.data, "data", "a data da decisão"),
-            "fundamentacao": self.fundamentacao.texto(),
-            "versao": self.caso.versao,
-            "resultado": "arquivado",
-        }
+    def pedido(self) -> PedidoDecisao:
+        """The request of `decidir` (and of its check) from the fields."""
+        from secretaria.services.tramitacao import PedidoDecisao
+
+        pedido = PedidoDecisao(
+            auto_id=self.caso.id,
+            data=self.data_obrigatoria(self.data, "data", "a data da decisão"),
+            fundamentacao=self.fundamentacao.texto(),
+            versao=self.caso.versao,
+            resultado="arquivado",
+        )
         if self.aplicar.isChecked():
             multa, dias = self.penalidade.valores()
-            pedido.update(resultado="aplicada", multa_ur=multa, suspensao_dias=dias)
+            pedido = replace(pedido, resultado="aplicada", multa_ur=multa, suspensao_dias=dias)
         return pedido
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_decisao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_decisao
 
-        verificar_decisao(sessao, self.ator, **self.pedido())
+        conferir_decisao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import decidir
 
-        r = decidir(self.uow, self.ator, **self.pedido())
+        r = decidir(self.uow, self.ator, self.pedido())
         if r.resultado != "aplicada":
             return f"Auto nº {self.caso.numero_formatado} arquivado."
         texto = f"Penalidade aplicada: multa de {formatar_decimal(r.multa_ur)} URM = {formatar_reais(r.multa_reais)}"
@@ -985,26 +997,28 @@ class DialogoRecurso(DialogoAto):
             "O recurso não pode ser apagado depois; o julgamento do Prefeito é registrado quando chegar."
         )
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `registrar_recurso` (and of its check) from the fields."""
-        return {
-            "auto_id": self.caso.id,
-            "protocolado_em": self.data_obrigatoria(
+    def pedido(self) -> PedidoRecurso:
+        """The request of `registrar_recurso` (and of its check) from the fields."""
+        from secretaria.services.tramitacao import PedidoRecurso
+
+        return PedidoRecurso(
+            auto_id=self.caso.id,
+            protocolado_em=self.data_obrigatoria(
                 self.protocolado_em, "protocolado_em", "a data do protocolo"
             ),
-            "razoes": self.razoes.texto(),
-            "versao": self.caso.versao,
-        }
+            razoes=self.razoes.texto(),
+            versao=self.caso.versao,
+        )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_recurso
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_recurso
 
-        verificar_recurso(sessao, self.ator, **self.pedido())
+        conferir_recurso(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import registrar_recurso
 
-        r = registrar_recurso(self.uow, self.ator, **self.pedido())
+        r = registrar_recurso(self.uow, self.ator, self.pedido())
         return f"Recurso registrado: {'tempestivo' if r.tempestivo else 'INTEMPESTIVO'}."
 
 
@@ -1079,33 +1093,35 @@ class DialogoJulgamento(DialogoAto):
         if self.resultado.currentData() == "provido_parcialmente":
             self.penalidade.valores()
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `julgar_recurso` (and of its check) from the fields."""
+    def pedido(self) -> PedidoJulgamento:
+        """The request of `julgar_recurso` (and of its check) from the fields."""
+        from secretaria.services.tramitacao import PedidoJulgamento
+
         resultado = self.resultado.currentData()
         multa: Decimal | None = None
         dias: int | None = None
         if resultado == "provido_parcialmente":
             multa, dias = self.penalidade.valores()
-        return {
-            "auto_id": self.caso.id,
-            "data": self.data_obrigatoria(self.data, "data", "a data do julgamento"),
-            "resultado": resultado,
-            "fundamentacao": self.fundamentacao.texto(),
-            "multa_ur_nova": multa,
-            "suspensao_dias_nova": dias,
-            "versao": self.caso.versao,
-        }
+        return PedidoJulgamento(
+            auto_id=self.caso.id,
+            data=self.data_obrigatoria(self.data, "data", "a data do julgamento"),
+            resultado=resultado,
+            fundamentacao=self.fundamentacao.texto(),
+            multa_ur_nova=multa,
+            suspensao_dias_nova=dias,
+            versao=self.caso.versao,
+        )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.tramitacao import verificar_julgamento
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.tramitacao import conferir_julgamento
 
-        verificar_julgamento(sessao, self.ator, **self.pedido())
+        conferir_julgamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.tramitacao import julgar_recurso
 
         resultado = self.resultado.currentData()
-        julgar_recurso(self.uow, self.ator, **self.pedido())
+        julgar_recurso(self.uow, self.ator, self.pedido())
         return {
             "negado": "Recurso negado: penalidade mantida.",
             "provido": "Recurso provido: penalidade anulada.",
@@ -1149,23 +1165,25 @@ class DialogoSuspensao(DialogoAto):
         # The question ends the sentence, not the name ("… de Viação Alfa Ltda.?").
         return f"Confirmar o início da suspensão?\n\n{self.caso.operadora_nome} — {self.fim.text()}"
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `iniciar_suspensao` (and of its check) from the fields."""
-        return {
-            "auto_id": self.caso.id,
-            "inicio": self.data_obrigatoria(self.inicio, "inicio", "o início da suspensão"),
-            "versao": self.caso.versao,
-        }
+    def pedido(self) -> PedidoSuspensao:
+        """The request of `iniciar_suspensao` (and of its check) from the fields."""
+        from secretaria.services.execucao import PedidoSuspensao
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_suspensao
+        return PedidoSuspensao(
+            auto_id=self.caso.id,
+            inicio=self.data_obrigatoria(self.inicio, "inicio", "o início da suspensão"),
+            versao=self.caso.versao,
+        )
 
-        verificar_suspensao(sessao, self.ator, **self.pedido())
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_suspensao
+
+        conferir_suspensao(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.execucao import iniciar_suspensao
 
-        r = iniciar_suspensao(self.uow, self.ator, **self.pedido())
+        r = iniciar_suspensao(self.uow, self.ator, self.pedido())
         return f"Suspensão registrada: de {formatar_data(r.inicio)} até {formatar_data(r.fim)} ({_dias(r.dias)})."
 
 
@@ -1226,29 +1244,31 @@ class DialogoPagamento(DialogoAto):
             "A inscrição não pode ser desfeita pelo programa (a multa ainda poderá ser registrada como paga)."
         )
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `registrar_pagamento` (and of its check) from the fields."""
+    def pedido(self) -> PedidoPagamento:
+        """The request of `registrar_pagamento` (and of its check) from the fields."""
+        from secretaria.services.execucao import PedidoPagamento
+
         situacao = self.situacao.currentData()
         valor = self.valor_pago.valor_ou_erro("valor_pago", "o valor pago") if situacao == "pago" else None
-        return {
-            "auto_id": self.caso.id,
-            "situacao": situacao,
-            "data": self.data_obrigatoria(self.data, "data", "a data"),
-            "valor_pago": valor,
-            "guia": self.guia.text(),
-            "versao": self.caso.pagamento.versao if self.caso.pagamento else None,
-        }
+        return PedidoPagamento(
+            auto_id=self.caso.id,
+            situacao=situacao,
+            data=self.data_obrigatoria(self.data, "data", "a data"),
+            valor_pago=valor,
+            guia=self.guia.text(),
+            versao=self.caso.pagamento.versao if self.caso.pagamento else None,
+        )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_pagamento
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_pagamento
 
-        verificar_pagamento(sessao, self.ator, **self.pedido())
+        conferir_pagamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.execucao import registrar_pagamento
 
         situacao = self.situacao.currentData()
-        registrar_pagamento(self.uow, self.ator, **self.pedido())
+        registrar_pagamento(self.uow, self.ator, self.pedido())
         if situacao == "pago":
             return "Pagamento registrado. A exigência do art. 8º continua em acompanhamento."
         return "Multa inscrita em dívida ativa."
@@ -1311,19 +1331,21 @@ class DialogoCancelar(DialogoAto):
     def confirmacao(self) -> str:
         return f"Cancelar o auto nº {self.caso.numero_formatado}? Esta ação não pode ser desfeita."
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `cancelar_auto` (and of its check) from the fields."""
-        return {"auto_id": self.caso.id, "motivo": self.motivo.texto(), "versao": self.caso.versao}
+    def pedido(self) -> PedidoCancelamento:
+        """The request of `cancelar_auto` (and of its check) from the fields."""
+        from secretaria.services.autos import PedidoCancelamento
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.autos import verificar_cancelamento
+        return PedidoCancelamento(auto_id=self.caso.id, motivo=self.motivo.texto(), versao=self.caso.versao)
 
-        verificar_cancelamento(sessao, self.ator, **self.pedido())
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.autos import conferir_cancelamento
+
+        conferir_cancelamento(sessao, self.ator, self.pedido())
 
     def executar(self) -> str:
         from secretaria.services.autos import cancelar_auto
 
-        cancelar_auto(self.uow, self.ator, **self.pedido())
+        cancelar_auto(self.uow, self.ator, self.pedido())
         return f"Auto nº {self.caso.numero_formatado} cancelado."
 
 
@@ -1549,24 +1571,26 @@ class DialogoRetificacao(DialogoAto):
             "reaberto."
         )
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `retificar_auto` (and of its check) from the fields."""
-        return {
-            "auto_id": self.caso.id,
-            "alteracoes": self._alteracoes(estrito=True),
-            "motivo": self.motivo.texto(),
-            "versao": self.caso.versao,
-        }
+    def pedido(self) -> PedidoRetificacao:
+        """The request of `retificar_auto` (and of its check) from the fields."""
+        from secretaria.services.retificacoes import PedidoRetificacao
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.retificacoes import verificar_retificacao
+        return PedidoRetificacao(
+            auto_id=self.caso.id,
+            alteracoes=self._alteracoes(estrito=True),
+            motivo=self.motivo.texto(),
+            versao=self.caso.versao,
+        )
 
-        verificar_retificacao(sessao, self.ator, **self.pedido())
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.retificacoes import conferir_retificacao
+
+        conferir_retificacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> Any:
         from secretaria.services.retificacoes import retificar_auto
 
-        return retificar_auto(self.uow, self.ator, **self.pedido())
+        return retificar_auto(self.uow, self.ator, self.pedido())
 
     def _executado(self, resumo: Any) -> None:
         """The termo stands: its PDF is issued off the GUI thread (this dialog blocked meanwhile), then the
@@ -1576,7 +1600,7 @@ class DialogoRetificacao(DialogoAto):
         contexto = self.contexto
 
         def emitir(_progresso: Progresso) -> str:
-            # What the papers need was checked before the confirmation (`verificar_retificacao`); a
+            # What the papers need was checked before the confirmation (`conferir_retificacao`); a
             # failure here is the rare data changed meanwhile: the termo stands, its papers can be issued
             # again from the Documentos tab.
             try:
@@ -1697,32 +1721,41 @@ class DialogoRevisaoSancao(DialogoAto):
             "Ele recebe o próximo número do ano, não pode ser desfeito e é notificado à operadora."
         )
 
-    def pedido(self) -> dict[str, Any]:
+    def pedido(self) -> PedidoRevisao | PedidoManutencao:
+        """The request of `revisar_sancao`, or of `manter_sancao` (and of their checks), from the fields."""
+        from secretaria.services.revisao_sancao import PedidoManutencao, PedidoRevisao
+
         if self.escolha.currentData() == "manter":
-            return {"revisao_id": self.revisao_id, "fundamentacao": self.fundamentacao.texto()}
+            return PedidoManutencao(revisao_id=self.revisao_id, fundamentacao=self.fundamentacao.texto())
         multa, dias = self.penalidade.valores()
-        return {
-            "revisao_id": self.revisao_id,
-            "multa_ur": multa,
-            "suspensao_dias": dias,
-            "fundamentacao": self.fundamentacao.texto(),
-        }
+        return PedidoRevisao(
+            revisao_id=self.revisao_id,
+            multa_ur=multa,
+            suspensao_dias=dias,
+            fundamentacao=self.fundamentacao.texto(),
+        )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.revisao_sancao import verificar_manutencao, verificar_revisao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.revisao_sancao import (
+            PedidoManutencao,
+            conferir_manutencao,
+            conferir_revisao_sancao,
+        )
 
-        if self.escolha.currentData() == "manter":
-            verificar_manutencao(sessao, self.ator, **self.pedido())
+        pedido = self.pedido()
+        if isinstance(pedido, PedidoManutencao):
+            conferir_manutencao(sessao, self.ator, pedido)
         else:
-            verificar_revisao(sessao, self.ator, **self.pedido())
+            conferir_revisao_sancao(sessao, self.ator, pedido)
 
     def executar(self) -> str:
         from secretaria.services.documentos import emitir_documento
-        from secretaria.services.revisao_sancao import manter_sancao, revisar_sancao
+        from secretaria.services.revisao_sancao import PedidoManutencao, manter_sancao, revisar_sancao
 
-        if self.escolha.currentData() == "manter":
-            return manter_sancao(self.uow, self.ator, **self.pedido()).mensagem
-        resumo = revisar_sancao(self.uow, self.ator, **self.pedido())
+        pedido = self.pedido()
+        if isinstance(pedido, PedidoManutencao):
+            return manter_sancao(self.uow, self.ator, pedido).mensagem
+        resumo = revisar_sancao(self.uow, self.ator, pedido)
         try:  # its needs were checked before the confirmation; only data changed meanwhile fails here
             emitir_documento(self.uow, self.ator, tipo="revisao", revisao_id=resumo.id)
         except ErroDominio as erro:

@@ -32,7 +32,12 @@ from PySide6.QtWidgets import (
 from secretaria import relogio
 from secretaria.codigos import ResultadoCassacao
 from secretaria.lei.formato import formatar_data
-from secretaria.services.execucao import CassacaoDetalhe, EventoCassacao
+from secretaria.services.execucao import (
+    CassacaoDetalhe,
+    EventoCassacao,
+    PedidoDecisaoCassacao,
+    PedidoInstauracao,
+)
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.modelo_tabela import ColunaTabela, FonteEmMemoria, LinhaTabela, ModeloTabela
 from secretaria.ui.processo.atos import DialogoRegistro
@@ -108,19 +113,19 @@ class DialogoInstaurarCassacao(_DialogoCassacao):
         # The question mark never follows the name ("… Ltda.?").
         return f"Instaurar o procedimento de cassação da permissão?\n\nPermissionária: {self.operadora_nome}"
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `instaurar_cassacao` (and of its check) from the fields."""
-        return {"operadora_id": self.operadora_id, "data": self._dia(), "motivo": self.motivo.texto()}
+    def pedido(self) -> PedidoInstauracao:
+        """The request of `instaurar_cassacao` (and of its check) from the fields."""
+        return PedidoInstauracao(operadora_id=self.operadora_id, data=self._dia(), motivo=self.motivo.texto())
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_instauracao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_instauracao
 
-        verificar_instauracao(sessao, self.ator, **self.pedido())
+        conferir_instauracao(sessao, self.ator, self.pedido())
 
     def executar(self) -> int:
         from secretaria.services.execucao import instaurar_cassacao
 
-        return instaurar_cassacao(self.uow, self.ator, **self.pedido())
+        return instaurar_cassacao(self.uow, self.ator, self.pedido())
 
 
 class _DialogoDoProcedimento(_DialogoCassacao):
@@ -200,25 +205,25 @@ class DialogoDecidirCassacao(_DialogoDoProcedimento):
             )
         return "Arquivar o procedimento de cassação?"
 
-    def pedido(self) -> dict[str, Any]:
-        """The arguments of `decidir_cassacao` (and of its check) from the fields."""
-        return {
-            "cassacao_id": self.cassacao_id,
-            "data": self._dia(),
-            "resultado": self.resultado.currentData(),
-            "fundamentacao": self.fundamentacao.texto(),
-            "versao": self.versao,
-        }
+    def pedido(self) -> PedidoDecisaoCassacao:
+        """The request of `decidir_cassacao` (and of its check) from the fields."""
+        return PedidoDecisaoCassacao(
+            cassacao_id=self.cassacao_id,
+            data=self._dia(),
+            resultado=self.resultado.currentData(),
+            fundamentacao=self.fundamentacao.texto(),
+            versao=self.versao,
+        )
 
-    def verificar(self, sessao: Any) -> None:
-        from secretaria.services.execucao import verificar_decisao_cassacao
+    def conferir(self, sessao: Any) -> None:
+        from secretaria.services.execucao import conferir_decisao_cassacao
 
-        verificar_decisao_cassacao(sessao, self.ator, **self.pedido())
+        conferir_decisao_cassacao(sessao, self.ator, self.pedido())
 
     def executar(self) -> None:
         from secretaria.services.execucao import decidir_cassacao
 
-        decidir_cassacao(self.uow, self.ator, **self.pedido())
+        decidir_cassacao(self.uow, self.ator, self.pedido())
         return None
 
 

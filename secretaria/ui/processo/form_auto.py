@@ -43,8 +43,8 @@ from secretaria.services.autos import (
     DadosTestemunha,
     NovoAuto,
     anexar_evidencia,
+    conferir_lavratura,
     lavrar_auto,
-    verificar_lavratura,
 )
 from secretaria.services.base import ErroDominio
 from secretaria.services.rotulos import com_preposicao
@@ -569,7 +569,7 @@ class DialogoAuto(DialogoFormulario):
             self.form.mostrar_erro(erro)
 
     def lavrar(self) -> None:
-        """Check the form and run the service's checks (`verificar_lavratura`, nothing written), then ask for
+        """Check the form and run the service's checks (`conferir_lavratura`, nothing written), then ask for
         confirmation (the number cannot be taken back), then save."""
         self.adiador.executar_agora()
         self.form.limpar_erros()
@@ -577,7 +577,7 @@ class DialogoAuto(DialogoFormulario):
         try:
             dados = self._montar()
             with self.contexto.banco.leitura() as sessao:
-                verificar_lavratura(sessao, self.contexto.ator, dados)
+                conferir_lavratura(sessao, self.contexto.ator, dados)
         except ErroDominio as erro:
             self._mostrar_erro(erro)
             return

@@ -231,7 +231,7 @@ class DialogoArquivarRepresentacao(DialogoFormulario):
     def arquivar(self) -> None:
         """Check everything the service will (a filed or drawn-up petition, a day before its receipt, the
         role), then ask: the filing cannot be undone, so a refusal never comes after the confirmation."""
-        from secretaria.services.representacoes import verificar_arquivamento
+        from secretaria.services.representacoes import conferir_arquivamento
 
         self.form.limpar_erros()
         if not self.motivo.texto().strip():
@@ -240,7 +240,7 @@ class DialogoArquivarRepresentacao(DialogoFormulario):
         try:
             dia = self.data.data_ou_erro("data", "a data do arquivamento")
             with self.contexto.banco.leitura() as s:
-                verificar_arquivamento(
+                conferir_arquivamento(
                     s,
                     self.contexto.ator,
                     representacao_id=self.representacao_id,

@@ -118,13 +118,21 @@ def fechar_todas() -> None:
         caixa.reject()
 
 
+_antes_de_procurar: list[Callable[[], object]] = []
+
+
+def antes_de_procurar_caixa(funcao: Callable[[], object]) -> None:
+    """Run `funcao` whenever `caixa_aberta` is about to look for the open box. `tarefas` puts its wait for
+    the background tasks here (it shows its refusals with this module, so this module cannot import it)."""
+    _antes_de_procurar.append(funcao)
+
+
 def caixa_aberta(*, aguardar: bool = True) -> QMessageBox | None:
     """The message box open now, if any (the newest one): what a test answers. Unless `aguardar=False`,
     background tasks are first let finish (`tarefas.aguardar_tarefas`): the box their end opens is there."""
     if aguardar:
-        from secretaria.ui.widgets.tarefas import aguardar_tarefas
-
-        aguardar_tarefas()
+        for funcao in _antes_de_procurar:
+            funcao()
     caixas = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
     return caixas[-1] if caixas else None
 

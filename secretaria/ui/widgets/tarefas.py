@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from secretaria.db import BancoOcupado, ErroBanco
 from secretaria.services.base import Cancelado, ErroDominio
+from secretaria.ui.widgets import mensagens
 from secretaria.ui.widgets.espera_banco import aguardando_banco
 
 _log = logging.getLogger(__name__)
@@ -258,8 +259,6 @@ def em_segundo_plano(
     `ao_cancelar`. With `chave`, a second call for the same key while the first runs is refused with a
     message (and returns None): an act on the same record never runs twice at once. `modal`: the progress
     dialog blocks its window meanwhile (a save from a form, whose fields the work reads)."""
-    from secretaria.ui.widgets import mensagens
-
     if chave is not None and chave in _ocupados:
         mensagens.avisar_erro(
             parent,
@@ -343,3 +342,6 @@ def aguardar_tarefas(limite_ms: int = 60_000) -> bool:
         QTimer.singleShot(10, laco.quit)
         laco.exec()
     return True
+
+
+mensagens.antes_de_procurar_caixa(aguardar_tarefas)
