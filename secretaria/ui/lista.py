@@ -859,6 +859,16 @@ class FonteLista:
             )
         return [self._linha(r) for r in linhas]
 
+    def contar_e_buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, quantidade: int
+    ) -> tuple[int, Sequence[LinhaTabela]]:
+        """A new search: the count and the first `quantidade` rows in one read (`listas.pagina_e_total`)."""
+        with self.banco.leitura() as sessao:
+            total, linhas = self._listas.pagina_e_total(
+                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), quantidade
+            )
+        return total, [self._linha(r) for r in linhas]
+
     def iterar(self, filtro: FiltroTabela, ordem: Ordem) -> Iterator[LinhaTabela]:
         with self.banco.leitura() as sessao:
             for r in self._listas.exportar_linhas(

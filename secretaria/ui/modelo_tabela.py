@@ -248,6 +248,10 @@ class ModeloTabela(QAbstractTableModel):
         fonte, ordem, bloco = self._fonte, self._ordem, self._bloco
 
         def consultar() -> Consulta:
+            contar_e_buscar = getattr(fonte, "contar_e_buscar", None)
+            if contar_e_buscar is not None:  # one read for both (FonteLista: the search's ids read once)
+                total, linhas = contar_e_buscar(filtro, ordem, bloco)
+                return Consulta(filtro, ordem, max(0, int(total)), tuple(linhas))
             total = max(0, int(fonte.contar(filtro)))
             primeiras = tuple(fonte.buscar(filtro, ordem, 0, bloco)) if total else ()
             return Consulta(filtro, ordem, total, primeiras)

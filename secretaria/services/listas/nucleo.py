@@ -287,10 +287,12 @@ class _Consulta:
         return self.busca_ids(palavras[0], _sem_acento(palavras[0]) or "")
 
     def condicoes(  # noqa: C901 (one clause per filter field)
-        self, filtro: Filtro, sondar: bool = False
+        self, filtro: Filtro, sondar: bool = False, achados: sa.Select[Any] | None = None
     ) -> list[sa.ColumnElement[bool]]:
+        """The WHERE clauses of `filtro`. `achados`: the ids of the one-word search already at hand (a CTE
+        the caller reads twice), used instead of `ids_buscados`."""
         conds: list[sa.ColumnElement[bool]] = []
-        ids = self.ids_buscados(filtro)
+        ids = achados if achados is not None else self.ids_buscados(filtro)
         if ids is None:
             pass
         elif not sondar:
@@ -348,10 +350,12 @@ class _Consulta:
             clausulas.append(self.id_.asc() if crescente else self.id_.desc())
         return chave, clausulas
 
-    def select_ids(self, filtro: Filtro, ordem: Ordem | None) -> sa.Select[Any]:
+    def select_ids(
+        self, filtro: Filtro, ordem: Ordem | None, achados: sa.Select[Any] | None = None
+    ) -> sa.Select[Any]:
         chave, clausulas = self.ordenacao(ordem)
         origem = self.origens_ordem.get(chave, self.origem if self.origens_ordem is _TODAS else self.base)
-        condicoes = self.condicoes(filtro, sondar=chave in self.ordens_sondadas)
+        condicoes = self.condicoes(filtro, sondar=chave in self.ordens_sondadas, achados=achados)
         return sa.select(self.id_).select_from(origem).where(*condicoes).order_by(*clausulas)
 
     def select_linhas(self) -> sa.Select[Any]:
