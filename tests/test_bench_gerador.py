@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from bench import gerador
-from secretaria.demo.cidade import Escala
+from secretaria.demo.cidade import ESCALA_BENCH, Escala
 from secretaria.demo.conferencia import conferir_cidade
 from secretaria.models import AutoInfracao, Decisao, Operadora, Suspensao
 
@@ -84,7 +84,7 @@ def test_cache_reusado_so_quando_confere(tmp_path: Path) -> None:
 def test_escala_da_cidade_por_numero_de_autos() -> None:
     """`bench/run --escala N`: the default size is the default city; 2,000,000 autos are ten times its
     registries over twenty years; each size is cached apart."""
-    assert gerador.escala_para(gerador.AUTOS_PADRAO) is gerador.ESCALA_BENCH
+    assert gerador.escala_para(gerador.AUTOS_PADRAO) is ESCALA_BENCH
     grande = gerador.escala_para(2_000_000)
     assert (grande.operadoras, grande.veiculos, grande.empregados, grande.anos) == (200, 15_000, 60_000, 20)
     assert grande.autos + grande.autos_mes_pico == 2_000_000
