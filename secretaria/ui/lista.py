@@ -859,6 +859,16 @@ class FonteLista:
             )
         return [self._linha(r) for r in linhas]
 
+    def buscar_com_total(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int, total: int
+    ) -> Sequence[LinhaTabela]:
+        """`buscar` knowing the count on screen: a block near the end is read from the end (`listas.pagina`)."""
+        with self.banco.leitura() as sessao:
+            linhas = self._listas.pagina(
+                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), inicio, quantidade, total
+            )
+        return [self._linha(r) for r in linhas]
+
     def contar_e_buscar(
         self, filtro: FiltroTabela, ordem: Ordem, quantidade: int
     ) -> tuple[int, Sequence[LinhaTabela]]:

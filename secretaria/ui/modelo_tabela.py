@@ -387,7 +387,12 @@ class ModeloTabela(QAbstractTableModel):
         if bloco is not None:
             self._cache.move_to_end(numero)
             return bloco
-        bloco = tuple(self._fonte.buscar(self._filtro, self._ordem, numero * self._bloco, self._bloco))
+        inicio = numero * self._bloco
+        com_total = getattr(self._fonte, "buscar_com_total", None)  # FonteLista: the end read from the end
+        if com_total is not None:
+            bloco = tuple(com_total(self._filtro, self._ordem, inicio, self._bloco, self._total))
+        else:
+            bloco = tuple(self._fonte.buscar(self._filtro, self._ordem, inicio, self._bloco))
         self._cache[numero] = bloco
         while len(self._cache) > self._max_blocos:
             self._cache.popitem(last=False)

@@ -338,22 +338,31 @@ class _Consulta:
             conds.extend(self.extras(filtro))
         return conds
 
-    def ordenacao(self, ordem: Ordem | None) -> tuple[str, list[Expr]]:
+    def ordenacao(self, ordem: Ordem | None, inverter: bool = False) -> tuple[str, list[Expr]]:
+        """The ORDER BY of `ordem`; `inverter`: its exact reverse (the blanks a key puts last come first), to
+        read the end of a list from its own end."""
         chave, crescente = ordem or self.definicao.ordem_padrao
         if chave not in self.ordens:
             raise ErroDominio(f"Não é possível ordenar a lista {self.definicao.titulo} por “{chave}”.")
+        sobe = crescente != inverter
         clausulas: list[Expr] = []
         for k in self.ordens[chave]:
-            e = k.expr.asc() if crescente else k.expr.desc()
-            clausulas.append(e.nulls_last() if k.anulavel else e)
+            e = k.expr.asc() if sobe else k.expr.desc()
+            if k.anulavel:
+                e = e.nulls_first() if inverter else e.nulls_last()
+            clausulas.append(e)
         if chave not in self.unicas:
-            clausulas.append(self.id_.asc() if crescente else self.id_.desc())
+            clausulas.append(self.id_.asc() if sobe else self.id_.desc())
         return chave, clausulas
 
     def select_ids(
-        self, filtro: Filtro, ordem: Ordem | None, achados: sa.Select[Any] | None = None
+        self,
+        filtro: Filtro,
+        ordem: Ordem | None,
+        achados: sa.Select[Any] | None = None,
+        inverter: bool = False,
     ) -> sa.Select[Any]:
-        chave, clausulas = self.ordenacao(ordem)
+        chave, clausulas = self.ordenacao(ordem, inverter)
         origem = self.origens_ordem.get(chave, self.origem if self.origens_ordem is _TODAS else self.base)
         condicoes = self.condicoes(filtro, sondar=chave in self.ordens_sondadas, achados=achados)
         return sa.select(self.id_).select_from(origem).where(*condicoes).order_by(*clausulas)
