@@ -1016,7 +1016,7 @@ def medir_janela(
 def _medir_copia_cancelada(janela: Any, contexto: Any, medidor: Congelamento, pasta: Path) -> list[Resultado]:
     """The backup from the window, Cancelar pressed once the bar has moved three times: the seconds from the
     click until the copy has stopped and nothing is left in the folder."""
-    from PySide6.QtWidgets import QProgressDialog
+    from PySide6.QtWidgets import QProgressDialog, QPushButton
 
     from secretaria.ui.janela_principal import fazer_copia_de_seguranca
     from secretaria.ui.widgets.tarefas import Tarefa
@@ -1035,8 +1035,9 @@ def _medir_copia_cancelada(janela: Any, contexto: Any, medidor: Congelamento, pa
             if valor > 0 and (not valores or valores[-1] != valor):
                 valores.append(valor)
             if len(valores) >= 3:
+                botao = next(b for b in dialogos[-1].findChildren(QPushButton) if b.text() == "Cancelar")
                 cancelada.append(time.perf_counter())
-                dialogos[-1].cancel()
+                botao.click()  # as the user does (QProgressDialog.cancel() would only hide the dialog)
         return bool(cancelada) and not Tarefa._em_andamento
 
     try:
