@@ -875,7 +875,11 @@ class FonteLista:
         """A new search: the count and the first `quantidade` rows in one read (`listas.pagina_e_total`)."""
         with self.banco.leitura() as sessao:
             total, linhas = self._listas.pagina_e_total(
-                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), quantidade
+                sessao,
+                self.nome,
+                self.filtro_servico(filtro),
+                ordem=self._ordem(ordem),
+                quantidade=quantidade,
             )
         return total, [self._linha(r) for r in linhas]
 

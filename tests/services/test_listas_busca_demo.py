@@ -57,12 +57,13 @@ def test_busca_nova_da_exatamente_o_que_contar_e_pagina_dao(demo: Banco) -> None
             ):
                 total = listas.contar(s, "autos", filtro)
                 esperado = (total, listas.pagina(s, "autos", filtro, ordem, 0, 200))
-                assert listas.pagina_e_total(s, "autos", filtro, ordem, 200) == esperado, (palavra, ordem)
+                lido = listas.pagina_e_total(s, "autos", filtro, ordem=ordem, quantidade=200)
+                assert lido == esperado, (palavra, ordem)
                 achou += total > 0
             for lista in ("operadoras", "veiculos"):
                 filtro = Filtro(texto=palavra)
                 esperado = (listas.contar(s, lista, filtro), listas.pagina(s, lista, filtro, None, 0, 50))
-                assert listas.pagina_e_total(s, lista, filtro, None, 50) == esperado, (lista, palavra)
+                assert listas.pagina_e_total(s, lista, filtro, quantidade=50) == esperado, (lista, palavra)
     assert achou >= 2 * len(palavras)  # most words find autos: the comparison is not between empty lists
 
 

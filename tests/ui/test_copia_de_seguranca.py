@@ -24,11 +24,12 @@ from secretaria.ui.widgets import arquivos, mensagens
 from secretaria.ui.widgets.tarefas import Tarefa, aguardar_tarefas
 
 PASTA_PNG = Path("/tmp/h31")
+Cenario = tuple[Contexto, Path]
 VERIFICANDO = "Verificando a integridade da cópia…"
 
 
 @pytest.fixture
-def cenario(banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Contexto, Path]:
+def cenario(banco_sqlite: Banco, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cenario:
     """A database of some hundred pages, copied a few pages per step, into an empty folder."""
     with banco_sqlite.engine.begin() as conn:
         linhas = [{"chave": f"bench_{i}", "valor": "x" * 3000} for i in range(300)]
@@ -74,18 +75,20 @@ def trava(monkeypatch: pytest.MonkeyPatch) -> Iterator[Trava]:
     aguardar_tarefas()
 
 
+def _copiar(qtbot: QtBot, contexto: Contexto) -> tuple[QWidget, QProgressDialog | None]:
+    """The backup started from a window, as the menu does; its progress dialog, once there is one."""
+    janela = _janela(qtbot)
+    fazer_copia_de_seguranca(janela, contexto)
+    dialogos = janela.findChildren(QProgressDialog)
+    return janela, dialogos[0] if len(dialogos) == 1 else None
+
+
 def _janela(qtbot: QtBot) -> QWidget:
     janela = QWidget()
     qtbot.addWidget(janela)
     janela.resize(900, 600)
     janela.show()
     return janela
-
-
-def _dialogo(janela: QWidget) -> QProgressDialog:
-    dialogos = janela.findChildren(QProgressDialog)
-    assert len(dialogos) == 1
-    return dialogos[0]
 
 
 def _cancelar(qtbot: QtBot, dialogo: QProgressDialog) -> None:
@@ -99,16 +102,13 @@ def _nada_na_pasta(destino: Path) -> None:
 
 
 def test_barra_anda_e_cancelar_na_copia_das_paginas_nao_deixa_nada(
-    qtbot: QtBot,
-    cenario: tuple[Contexto, Path],
-    trava: Trava,
+    qtbot: QtBot, cenario: Cenario, trava: Trava
 ) -> None:
     contexto, destino = cenario
     chamadas = trava.chamadas
     trava.parar = lambda _f, _t, _e, n: n == 4
-    janela = _janela(qtbot)
-    fazer_copia_de_seguranca(janela, contexto)
-    dialogo = _dialogo(janela)
+    _, dialogo = _copiar(qtbot, contexto)
+    assert dialogo is not None
     valores: set[int] = set()
 
     def tres_passos_mostrados() -> bool:
@@ -130,17 +130,14 @@ def test_barra_anda_e_cancelar_na_copia_das_paginas_nao_deixa_nada(
 
 
 def test_cancelar_na_verificacao_interrompe_e_nao_deixa_nada(
-    qtbot: QtBot,
-    cenario: tuple[Contexto, Path],
-    trava: Trava,
+    qtbot: QtBot, cenario: Cenario, trava: Trava
 ) -> None:
     contexto, destino = cenario
     chamadas = trava.chamadas
     # The check's second report comes from inside PRAGMA integrity_check (SQLite's progress handler).
     trava.parar = lambda _f, _t, _e, _n: [c[2] for c in chamadas].count(VERIFICANDO) == 2
-    janela = _janela(qtbot)
-    fazer_copia_de_seguranca(janela, contexto)
-    dialogo = _dialogo(janela)
+    _, dialogo = _copiar(qtbot, contexto)
+    assert dialogo is not None
     qtbot.waitUntil(lambda: dialogo.labelText() == VERIFICANDO, timeout=30_000)
     assert dialogo.maximum() == 0  # a busy bar: SQLite does not say how long the check takes
     assert destino.exists()  # the pages are copied
@@ -153,15 +150,10 @@ def test_cancelar_na_verificacao_interrompe_e_nao_deixa_nada(
     _nada_na_pasta(destino)
 
 
-def test_copia_completa_pela_janela_e_verificada(
-    qtbot: QtBot,
-    cenario: tuple[Contexto, Path],
-    trava: Trava,
-) -> None:
+def test_copia_completa_pela_janela_e_verificada(qtbot: QtBot, cenario: Cenario, trava: Trava) -> None:
     contexto, destino = cenario
     chamadas = trava.chamadas
-    janela = _janela(qtbot)
-    fazer_copia_de_seguranca(janela, contexto)
+    _copiar(qtbot, contexto)
     assert aguardar_tarefas()
     caixa = mensagens.caixa_aberta()
     assert caixa is not None and "verificação de integridade: ok" in caixa.text()

@@ -137,6 +137,11 @@ def pagina(
     else:
         stmt = consulta.select_ids(filtro or Filtro(), ordem).offset(inicio).limit(quantidade)
         ids = list(sessao.scalars(stmt))
+    return _linhas_dos_ids(sessao, consulta, ids)
+
+
+def _linhas_dos_ids(sessao: so.Session, consulta: _Consulta, ids: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows of `ids`, joined, in that order."""
     if not ids:
         return []
     linhas = {r[0]: r for r in sessao.execute(consulta.select_linhas().where(consulta.id_.in_(ids)))}
@@ -147,6 +152,7 @@ def pagina_e_total(
     sessao: so.Session,
     lista: str,
     filtro: Filtro | None = None,
+    *,
     ordem: Ordem | None = None,
     quantidade: int = 200,
 ) -> tuple[int, list[tuple[Any, ...]]]:
@@ -173,10 +179,7 @@ def pagina_e_total(
     lidas = sessao.execute(janela.limit(quantidade)).all()
     if not lidas:
         return 0, []
-    total = int(lidas[0][1])
-    ordem_ids = [r[0] for r in lidas]
-    linhas = {r[0]: r for r in sessao.execute(consulta.select_linhas().where(consulta.id_.in_(ordem_ids)))}
-    return total, [consulta.montar(linhas[i]) for i in ordem_ids if i in linhas]
+    return int(lidas[0][1]), _linhas_dos_ids(sessao, consulta, [r[0] for r in lidas])
 
 
 def exportar_linhas(
