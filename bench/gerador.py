@@ -1,17 +1,22 @@
 """The benchmark's large city: 20 operators, 1,500 vehicles, 6,000 employees, 200,000 autos over ten years.
 
+`--escala N` makes a city of about N autos instead (`escala_para`): the registries grow with N (2,000,000 autos:
+200 operators, 15,000 vehicles, 60,000 employees, twenty years), cached like the default one in a file and a
+PostgreSQL database of its own (`cidade_N.sqlite`, `secretaria_bench_N`).
+
 The same generator as the demo (`secretaria.demo.cidade`), at `ESCALA_BENCH`. Generating takes minutes, so
 the result is cached: a SQLite file beside this script (`bench/cidade_grande.sqlite`, git-ignored) and the
 PostgreSQL database `secretaria_bench`. A cached database is reused while its marker (the generator's
 version, seed and scale, in `configuracao`) matches; `--recriar` forces a new one.
 
-    .venv/bin/python bench/gerador.py [--sqlite] [--pg] [--recriar]
+    .venv/bin/python bench/gerador.py [--sqlite] [--pg] [--recriar] [--escala N]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -45,6 +50,46 @@ PG_SERVIDOR = os.environ.get("SECRETARIA_BENCH_PG", "postgresql+psycopg://postgr
 URL_PG = f"{PG_SERVIDOR}/{os.environ.get('SECRETARIA_BENCH_PG_BANCO', 'secretaria_bench')}"
 
 Progresso = Callable[[int, int, str], None]
+AUTOS_PADRAO = ESCALA_BENCH.autos + ESCALA_BENCH.autos_mes_pico
+"""The default city's autos (the scripted chains add a few more)."""
+
+
+def escala_para(autos: int) -> Escala:
+    """A city of about `autos` autos, its registries in the default city's proportions: ten times the autos,
+    ten times the operators, lines, vehicles, employees and inspectors, and ten more years (2,000,000 autos:
+    200 operators, 15,000 vehicles, 60,000 employees, twenty years). Smaller cities keep ten years."""
+    if autos == AUTOS_PADRAO:
+        return ESCALA_BENCH
+    if autos < 1_000:
+        raise ValueError("a escala mínima é de 1.000 autos")
+    f = autos / AUTOS_PADRAO
+    b = ESCALA_BENCH
+
+    def vezes(n: int, minimo: int) -> int:
+        return max(minimo, round(n * f))
+
+    pico = vezes(b.autos_mes_pico, 0)
+    return Escala(
+        operadoras=vezes(b.operadoras, 3),
+        linhas=vezes(b.linhas, 6),
+        veiculos=vezes(b.veiculos, 40),
+        empregados=vezes(b.empregados, 120),
+        fiscais=vezes(b.fiscais, 4),
+        autos=autos - pico,
+        anos=b.anos + max(0, round(b.anos * math.log10(f))) if f > 1 else b.anos,
+        cadeias=vezes(b.cadeias, 3),
+        autos_mes_pico=pico,
+    )
+
+
+def urls_para(autos: int) -> tuple[str, str]:
+    """(SQLite URL, PostgreSQL URL) of the cached city of `autos` autos: the default city's own for the
+    default size, else a file and a database named after the size."""
+    if autos == AUTOS_PADRAO:
+        return URL_SQLITE, URL_PG
+    arquivo = ARQUIVO_SQLITE.with_name(f"cidade_{autos}.sqlite")
+    banco = os.environ.get("SECRETARIA_BENCH_PG_BANCO", "secretaria_bench")
+    return url_sqlite(arquivo), f"{PG_SERVIDOR}/{banco}_{autos}"
 
 
 def marcador(banco: Banco) -> dict[str, object] | None:
@@ -138,11 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sqlite", action="store_true", help="só o SQLite")
     p.add_argument("--pg", action="store_true", help="só o PostgreSQL")
     p.add_argument("--recriar", action="store_true", help="gera de novo mesmo com cache válido")
+    p.add_argument("--escala", type=int, default=AUTOS_PADRAO, help="autos da cidade (padrão: 200.000)")
     args = p.parse_args(argv)
-    urls = [u for u, sel in ((URL_SQLITE, args.sqlite), (URL_PG, args.pg)) if sel] or [URL_SQLITE, URL_PG]
+    escala = escala_para(args.escala)
+    url_sqlite_, url_pg = urls_para(args.escala)
+    urls = [u for u, sel in ((url_sqlite_, args.sqlite), (url_pg, args.pg)) if sel] or [url_sqlite_, url_pg]
     for url in urls:
-        print(f"{sa.make_url(url).render_as_string(hide_password=True)}:", file=sys.stderr)
-        banco, hoje, segundos = preparar(url, recriar=args.recriar, progresso=progresso_terminal)
+        print(f"{sa.make_url(url).render_as_string(hide_password=True)}: {escala.rotulo}", file=sys.stderr)
+        banco, hoje, segundos = preparar(url, escala, recriar=args.recriar, progresso=progresso_terminal)
         with banco.leitura() as s:
             n = s.execute(sa.text("SELECT count(*) FROM auto_infracao")).scalar()
         banco.fechar()

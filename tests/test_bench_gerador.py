@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from bench import gerador
-from secretaria.demo.cidade import Escala
+from secretaria.demo.cidade import ESCALA_BENCH, Escala
 from secretaria.demo.conferencia import conferir_cidade
 from secretaria.models import AutoInfracao, Decisao, Operadora, Suspensao
 
@@ -79,3 +79,20 @@ def test_cache_reusado_so_quando_confere(tmp_path: Path) -> None:
             assert s.scalar(sa.select(sa.func.count()).select_from(AutoInfracao)) == 150
     finally:
         banco.fechar()
+
+
+def test_escala_da_cidade_por_numero_de_autos() -> None:
+    """`bench/run --escala N`: the default size is the default city; 2,000,000 autos are ten times its
+    registries over twenty years; each size is cached apart."""
+    assert gerador.escala_para(gerador.AUTOS_PADRAO) is ESCALA_BENCH
+    grande = gerador.escala_para(2_000_000)
+    assert (grande.operadoras, grande.veiculos, grande.empregados, grande.anos) == (200, 15_000, 60_000, 20)
+    assert grande.autos + grande.autos_mes_pico == 2_000_000
+    pequena = gerador.escala_para(20_000)
+    assert pequena.autos + pequena.autos_mes_pico == 20_000 and pequena.anos == 10
+    assert pequena.operadoras == 3  # a tenth of 20, but never fewer than three
+    urls = {gerador.urls_para(n) for n in (gerador.AUTOS_PADRAO, 20_000, 2_000_000)}
+    assert len({u for par in urls for u in par}) == 6
+    assert gerador.urls_para(gerador.AUTOS_PADRAO) == (gerador.URL_SQLITE, gerador.URL_PG)
+    with pytest.raises(ValueError):
+        gerador.escala_para(10)

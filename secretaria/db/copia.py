@@ -7,6 +7,7 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from secretaria.db.falhas import ErroBanco, recusa_do_banco
 from secretaria.db.sqlite import SQLITE_ESPERA_MS
@@ -36,7 +37,7 @@ def copiar_sqlite(
         alvo = sqlite3.connect(destino)
         try:
             _copiar_paginas(fonte, alvo, progresso)
-            resultado = alvo.execute("PRAGMA integrity_check").fetchone()
+            resultado = _verificar_integridade(alvo, progresso)
             faltam = sorted(_objetos(fonte) - _objetos(alvo))
         finally:
             alvo.close()
@@ -61,6 +62,10 @@ def copiar_sqlite(
         )
 
 
+_PAGINAS_POR_PASSO = 1024
+"""Pages the online backup copies between two calls of `progresso` (4 MB of a 4 KB-page file)."""
+
+
 def _copiar_paginas(
     fonte: sqlite3.Connection, alvo: sqlite3.Connection, progresso: Callable[[int, int, str], None] | None
 ) -> None:
@@ -71,8 +76,49 @@ def _copiar_paginas(
     def passo(_estado: int, restantes: int, total: int) -> None:
         progresso(total - restantes, total, "Copiando o banco de dados…")
 
-    fonte.backup(alvo, pages=1024, progress=passo)
-    progresso(1, 1, "Verificando a integridade da cópia…")
+    fonte.backup(alvo, pages=_PAGINAS_POR_PASSO, progress=passo)
+
+
+_TEXTO_VERIFICACAO = "Verificando a integridade da cópia…"
+_PASSOS_SQLITE_POR_AVISO = 200_000
+"""SQLite virtual-machine steps between two calls of the copy's `progresso` during integrity_check (a few
+milliseconds each): the bar keeps moving and Cancelar is heard while a 1 GB copy is checked (about 8 s)."""
+
+
+def _verificar_integridade(
+    alvo: sqlite3.Connection, progresso: Callable[[int, int, str], None] | None
+) -> tuple[Any, ...] | None:
+    """PRAGMA integrity_check of the copy. With `progresso`, the check (whose length SQLite does not tell)
+    reports (0, 0, texto) as it runs, a busy bar, and whatever `progresso` raises (Cancelar) interrupts it
+    and is raised here."""
+    resultado: tuple[Any, ...] | None
+    if progresso is None:
+        resultado = alvo.execute("PRAGMA integrity_check").fetchone()
+        return resultado
+    progresso(0, 0, _TEXTO_VERIFICACAO)
+    interrompido: list[BaseException] = []
+
+    def aviso() -> int:
+        try:
+            progresso(0, 0, _TEXTO_VERIFICACAO)
+        except BaseException as exc:  # Cancelar: SQLite stops the check when the handler answers non-zero
+            interrompido.append(exc)
+            return 1
+        return 0
+
+    alvo.set_progress_handler(aviso, _PASSOS_SQLITE_POR_AVISO)
+    try:
+        resultado = alvo.execute("PRAGMA integrity_check").fetchone()
+    except sqlite3.OperationalError:
+        if interrompido:
+            raise interrompido[0] from None
+        raise
+    finally:
+        alvo.set_progress_handler(None, 0)
+    if interrompido:
+        raise interrompido[0]
+    progresso(1, 1, _TEXTO_VERIFICACAO)
+    return resultado
 
 
 def _conferir_fonte(fonte: sqlite3.Connection, origem: Path) -> None:

@@ -277,10 +277,15 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     a = AutoInfracao
     i = Intimacao
     depois_do_mes = datetime.combine(fim + timedelta(days=1), time(0, 0))
+    # SQLite cannot tell which range is narrower and read every intimação delivered before the month's end
+    # by `ix_intimacao_data` (87 % of them for a month a year back: 0.4 s of CPU on 425,000); a unary "+"
+    # keeps it off that index, so it reads by `ix_intimacao_prazo` only those running at the month's end.
+    postgres = sessao.get_bind().dialect.name == "postgresql"
+    data = i.data if postgres else sa.literal_column(f"+{Intimacao.__tablename__}.data", sa.Date)
     comum = (
         i.sucesso.is_(True),
         i.prazo.is_not(None),
-        i.data <= fim,
+        data <= fim,
         i.prazo >= fim,
         sa.or_(a.cancelado_em.is_(None), a.cancelado_em >= depois_do_mes),
     )

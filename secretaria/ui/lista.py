@@ -856,6 +856,30 @@ class FonteLista:
             )
         return [self._linha(r) for r in linhas]
 
+    def buscar_com_total(
+        self, filtro: FiltroTabela, ordem: Ordem, inicio: int, quantidade: int, total: int
+    ) -> Sequence[LinhaTabela]:
+        """`buscar` knowing the count on screen: a block near the end is read from the end (`listas.pagina`)."""
+        with self.banco.leitura() as sessao:
+            linhas = self._listas.pagina(
+                sessao, self.nome, self.filtro_servico(filtro), self._ordem(ordem), inicio, quantidade, total
+            )
+        return [self._linha(r) for r in linhas]
+
+    def contar_e_buscar(
+        self, filtro: FiltroTabela, ordem: Ordem, quantidade: int
+    ) -> tuple[int, Sequence[LinhaTabela]]:
+        """A new search: the count and the first `quantidade` rows in one read (`listas.pagina_e_total`)."""
+        with self.banco.leitura() as sessao:
+            total, linhas = self._listas.pagina_e_total(
+                sessao,
+                self.nome,
+                self.filtro_servico(filtro),
+                ordem=self._ordem(ordem),
+                quantidade=quantidade,
+            )
+        return total, [self._linha(r) for r in linhas]
+
     def iterar(self, filtro: FiltroTabela, ordem: Ordem) -> Iterator[LinhaTabela]:
         with self.banco.leitura() as sessao:
             for r in self._listas.exportar_linhas(

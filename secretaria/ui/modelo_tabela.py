@@ -248,6 +248,10 @@ class ModeloTabela(QAbstractTableModel):
         fonte, ordem, bloco = self._fonte, self._ordem, self._bloco
 
         def consultar() -> Consulta:
+            contar_e_buscar = getattr(fonte, "contar_e_buscar", None)
+            if contar_e_buscar is not None:  # one read for both (FonteLista: the search's ids read once)
+                total, linhas = contar_e_buscar(filtro, ordem, bloco)
+                return Consulta(filtro, ordem, max(0, int(total)), tuple(linhas))
             total = max(0, int(fonte.contar(filtro)))
             primeiras = tuple(fonte.buscar(filtro, ordem, 0, bloco)) if total else ()
             return Consulta(filtro, ordem, total, primeiras)
@@ -383,7 +387,12 @@ class ModeloTabela(QAbstractTableModel):
         if bloco is not None:
             self._cache.move_to_end(numero)
             return bloco
-        bloco = tuple(self._fonte.buscar(self._filtro, self._ordem, numero * self._bloco, self._bloco))
+        inicio = numero * self._bloco
+        com_total = getattr(self._fonte, "buscar_com_total", None)  # FonteLista: the end read from the end
+        if com_total is not None:
+            bloco = tuple(com_total(self._filtro, self._ordem, inicio, self._bloco, self._total))
+        else:
+            bloco = tuple(self._fonte.buscar(self._filtro, self._ordem, inicio, self._bloco))
         self._cache[numero] = bloco
         while len(self._cache) > self._max_blocos:
             self._cache.popitem(last=False)

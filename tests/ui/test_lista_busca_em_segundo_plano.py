@@ -5,6 +5,7 @@ come, and a quick second search wins over a slow first one still being read."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -15,7 +16,7 @@ from secretaria.services.base import SISTEMA
 from secretaria.services.contas import autenticar, criar_usuario
 from secretaria.ui.contexto import Contexto
 from secretaria.ui.lista import FonteLista, PaginaListaServico
-from secretaria.ui.modelo_tabela import FiltroTabela, normalizar_busca
+from secretaria.ui.modelo_tabela import FiltroTabela, LinhaTabela, Ordem, normalizar_busca
 from secretaria.ui.widgets.tarefas import aguardar_tarefas
 from tests.helpers.fabrica import popular
 
@@ -61,15 +62,17 @@ def test_busca_lenta_nao_prende_a_janela_e_a_segunda_vence(
     princesa = [n for n in todas if "princesa" in normalizar_busca(n)]
     assert princesa
     lenta_comecou, soltar = threading.Event(), threading.Event()
-    contar = FonteLista.contar
+    contar_e_buscar = FonteLista.contar_e_buscar  # a new search's one read (count and first rows)
 
-    def contar_devagar(fonte: FonteLista, filtro: FiltroTabela) -> int:
+    def contar_devagar(
+        fonte: FonteLista, filtro: FiltroTabela, ordem: Ordem, quantidade: int
+    ) -> tuple[int, Sequence[LinhaTabela]]:
         if filtro.texto == "ltda":  # the first search: its reading takes as long as the test says
             lenta_comecou.set()
             assert soltar.wait(10)
-        return contar(fonte, filtro)
+        return contar_e_buscar(fonte, filtro, ordem, quantidade)
 
-    monkeypatch.setattr(FonteLista, "contar", contar_devagar)
+    monkeypatch.setattr(FonteLista, "contar_e_buscar", contar_devagar)
     tiques: list[int] = []
     relogio_da_janela = QTimer(pagina)
     relogio_da_janela.timeout.connect(lambda: tiques.append(1))

@@ -78,6 +78,7 @@ __all__ = [
     "destaque",
     "exportar_linhas",
     "pagina",
+    "pagina_e_total",
     "situacao_operadora_sql",
 ]
 
@@ -116,20 +117,69 @@ def pagina(
     ordem: Ordem | None = None,
     inicio: int = 0,
     quantidade: int = 200,
+    total: int | None = None,
 ) -> list[tuple[Any, ...]]:
-    """Rows `inicio` … `inicio + quantidade - 1` of the list under `filtro`, sorted by `ordem`."""
+    """Rows `inicio` … `inicio + quantidade - 1` of the list under `filtro`, sorted by `ordem`.
+
+    With `total` (the list's count, which the table already holds), a window in the list's second half is
+    read from the end, in the reverse order, and turned round: OFFSET walks the index from where the read
+    starts, so the last rows (a scroll to the end) cost what the first ones do (PostgreSQL: 121 ms → a few)."""
     if inicio < 0 or quantidade < 0:
         raise ValueError("início e quantidade não podem ser negativos")
     consulta = _consulta(sessao, lista)
     # Two steps: the sorted window of ids, joining only what the sort key needs (the sorter then carries
     # ids, not whole rows: 0.65 s → 0.05 s for 200,000 autos sorted by phase); then those rows, joined.
-    ids = list(
-        sessao.scalars(consulta.select_ids(filtro or Filtro(), ordem).offset(inicio).limit(quantidade))
-    )
+    if total is not None and inicio * 2 > total and inicio < total:
+        quantos = min(quantidade, total - inicio)
+        do_fim = total - inicio - quantos
+        stmt = consulta.select_ids(filtro or Filtro(), ordem, inverter=True).offset(do_fim).limit(quantos)
+        ids = list(reversed(list(sessao.scalars(stmt))))
+    else:
+        stmt = consulta.select_ids(filtro or Filtro(), ordem).offset(inicio).limit(quantidade)
+        ids = list(sessao.scalars(stmt))
+    return _linhas_dos_ids(sessao, consulta, ids)
+
+
+def _linhas_dos_ids(sessao: so.Session, consulta: ConsultaLista, ids: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows of `ids`, joined, in that order."""
     if not ids:
         return []
     linhas = {r[0]: r for r in sessao.execute(consulta.select_linhas().where(consulta.id_.in_(ids)))}
     return [consulta.montar(linhas[i]) for i in ids if i in linhas]
+
+
+def pagina_e_total(
+    sessao: so.Session,
+    lista: str,
+    filtro: Filtro | None = None,
+    *,
+    ordem: Ordem | None = None,
+    quantidade: int = 200,
+) -> tuple[int, list[tuple[Any, ...]]]:
+    """`contar` and the first `pagina` at once: what a new search shows.
+
+    A search of one word (`busca_ids`: the union of index reads) with no other filter finds its ids once:
+    a materialized CTE that the count and the sorted window both read, in one query (16,216 autos found for
+    "laranjal" were read twice before, 32,432 index entries each time: half the search's time). Anything
+    else is `contar` then `pagina`."""
+    if quantidade < 0:
+        raise ValueError("quantidade não pode ser negativa")
+    consulta = _consulta(sessao, lista)
+    filtro = filtro or Filtro()
+    ids = consulta.ids_buscados(filtro)
+    if ids is None or consulta.condicoes(replace(filtro, texto="")) or quantidade == 0:
+        total = contar(sessao, lista, filtro)
+        return total, pagina(sessao, lista, filtro, ordem, 0, quantidade) if total else []
+    # UNION, not UNION ALL: the ids once each (an operator's name typed as the infractor finds an auto twice),
+    # so the count reads the CTE as it is and the window's IN list holds half as many.
+    selects = ids.selects if isinstance(ids, sa.CompoundSelect) else [ids]
+    achados = sa.union(*selects).cte("achados").prefix_with("MATERIALIZED")
+    total_ = sa.select(sa.func.count()).select_from(achados).scalar_subquery()
+    janela = consulta.select_ids(filtro, ordem, sa.select(achados.c[0])).add_columns(total_.label("total"))
+    lidas = sessao.execute(janela.limit(quantidade)).all()
+    if not lidas:
+        return 0, []
+    return int(lidas[0][1]), _linhas_dos_ids(sessao, consulta, [r[0] for r in lidas])
 
 
 def exportar_linhas(

@@ -287,10 +287,12 @@ class ConsultaLista:
         return self.busca_ids(palavras[0], sem_acento(palavras[0]) or "")
 
     def condicoes(  # noqa: C901 (one clause per filter field)
-        self, filtro: Filtro, sondar: bool = False
+        self, filtro: Filtro, sondar: bool = False, achados: sa.Select[Any] | None = None
     ) -> list[sa.ColumnElement[bool]]:
+        """The WHERE clauses of `filtro`. `achados`: the ids of the one-word search already at hand (a CTE
+        the caller reads twice), used instead of `ids_buscados`."""
         conds: list[sa.ColumnElement[bool]] = []
-        ids = self.ids_buscados(filtro)
+        ids = achados if achados is not None else self.ids_buscados(filtro)
         if ids is None:
             pass
         elif not sondar:
@@ -336,22 +338,33 @@ class ConsultaLista:
             conds.extend(self.extras(filtro))
         return conds
 
-    def ordenacao(self, ordem: Ordem | None) -> tuple[str, list[Expr]]:
+    def ordenacao(self, ordem: Ordem | None, inverter: bool = False) -> tuple[str, list[Expr]]:
+        """The ORDER BY of `ordem`; `inverter`: its exact reverse (the blanks a key puts last come first), to
+        read the end of a list from its own end."""
         chave, crescente = ordem or self.definicao.ordem_padrao
         if chave not in self.ordens:
             raise ErroDominio(f"Não é possível ordenar a lista {self.definicao.titulo} por “{chave}”.")
+        sobe = crescente != inverter
         clausulas: list[Expr] = []
         for k in self.ordens[chave]:
-            e = k.expr.asc() if crescente else k.expr.desc()
-            clausulas.append(e.nulls_last() if k.anulavel else e)
+            e = k.expr.asc() if sobe else k.expr.desc()
+            if k.anulavel:
+                e = e.nulls_first() if inverter else e.nulls_last()
+            clausulas.append(e)
         if chave not in self.unicas:
-            clausulas.append(self.id_.asc() if crescente else self.id_.desc())
+            clausulas.append(self.id_.asc() if sobe else self.id_.desc())
         return chave, clausulas
 
-    def select_ids(self, filtro: Filtro, ordem: Ordem | None) -> sa.Select[Any]:
-        chave, clausulas = self.ordenacao(ordem)
+    def select_ids(
+        self,
+        filtro: Filtro,
+        ordem: Ordem | None,
+        achados: sa.Select[Any] | None = None,
+        inverter: bool = False,
+    ) -> sa.Select[Any]:
+        chave, clausulas = self.ordenacao(ordem, inverter)
         origem = self.origens_ordem.get(chave, self.origem if self.origens_ordem is _TODAS else self.base)
-        condicoes = self.condicoes(filtro, sondar=chave in self.ordens_sondadas)
+        condicoes = self.condicoes(filtro, sondar=chave in self.ordens_sondadas, achados=achados)
         return sa.select(self.id_).select_from(origem).where(*condicoes).order_by(*clausulas)
 
     def select_linhas(self) -> sa.Select[Any]:
