@@ -27,6 +27,11 @@ REVISOES_PUBLICADAS = {
     "0009_auto_importado.py": "a8c1deb1d810724c962f85bf89550ffa8c5d86aae912c2e79ef491dc4e767a58",
     "0010_indices_painel.py": "4e5437a9a9d1f2888e9f9aa5ff14fad22171ed72fa312cf454ce6924cdbd01e7",
     "0011_indices_painel_2.py": "38017d6e45802d1dd70130da35e435c18e5947623b65bcfdb2db051c9713da3e",
+    "0012_auto_importado_presuncao.py": "d3bc9ce9b423665f7146f7ae76add9f23415d460dcc5837e7c386c7c8eb15d8b",
+    "0013_revisao_sancao.py": "89d73c61224c56b7199054dabc46dcf6e2dabf14ef6cc1e84b1e36cd2eb0ca7b",
+    "0014_senha_versao.py": "5ed9525decbf4db68321770e62298f31cf8e2fe1f5c1066afdd519bedb5e24ba",
+    "0015_documento_assinado.py": "1d1c81ac857634aec1b1ef8a9f97d2a76c19e1fee148bfc71990aec7dc050120",
+    "0016_intimacao_revisao.py": "297136d0cd392c1cfb3a1ddfe2aaaacd0f58dcc220627135faad914ad0d1f87b",
 }
 
 
