@@ -178,3 +178,28 @@ def test_conta_desativada_nao_entra_no_servidor(servidor: Servidor) -> None:
     contas.definir_ativo(servidor.banco.uow(), admin, fiscal_id, ativo=True)
     assert servidor.conectar(papel, SENHA_FISCAL) is None
     servidor.entrar("fiscal", SENHA_FISCAL)
+
+
+def test_trocar_usuario_grava_a_saida_pelo_papel_de_quem_sai(servidor: Servidor) -> None:
+    """ "Trocar usuário": the exit of the session still open is written through its own role, before the
+    new entry (before: after the new login, so the server named the NEW user as the exit's author); a
+    switch the server refuses writes no exit and the session goes on as its own role."""
+    admin, _fiscal_id = _com_fiscal(servidor)
+    with pytest.raises(FalhaLogin, match="incorretos"):
+        contas.autenticar(servidor.banco.uow(), "fiscal", "errada12345", saindo=admin)
+    with servidor.banco.leitura() as s:
+        assert s.scalar(sa.text("SELECT session_user::text")) == servidor.papel_de("admin")
+    fiscal = contas.autenticar(servidor.banco.uow(), "fiscal", SENHA_FISCAL, saindo=admin)
+    with servidor.banco.leitura() as s:
+        assert s.scalar(sa.text("SELECT session_user::text")) == servidor.papel_de("fiscal")
+    acessos = servidor.consultar(
+        "SELECT acao, usuario_login, entidade_id, depois FROM auditoria WHERE entidade = 'acesso' "
+        "AND acao IN ('entrada', 'troca_usuario') ORDER BY id"
+    )
+    assert [(a, login) for a, login, _, _ in acessos] == [
+        ("entrada", "admin"),
+        ("troca_usuario", "admin"),
+        ("entrada", "fiscal"),
+    ]
+    assert acessos[1][2] == admin.sessao and '"para": "fiscal"' in str(acessos[1][3])
+    assert acessos[2][2] == fiscal.sessao
