@@ -412,3 +412,47 @@ def test_preparar_de_novo_mantem_os_usuarios_do_servidor(servidor: Servidor) -> 
             assert auditoria.verificar_cadeia(s).integra
     finally:
         banco.fechar()
+
+
+def test_bloqueio_julgado_pelo_relogio_do_servidor(
+    servidor: Servidor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server sets a lockout with its own clock; an act of a session still open is judged by that clock
+    too, whatever the PC's says (before: the PC's clock, a day ahead, let a locked account act; a day behind,
+    it refused one whose lockout was over)."""
+    from datetime import datetime, timedelta
+
+    from secretaria import relogio
+    from secretaria.services.base import SessaoEncerrada
+
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    servidor.criar_fiscal(admin)
+    fiscal = servidor.entrar("fiscal", "fiscal1234")
+    dono = sa.create_engine(servidor.url_dono)
+
+    def bloquear(minutos: int) -> datetime:
+        with dono.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "UPDATE usuario SET bloqueado_ate = clock_timestamp()::timestamp + make_interval(mins => :m) "
+                    "WHERE login = 'fiscal'"
+                ),
+                {"m": minutos},
+            )
+            return conn.scalar(sa.text("SELECT clock_timestamp()::timestamp"))
+
+    def agir() -> None:
+        with servidor.banco.uow() as uow:
+            auditoria.registrar(uow.session, fiscal, "teste", "caso", 1)
+            uow.commit()
+
+    try:
+        agora_servidor = bloquear(10)
+        monkeypatch.setattr(relogio, "agora", lambda: agora_servidor + timedelta(days=1))
+        with pytest.raises(SessaoEncerrada, match="bloqueada"):
+            agir()
+        agora_servidor = bloquear(-1)
+        monkeypatch.setattr(relogio, "agora", lambda: agora_servidor - timedelta(days=1))
+        agir()
+    finally:
+        dono.dispose()
