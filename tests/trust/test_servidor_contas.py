@@ -439,7 +439,9 @@ def test_bloqueio_julgado_pelo_relogio_do_servidor(
                 ),
                 {"m": minutos},
             )
-            return conn.scalar(sa.text("SELECT clock_timestamp()::timestamp"))
+            momento = conn.scalar(sa.text("SELECT clock_timestamp()::timestamp"))
+            assert isinstance(momento, datetime)
+            return momento
 
     def agir() -> None:
         with servidor.banco.uow() as uow:
