@@ -37,10 +37,9 @@ def _login(papel: str) -> str:
     return f"u_{papel}"
 
 
-@pytest.fixture
-def contas_por_papel(banco_preparado: tuple[str, str, str]) -> Iterator[Contas]:
+def _criar_contas(preparado: tuple[str, str, str]) -> Iterator[Contas]:
     """One account per program role (`u_<papel>`), created by the administrator through its own role."""
-    url_admin, url_dono, url_app = banco_preparado
+    url_admin, url_dono, url_app = preparado
     dono = abrir_e_semear(url_dono)
     try:
         contas.criar_primeiro_administrador(
@@ -64,6 +63,17 @@ def contas_por_papel(banco_preparado: tuple[str, str, str]) -> Iterator[Contas]:
         yield Contas(url_admin, url_dono, banco)
     finally:
         banco.fechar()
+
+
+@pytest.fixture
+def contas_por_papel(banco_preparado: tuple[str, str, str]) -> Iterator[Contas]:
+    yield from _criar_contas(banco_preparado)
+
+
+@pytest.fixture
+def contas_com_senha(preparado_com_senha: tuple[str, str, str]) -> Iterator[Contas]:
+    """The same accounts on the private cluster that checks passwords (`cluster_com_senha`)."""
+    yield from _criar_contas(preparado_com_senha)
 
 
 def _contagens(url_dono: str) -> dict[str, int]:
@@ -126,14 +136,14 @@ def _ferramenta(nome: str) -> str:
 
 
 def test_restaurar_copia_do_servidor_preparado_e_entrar_pelos_papeis(
-    contas_por_papel: Contas, tmp_path: Path
+    contas_com_senha: Contas, tmp_path: Path
 ) -> None:
     """A pg_dump copy of a prepared database, restored over it (same name) by the server's administrator and
-    prepared again: every account logs in through its own role with its own password, acts, and the whole
-    verification passes."""
-    banco = contas_por_papel.banco
-    dono_url = sa.make_url(contas_por_papel.url_dono)
-    admin_url = sa.make_url(contas_por_papel.url_admin)
+    prepared again, on a server that checks passwords: every account logs in through its own role with its
+    own password (a wrong one refused by the server), acts, and the whole verification passes."""
+    banco = contas_com_senha.banco
+    dono_url = sa.make_url(contas_com_senha.url_dono)
+    admin_url = sa.make_url(contas_com_senha.url_admin)
     nome = admin_url.database
     assert nome is not None
     copia = tmp_path / "copia.dump"
@@ -171,6 +181,8 @@ def test_restaurar_copia_do_servidor_preparado_e_entrar_pelos_papeis(
     preparado = preparar(admin_url.render_as_string(hide_password=False))
     restaurado = abrir_e_semear(preparado.url_app)
     try:
+        with pytest.raises(contas.FalhaLogin, match="incorretos"):
+            contas.autenticar(restaurado.uow(), _login("fiscal"), "Errada12345")
         for papel in PAPEIS:
             ator = contas.autenticar(restaurado.uow(), _login(papel), SENHA)
             with restaurado.leitura() as s:
