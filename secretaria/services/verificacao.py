@@ -9,7 +9,7 @@ check also
 - requires an audit row for every record (an empty or shortened audit on a database with records fails);
 - requires the append-only protection (the triggers of migrations 0002 and 0003) to be in place;
 - requires the author of each act's audit row to have held, at that row, a role the act requires
-  (`PAPEIS_DAS_ACOES`): a decision written by a fiscal's account is named with its row;
+  (`papeis_das_acoes`): a decision written by a fiscal's account is named with its row;
 - checks every issued document's bytes against its SHA-256 (and that SHA-256 against the audit);
 - checks anchors: a (number, hash) noted outside the computer (`--ancora N:HASH`) and every "termo de
   verificação" ever issued, which the program records in the audit itself. A rewritten and re-chained
@@ -410,24 +410,9 @@ def atrasos_de_relogio(sessao: so.Session, desde: int = 0) -> Iterator[tuple[int
 # --- roles ---------------------------------------------------------------------------------------------------
 
 _ADMINISTRADOR = ("administrador",)
-PAPEIS_DAS_ACOES: dict[str, tuple[str, ...]] = {
-    # the case's acts (`caso.PAPEIS_DOS_ATOS`, the audit's action names; the intimations are one action)
+_OUTRAS_ACOES: dict[str, tuple[str, ...]] = {
     "lavrar_auto": ("fiscal",),
     "autuar_representacao": ("fiscal",),
-    "registrar_intimacao": ("protocolo",),
-    "registrar_defesa": ("protocolo",),
-    "registrar_proposta": ("autoridade",),
-    "decidir": ("secretario",),
-    "registrar_recurso": ("protocolo",),
-    "julgar_recurso": ("protocolo",),
-    "iniciar_suspensao": ("secretario", "autoridade"),
-    "registrar_pagamento": ("protocolo",),
-    "registrar_cumprimento": ("fiscal", "protocolo"),
-    "anexar_evidencia": ("fiscal", "protocolo"),
-    "cancelar_auto": ("autoridade", "secretario"),
-    "conferir_revisao_prazo": ("secretario",),
-    "retificar_auto": ("fiscal",),
-    "revisar_sancao": ("secretario",),
     "manter_sancao": ("secretario",),
     "instaurar_cassacao": ("autoridade", "secretario"),
     "registrar_ato_cassacao": ("protocolo", "autoridade", "secretario"),
@@ -435,7 +420,6 @@ PAPEIS_DAS_ACOES: dict[str, tuple[str, ...]] = {
     "receber_representacao": ("fiscal",),
     "arquivar_representacao": ("autoridade", "secretario"),
     "anexar_prova_representacao": ("fiscal",),
-    # the accounts
     "criar_usuario": _ADMINISTRADOR,
     "editar_usuario": _ADMINISTRADOR,
     "redefinir_senha": _ADMINISTRADOR,
@@ -443,8 +427,23 @@ PAPEIS_DAS_ACOES: dict[str, tuple[str, ...]] = {
     "desativar_usuario": _ADMINISTRADOR,
     "desbloquear_usuario": _ADMINISTRADOR,
 }
-"""Audit action → the roles one of which its author's account must hold (the services' `exigir_papel`).
-Actions some act writes on another's behalf (a review flagged, deadlines recomputed) are not here."""
+"""The acts outside the case screen's list (`caso.PAPEIS_DOS_ATOS`), by their audit action: the roles of
+their services' `exigir_papel`."""
+
+
+@functools.cache
+def papeis_das_acoes() -> dict[str, tuple[str, ...]]:
+    """Audit action → the roles one of which its author's account must hold: the case screen's acts (whose
+    keys are the audit's action names, the intimations all one action, "registrar_intimacao") and the
+    others. Actions an act writes on another's behalf (a review flagged, deadlines recomputed) are not
+    here."""
+    from secretaria.services.caso import PAPEIS_DOS_ATOS
+
+    acoes = {
+        ato: papeis for ato, papeis in PAPEIS_DOS_ATOS.items() if not ato.startswith("registrar_intimacao_")
+    }
+    acoes["registrar_intimacao"] = PAPEIS_DOS_ATOS["registrar_intimacao_auto"]
+    return {**acoes, **_OUTRAS_ACOES}
 
 
 def _conferir_papeis(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
@@ -459,6 +458,7 @@ def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
     image counts too, so the first administrator's creation passes); an account no image names yet has its
     current roles. Authors that are no account (the system, the demo generator) are not acts of a user:
     elsewhere the signatures (SQLite) or the server (PostgreSQL) say who wrote a row."""
+    exigidos_por_acao = papeis_das_acoes()
     atuais: dict[str, set[str]] = {}
     for login, papel in sessao.execute(
         sa.select(Usuario.login, UsuarioPapel.papel).outerjoin(
@@ -478,7 +478,7 @@ def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
             Auditoria.usuario_login,
             sa.case((Auditoria.entidade == "usuario", Auditoria.depois), else_=None),
         )
-        .where(sa.or_(Auditoria.entidade == "usuario", Auditoria.acao.in_(tuple(PAPEIS_DAS_ACOES))))
+        .where(sa.or_(Auditoria.entidade == "usuario", Auditoria.acao.in_(tuple(exigidos_por_acao))))
         .order_by(Auditoria.id)
         .execution_options(yield_per=2000)
     )
@@ -493,7 +493,7 @@ def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
                 imagens[alvo] = papeis
                 if alvo == login and antes is not None:
                     proprio = proprio | antes
-        exigidos = PAPEIS_DAS_ACOES.get(acao)
+        exigidos = exigidos_por_acao.get(acao)
         if exigidos is None or login is None or login not in atuais:
             continue
         tinha = proprio or imagens.get(login, atuais[login])

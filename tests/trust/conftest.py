@@ -8,6 +8,7 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -194,6 +195,27 @@ def preparado_com_senha(cluster_com_senha: str) -> Iterator[tuple[str, str, str]
     """`banco_preparado` on the private cluster that checks passwords: the server, not the program, refuses a
     wrong one."""
     yield from _preparar_e_descartar(cluster_com_senha)
+
+
+@contextmanager
+def com_administrador(
+    url_dono: str, url_app: str, *, login: str, senha: str, nome: str = "Ana Admin"
+) -> Iterator[Banco]:
+    """A prepared database whose first administrator the owner's address created (as the server's
+    administrator does with `secretaria usuario criar`), opened with the entry address as every PC opens it
+    (nobody logged in yet); closed after."""
+    from secretaria.services.contas import criar_primeiro_administrador
+
+    dono = abrir_e_semear(url_dono)
+    try:
+        criar_primeiro_administrador(dono.uow(), login=login, nome=nome, senha=senha)
+    finally:
+        dono.fechar()
+    banco = abrir_e_semear(url_app)
+    try:
+        yield banco
+    finally:
+        banco.fechar()
 
 
 SENHA_DO_USUARIO = "todos12345"

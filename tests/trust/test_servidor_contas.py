@@ -18,6 +18,7 @@ from secretaria.services import auditoria, contas
 from secretaria.services.base import Ator
 from secretaria.services.contas import FalhaLogin
 from secretaria.services.semente import abrir_e_semear
+from tests.trust.conftest import com_administrador
 
 SENHA_ADMIN = "admin12345"
 
@@ -64,16 +65,8 @@ class Servidor:
 @pytest.fixture
 def servidor(banco_preparado: tuple[str, str, str]) -> Iterator[Servidor]:
     url_admin, url_dono, url_app = banco_preparado
-    dono = abrir_e_semear(url_dono)
-    try:
-        contas.criar_primeiro_administrador(dono.uow(), login="admin", nome="Ana Admin", senha=SENHA_ADMIN)
-    finally:
-        dono.fechar()
-    banco = abrir_e_semear(url_app)
-    try:
+    with com_administrador(url_dono, url_app, login="admin", senha=SENHA_ADMIN) as banco:
         yield Servidor(url_admin, url_dono, url_app, banco)
-    finally:
-        banco.fechar()
 
 
 def _senha_do_papel(servidor: Servidor, papel: str, senha: str) -> bool:

@@ -21,6 +21,7 @@ from secretaria.services.base import ROTULOS_PAPEIS, AcessoNegado, ErroDominio
 from secretaria.services.semente import abrir_e_semear
 from secretaria.services.verificacao import atos_sem_papel, verificar_tudo
 from tests.services.test_papeis import MATRIZ
+from tests.trust.conftest import com_administrador
 
 SENHA = "Senha12345"
 
@@ -40,15 +41,7 @@ def _login(papel: str) -> str:
 def _criar_contas(preparado: tuple[str, str, str]) -> Iterator[Contas]:
     """One account per program role (`u_<papel>`), created by the administrator through its own role."""
     url_admin, url_dono, url_app = preparado
-    dono = abrir_e_semear(url_dono)
-    try:
-        contas.criar_primeiro_administrador(
-            dono.uow(), login=_login("administrador"), nome="Ana", senha=SENHA
-        )
-    finally:
-        dono.fechar()
-    banco = abrir_e_semear(url_app)
-    try:
+    with com_administrador(url_dono, url_app, login=_login("administrador"), senha=SENHA) as banco:
         admin = contas.autenticar(banco.uow(), _login("administrador"), SENHA)
         for papel in PAPEIS:
             if papel != "administrador":
@@ -61,8 +54,6 @@ def _criar_contas(preparado: tuple[str, str, str]) -> Iterator[Contas]:
                     papeis=[papel],
                 )
         yield Contas(url_admin, url_dono, banco)
-    finally:
-        banco.fechar()
 
 
 @pytest.fixture

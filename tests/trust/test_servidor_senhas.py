@@ -16,7 +16,7 @@ from secretaria.models import Usuario
 from secretaria.services import contas
 from secretaria.services.base import Ator
 from secretaria.services.contas import FalhaLogin
-from secretaria.services.semente import abrir_e_semear
+from tests.trust.conftest import com_administrador
 
 SENHA_ADMIN = "admin12345"
 SENHA_FISCAL = "fiscal1234"
@@ -72,16 +72,8 @@ class Servidor:
 @pytest.fixture
 def servidor(preparado_com_senha: tuple[str, str, str]) -> Iterator[Servidor]:
     _url_admin, url_dono, url_app = preparado_com_senha
-    dono = abrir_e_semear(url_dono)
-    try:
-        contas.criar_primeiro_administrador(dono.uow(), login="admin", nome="Ana Admin", senha=SENHA_ADMIN)
-    finally:
-        dono.fechar()
-    banco = abrir_e_semear(url_app)
-    try:
+    with com_administrador(url_dono, url_app, login="admin", senha=SENHA_ADMIN) as banco:
         yield Servidor(url_dono, url_app, banco)
-    finally:
-        banco.fechar()
 
 
 def _com_fiscal(servidor: Servidor) -> tuple[Ator, int]:
