@@ -25,6 +25,7 @@ from secretaria import relogio
 from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, Base, Usuario, UsuarioPapel
 from secretaria.services import notificacao as notificacao  # its listeners tell other PCs of these rows
+from secretaria.services import papeis_servidor
 from secretaria.services.base import ROTULOS_PAPEIS, Assinante, Ator, SessaoEncerrada
 from secretaria.services.notificacao import anotar_auditado
 
@@ -192,7 +193,7 @@ def conferir_ator(sessao: so.Session, ator: Ator, *, recusar: bool = True) -> No
         return
     linhas = _linhas_da_conta(sessao, ator.usuario_id)
     if recusar:
-        motivo = _motivo_de_recusa(ator, linhas)
+        motivo = _motivo_de_recusa(ator, linhas, _agora_do_bloqueio(sessao, linhas))
         if motivo is not None:
             raise SessaoEncerrada(motivo, login=ator.login, usuario_id=ator.usuario_id)
         sessao.info[_CHAVE_CONFERIDO] = (sessao.get_transaction(), ator.usuario_id)
@@ -206,7 +207,8 @@ def sessao_encerrada(sessao: so.Session, ator: Ator) -> SessaoEncerrada | None:
     user's account, so the window goes back to the login at once instead of at the next act."""
     if ator.usuario_id is None:
         return None
-    motivo = _motivo_de_recusa(ator, _linhas_da_conta(sessao, ator.usuario_id))
+    linhas = _linhas_da_conta(sessao, ator.usuario_id)
+    motivo = _motivo_de_recusa(ator, linhas, _agora_do_bloqueio(sessao, linhas))
     if motivo is None:
         return None
     return SessaoEncerrada(motivo, login=ator.login, usuario_id=ator.usuario_id)
@@ -220,14 +222,25 @@ def _linhas_da_conta(sessao: so.Session, usuario_id: int) -> Sequence[sa.Row[Any
     ).all()
 
 
-def _motivo_de_recusa(ator: Ator, linhas: Sequence[sa.Row[Any]]) -> str | None:
+def _agora_do_bloqueio(sessao: so.Session, linhas: Sequence[sa.Row[Any]]) -> datetime:
+    """The clock a lockout is judged by: where the server counts failures and sets the lockout with its own
+    clock (accounts as roles: `papeis_servidor`), the server's; else the program's (which set it). Asked
+    only of a locked account."""
+    if linhas and linhas[0].bloqueado_ate is not None and papeis_servidor.contas_no_servidor(sessao):
+        agora_servidor = sessao.scalar(sa.select(sa.cast(sa.func.clock_timestamp(), sa.DateTime)))
+        if isinstance(agora_servidor, datetime):
+            return agora_servidor
+    return relogio.agora()
+
+
+def _motivo_de_recusa(ator: Ator, linhas: Sequence[sa.Row[Any]], agora: datetime) -> str | None:
     if not linhas or not linhas[0].ativo:
         return (
             "Seu acesso foi alterado pelo administrador: sua conta foi desativada. Nada foi gravado. "
             "Entre de novo com uma conta ativa."
         )
     bloqueado_ate = linhas[0].bloqueado_ate
-    if bloqueado_ate is not None and bloqueado_ate > relogio.agora():
+    if bloqueado_ate is not None and bloqueado_ate > agora:
         return (
             f"Sua conta foi bloqueada até {bloqueado_ate:%H:%M} por excesso de tentativas de senha. "
             "Nada foi gravado. Entre de novo depois desse horário, ou peça ao administrador que a desbloqueie."

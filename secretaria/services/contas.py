@@ -145,9 +145,14 @@ class _Conta:
     chave: chaves.ChaveLida | None = None
 
 
-def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
+def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str, *, saindo: Ator | None = None) -> Ator:
     """Check a login and record its outcome in the audit; count failures and lock the account for 15
-    minutes after the fifth. Waits for no other writer (see the module's docstring)."""
+    minutes after the fifth. Waits for no other writer (see the module's docstring).
+
+    `saindo`: "Trocar usuário" — the session still open, whose exit ("troca_usuario", `registrar_saida`) is
+    recorded once the new password is accepted, before the new entry, by that session's own account (on a
+    server whose accounts are roles, through its role: the server names the exit's author). A refused login
+    records no exit: the session goes on."""
     # A lone surrogate cannot be in any stored login: the attempt is an unknown login, recorded with the
     # character replaced (the audit, like every stored text, refuses one: `db.TextoInvalido`).
     tentado = limpar_texto(login or "").encode("utf-8", "replace").decode("utf-8")[:TAMANHO_LOGIN]
@@ -156,7 +161,7 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
     try:
         entrada = _entrada_no_servidor(uow, motor, tentado)
         if entrada is not None:
-            return _autenticar_no_servidor(uow, tentado, senha, entrada)
+            return _autenticar_no_servidor(uow, tentado, senha, entrada, saindo, anteriores)
     except FalhaLogin:
         if anteriores:  # "Trocar usuário" refused: the session still open keeps its own role
             conectar_como(motor, anteriores["user"], anteriores["password"])
@@ -179,6 +184,8 @@ def autenticar(uow: UnidadeDeTrabalho, login: str, senha: str) -> Ator:
             raise FalhaLogin(_MENSAGEM_QUINTA_FALHA, "senha")
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
     aberta, nova = _chave_da_entrada(uow, tentado, conta, senha)
+    if saindo is not None:
+        registrar_saida(uow, saindo, para=_ator_da_tentativa(conta.login))
     token = secrets.token_hex(16)
     try:
         entrou, aberta = _gravar_curto(
@@ -242,7 +249,12 @@ def _entrada_no_servidor(
 
 
 def _autenticar_no_servidor(
-    uow: UnidadeDeTrabalho, tentado: str, senha: str, entrada: papeis_servidor.Entrada
+    uow: UnidadeDeTrabalho,
+    tentado: str,
+    senha: str,
+    entrada: papeis_servidor.Entrada,
+    saindo: Ator | None = None,
+    anteriores: dict[str, str] | None = None,
 ) -> Ator:
     """The login on a server that keeps the passwords: the program connects as the account's own role with
     the typed password, and the server accepts or refuses it. Refusals of unknown, inactive and locked
@@ -265,6 +277,8 @@ def _autenticar_no_servidor(
     motor = _motor(uow)
     if papel is None or not conectar_como(motor, papel, senha):
         _falha_no_servidor(uow, tentado)
+    if saindo is not None:
+        _saida_antes_da_troca(uow, motor, saindo, anteriores or {}, tentado, papel, senha)
     # Every connection is now the user's own role: the entry is recorded as it always was.
     with uow.variante(leitura=True, espera=ESPERA_LOGIN) as leitura:
         conta = _ler_conta(leitura.session, tentado.lower())
@@ -286,6 +300,30 @@ def _autenticar_no_servidor(
         conectar_como(motor, None)
         raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
     return Ator(conta.login, conta.nome, conta.papeis, usuario_id=conta.id, sessao=token)
+
+
+def _saida_antes_da_troca(
+    uow: UnidadeDeTrabalho,
+    motor: sa.Engine,
+    saindo: Ator,
+    anteriores: dict[str, str],
+    tentado: str,
+    papel: str,
+    senha: str,
+) -> None:
+    """ "Trocar usuário" on a server whose accounts are roles: the new password was accepted; the previous
+    session's exit is written through the previous account's own role (the server names the author of
+    each row by the role that writes it), then the connections become the new account's. When the
+    previous role can no longer log in (deactivated meanwhile) the exit goes unrecorded, as a busy database
+    leaves it."""
+    if not anteriores.get("user") or not conectar_como(motor, anteriores["user"], anteriores.get("password")):
+        return  # (a refused `conectar_como` leaves the connections the new account's)
+    try:
+        registrar_saida(uow, saindo, para=_ator_da_tentativa(tentado.lower()))
+    finally:
+        de_volta = conectar_como(motor, papel, senha)
+    if not de_volta:  # pragma: no cover - locked or deactivated within this very login
+        raise FalhaLogin(MENSAGEM_INCORRETA, "senha")
 
 
 def _falha_no_servidor(uow: UnidadeDeTrabalho, tentado: str) -> NoReturn:

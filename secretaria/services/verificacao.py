@@ -8,6 +8,8 @@ check also
   behind the program's back is named with the field;
 - requires an audit row for every record (an empty or shortened audit on a database with records fails);
 - requires the append-only protection (the triggers of migrations 0002 and 0003) to be in place;
+- requires the author of each act's audit row to have held, at that row, a role the act requires
+  (`papeis_das_acoes`): a decision written by a fiscal's account is named with its row;
 - checks every issued document's bytes against its SHA-256 (and that SHA-256 against the audit);
 - checks anchors: a (number, hash) noted outside the computer (`--ancora N:HASH`) and every "termo de
   verificação" ever issued, which the program records in the audit itself. A rewritten and re-chained
@@ -31,9 +33,10 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from secretaria import relogio
+from secretaria.codigos import ROTULOS_PAPEIS
 from secretaria.db import Banco
 from secretaria.lei.catalogo import dispositivos
-from secretaria.models import Auditoria, Base, DadosOrgao
+from secretaria.models import Auditoria, Base, DadosOrgao, Usuario, UsuarioPapel
 from secretaria.services import auditoria
 from secretaria.services.anexos import verificar_anexos
 from secretaria.services.assinatura_atos import conferir_assinaturas, impressoes_ativas
@@ -170,6 +173,7 @@ def verificar_tudo(
     sessao.expunge_all()
     _conferir_protecao(sessao, relatorio)
     _conferir_tempo(sessao, relatorio)
+    _conferir_papeis(sessao, relatorio)
     resumo = conferir_assinaturas(sessao, relatorio.apontar)
     relatorio.assinaturas = "" if resumo is None else resumo.texto()
     _conferir_ancoras(sessao, relatorio, ancoras)
@@ -401,6 +405,119 @@ def atrasos_de_relogio(sessao: so.Session, desde: int = 0) -> Iterator[tuple[int
             )
         if maior is None or momento > maior[1]:
             maior = (int(reg_id), momento)
+
+
+# --- roles ---------------------------------------------------------------------------------------------------
+
+_ADMINISTRADOR = ("administrador",)
+_OUTRAS_ACOES: dict[str, tuple[str, ...]] = {
+    "lavrar_auto": ("fiscal",),
+    "autuar_representacao": ("fiscal",),
+    "manter_sancao": ("secretario",),
+    "instaurar_cassacao": ("autoridade", "secretario"),
+    "registrar_ato_cassacao": ("protocolo", "autoridade", "secretario"),
+    "decidir_cassacao": ("secretario",),
+    "receber_representacao": ("fiscal",),
+    "arquivar_representacao": ("autoridade", "secretario"),
+    "anexar_prova_representacao": ("fiscal",),
+    "criar_usuario": _ADMINISTRADOR,
+    "editar_usuario": _ADMINISTRADOR,
+    "redefinir_senha": _ADMINISTRADOR,
+    "ativar_usuario": _ADMINISTRADOR,
+    "desativar_usuario": _ADMINISTRADOR,
+    "desbloquear_usuario": _ADMINISTRADOR,
+}
+"""The acts outside the case screen's list (`caso.PAPEIS_DOS_ATOS`), by their audit action: the roles of
+their services' `exigir_papel`."""
+
+
+@functools.cache
+def papeis_das_acoes() -> dict[str, tuple[str, ...]]:
+    """Audit action → the roles one of which its author's account must hold: the case screen's acts (whose
+    keys are the audit's action names, the intimations all one action, "registrar_intimacao") and the
+    others. Actions an act writes on another's behalf (a review flagged, deadlines recomputed) are not
+    here."""
+    from secretaria.services.caso import PAPEIS_DOS_ATOS
+
+    acoes = {
+        ato: papeis for ato, papeis in PAPEIS_DOS_ATOS.items() if not ato.startswith("registrar_intimacao_")
+    }
+    acoes["registrar_intimacao"] = PAPEIS_DOS_ATOS["registrar_intimacao_auto"]
+    return {**acoes, **_OUTRAS_ACOES}
+
+
+def _conferir_papeis(sessao: so.Session, relatorio: RelatorioVerificacao) -> None:
+    for _reg_id, mensagem in atos_sem_papel(sessao):
+        relatorio.apontar("papel do autor", mensagem)
+
+
+def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
+    """(row, what to say) for each act's audit row whose author's account held none of the roles the act
+    requires at that row. An account's roles at a row are those of the last image of the account the audit
+    wrote before it (the account's creation or edit; for an account creating or editing itself, that row's
+    image counts too, so the first administrator's creation passes); an account no image names yet has its
+    current roles. Authors that are no account (the system, the demo generator) are not acts of a user:
+    elsewhere the signatures (SQLite) or the server (PostgreSQL) say who wrote a row."""
+    exigidos_por_acao = papeis_das_acoes()
+    atuais: dict[str, set[str]] = {}
+    for login, papel in sessao.execute(
+        sa.select(Usuario.login, UsuarioPapel.papel).outerjoin(
+            UsuarioPapel, UsuarioPapel.usuario_id == Usuario.id
+        )
+    ):
+        atuais.setdefault(login, set())
+        if papel is not None:
+            atuais[login].add(papel)
+    imagens: dict[str, set[str]] = {}
+    consulta = (
+        sa.select(
+            Auditoria.id,
+            Auditoria.acao,
+            Auditoria.entidade,
+            Auditoria.entidade_id,
+            Auditoria.usuario_login,
+            sa.case((Auditoria.entidade == "usuario", Auditoria.depois), else_=None),
+        )
+        .where(sa.or_(Auditoria.entidade == "usuario", Auditoria.acao.in_(tuple(exigidos_por_acao))))
+        .order_by(Auditoria.id)
+        .execution_options(yield_per=2000)
+    )
+    for reg_id, acao, entidade, entidade_id, login, depois in sessao.execute(consulta):
+        proprio: set[str] = set()
+        if entidade == "usuario":
+            alvo, papeis = _papeis_da_imagem(depois)
+            if alvo is not None:
+                if alvo == login:
+                    proprio = papeis
+                antes = imagens.get(alvo)
+                imagens[alvo] = papeis
+                if alvo == login and antes is not None:
+                    proprio = proprio | antes
+        exigidos = exigidos_por_acao.get(acao)
+        if exigidos is None or login is None or login not in atuais:
+            continue
+        tinha = proprio or imagens.get(login, atuais[login])
+        if tinha.isdisjoint(exigidos):
+            nomes = " ou ".join(ROTULOS_PAPEIS.get(p, p) for p in exigidos)
+            papeis_tinha = ", ".join(sorted(ROTULOS_PAPEIS.get(p, p) for p in tinha)) or "nenhum"
+            yield (
+                int(reg_id),
+                f"Registro de auditoria nº {reg_id}: “{acao}” ({entidade} nº {entidade_id}) gravado em nome de "
+                f"{login}, que nesse momento não tinha o papel exigido ({nomes}; tinha: {papeis_tinha}). "
+                "Um ato feito sem o papel não passou pelo programa.",
+            )
+
+
+def _papeis_da_imagem(depois: str | None) -> tuple[str | None, set[str]]:
+    """(login, roles) of the account image a "usuario" audit row wrote (None when it carries no roles)."""
+    try:
+        imagem = json.loads(depois) if depois else None
+    except ValueError:
+        return None, set()
+    if not isinstance(imagem, dict) or not isinstance(imagem.get("papeis"), list):
+        return None, set()
+    login = imagem.get("login")
+    return (str(login) if login is not None else None), {str(p) for p in imagem["papeis"]}
 
 
 # --- anchors ------------------------------------------------------------------------------------------------

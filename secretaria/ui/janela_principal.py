@@ -293,8 +293,16 @@ class JanelaPrincipal(QMainWindow):
     def _pedir_login(
         self, *, motivo: str | None = None, login: str = "", ao_desistir: Callable[[], object] | None = None
     ) -> None:
+        # "Trocar usuário": the login records the exit of the session still open, through its own account,
+        # before the new entry (on a server whose accounts are roles, the server names the exit's author)
+        saindo = None if self._saida_registrada else self.contexto.ator
         dialogo = DialogoLogin(
-            self.contexto.banco, demo=self.contexto.demo, parent=self, motivo=motivo, login=login
+            self.contexto.banco,
+            demo=self.contexto.demo,
+            parent=self,
+            motivo=motivo,
+            login=login,
+            saindo=saindo,
         )
         dialogo.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
@@ -302,7 +310,7 @@ class JanelaPrincipal(QMainWindow):
             novo = dialogo.ator
             if resultado == QDialog.DialogCode.Accepted and novo is not None:
                 if not self._saida_registrada:
-                    self._registrar_saida(self.contexto.ator, para=novo)
+                    self._registrar_saida(self.contexto.ator, gravar=False)
                 self.definir_contexto(Contexto(self.contexto.banco, novo, self.contexto.demo))
                 self.statusBar().showMessage(f"Agora é {novo.nome} quem está usando o programa.", 5000)
             elif ao_desistir is not None:
@@ -312,15 +320,18 @@ class JanelaPrincipal(QMainWindow):
         dialogo.open()
         self.dialogo_login = dialogo
 
-    def _registrar_saida(self, ator: Ator, *, para: Ator | None = None) -> None:
-        """The session's exit (or switch) in the audit, once; never holds up the window (short wait)."""
+    def _registrar_saida(self, ator: Ator, *, gravar: bool = True) -> None:
+        """The session's exit in the audit, once; never holds up the window (short wait). `gravar=False`:
+        the login that replaced the session recorded it already ("Trocar usuário")."""
         from secretaria.services.contas import registrar_saida
         from secretaria.ui.certificado import esquecer
 
         self._saida_registrada = True
         esquecer(ator.login)  # the certificate's password (or token session) lasts one session only
+        if not gravar:
+            return
         try:
-            registrar_saida(self.contexto.banco.uow(), ator, para=para)
+            registrar_saida(self.contexto.banco.uow(), ator)
         except Exception:  # recording the exit must never keep a user from leaving
             import logging
 

@@ -39,7 +39,8 @@ def titulo_janela(banco: Banco, *, demo: bool, ator: Ator | None = None, tela: s
 class DialogoLogin(QDialog):
     """User and password; a refusal (wrong password, locked account) appears in red under the password.
     On the demo database a list shows the demo logins: clicking one fills both fields. `motivo` (a session
-    the administrator ended) is shown above the fields, and `login` fills the user field.
+    the administrator ended) is shown above the fields, and `login` fills the user field. `saindo`: "Trocar
+    usuário" — the session still open, whose exit the login records before the new entry (`autenticar`).
 
     `ator` holds the authenticated user after `accepted`."""
 
@@ -51,9 +52,11 @@ class DialogoLogin(QDialog):
         parent: QWidget | None = None,
         motivo: str | None = None,
         login: str = "",
+        saindo: Ator | None = None,
     ) -> None:
         super().__init__(parent)
         self.banco = banco
+        self.saindo = saindo
         self.ator: Ator | None = None
         self.dialogo_senha: DialogoMinhaSenha | None = None
         self.setWindowTitle(titulo_janela(banco, demo=demo, tela="Entrar"))
@@ -141,7 +144,9 @@ class DialogoLogin(QDialog):
             self.form.limpar_erros()
             self.form.mostrar_erro(ErroDominio("Informe o usuário.", "login"))
             return
-        ator = self.form.tentar(lambda: autenticar(self.banco.uow(), login, self.senha.text()))
+        ator = self.form.tentar(
+            lambda: autenticar(self.banco.uow(), login, self.senha.text(), saindo=self.saindo)
+        )
         if ator is None:
             self.senha.selectAll()
             return

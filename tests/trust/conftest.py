@@ -8,6 +8,7 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -135,20 +136,19 @@ def atores() -> dict[str, Ator]:
     }
 
 
-@pytest.fixture
-def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
-    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar`; the database and
-    every role made for it (owner, application, the users' group and the accounts' roles) dropped after."""
+def _preparar_e_descartar(url_servidor: str) -> Iterator[tuple[str, str, str]]:
+    """(admin URL, owner URL, application URL) of a fresh database on the server at `url_servidor` (a
+    superuser's address) prepared by `preparar`; the database and every role made for it (owner,
+    application, the users' group and the accounts' roles) dropped after."""
     from secretaria.servidor import preparar
-    from tests.conftest import PG_ADMIN_URL
 
     nome = f"secretaria_srv_{uuid.uuid4().hex[:8]}"
-    url_admin = sa.make_url(PG_ADMIN_URL).set(database=nome).render_as_string(hide_password=False)
+    url_admin = sa.make_url(url_servidor).set(database=nome).render_as_string(hide_password=False)
     try:
         preparado = preparar(url_admin)
         yield url_admin, preparado.url_dono, preparado.url_app
     finally:
-        motor = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+        motor = sa.create_engine(url_servidor, isolation_level="AUTOCOMMIT")
         with motor.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{nome}" WITH (FORCE)')
             papeis = conn.execute(
@@ -158,6 +158,64 @@ def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
             for papel in list(papeis):
                 conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{papel}"')
         motor.dispose()
+
+
+@pytest.fixture
+def banco_preparado(pg_url: str) -> Iterator[tuple[str, str, str]]:
+    """(admin URL, owner URL, application URL) of a fresh database prepared by `preparar` on the shared test
+    server (which trusts local connections: see `preparado_com_senha` for one that checks passwords)."""
+    from tests.conftest import PG_ADMIN_URL
+
+    yield from _preparar_e_descartar(PG_ADMIN_URL)
+
+
+@pytest.fixture(scope="session")
+def cluster_com_senha(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The superuser's address of a private PostgreSQL cluster that checks every password (scram-sha-256),
+    started once for the session (`tests.helpers.servidor_com_senha`) and stopped after. Skipped only when
+    the PostgreSQL binaries are not installed, and never under CI=true."""
+    from tests.conftest import NA_CI
+    from tests.helpers import servidor_com_senha
+
+    bin_dir = servidor_com_senha.binarios()
+    if bin_dir is None:
+        motivo = "binários do PostgreSQL (initdb, pg_ctl) não encontrados em /usr/lib/postgresql/*/bin"
+        if NA_CI:
+            pytest.fail(f"{motivo} (sob CI=true este teste não pode ser pulado)")
+        pytest.skip(motivo)
+    cluster = servidor_com_senha.iniciar(tmp_path_factory.mktemp("cluster_com_senha"), bin_dir)
+    try:
+        yield cluster.url()
+    finally:
+        servidor_com_senha.parar(cluster)
+
+
+@pytest.fixture
+def preparado_com_senha(cluster_com_senha: str) -> Iterator[tuple[str, str, str]]:
+    """`banco_preparado` on the private cluster that checks passwords: the server, not the program, refuses a
+    wrong one."""
+    yield from _preparar_e_descartar(cluster_com_senha)
+
+
+@contextmanager
+def com_administrador(
+    url_dono: str, url_app: str, *, login: str, senha: str, nome: str = "Ana Admin"
+) -> Iterator[Banco]:
+    """A prepared database whose first administrator the owner's address created (as the server's
+    administrator does with `secretaria usuario criar`), opened with the entry address as every PC opens it
+    (nobody logged in yet); closed after."""
+    from secretaria.services.contas import criar_primeiro_administrador
+
+    dono = abrir_e_semear(url_dono)
+    try:
+        criar_primeiro_administrador(dono.uow(), login=login, nome=nome, senha=senha)
+    finally:
+        dono.fechar()
+    banco = abrir_e_semear(url_app)
+    try:
+        yield banco
+    finally:
+        banco.fechar()
 
 
 SENHA_DO_USUARIO = "todos12345"

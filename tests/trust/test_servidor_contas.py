@@ -18,6 +18,7 @@ from secretaria.services import auditoria, contas
 from secretaria.services.base import Ator
 from secretaria.services.contas import FalhaLogin
 from secretaria.services.semente import abrir_e_semear
+from tests.trust.conftest import com_administrador
 
 SENHA_ADMIN = "admin12345"
 
@@ -64,16 +65,8 @@ class Servidor:
 @pytest.fixture
 def servidor(banco_preparado: tuple[str, str, str]) -> Iterator[Servidor]:
     url_admin, url_dono, url_app = banco_preparado
-    dono = abrir_e_semear(url_dono)
-    try:
-        contas.criar_primeiro_administrador(dono.uow(), login="admin", nome="Ana Admin", senha=SENHA_ADMIN)
-    finally:
-        dono.fechar()
-    banco = abrir_e_semear(url_app)
-    try:
+    with com_administrador(url_dono, url_app, login="admin", senha=SENHA_ADMIN) as banco:
         yield Servidor(url_admin, url_dono, url_app, banco)
-    finally:
-        banco.fechar()
 
 
 def _senha_do_papel(servidor: Servidor, papel: str, senha: str) -> bool:
@@ -412,3 +405,49 @@ def test_preparar_de_novo_mantem_os_usuarios_do_servidor(servidor: Servidor) -> 
             assert auditoria.verificar_cadeia(s).integra
     finally:
         banco.fechar()
+
+
+def test_bloqueio_julgado_pelo_relogio_do_servidor(
+    servidor: Servidor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server sets a lockout with its own clock; an act of a session still open is judged by that clock
+    too, whatever the PC's says (before: the PC's clock, a day ahead, let a locked account act; a day behind,
+    it refused one whose lockout was over)."""
+    from datetime import datetime, timedelta
+
+    from secretaria import relogio
+    from secretaria.services.base import SessaoEncerrada
+
+    admin = servidor.entrar("admin", SENHA_ADMIN)
+    servidor.criar_fiscal(admin)
+    fiscal = servidor.entrar("fiscal", "fiscal1234")
+    dono = sa.create_engine(servidor.url_dono)
+
+    def bloquear(minutos: int) -> datetime:
+        with dono.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "UPDATE usuario SET bloqueado_ate = clock_timestamp()::timestamp + make_interval(mins => :m) "
+                    "WHERE login = 'fiscal'"
+                ),
+                {"m": minutos},
+            )
+            momento = conn.scalar(sa.text("SELECT clock_timestamp()::timestamp"))
+            assert isinstance(momento, datetime)
+            return momento
+
+    def agir() -> None:
+        with servidor.banco.uow() as uow:
+            auditoria.registrar(uow.session, fiscal, "teste", "caso", 1)
+            uow.commit()
+
+    try:
+        agora_servidor = bloquear(10)
+        monkeypatch.setattr(relogio, "agora", lambda: agora_servidor + timedelta(days=1))
+        with pytest.raises(SessaoEncerrada, match="bloqueada"):
+            agir()
+        agora_servidor = bloquear(-1)
+        monkeypatch.setattr(relogio, "agora", lambda: agora_servidor - timedelta(days=1))
+        agir()
+    finally:
+        dono.dispose()

@@ -136,8 +136,8 @@ def test_trocar_usuario_e_sair_ficam_na_auditoria(qtbot: QtBot, banco_sqlite: Ba
     janela.close()
     assert _acessos(banco) == [
         ("entrada", "fabio"),
+        ("troca_usuario", "fabio"),  # recorded by the login, before the new entry
         ("entrada", "ana"),
-        ("troca_usuario", "fabio"),
         ("saida", "ana"),
     ]
 
