@@ -174,7 +174,7 @@ def medir_lista(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]:
         "Lista de autos: rolar até o fim",
         f"Lista de autos: busca “{TERMO_BUSCA}”",
     )
-    metas = (0.5, 0.03, 0.05)  # issue 31: scrolling to the end ≤ 30 ms, the search ≤ 50 ms
+    metas = (0.5, 0.03, 0.05)  # the goals: scrolling to the end ≤ 30 ms, the search ≤ 50 ms
     try:
         from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
@@ -471,7 +471,7 @@ def _subprocesso(codigo: str) -> dict[str, Any]:
 
 
 META_PLANILHA = 1.5
-"""The monthly workbook of the fullest month, query and file (issue 31: was 2.5 s)."""
+"""The monthly workbook of the fullest month, query and file (goal 1.5 s; it was 2.5 s)."""
 
 
 def medir_planilha(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]:

@@ -41,9 +41,11 @@ __all__ = [
     "DadosLoteIntimacao",
     "DadosMensais",
     "DadosOperadora",
+    "DadosProcessoIntegral",
     "DadosRetificacao",
     "DadosRevisao",
     "DadosVeiculo",
+    "EventoProcesso",
     "ItemRetificado",
     "LinhaAutoMensal",
     "LinhaFichaCaso",
@@ -52,6 +54,7 @@ __all__ = [
     "LinhaPenalidadeMensal",
     "LinhaPrazoMensal",
     "LinhaSuspensaoMensal",
+    "PecaProcesso",
     "Resultado",
     "ResultadoJulgamento",
     "Testemunha",
@@ -823,3 +826,49 @@ class DadosMensais:
         _exigir(1 <= self.mes <= 12, f"Mês inválido: {self.mes}.")
         for nome in ("autos", "penalidades", "prazos", "pagamentos", "suspensoes"):
             _tupla(self, nome)
+
+
+# --------------------------------------------------------------------------------------------------------
+# The complete case file (reports/processo_integral.py)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PecaProcesso:
+    """One piece of the file: a stored PDF, an evidence image, or a record drawn as a short page."""
+
+    titulo: str
+    """"Auto de infração nº 0001/2026", "Registro da defesa", "Prova: foto-1.jpg"…"""
+    data: date
+    origem: str
+    """Where the bytes come from: "documento emitido nº 4", "anexo nº 2", "registro do sistema"."""
+    formato: str
+    """"pdf" (`conteudo` is a PDF), "imagem" (a JPEG or PNG) or "registro" (`campos` and `texto`)."""
+    conteudo: bytes = field(default=b"", repr=False)
+    sha256: str = ""
+    """Of `conteudo` (checked by the reader); a record's is taken from the page drawn for it."""
+    campos: tuple[tuple[str, str], ...] = ()
+    texto: str = ""
+    prova: bool = False
+    """Evidence attached to the auto: listed in the index under its own heading."""
+
+
+@dataclass(frozen=True)
+class EventoProcesso:
+    data: date
+    titulo: str
+    descricao: str
+
+
+@dataclass(frozen=True)
+class DadosProcessoIntegral:
+    timbre: Timbre
+    numero_auto: str
+    operadora: str
+    cnpj: str
+    dispositivo: str
+    data_lavratura: date
+    situacao: str
+    emitida_em: date
+    pecas: tuple[PecaProcesso, ...]
+    linha_do_tempo: tuple[EventoProcesso, ...]

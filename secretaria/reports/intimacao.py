@@ -11,14 +11,14 @@ is art. 11's proof that the intimação was made.
 from __future__ import annotations
 
 from datetime import date, time
-from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from secretaria.reports.dados import DadosIntimacao, DadosIntimacaoRetificacao, DadosLoteIntimacao, Timbre
 from secretaria.reports.formato import formatar_data, formatar_decimal
-from secretaria.reports.notificacao import campos_da_parte
+from secretaria.reports.intimacao_retificacao import VIA_COPIA_RETIFICADA, IntimacaoRetificacaoPdf
+from secretaria.reports.notificacao import CONTAGEM, campos_da_parte, onde_e_como_defender
 from secretaria.reports.pdf_base import (
     COR_FAIXA,
     COR_TEXTO,
@@ -29,43 +29,7 @@ from secretaria.reports.pdf_base import (
     texto,
 )
 
-__all__ = ["VIA_COPIA_RETIFICADA", "IntimacaoPdf", "LoteIntimacoesPdf"]
-
-VIA_COPIA_RETIFICADA = "CÓPIA DO AUTO<br/>RETIFICADO"
-
-CONTAGEM = (
-    "Contagem do prazo: exclui-se o dia do recebimento e inclui-se o do vencimento; se este cair em sábado, "
-    "domingo, feriado ou dia sem expediente, o prazo termina no primeiro dia útil seguinte (Lei federal "
-    "nº 9.784/1999, art. 66)."
-)
-REPRESENTACAO = (
-    "A destinatária pode apresentar a defesa por seu representante legal ou por procurador constituído, "
-    "juntando o instrumento de mandato (Lei federal nº 9.784/1999, art. 26, § 1º, IV)."
-)
-REVELIA = (
-    "Não apresentada a defesa no prazo, o processo prosseguirá e será decidido independentemente dela "
-    "(Lei federal nº 9.784/1999, art. 26, § 1º, V)."
-)
-
-
-def onde_e_como_defender(
-    doc: DocumentoPdf[Any], *, destinatario: str, secretaria: str, local: str, horario: str
-) -> list[Flowable]:
-    """Art. 14 and Lei 9.784/1999 art. 26 § 1º IV–V, as every notice that opens a defence deadline says
-    them: a petition against a receipt, to whom, where and in which hours; through a representative; and
-    that the case goes on without a defence."""
-    return [
-        doc.p(
-            f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
-            f"{texto(destinatario)}</b>, no protocolo da {texto(secretaria)}: "
-            f"{texto(local)}, <b>{texto(horario)}</b>.",
-            "Justificado",
-        ),
-        Spacer(1, 1.5 * mm),
-        doc.p(REPRESENTACAO, "Justificado"),
-        Spacer(1, 1.5 * mm),
-        doc.p(REVELIA, "Justificado"),
-    ]
+__all__ = ["IntimacaoPdf", "LoteIntimacoesPdf"]
 
 
 class IntimacaoPdf(DocumentoPdf[DadosIntimacao]):
@@ -245,8 +209,6 @@ class LoteIntimacoesPdf(DocumentoPdf[DadosLoteIntimacao]):
         return f"Intimações de {formatar_data(dados.periodo_inicio)} a {formatar_data(dados.periodo_fim)}"
 
     def historia(self, dados: DadosLoteIntimacao) -> list[Flowable]:
-        from secretaria.reports.intimacao_retificacao import IntimacaoRetificacaoPdf
-
         self._intimacao._blocos = self._blocos
         termo = IntimacaoRetificacaoPdf()
         termo._blocos = self._blocos

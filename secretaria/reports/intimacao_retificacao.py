@@ -18,17 +18,21 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer, Table
 from secretaria.reports.auto_infracao import AutoInfracaoPdf
 from secretaria.reports.dados import DadosIntimacaoRetificacao, Timbre
 from secretaria.reports.formato import formatar_data
-from secretaria.reports.intimacao import CONTAGEM, VIA_COPIA_RETIFICADA, onde_e_como_defender
 from secretaria.reports.notificacao import (
+    CONTAGEM,
     LINHA_CARGO_E_ASSINATURA,
     caixa_recibo,
     campos_da_parte,
+    onde_e_como_defender,
     prazo_reaberto,
     tabela_itens,
 )
 from secretaria.reports.pdf_base import COR_FAIXA, DocumentoPdf, MarcaPagina, texto
 
-__all__ = ["IntimacaoRetificacaoPdf"]
+__all__ = ["VIA_COPIA_RETIFICADA", "IntimacaoRetificacaoPdf"]
+
+#: The corrected auto's copy delivered with the termo's intimação (alone, or in a batch of intimações).
+VIA_COPIA_RETIFICADA = "CÓPIA DO AUTO<br/>RETIFICADO"
 
 
 class IntimacaoRetificacaoPdf(DocumentoPdf[DadosIntimacaoRetificacao]):

@@ -3,7 +3,7 @@
 The decision, the judgment, the revisão, the intimações and the termo de retificação each name the notified
 operator, end with an art. 11 receipt and (those that charge a fine) say how and until when to pay it, in
 the same words; a notice's own wording stays in its module. Each function takes the document being built
-(`doc`) for its paragraph styles, like `intimacao.onde_e_como_defender`.
+(`doc`) for its paragraph styles.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from secretaria.reports.formato import formatar_data, formatar_reais, formatar_u
 from secretaria.reports.pdf_base import COR_FAIXA, COR_TEXTO, Campos, DocumentoPdf, texto
 
 __all__ = [
+    "CONTAGEM",
     "DIVIDA_ATIVA",
     "LARGURAS_ITENS",
     "LINHA_ASSINATURA",
@@ -32,6 +33,7 @@ __all__ = [
     "descricao_do_auto",
     "linha_multa_urm",
     "notificada",
+    "onde_e_como_defender",
     "onde_pagar",
     "pagamento",
     "prazo_reaberto",
@@ -47,6 +49,40 @@ LINHA_ASSINATURA = "Assinatura: _____________________________________________"
 LINHA_CARGO_E_ASSINATURA = (
     "Cargo/função: ______________________________ Assinatura: _____________________________________"
 )
+
+CONTAGEM = (
+    "Contagem do prazo: exclui-se o dia do recebimento e inclui-se o do vencimento; se este cair em sábado, "
+    "domingo, feriado ou dia sem expediente, o prazo termina no primeiro dia útil seguinte (Lei federal "
+    "nº 9.784/1999, art. 66)."
+)
+REPRESENTACAO = (
+    "A destinatária pode apresentar a defesa por seu representante legal ou por procurador constituído, "
+    "juntando o instrumento de mandato (Lei federal nº 9.784/1999, art. 26, § 1º, IV)."
+)
+REVELIA = (
+    "Não apresentada a defesa no prazo, o processo prosseguirá e será decidido independentemente dela "
+    "(Lei federal nº 9.784/1999, art. 26, § 1º, V)."
+)
+
+
+def onde_e_como_defender(
+    doc: DocumentoPdf[Any], *, destinatario: str, secretaria: str, local: str, horario: str
+) -> list[Flowable]:
+    """Art. 14 and Lei 9.784/1999 art. 26 § 1º IV–V, as every notice that opens a defence deadline says
+    them: a petition against a receipt, to whom, where and in which hours; through a representative; and
+    that the case goes on without a defence."""
+    return [
+        doc.p(
+            f"A defesa será apresentada por <b>petição, contra recibo</b>, dirigida ao <b>"
+            f"{texto(destinatario)}</b>, no protocolo da {texto(secretaria)}: "
+            f"{texto(local)}, <b>{texto(horario)}</b>.",
+            "Justificado",
+        ),
+        Spacer(1, 1.5 * mm),
+        doc.p(REPRESENTACAO, "Justificado"),
+        Spacer(1, 1.5 * mm),
+        doc.p(REVELIA, "Justificado"),
+    ]
 
 
 def descricao_do_auto(numero: str, data_auto: date, dispositivo: str | None, tipo: str | None) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, time
 from typing import NamedTuple, TypeVar
 
@@ -27,7 +27,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Image, Spacer, Table, TableStyle
 
-from secretaria.reports.dados import Timbre
+from secretaria.reports.dados import DadosProcessoIntegral, EventoProcesso, PecaProcesso, Timbre
 from secretaria.reports.fontes import FONTE, FONTE_NEGRITO, imprimivel, registrar_fontes
 from secretaria.reports.formato import formatar_data
 from secretaria.reports.pdf_base import (
@@ -40,55 +40,9 @@ from secretaria.reports.pdf_base import (
     texto,
 )
 
-__all__ = [
-    "DadosProcessoIntegral",
-    "EventoProcesso",
-    "PecaProcesso",
-    "montar_processo_integral",
-]
+__all__ = ["montar_processo_integral"]
 
 Progresso = Callable[[int, int, str], None]
-
-
-@dataclass(frozen=True)
-class PecaProcesso:
-    """One piece of the file: a stored PDF, an evidence image, or a record drawn as a short page."""
-
-    titulo: str
-    """"Auto de infração nº 0001/2026", "Registro da defesa", "Prova: foto-1.jpg"…"""
-    data: date
-    origem: str
-    """Where the bytes come from: "documento emitido nº 4", "anexo nº 2", "registro do sistema"."""
-    formato: str
-    """"pdf" (`conteudo` is a PDF), "imagem" (a JPEG or PNG) or "registro" (`campos` and `texto`)."""
-    conteudo: bytes = field(default=b"", repr=False)
-    sha256: str = ""
-    """Of `conteudo` (checked by the reader); a record's is taken from the page drawn for it."""
-    campos: tuple[tuple[str, str], ...] = ()
-    texto: str = ""
-    prova: bool = False
-    """Evidence attached to the auto: listed in the index under its own heading."""
-
-
-@dataclass(frozen=True)
-class EventoProcesso:
-    data: date
-    titulo: str
-    descricao: str
-
-
-@dataclass(frozen=True)
-class DadosProcessoIntegral:
-    timbre: Timbre
-    numero_auto: str
-    operadora: str
-    cnpj: str
-    dispositivo: str
-    data_lavratura: date
-    situacao: str
-    emitida_em: date
-    pecas: tuple[PecaProcesso, ...]
-    linha_do_tempo: tuple[EventoProcesso, ...]
 
 
 # --- the pages drawn here -------------------------------------------------------------------------------------

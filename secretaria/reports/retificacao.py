@@ -17,11 +17,12 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from secretaria.reports.dados import DadosRetificacao, Timbre
 from secretaria.reports.formato import formatar_data
-from secretaria.reports.intimacao import CONTAGEM, onde_e_como_defender
 from secretaria.reports.notificacao import (
+    CONTAGEM,
     LINHA_CARGO_E_ASSINATURA,
     caixa_recibo,
     campos_da_parte,
+    onde_e_como_defender,
     prazo_reaberto,
     tabela_itens,
 )

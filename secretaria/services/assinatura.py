@@ -55,8 +55,8 @@ from secretaria.codigos import Papel
 from secretaria.db import UnidadeDeTrabalho
 from secretaria.lei.formato import formatar_data
 from secretaria.models import Configuracao
-from secretaria.services import auditoria
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
+from secretaria.services.configuracoes import gravar_valores
 
 SECRETARIO = "secretario"
 """Signed by the Secretary (a user with the secretário role), always, when issued with a certificate."""
@@ -503,17 +503,7 @@ def _gravar(uow: UnidadeDeTrabalho, ator: Ator, mudancas: dict[str, str]) -> Non
 
 
 def _gravar_na(uow: UnidadeDeTrabalho, ator: Ator, mudancas: dict[str, str]) -> None:
-    s = uow.session
-    antes: dict[str, Any] = {}
-    for chave, novo in mudancas.items():
-        registro = s.get(Configuracao, chave)
-        antes[chave] = None if registro is None else registro.valor
-        if registro is None:
-            s.add(Configuracao(chave=chave, valor=novo))
-        else:
-            registro.valor = novo
-    s.flush()
-    auditoria.registrar(s, ator, "alterar_assinatura", "configuracao", None, antes, mudancas)
+    gravar_valores(uow.session, ator, "alterar_assinatura", mudancas)
     uow.commit()
 
 

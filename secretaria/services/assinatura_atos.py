@@ -1,5 +1,5 @@
-"""What `auditoria verificar` checks of the acts' signatures on SQLite (issue 28), the keys' fingerprints the
-termo de verificação prints, and the clock warning the administrator sees at login.
+"""What `auditoria verificar` checks of the acts' signatures on SQLite, and the keys' fingerprints the
+termo de verificação prints.
 
 The rules, in the order they apply to each audit row:
 - a signed row must carry a valid signature of its hash by a key of the account it names (`usuario_login`),
@@ -31,7 +31,6 @@ from secretaria.lei.formato import formatar_decimal
 from secretaria.models import Auditoria, ChaveAssinatura, Usuario
 from secretaria.services import chaves
 from secretaria.services.auditoria import ENTIDADE_ACESSO
-from secretaria.services.base import Ator
 
 Apontar = Callable[[str, str], None]
 
@@ -270,28 +269,3 @@ def impressoes_ativas(sessao: so.Session) -> list[ImpressaoChave]:
             )
         )
     return resultado
-
-
-# --- the clock, shown to the administrator at login -------------------------------------------------------
-
-
-def relogio_atrasado_na_entrada(sessao: so.Session, ator: Ator) -> list[str]:
-    """The audit moments earlier than a row before them (a PC clock set back: `verificacao`'s tolerance)
-    among the rows written since the administrator's previous login, as `auditoria verificar` words them.
-    Empty for other roles and on PostgreSQL (whose rows take the server's clock)."""
-    from secretaria.services import verificacao
-
-    if not ator.tem("administrador") or not chaves.usa_assinatura(sessao):
-        return []
-    entradas = sessao.scalars(
-        sa.select(Auditoria.id)
-        .where(
-            Auditoria.entidade == ENTIDADE_ACESSO,
-            Auditoria.acao == "entrada",
-            Auditoria.usuario_login == ator.login,
-        )
-        .order_by(Auditoria.id.desc())
-        .limit(2)
-    ).all()
-    desde = int(entradas[1]) if len(entradas) > 1 else 0
-    return [mensagem for _reg_id, mensagem in verificacao.atrasos_de_relogio(sessao, desde)]

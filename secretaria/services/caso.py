@@ -35,7 +35,7 @@ from secretaria.models import (
     Suspensao,
 )
 from secretaria.services.base import Ator
-from secretaria.services.documentos import DocumentoInfo, documentos_emitidos
+from secretaria.services.emitidos import DocumentoInfo, documentos_emitidos
 from secretaria.services.execucao import prazo_pagamento, primeiro_dia_livre
 from secretaria.services.processo_base import ROTULOS_FASE, auto_com_relacoes
 from secretaria.services.revisao_prazos import RevisaoResumo, revisoes_do_auto

@@ -1,4 +1,4 @@
-"""Each user's signing key (SQLite, issue 28): every audit row a user's act writes is signed by that user.
+"""Each user's signing key (SQLite): every audit row a user's act writes is signed by that user.
 
 On SQLite the database is one file every user of the PC can reach, so a row can be forged by anyone holding
 the file; the chain only says the rows were not changed one by one. A signature makes a forged act

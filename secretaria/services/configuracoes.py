@@ -77,17 +77,23 @@ def salvar_configuracoes(
         mudancas = {CHAVE_COPIAS_BACKUP: str(copias_backup), CHAVE_DIAS_DECISAO: str(dias_decisao_atrasada)}
         if prazo_pagamento_dias is not None:
             mudancas[CHAVE_PRAZO_PAGAMENTO] = str(prazo_pagamento_dias)
-        antes: dict[str, Any] = {}
-        for chave, novo in mudancas.items():
-            registro = s.get(Configuracao, chave)
-            antes[chave] = None if registro is None else registro.valor
-            if registro is None:
-                s.add(Configuracao(chave=chave, valor=novo))
-            else:
-                registro.valor = novo
-        s.flush()
-        auditoria.registrar(s, ator, "alterar_configuracoes", "configuracao", None, antes, mudancas)
+        gravar_valores(s, ator, "alterar_configuracoes", mudancas)
         uow.commit()
+
+
+def gravar_valores(sessao: so.Session, ator: Ator, acao: str, mudancas: dict[str, str]) -> None:
+    """Write each key's new value into the settings table, with one audit row `acao` that holds what each
+    key held before (None: not set); the caller's unit of work commits."""
+    antes: dict[str, Any] = {}
+    for chave, novo in mudancas.items():
+        registro = sessao.get(Configuracao, chave)
+        antes[chave] = None if registro is None else registro.valor
+        if registro is None:
+            sessao.add(Configuracao(chave=chave, valor=novo))
+        else:
+            registro.valor = novo
+    sessao.flush()
+    auditoria.registrar(sessao, ator, acao, "configuracao", None, antes, mudancas)
 
 
 def _inteiro(s: so.Session, chave: str, padrao: int, minimo: int, maximo: int) -> int:

@@ -7,7 +7,9 @@ Issuing (`emitir_documento`) renders the PDF, keeps its bytes in `DocumentoEmiti
 writes the audit row; printing again serves the stored bytes (`obter_documento`, which re-checks the hash),
 so a re-print is byte for byte the paper that was delivered (PRODUTO § 9). Issuing the same document twice
 gives the same bytes (the renderers are pure functions of their data), and the second issue returns the
-stored one instead of keeping a copy. Any role may issue and print: consulta "reads and prints".
+stored one instead of keeping a copy. Any role may issue and print: consulta "reads and prints". The reads
+of the papers already issued live in `emitidos` (the case screen and the complete case file take them from
+there) and are re-exported here.
 
 The data is read in one short transaction and the PDF rendered outside it, so a batch of a thousand notices
 never holds SQLite's write lock while ReportLab works.
@@ -80,6 +82,16 @@ from secretaria.reports.dados import (
 )
 from secretaria.services import auditoria, cifras
 from secretaria.services.base import Ator, ErroDominio, NaoEncontrado, exigir_papel, mensagem_nao_encontrado
+from secretaria.services.emitidos import (
+    TIPOS_DOCUMENTO,
+    DocumentoAlterado,
+    DocumentoInfo,
+    descricao_documento,
+    documentos_emitidos,
+    info_de,
+    info_documento,
+    obter_documento,
+)
 from secretaria.services.execucao import situacao_operadora
 from secretaria.services.fundamentos import legiveis, sem_art_8
 from secretaria.services.orgao import (
@@ -90,6 +102,8 @@ from secretaria.services.orgao import (
     timbre_para_assinar,
 )
 from secretaria.services.processo_base import auto_com_relacoes, com_decisao, termos_sem_intimacao
+from secretaria.services.processo_integral import dados_processo_integral
+from secretaria.services.retificacoes import dados_retificacao, itens_do_termo, obter_termo
 from secretaria.services.rotulos import formatar_cnpj, formatar_cpf, formatar_placa
 
 if TYPE_CHECKING:  # pyHanko is loaded only when a document is signed
@@ -122,22 +136,6 @@ __all__ = [
     "timbre",
 ]
 
-TIPOS_DOCUMENTO = {
-    "auto": "Auto de infração",
-    "intimacao": "Intimação do auto",
-    "decisao": "Notificação de decisão",
-    "ficha": "Ficha da operadora",
-    "lote_intimacoes": "Lote de intimações",
-    "retificacao": "Termo de retificação",
-    "intimacao_termo": "Intimação do termo de retificação",
-    "julgamento": "Notificação do julgamento do recurso",
-    "revisao": "Termo de revisão",
-    "processo": "Cópia integral do processo",
-}
-"""What `emitir_documento` can issue (the stored `DocumentoEmitido.tipo`) → its name for the user."""
-TIPOS_NUMERADOS = ("auto", "intimacao", "decisao", "retificacao", "intimacao_termo", "julgamento", "revisao")
-"""The documents whose reference is a number ("nº 0001/2026")."""
-
 FUNCOES_DOCUMENTO = {
     "motorista": "motorista",
     "cobrador": "cobrador",
@@ -148,54 +146,6 @@ SITUACOES_PAGAMENTO_FICHA = ROTULOS_CURTOS_PAGAMENTO
 SITUACOES_CASSACAO_FICHA = ROTULOS_CASSACAO
 RESULTADOS_CASSACAO_FICHA = ROTULOS_RESULTADO_CASSACAO
 _NUMERO = re.compile(r"^\s*(\d{1,6})\s*/\s*(\d{4})\s*$")
-
-
-class DocumentoAlterado(ErroDominio):
-    """The stored bytes no longer match the SHA-256 taken when the document was issued."""
-
-
-@dataclass(frozen=True)
-class DocumentoInfo:
-    """An issued document, as the screens list it (never the bytes: `obter_documento` reads those)."""
-
-    id: int
-    tipo: str
-    referencia: str
-    nome_arquivo: str
-    sha256: str
-    emitido_em: datetime
-    emitido_por: str
-    novo: bool = True
-    """False when this issue found the same bytes already stored (nothing was written)."""
-    assinado_por: str | None = None
-    """Who signed it digitally (the certificate's holder); None: issued without a digital signature."""
-    certificado: str | None = None
-    versao_de_id: int | None = None
-    """A signed version made later: the unsigned copy it signs (kept)."""
-
-    @property
-    def situacao_assinatura(self) -> str:
-        """ "assinado digitalmente por …" or "sem assinatura digital" (the lists and the CLI say it)."""
-        if self.assinado_por is None:
-            return "sem assinatura digital"
-        return f"assinado digitalmente por {self.assinado_por}"
-
-    @property
-    def descricao(self) -> str:
-        return descricao_documento(self.tipo, self.referencia)
-
-
-def descricao_documento(tipo: str, referencia: str) -> str:
-    """ "Auto de infração nº 0001/2026", "Notificação de decisão do auto nº 0001/2026", "Ficha da operadora
-    11.222.333/0001-81 em 30/11/2026"…: a notice numbered by the auto it notifies says so."""
-    nome = TIPOS_DOCUMENTO.get(tipo, tipo)
-    if tipo in ("processo", "decisao", "julgamento"):
-        return f"{nome} do auto nº {referencia}"
-    if tipo in TIPOS_NUMERADOS:
-        return f"{nome} nº {referencia}"
-    if tipo == "lote_intimacoes":
-        return f"{nome} de {referencia}"
-    return f"{nome} {referencia}"
 
 
 # --- shared labels ------------------------------------------------------------------------------------------
@@ -427,8 +377,6 @@ def dados_intimacao_retificacao(
 
     A termo corrected again by a later one is still notified while no delivery has carried it (the
     operator is told of every correction of substance); once delivered, only its stored paper is reprinted."""
-    from secretaria.services.retificacoes import itens_do_termo, obter_termo
-
     termo = obter_termo(sessao, retificacao_id)
     auto = _auto(sessao, termo.auto_id)
     if not termo.substancial:
@@ -1110,8 +1058,6 @@ def _pedido_de_ato_posterior(
         nome = f"julgamento-do-recurso-{julgado.numero_auto.replace('/', '-')}.pdf"
         return _Pedido(tipo, julgado.numero_auto, nome, auto_id, None, julgado)
     if tipo == "processo":
-        from secretaria.services.processo_integral import dados_processo_integral
-
         if auto_id is None:
             raise ErroDominio("Informe o auto de infração do processo.", "auto_id")
         integral = dados_processo_integral(sessao, auto_id)
@@ -1133,8 +1079,6 @@ def _pedido(
     revisao_id: int | None = None,
 ) -> _Pedido:
     if tipo == "retificacao":
-        from secretaria.services.retificacoes import dados_retificacao, obter_termo
-
         termo = obter_termo(sessao, retificacao_id)
         _auto(sessao, termo.auto_id)  # refused for a cancelled auto, like its other documents
         termo_dados = dados_retificacao(sessao, termo.id)
@@ -1190,22 +1134,6 @@ def _sem_progresso(_feitos: int, _total: int, _texto: str) -> None:
     return None
 
 
-def _info(doc: DocumentoEmitido, novo: bool) -> DocumentoInfo:
-    return DocumentoInfo(
-        id=doc.id,
-        tipo=doc.tipo,
-        referencia=doc.referencia,
-        nome_arquivo=doc.nome_arquivo,
-        sha256=doc.sha256,
-        emitido_em=doc.emitido_em,
-        emitido_por=doc.emitido_por,
-        novo=novo,
-        assinado_por=doc.assinado_por,
-        certificado=doc.certificado,
-        versao_de_id=doc.versao_de_id,
-    )
-
-
 @retentavel
 def emitir_documento(
     uow: UnidadeDeTrabalho,
@@ -1248,11 +1176,11 @@ def emitir_documento(
         if tipo == "auto" and auto_id is not None:
             original = _auto_ja_emitido_e_retificado(uow.session, auto_id)
             if original is not None:
-                return _info(original, novo=False)
+                return info_de(original, novo=False)
         carimbo_url = _conferir_para_assinar(uow.session, ator, tipo, certificado)
         guardado = _aviso_superado(uow.session, tipo, auto_id, retificacao_id)
         if guardado is not None:
-            return _info(guardado, novo=False)
+            return info_de(guardado, novo=False)
         pedido = _pedido(
             uow.session, tipo, auto_id, operadora_id, periodo, data_entrega, retificacao_id, revisao_id
         )
@@ -1329,8 +1257,8 @@ def _ja_emitidos(
         .limit(1)
     )
     return (
-        _info(assinado, novo=False) if assinado is not None else None,
-        _info(sem_assinatura, novo=False) if sem_assinatura is not None else None,
+        info_de(assinado, novo=False) if assinado is not None else None,
+        info_de(sem_assinatura, novo=False) if sem_assinatura is not None else None,
     )
 
 
@@ -1371,7 +1299,7 @@ def _gravar_documento(
         depois["tamanho"] = len(conteudo)
         auditoria.registrar(s, ator, acao, "documento_emitido", doc.id, None, depois)
         uow.commit()
-        return _info(doc, novo=True)
+        return info_de(doc, novo=True)
 
 
 @retentavel
@@ -1387,7 +1315,7 @@ def assinar_documento(
         doc = s.get(DocumentoEmitido, documento_id)
         if doc is None:
             raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
-        info = _info(doc, novo=False)
+        info = info_de(doc, novo=False)
         if doc.assinado_por is not None:
             raise ErroDominio(f"{info.descricao} já está assinado por {doc.assinado_por}.", "documento_id")
         versao = s.scalar(
@@ -1433,7 +1361,7 @@ def _termo_de_revisao_guardado(
     assinado, _sem = _ja_emitidos(sessao, "revisao", pedido.referencia, primeiro.sha256)
     if assinado is not None:
         return assinado
-    return _info(primeiro, novo=False) if certificado is None else None
+    return info_de(primeiro, novo=False) if certificado is None else None
 
 
 def _auto_ja_emitido_e_retificado(sessao: so.Session, auto_id: int) -> DocumentoEmitido | None:
@@ -1483,7 +1411,7 @@ def _aviso_superado(
         ultimo = termo_a_intimar(sessao, auto_id)
         if ultimo is None or retificacao_id is None or ultimo.id == retificacao_id:
             return None
-        termo = obter_termo_documento(sessao, retificacao_id)
+        termo = obter_termo(sessao, retificacao_id)
         referencia = termo.numero_formatado
     consulta = sa.select(DocumentoEmitido).where(
         DocumentoEmitido.tipo == tipo, DocumentoEmitido.auto_id == auto_id
@@ -1504,58 +1432,8 @@ def _aviso_superado(
     return guardado
 
 
-def obter_termo_documento(sessao: so.Session, retificacao_id: int) -> Retificacao:
-    from secretaria.services.retificacoes import obter_termo
-
-    return obter_termo(sessao, retificacao_id)
-
-
 def numero_auto_de(sessao: so.Session, auto_id: int) -> str:
     linha = sessao.execute(
         sa.select(AutoInfracao.numero, AutoInfracao.ano).where(AutoInfracao.id == auto_id)
     ).first()
     return numero_auto(linha.numero, linha.ano) if linha is not None else str(auto_id)
-
-
-def info_documento(sessao: so.Session, documento_id: int) -> DocumentoInfo:
-    doc = sessao.get(DocumentoEmitido, documento_id)
-    if doc is None:
-        raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
-    return _info(doc, novo=False)
-
-
-def obter_documento(sessao: so.Session, documento_id: int) -> bytes:
-    """The stored bytes of an issued document, after checking them against the SHA-256 taken at issue."""
-    linha = sessao.execute(
-        sa.select(DocumentoEmitido.conteudo, DocumentoEmitido.sha256, DocumentoEmitido.nome_arquivo).where(
-            DocumentoEmitido.id == documento_id
-        )
-    ).first()
-    if linha is None:
-        raise NaoEncontrado(mensagem_nao_encontrado("Documento emitido", documento_id), "documento_id")
-    conteudo = bytes(linha.conteudo)
-    if hashlib.sha256(conteudo).hexdigest() != linha.sha256:
-        raise DocumentoAlterado(
-            f"O documento {linha.nome_arquivo} (nº {documento_id}) foi alterado depois de emitido: o SHA-256 "
-            "guardado não confere. Ele não será impresso; avise o administrador.",
-            "documento_id",
-        )
-    return conteudo
-
-
-def documentos_emitidos(
-    sessao: so.Session,
-    *,
-    auto_id: int | None = None,
-    operadora_id: int | None = None,
-    tipo: str | None = None,
-) -> list[DocumentoInfo]:
-    """Issued documents (newest first), filtered by auto, operator or kind."""
-    consulta = sa.select(DocumentoEmitido)
-    if auto_id is not None:
-        consulta = consulta.where(DocumentoEmitido.auto_id == auto_id)
-    if operadora_id is not None:
-        consulta = consulta.where(DocumentoEmitido.operadora_id == operadora_id)
-    if tipo is not None:
-        consulta = consulta.where(DocumentoEmitido.tipo == tipo)
-    return [_info(d, novo=False) for d in sessao.scalars(consulta.order_by(DocumentoEmitido.id.desc()))]

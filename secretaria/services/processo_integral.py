@@ -25,10 +25,11 @@ from secretaria import relogio
 from secretaria.codigos import ROTULOS_MEIO, ROTULOS_PAGAMENTO, ROTULOS_RECURSO, ROTULOS_RESULTADO_INTIMACAO
 from secretaria.lei.formato import formatar_data, formatar_reais, formatar_urm
 from secretaria.models import Anexo, DocumentoEmitido
-from secretaria.reports.processo_integral import DadosProcessoIntegral, EventoProcesso, PecaProcesso
+from secretaria.reports.dados import DadosProcessoIntegral, EventoProcesso, PecaProcesso
 from secretaria.services.anexos import abrir_anexo_conferido
 from secretaria.services.caso import Caso, obter_caso
-from secretaria.services.documentos import DocumentoInfo, info_documento, obter_documento, timbre
+from secretaria.services.emitidos import DocumentoInfo, info_documento, obter_documento
+from secretaria.services.orgao import timbre
 from secretaria.services.rotulos import formatar_cnpj
 
 __all__ = ["TIPO_PROCESSO", "dados_processo_integral"]

@@ -40,8 +40,9 @@ from secretaria.models import Auditoria, Base, DadosOrgao, Usuario, UsuarioPapel
 from secretaria.services import auditoria
 from secretaria.services.anexos import verificar_anexos
 from secretaria.services.assinatura_atos import conferir_assinaturas, impressoes_ativas
-from secretaria.services.auditoria import ResultadoVerificacao, verificar_cadeia
+from secretaria.services.auditoria import ENTIDADE_ACESSO, ResultadoVerificacao, verificar_cadeia
 from secretaria.services.base import Ator, ErroDominio, exigir_papel
+from secretaria.services.chaves import usa_assinatura
 
 Progresso = Callable[[int, int, str], None]
 
@@ -518,6 +519,26 @@ def _papeis_da_imagem(depois: str | None) -> tuple[str | None, set[str]]:
         return None, set()
     login = imagem.get("login")
     return (str(login) if login is not None else None), {str(p) for p in imagem["papeis"]}
+
+
+def relogio_atrasado_na_entrada(sessao: so.Session, ator: Ator) -> list[str]:
+    """The audit moments earlier than a row before them (a PC clock set back beyond TOLERANCIA_RELOGIO)
+    among the rows written since the administrator's previous login, as `auditoria verificar` words them.
+    Empty for other roles and on PostgreSQL (whose rows take the server's clock)."""
+    if not ator.tem("administrador") or not usa_assinatura(sessao):
+        return []
+    entradas = sessao.scalars(
+        sa.select(Auditoria.id)
+        .where(
+            Auditoria.entidade == ENTIDADE_ACESSO,
+            Auditoria.acao == "entrada",
+            Auditoria.usuario_login == ator.login,
+        )
+        .order_by(Auditoria.id.desc())
+        .limit(2)
+    ).all()
+    desde = int(entradas[1]) if len(entradas) > 1 else 0
+    return [mensagem for _reg_id, mensagem in atrasos_de_relogio(sessao, desde)]
 
 
 # --- anchors ------------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from secretaria.services.assinatura import (
     contexto_validacao,
     ler_config_assinatura,
 )
-from secretaria.services.documentos import descricao_documento
+from secretaria.services.emitidos import descricao_documento
 
 __all__ = ["AssinaturaVerificada", "RelatorioPdf", "verificar_pdf"]
 

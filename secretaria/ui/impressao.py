@@ -2,13 +2,12 @@
 
 Printing goes through the system print dialog (QPrintDialog on a QPrinter) and paints the PDF's pages on
 the printer. Qt cannot read a PDF by itself: the pages are rasterised by QtPdf's QPdfDocument when Qt's
-add-ons are installed, or else by pypdfium2; when neither is installed, "Imprimir" opens the PDF in the
-computer's PDF reader (QDesktopServices), whose own print command does the rest, and the screens say so.
-The page is rendered at up to 300 dpi (plenty for text on an office printer; 1200 dpi would need half a
+add-ons are installed, or else by pypdfium2 (a dependency of the program, so always there). The page is
+rendered at up to 300 dpi (plenty for text on an office printer; 1200 dpi would need half a
 gigabyte per page).
 
-The modal dialogs are behind small functions of this module (`escolher_impressora`, `abrir_externamente`)
-and `arquivos.salvar_como`, which tests patch (pytest-qt's advice).
+The modal dialogs are behind small functions of this module (`escolher_impressora`) and
+`arquivos.salvar_como`, which tests patch (pytest-qt's advice).
 """
 
 from __future__ import annotations
@@ -22,8 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QPageLayout, QPageSize, QPainter
+from PySide6.QtCore import QMarginsF, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter
 from PySide6.QtPrintSupport import QAbstractPrintDialog, QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QPushButton, QWidget
 
@@ -40,25 +39,20 @@ DPI_MAXIMO = 300
 
 IMPRESSO = "impresso"
 CANCELADO = "cancelado"
-VISUALIZADOR = "visualizador"
 
 
 # --- rasterising the PDF ------------------------------------------------------------------------------------
 
 
-def motor_de_paginas() -> str | None:
-    """Which library turns PDF pages into images here: "qtpdf", "pypdfium2", or None (none installed)."""
+def motor_de_paginas() -> str:
+    """Which library turns PDF pages into images here: "qtpdf" (when Qt's add-ons are installed) or
+    "pypdfium2"."""
     try:
         from PySide6.QtPdf import QPdfDocument  # noqa: F401  (only in PySide6-Addons)
 
         return "qtpdf"
     except ImportError:
-        pass
-    try:
-        _pdfium()
         return "pypdfium2"
-    except ImportError:
-        return None
 
 
 def _pdfium() -> Any:
@@ -72,10 +66,8 @@ def paginas(conteudo: bytes, dpi: int, *, motor: str | None = None) -> Iterator[
     motor = motor or motor_de_paginas()
     if motor == "qtpdf":
         yield from _paginas_qtpdf(conteudo, dpi)
-    elif motor == "pypdfium2":
-        yield from _paginas_pdfium(conteudo, dpi)
     else:
-        raise RuntimeError("Nenhum leitor de PDF disponível para imprimir (QtPdf ou pypdfium2).")
+        yield from _paginas_pdfium(conteudo, dpi)
 
 
 def _paginas_qtpdf(conteudo: bytes, dpi: int) -> Iterator[QImage]:
@@ -111,15 +103,8 @@ def _paginas_pdfium(conteudo: bytes, dpi: int) -> Iterator[QImage]:
 
 
 def contar_paginas(conteudo: bytes) -> int:
-    """Pages of the PDF (0 when no PDF library is installed), for the dialog's page range."""
-    motor = motor_de_paginas()
-    if motor == "pypdfium2":
-        documento = _pdfium().PdfDocument(conteudo)
-        try:
-            return len(documento)
-        finally:
-            documento.close()
-    if motor == "qtpdf":
+    """Pages of the PDF, for the dialog's page range."""
+    if motor_de_paginas() == "qtpdf":
         from PySide6.QtCore import QBuffer, QByteArray, QIODevice
         from PySide6.QtPdf import QPdfDocument
 
@@ -129,7 +114,11 @@ def contar_paginas(conteudo: bytes) -> int:
         documento_qt = QPdfDocument()
         documento_qt.load(buffer)
         return int(documento_qt.pageCount())
-    return 0
+    documento = _pdfium().PdfDocument(conteudo)
+    try:
+        return len(documento)
+    finally:
+        documento.close()
 
 
 def pintar_paginas(
@@ -249,11 +238,6 @@ def escolher_impressora(parent: QWidget | None, impressora: QPrinter, paginas_to
     return dialogo_impressao(parent, impressora, paginas_total).exec() == QDialog.DialogCode.Accepted
 
 
-def abrir_externamente(caminho: Path) -> bool:
-    """Open a file with the program the computer uses for it (the PDF reader)."""
-    return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(caminho))))
-
-
 # --- what the screens call ---------------------------------------------------------------------------------
 
 
@@ -266,19 +250,8 @@ def imprimir_pdf(
     paisagem: bool = False,
 ) -> str:
     """Print the PDF through the system print dialog, the pages then painted on the printer off the GUI
-    thread with a progress dialog (Cancelar aborts the job). Returns IMPRESSO (the job is under way),
-    CANCELADO, or VISUALIZADOR when no PDF reader library is installed and the file was opened in the
-    computer's PDF reader instead."""
-    if motor_de_paginas() is None:
-        caminho = arquivo_temporario(conteudo, nome_arquivo)
-        if not abrir_externamente(caminho):
-            mensagens.avisar_erro(
-                parent,
-                "Imprimir",
-                f"Não há leitor de PDF para imprimir daqui. O documento foi gravado em {caminho}: "
-                "abra-o e imprima pelo leitor de PDF.",
-            )
-        return VISUALIZADOR
+    thread with a progress dialog (Cancelar aborts the job). Returns IMPRESSO (the job is under way) or
+    CANCELADO."""
     impressora = nova_impressora(titulo, paisagem=paisagem)
     if not escolher_impressora(parent, impressora, contar_paginas(conteudo)):
         return CANCELADO
@@ -322,15 +295,6 @@ def oferecer_pdf(parent: QWidget | None, falha: str, conteudo: bytes, nome_arqui
         ao_terminar=terminou,
     )
     caixa.button(QMessageBox.StandardButton.Save).setText("&Salvar em PDF…")
-
-
-def arquivo_temporario(conteudo: bytes, nome_arquivo: str) -> Path:
-    """The PDF written to the user's temporary folder (for the PDF reader to open)."""
-    pasta = Path(tempfile.gettempdir()) / "secretaria-documentos"
-    pasta.mkdir(parents=True, exist_ok=True)
-    caminho = pasta / nome_de_arquivo(nome_arquivo)
-    caminho.write_bytes(conteudo)
-    return caminho
 
 
 def salvar_pdf(
@@ -439,12 +403,7 @@ _NOMES_DOCUMENTO = {
 def _entregar(parent: QWidget | None, titulo: str, acao: str, info: DocumentoInfo, conteudo: bytes) -> None:
     """Print or save an issued document's bytes, and say where they went."""
     if acao == "imprimir":
-        if imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo) == VISUALIZADOR:
-            mensagens.informar(
-                parent,
-                titulo,
-                f"{info.descricao} foi aberto no leitor de PDF do computador: imprima por ele.",
-            )
+        imprimir_pdf(parent, conteudo, info.descricao, info.nome_arquivo)
         return
     destino = salvar_pdf(parent, conteudo, info.nome_arquivo)
     if destino is not None:

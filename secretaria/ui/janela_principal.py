@@ -242,7 +242,7 @@ class JanelaPrincipal(QMainWindow):
     def _avisar_relogio(self, contexto: Contexto) -> None:
         """Shown to an administrator who enters: audit rows written since their previous login with a
         moment earlier than a row before them (a PC clock set back dates acts falsely)."""
-        from secretaria.services.assinatura_atos import relogio_atrasado_na_entrada
+        from secretaria.services.verificacao import relogio_atrasado_na_entrada
 
         with contexto.banco.leitura() as sessao:
             atrasos = relogio_atrasado_na_entrada(sessao, contexto.ator)

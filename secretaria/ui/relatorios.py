@@ -176,24 +176,12 @@ class PaginaRelatorios(QWidget):
         linha.addWidget(nota_anual, 1)
         QVBoxLayout(grupo_anual).addLayout(linha)
 
-        self.aviso_impressao = QLabel()
-        self.aviso_impressao.setWordWrap(True)
-        self.aviso_impressao.setStyleSheet("color: #8a5a00;")
-        if impressao.motor_de_paginas() is None:
-            self.aviso_impressao.setText(
-                "Neste computador “Imprimir…” abre o PDF no leitor de PDF, que imprime pela impressora do "
-                "sistema."
-            )
-        else:
-            self.aviso_impressao.hide()
-
         layout = QVBoxLayout(self)
         layout.addWidget(titulo)
         layout.addWidget(grupo_mensal)
         layout.addWidget(grupo_ficha)
         layout.addWidget(grupo_lote)
         layout.addWidget(grupo_anual)
-        layout.addWidget(self.aviso_impressao)
         layout.addStretch(1)
         self._valores_iniciais()
         self.recarregar()

@@ -1,4 +1,4 @@
-"""A one-shot evaluation of the import against files shaped like an office's (issue 25's closing note).
+"""A one-shot evaluation of the import against files shaped like an office's, measured once.
 
 `gerar` writes a set of files as an office keeps them — title rows above the header, a hidden first sheet
 of lookup lists, a company's name and CNPJ merged over its block of buses, numbers typed as Excel numbers

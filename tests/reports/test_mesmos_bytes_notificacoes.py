@@ -21,21 +21,19 @@ import pytest
 from secretaria.reports.dados import (
     DadosIntimacaoRetificacao,
     DadosJulgamento,
+    DadosProcessoIntegral,
     DadosRetificacao,
     DadosRevisao,
+    EventoProcesso,
     ItemRetificado,
+    PecaProcesso,
     ResultadoJulgamento,
 )
 from secretaria.reports.decisao import DecisaoPdf
 from secretaria.reports.intimacao import IntimacaoPdf
 from secretaria.reports.intimacao_retificacao import IntimacaoRetificacaoPdf
 from secretaria.reports.julgamento import JulgamentoPdf
-from secretaria.reports.processo_integral import (
-    DadosProcessoIntegral,
-    EventoProcesso,
-    PecaProcesso,
-    montar_processo_integral,
-)
+from secretaria.reports.processo_integral import montar_processo_integral
 from secretaria.reports.retificacao import TermoRetificacaoPdf
 from secretaria.reports.revisao import TermoRevisaoPdf
 from tests.helpers import amostras_documentos as amostras

@@ -336,8 +336,9 @@ def test_demo_confere_com_a_auditoria_depois_de_entrar(demo: Banco) -> None:
 
 
 def test_demo_confere_com_cada_usuario_assinando_os_seus_atos(demo: Banco) -> None:
-    """Issue 28 on SQLite: every demo user gets their key at their first login and signs their acts; the
-    generator's rows come before the first signature ("anteriores à assinatura"): the demo verifies clean."""
+    """On SQLite (acts signed by their authors): every demo user gets their key at their first login and
+    signs their acts; the generator's rows come before the first signature ("anteriores à assinatura"): the
+    demo verifies clean."""
     from secretaria.models import Auditoria
     from secretaria.services import backup
     from secretaria.services.verificacao import verificar_tudo

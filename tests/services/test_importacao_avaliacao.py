@@ -1,4 +1,4 @@
-"""The one-shot evaluation of the import (issue 25's closing note): a set of files shaped like an office's
+"""The one-shot evaluation of the import: a set of files shaped like an office's
 (`tests.helpers.avaliacao_livros`), imported through the service, and every row compared value by value
 with the truth the generator kept: nothing wrongly accepted (a row that should be refused, or one stored
 otherwise than the book says) and nothing wrongly refused, on both databases. The counts are printed for

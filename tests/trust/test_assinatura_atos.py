@@ -1,6 +1,7 @@
-"""Issue 28 on SQLite: every act signed by its author. A forged act added to the file (even chained
-correctly, even in the Secretary's name over a changed fine) is named by `auditoria verificar`; a password
-reset keeps the old rows verifying; rows written before the signing are accepted as such."""
+"""On SQLite, a file every user of the PC can reach: every act signed by its author. A forged act added to
+the file (even chained correctly, even in the Secretary's name over a changed fine) is named by `auditoria
+verificar`; a password reset keeps the old rows verifying; rows written before the signing are accepted as
+such."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Issue 28, time on SQLite: an administrator who enters sees the audit rows written, since their previous
-login, with a moment earlier than a row before them (a PC clock set back)."""
+"""Time on SQLite, where each PC writes the audit moment with its own clock: an administrator who enters
+sees the audit rows written, since their previous login, with a moment earlier than a row before them (a PC
+clock set back)."""
 
 from __future__ import annotations
 

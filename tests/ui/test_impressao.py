@@ -66,11 +66,6 @@ def test_salvar_pdf_sugere_nome_valido(qtbot: QtBot, tmp_path: Path, monkeypatch
     assert destino == tmp_path / "Auto de infração nº 0732-2026.pdf" and destino.read_bytes() == b"%PDF-1.4"
 
 
-def test_arquivo_temporario_com_barra_no_nome() -> None:
-    caminho = impressao.arquivo_temporario(b"%PDF", "Auto de infração nº 0732/2026.pdf")
-    assert caminho.name == "Auto de infração nº 0732-2026.pdf" and caminho.read_bytes() == b"%PDF"
-
-
 _INGLES = ("Page", "Set", "Print", "Copies", "Options", "Collate", "Reverse", "Color", "Duplex", "Output")
 
 

@@ -163,8 +163,6 @@ def test_impressora_que_recusa_o_trabalho_oferece_salvar_em_pdf(
 
     from secretaria.ui.widgets import mensagens
 
-    if impressao.motor_de_paginas() is None:
-        pytest.skip("sem biblioteca de PDF, a impressão abre o leitor de PDF")
     janela = QWidget()
     qtbot.addWidget(janela)
     conteudo = b"%PDF-1.4 documento de teste"

@@ -134,7 +134,6 @@ def test_ficha_salva_e_impressa(
 
     # "Imprimir…": the system dialog (patched to print to a PDF file) receives every page of the same document
     saida = tmp_path / "impresso.pdf"
-    abertos: list[Path] = []
 
     def escolher(_parent: QWidget | None, impressora: QPrinter, paginas_total: int) -> bool:
         assert paginas_total == 1
@@ -143,20 +142,10 @@ def test_ficha_salva_e_impressa(
         return True
 
     monkeypatch.setattr(impressao, "escolher_impressora", escolher)
-
-    def abrir_externamente(caminho: Path) -> bool:
-        abertos.append(caminho)
-        return True
-
-    monkeypatch.setattr(impressao, "abrir_externamente", abrir_externamente)
     pagina.botao_ficha_imprimir.click()
     assert aguardar_tarefas()
-    if impressao.motor_de_paginas() is None:
-        assert abertos and abertos[0].read_bytes() == (tmp_path / nome).read_bytes()
-        assert "aberto no leitor de PDF" in texto_da_caixa()
-    else:
-        assert len(PdfReader(saida).pages) == 1
-        assert mensagens.caixa_aberta() is None
+    assert len(PdfReader(saida).pages) == 1
+    assert mensagens.caixa_aberta() is None
     with banco_sqlite.leitura() as s:  # printed the stored document: issued once
         assert s.scalar(sa.select(sa.func.count(DocumentoEmitido.id))) == 1
 
@@ -206,28 +195,6 @@ def test_botoes_de_documentos_do_caso(
     # The complete case file stays: a court may still ask for a cancelled case's file.
     assert not any(b.isEnabled() for tipo, b in botoes.botoes.items() if tipo != "processo")
     assert botoes.botoes["processo"].isEnabled()
-
-
-def test_sem_leitor_de_pdf_imprimir_abre_o_documento_no_leitor_do_computador(
-    qtbot: QtBot, contexto: Contexto, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(impressao, "motor_de_paginas", lambda: None)
-    abertos: list[Path] = []
-
-    def abrir_externamente(caminho: Path) -> bool:
-        abertos.append(caminho)
-        return True
-
-    monkeypatch.setattr(impressao, "abrir_externamente", abrir_externamente)
-    monkeypatch.setattr(impressao, "escolher_impressora", lambda *_a: pytest.fail("sem leitor, sem diálogo"))
-    pagina = PaginaRelatorios(contexto)
-    qtbot.addWidget(pagina)
-    assert "abre o PDF no leitor de PDF" in pagina.aviso_impressao.text()
-    pagina.lote("imprimir")
-    assert aguardar_tarefas()
-    assert [p.name for p in abertos] == ["intimacoes-2026-11-01-a-2026-11-30.pdf"]
-    assert abertos[0].read_bytes().startswith(b"%PDF")
-    assert "aberto no leitor de PDF do computador" in texto_da_caixa()
 
 
 def test_documento_guardado_e_salvo_com_os_bytes_emitidos(

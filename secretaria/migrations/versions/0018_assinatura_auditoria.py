@@ -1,4 +1,4 @@
-"""assinatura da auditoria: on SQLite every audit row is signed by its author (issue 28)
+"""assinatura da auditoria: on SQLite every audit row is signed by its author
 
 - chave_assinatura: each user's Ed25519 key, the private half sealed with a key derived from the user's
   password, the public half certified by an administrator (`services.chaves`). Old keys stay (inactive),

@@ -126,12 +126,7 @@ def imprimir_lista(
         conteudo: bytes = resultado[0]
         paisagem: bool = resultado[1]
         if acao == "imprimir":
-            if impressao.imprimir_pdf(parent, conteudo, pedido.titulo, nome, paisagem=paisagem) == (
-                impressao.VISUALIZADOR
-            ):
-                mensagens.informar(
-                    parent, titulo, "A lista foi aberta no leitor de PDF do computador: imprima por ele."
-                )
+            impressao.imprimir_pdf(parent, conteudo, pedido.titulo, nome, paisagem=paisagem)
             return
         destino = impressao.salvar_pdf(parent, conteudo, nome, titulo)
         if destino is not None:
