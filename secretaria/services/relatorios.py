@@ -284,6 +284,7 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     # times the few thousand intimações running then: it scanned every auto in parallel and hashed every
     # decision (140 ms of three processes). Said as one period containing the day, it expects few and
     # looks each one's auto, defence and decision up by index (65 ms of one).
+    entregue: sa.ColumnElement[bool]
     if sessao.get_bind().dialect.name == "postgresql":
         entregue = sa.func.daterange(i.data, i.prazo, "[]").op("@>")(sa.literal(fim, sa.Date))
     else:
