@@ -95,7 +95,11 @@ def multa_da_linha(r: Any) -> MultaVigente | None:
 
 
 def consulta_casos(
-    *colunas: Any, decididos: bool = False, pagamento: bool = False, suspensao: bool = False
+    *colunas: Any,
+    decididos: bool = False,
+    pagamento: bool = False,
+    suspensao: bool = False,
+    por_auto: bool = False,
 ) -> sa.Select[Any]:
     """The one auto ⋈ decisão ⋈ recurso (⋈ pagamento ⋈ suspensão) select of the ficha and the monthly report:
     a row per auto (with `decididos`, per decided auto only), joined to its provision, with what
@@ -103,8 +107,25 @@ def consulta_casos(
     `multa_decidida`, `multa_reais`, `valor_urm`), the provision's `rotulo` and the appeal's result as
     `recurso`; with `pagamento`, the payment's situation as `pagamento`, `pago_em` and `valor_pago`; with
     `suspensao`, the auto's days as they stand as `suspensao_auto` and the suspension's `inicio`, `fim`, `dias`
-    and `anulada`; then `colunas`. The caller adds its other joins, its filter and its order."""
+    and `anulada`; then `colunas`. The caller adds its other joins, its filter and its order.
+
+    `por_auto` (PostgreSQL, without `decididos`, for a caller that filters on the auto's own columns): the
+    decision is reached per auto through its unique key (a LEFT JOIN LATERAL), so the plan drives from the
+    filtered autos instead of hashing every decision; the caller must then not name `Decisao` itself."""
     a = AutoInfracao
+    d: Any = Decisao
+    juncao_decisao: Any = d
+    condicao_decisao: Any = Decisao.auto_id == a.id
+    if por_auto and not decididos:
+        # OFFSET 0 keeps the planner from pulling the subquery up into a plain join (and a hash of all).
+        d = (
+            sa.select(Decisao.id, Decisao.resultado, Decisao.valor_urm, Decisao.multa_ur, Decisao.multa_reais)
+            .where(Decisao.auto_id == a.id)
+            .offset(0)
+            .lateral("decisao_do_auto")
+            .c
+        )
+        juncao_decisao, condicao_decisao = d.id.table, sa.true()
     extras: list[Any] = []
     if pagamento:
         extras += [Pagamento.situacao.label("pagamento"), Pagamento.pago_em, Pagamento.valor_pago]
@@ -125,23 +146,23 @@ def consulta_casos(
             a.multa_ur,
             a.penalidade_anulada,
             DispositivoCatalogo.rotulo,
-            Decisao.resultado,
-            Decisao.valor_urm,
-            Decisao.multa_ur.label("multa_decidida"),
-            Decisao.multa_reais,
+            d.resultado,
+            d.valor_urm,
+            d.multa_ur.label("multa_decidida"),
+            d.multa_reais,
             Recurso.resultado.label("recurso"),
             *extras,
             *colunas,
         )
         .select_from(a)
         .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
-        .join(Decisao, Decisao.auto_id == a.id, isouter=not decididos)
-        .outerjoin(Recurso, Recurso.decisao_id == Decisao.id)
+        .join(juncao_decisao, condicao_decisao, isouter=not decididos)
+        .outerjoin(Recurso, Recurso.decisao_id == d.id)
     )
     if pagamento:
-        consulta = consulta.outerjoin(Pagamento, Pagamento.decisao_id == Decisao.id)
+        consulta = consulta.outerjoin(Pagamento, Pagamento.decisao_id == d.id)
     if suspensao:
-        consulta = consulta.outerjoin(Suspensao, Suspensao.decisao_id == Decisao.id)
+        consulta = consulta.outerjoin(Suspensao, Suspensao.decisao_id == d.id)
     return consulta
 
 

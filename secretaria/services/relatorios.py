@@ -152,6 +152,7 @@ def _autos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaAutoMensal]
             Veiculo.prefixo,
             Veiculo.placa,
             Empregado.nome.label("empregado"),
+            por_auto=sessao.get_bind().dialect.name == "postgresql",
         )
         .join(Operadora, Operadora.id == a.operadora_id)
         .outerjoin(Veiculo, Veiculo.id == a.veiculo_id)

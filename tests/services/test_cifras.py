@@ -13,16 +13,17 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from secretaria.db import Banco
 from secretaria.lei.formato import formatar_reais
-from secretaria.models import Decisao
+from secretaria.models import AutoInfracao, Decisao
 from secretaria.reports.ficha import FichaOperadoraPdf
 from secretaria.reports.relatorio_anual import ABAS_ANUAIS, FORMATO_MES
-from secretaria.services import painel
+from secretaria.services import cifras, painel
 from secretaria.services.documentos import dados_ficha
 from secretaria.services.execucao import PedidoPagamento, registrar_pagamento
 from secretaria.services.relatorios import gerar_relatorio_mensal
@@ -212,3 +213,22 @@ def test_mes_e_ano_conferem_em_todos_os_relatorios(banco: Banco, roteiro: Roteir
     assert f"Em dívida ativa 1 – {formatar_reais(op2_reais)}" in texto2
     # The ficha and the annual report's operator rows agree on the year's autos (all but one of 2025).
     assert sum(x.multa_reais or 0 for x in ficha1.casos if x.data.year == 2026) == op1_reais
+
+
+def test_consulta_por_auto_da_as_mesmas_linhas(banco: Banco, roteiro: Roteiro) -> None:
+    """The monthly workbook's per-auto plan on PostgreSQL (the decision reached through its auto, LATERAL) reads
+    exactly the rows and values of the plain join: autos undecided, dismissed, appealed, paid."""
+    if not banco.url.startswith("postgresql"):
+        pytest.skip("LATERAL só no PostgreSQL; o SQLite já vai pelos índices com a junção simples")
+    c = _cenario(roteiro)
+    a = AutoInfracao
+    with banco.leitura() as s:
+        linhas = {
+            por_auto: s.execute(
+                cifras.consulta_casos(a.id, pagamento=True, suspensao=True, por_auto=por_auto).order_by(a.id)
+            ).all()
+            for por_auto in (False, True)
+        }
+    assert len(linhas[False]) == len(c.ids)
+    assert [tuple(x) for x in linhas[True]] == [tuple(x) for x in linhas[False]]
+    assert linhas[True][0]._fields == linhas[False][0]._fields
