@@ -211,7 +211,7 @@ def medir_auditoria(nome_banco: str, atos: int = ATOS) -> list[Resultado]:
             nome_banco,
             t_linhas / atos,
             t_vazias / atos,
-            "uma transação vazia (SELECT 1 e COMMIT)",
+            "uma transação vazia (SELECT 1 e COMMIT, nada gravado em disco)",
             None,
             nota=f"média de {atos} linhas anexadas {como}, cada uma na sua transação; "
             f"auditoria com {linhas} linhas ao fim",
