@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from secretaria.db import Banco, ErroBanco, mascarar_url
+from secretaria.db import Banco, ErroBanco, TextoInvalido, mascarar_url
 from secretaria.models import Configuracao
 from secretaria.services.semente import abrir_e_semear
 from tests.helpers import fabrica
@@ -216,3 +216,34 @@ def test_a_espera_da_janela_e_uma_politica_injetada(tmp_path: Path, monkeypatch:
     db.definir_politica_de_espera(None)
     assert db.politica_de_espera() is not politica
     banco.fechar()
+
+
+@pytest.mark.parametrize("ordem_do_retorno", [False, True])
+def test_surrogato_solto_em_insercao_de_varias_linhas_e_recusa(banco: Banco, ordem_do_retorno: bool) -> None:
+    """The lone-surrogate rule holds for statements of many rows too, in every shape the driver is handed them
+    (an executemany's list of rows, and an "insertmanyvalues" batch, whose rows come one at a time with the
+    executemany flag still set — the shape an act with two witnesses gives): a refusal, not a raw
+    UnicodeEncodeError."""
+    tabela = sa.Table(
+        f"teste_surrogato_{int(ordem_do_retorno)}",
+        sa.MetaData(),
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("nome", sa.String(20)),
+        sa.Column("endereco", sa.String(20)),
+    )
+    with banco.engine.begin() as conn:
+        tabela.create(conn)
+    try:
+        linhas = [{"nome": "ab", "endereco": ""}, {"nome": "ab", "endereco": "\ud800"}]
+        with pytest.raises(TextoInvalido) as erro, banco.engine.begin() as conn:
+            conn.execute(
+                tabela.insert().returning(tabela.c.id, sort_by_parameter_order=ordem_do_retorno), linhas
+            )
+        assert erro.value.campo == "endereco"
+        with pytest.raises(TextoInvalido), banco.engine.begin() as conn:
+            conn.execute(tabela.insert(), linhas)
+        with banco.engine.connect() as conn:
+            assert conn.scalar(sa.select(sa.func.count()).select_from(tabela)) == 0
+    finally:
+        with banco.engine.begin() as conn:
+            tabela.drop(conn)

@@ -27,12 +27,25 @@ class TextoInvalido(ErroDominio):
 _SURROGATO = re.compile("[\ud800-\udfff]")
 
 
-_SUFIXO_DO_PARAMETRO = re.compile(r"_\d+$")
+_SUFIXO_DO_PARAMETRO = re.compile(r"_+\d+$")  # "nome_1" of a statement, "nome__0" of a batch
 
 
 def texto_invalido(valor: object) -> bool:
     """Whether `valor` is a text with a lone surrogate (Python keeps them; UTF-8 cannot)."""
     return isinstance(valor, str) and not valor.isascii() and _SURROGATO.search(valor) is not None
+
+
+def _linhas(parametros: Any, varios: bool) -> Any:
+    """The parameter rows of a statement. With `varios` (executemany) a list of rows — except in an
+    "insertmanyvalues" batch, where the rows reach the cursor one at a time with the flag still set: then
+    `parametros` is itself one row (its values, not rows)."""
+    if (
+        varios
+        and isinstance(parametros, list | tuple)
+        and all(isinstance(linha, dict | list | tuple) for linha in parametros)
+    ):
+        return parametros
+    return (parametros,)
 
 
 def recusar_texto_invalido(
@@ -46,12 +59,16 @@ def recusar_texto_invalido(
     """The one rule for text that cannot be stored: every statement's parameters, before the driver would
     fail to encode them (a raw UnicodeEncodeError), refused as `TextoInvalido` naming the parameter's column
     (the form field, for the records' columns)."""
-    for linha in parametros if varios else (parametros,):
+    for linha in _linhas(parametros, varios):
         if isinstance(linha, dict):
             pares: Iterator[tuple[Any, Any]] = iter(linha.items())
         elif isinstance(linha, list | tuple):
             nomes = getattr(getattr(contexto, "compiled", None), "positiontup", None) or ()
-            pares = ((nomes[i] if i < len(nomes) else None, v) for i, v in enumerate(linha))
+            # an "insertmanyvalues" batch of several rows repeats the one row's parameters, in order
+            n = len(nomes) if nomes and len(linha) % len(nomes) == 0 else 0
+            pares = (
+                (nomes[i] if i < len(nomes) else nomes[i % n] if n else None, v) for i, v in enumerate(linha)
+            )
         else:
             continue
         for nome, valor in pares:
