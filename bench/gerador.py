@@ -7,7 +7,8 @@ PostgreSQL database of its own (`cidade_N.sqlite`, `secretaria_bench_N`).
 The same generator as the demo (`secretaria.demo.cidade`), at `ESCALA_BENCH`. Generating takes minutes, so
 the result is cached: a SQLite file beside this script (`bench/cidade_grande.sqlite`, git-ignored) and the
 PostgreSQL database `secretaria_bench`. A cached database is reused while its marker (the generator's
-version, seed and scale, in `configuracao`) matches; `--recriar` forces a new one.
+version, seed and scale, in `configuracao`) matches; `--recriar` forces a new one. The PostgreSQL city is
+copied from the SQLite file when that one is cached (`copiar_cidade`), so a city is generated only once.
 
     .venv/bin/python bench/gerador.py [--sqlite] [--pg] [--recriar] [--escala N]
 """
@@ -152,6 +153,28 @@ def gerar(
     return banco
 
 
+def _copia_do_sqlite(url: str, escala: Escala, progresso: Progresso | None) -> Banco | None:
+    """The PostgreSQL city copied from the SQLite file of the same scale, when that file is cached and
+    current (`copiar_cidade`: minutes instead of the hour a 2,000,000-auto city takes to generate); None
+    for a SQLite URL or when there is no such file."""
+    if arquivo_sqlite(url) is not None:
+        return None
+    url_sqlite_ = urls_para(escala.autos + escala.autos_mes_pico)[0]
+    arquivo = arquivo_sqlite(url_sqlite_)
+    if arquivo is None or not arquivo.exists():
+        return None
+    origem = abrir_e_semear(url_sqlite_)
+    try:
+        if not _marcador_confere(marcador(origem), escala):
+            return None
+        from bench.copiar_cidade import copiar
+
+        esvaziar(url)
+        return copiar(origem, url, progresso=progresso)
+    finally:
+        origem.fechar()
+
+
 def preparar(
     url: str, escala: Escala = ESCALA_BENCH, *, recriar: bool = False, progresso: Progresso | None = None
 ) -> tuple[Banco, date, float | None]:
@@ -168,7 +191,7 @@ def preparar(
                 return banco, date.fromisoformat(str(m["hoje"])), None
             banco.fechar()
     inicio = time.perf_counter()
-    banco = gerar(url, escala, progresso=progresso)
+    banco = _copia_do_sqlite(url, escala, progresso) or gerar(url, escala, progresso=progresso)
     m = marcador(banco)
     assert m is not None
     return banco, date.fromisoformat(str(m["hoje"])), time.perf_counter() - inicio

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from bench import gerador
+from bench import copiar_cidade, gerador
 from secretaria.demo.cidade import ESCALA_BENCH, Escala
 from secretaria.demo.conferencia import conferir_cidade
-from secretaria.models import AutoInfracao, Decisao, Operadora, Suspensao
+from secretaria.models import AutoInfracao, Base, Decisao, Operadora, Suspensao
+from secretaria.services.verificacao import verificar_tudo
 
 PEQUENA = Escala(operadoras=1, linhas=3, veiculos=10, empregados=30, fiscais=2, autos=200, anos=2, cadeias=1)
 HOJE = date(2026, 11, 30)
@@ -96,3 +97,35 @@ def test_escala_da_cidade_por_numero_de_autos() -> None:
     assert gerador.urls_para(gerador.AUTOS_PADRAO) == (gerador.URL_SQLITE, gerador.URL_PG)
     with pytest.raises(ValueError):
         gerador.escala_para(10)
+
+
+def test_copia_para_o_postgresql_e_a_mesma_cidade_e_verifica(tmp_path: Path, pg_url: str) -> None:
+    """The PostgreSQL city copied from the SQLite file holds the same rows, its audit chain and records
+    verify on the server as they do in the file, and the next row the program saves gets a fresh id."""
+    origem = gerador.gerar(f"sqlite:///{tmp_path / 'origem.sqlite'}", PEQUENA, hoje=HOJE)
+    u = sa.make_url(pg_url)
+    url = u.set(database=f"{u.database}_copia").render_as_string(hide_password=False)
+    gerador.esvaziar(url)
+    destino = copiar_cidade.copiar(origem, url)
+    try:
+        with origem.leitura() as a, destino.leitura() as b:
+            for tabela in Base.metadata.sorted_tables:
+                if tabela.name in ("alembic_version",):
+                    continue
+                ordem = [c for c in tabela.primary_key.columns] or list(tabela.columns)
+                linhas_a = a.execute(sa.select(tabela).order_by(*ordem)).all()
+                linhas_b = b.execute(sa.select(tabela).order_by(*ordem)).all()
+                assert linhas_a == linhas_b, tabela.name
+            assert b.scalar(sa.select(sa.func.count()).select_from(AutoInfracao)) == 200
+            relatorio = verificar_tudo(b)
+            assert relatorio.integro, relatorio.achados
+            maior = b.scalar(sa.select(sa.func.max(AutoInfracao.id)))
+            proximo = b.scalar(sa.text("SELECT nextval(pg_get_serial_sequence('auto_infracao', 'id'))"))
+            assert proximo == maior + 1
+    finally:
+        origem.fechar()
+        destino.fechar()
+        admin = sa.create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{u.database}_copia" WITH (FORCE)')
+        admin.dispose()

@@ -61,16 +61,25 @@ def recusar_texto_invalido(
     (the form field, for the records' columns)."""
     for linha in _linhas(parametros, varios):
         if isinstance(linha, dict):
-            pares: Iterator[tuple[Any, Any]] = iter(linha.items())
+            valores: Any = linha.values()
         elif isinstance(linha, list | tuple):
+            valores = linha
+        else:
+            continue
+        # The row's texts at once, in C: a bulk write of millions of values pays one join per row, and only
+        # a row that holds a lone surrogate is walked value by value to name its column.
+        juntos = "".join([v for v in valores if isinstance(v, str)])
+        if juntos.isascii() or _SURROGATO.search(juntos) is None:
+            continue
+        if isinstance(linha, dict):
+            pares: Iterator[tuple[Any, Any]] = iter(linha.items())
+        else:
             nomes = getattr(getattr(contexto, "compiled", None), "positiontup", None) or ()
             # an "insertmanyvalues" batch of several rows repeats the one row's parameters, in order
             n = len(nomes) if nomes and len(linha) % len(nomes) == 0 else 0
             pares = (
                 (nomes[i] if i < len(nomes) else nomes[i % n] if n else None, v) for i, v in enumerate(linha)
             )
-        else:
-            continue
         for nome, valor in pares:
             if texto_invalido(valor):
                 raise TextoInvalido(_SUFIXO_DO_PARAMETRO.sub("", nome) if isinstance(nome, str) else None)
