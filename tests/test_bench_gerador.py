@@ -121,7 +121,7 @@ def test_copia_para_o_postgresql_e_a_mesma_cidade_e_verifica(tmp_path: Path, pg_
             assert relatorio.integro, relatorio.achados
             maior = b.scalar(sa.select(sa.func.max(AutoInfracao.id)))
             proximo = b.scalar(sa.text("SELECT nextval(pg_get_serial_sequence('auto_infracao', 'id'))"))
-            assert proximo == maior + 1
+            assert maior is not None and proximo == maior + 1
     finally:
         origem.fechar()
         destino.fechar()
