@@ -71,7 +71,7 @@ def _gravar(caminho: Path, cabecalho: list[str], linhas: list[list[Any]]) -> Pat
     return caminho
 
 
-def gerar_planilhas(pasta: Path, hoje: date) -> dict[str, Path]:
+def gerar_planilhas(pasta: Path, hoje: date, total_autos: int = AUTOS) -> dict[str, Path]:
     """The office's files: operators, lines, inspectors, the fleet, the staff and ten years of autos."""
     sorteio = random.Random(2413)
     arquivos = {
@@ -136,8 +136,8 @@ def gerar_planilhas(pasta: Path, hoje: date) -> dict[str, Path]:
     }
     autos: list[list[Any]] = []
     anos = 10
-    por_ano = AUTOS // anos
-    for k in range(AUTOS):
+    por_ano = total_autos // anos
+    for k in range(total_autos):
         ano = hoje.year - anos + k // por_ano
         infracao = date(ano, 1, 1) + timedelta(days=sorteio.randrange(330))
         decidido = k % 4 != 0
@@ -248,11 +248,13 @@ def _simples_autos(banco: Banco, planilha: Planilha, amostra: int) -> float:
     return time.perf_counter() - inicio
 
 
-def medir_importacao(nome_banco: str, hoje: date) -> list[Resultado]:
+def medir_importacao(nome_banco: str, hoje: date, total_autos: int = AUTOS) -> list[Resultado]:
+    """The two import rows; `total_autos` historical autos (the 2,000,000-auto city's table imports
+    100,000: `bench/run --escala`)."""
     resultados: list[Resultado] = []
     with tempfile.TemporaryDirectory(prefix="secretaria-bench-importacao-") as temporaria:
         pasta = Path(temporaria)
-        arquivos = gerar_planilhas(pasta, hoje)
+        arquivos = gerar_planilhas(pasta, hoje, total_autos)
         url = _url_temporaria(nome_banco, pasta, "lote")
         banco = _banco_novo(url)
         try:
@@ -275,7 +277,9 @@ def medir_importacao(nome_banco: str, hoje: date) -> list[Resultado]:
             por_amostra = _simples_cadastros(simples, arquivos, AMOSTRA_SIMPLES)
             simples_cadastros = por_amostra * (VEICULOS + EMPREGADOS) / (5 * AMOSTRA_SIMPLES)
             amostra_autos = AMOSTRA_SIMPLES
-            simples_autos = _simples_autos(simples, historico["autos"], amostra_autos) * AUTOS / amostra_autos
+            simples_autos = (
+                _simples_autos(simples, historico["autos"], amostra_autos) * total_autos / amostra_autos
+            )
         finally:
             simples.fechar()
         if nome_banco != "SQLite":
@@ -292,12 +296,12 @@ def medir_importacao(nome_banco: str, hoje: date) -> list[Resultado]:
     )
     resultados.append(
         Resultado(
-            "Importar 10.000 autos do histórico (ler, conferir, prévia, gravar)",
+            f"Importar {total_autos:,} autos do histórico (ler, conferir, prévia, gravar)".replace(",", "."),
             nome_banco,
             autos_s,
             simples_autos,
             f"um auto por chamada do serviço (medido em {amostra_autos} linhas)",
-            META_AUTOS,
+            META_AUTOS * total_autos / AUTOS,
         )
     )
     return resultados

@@ -87,7 +87,9 @@ class Grafico:
 
 
 def rotulo_mes(mes: str) -> str:
-    """ "2026-01" → "jan/26"."""
+    """ "2026-01" → "jan/26"; a year "2026" stays "2026"."""
+    if "-" not in mes:
+        return mes
     ano, numero = mes.split("-")
     return f"{MESES_CURTOS[int(numero) - 1]}/{ano[2:]}"
 

@@ -16,12 +16,12 @@ atrasadas" queue's rule, with the "Dias para decidir" setting), a case is final 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -218,11 +218,11 @@ def _sem_jit(sessao: so.Session) -> None:
         sessao.execute(sa.text("SET LOCAL jit = off"))
 
 
-def _mes(sessao: so.Session, coluna: Any) -> sa.ColumnElement[str]:
-    """ "aaaa-mm" of a date column, the same text on both databases."""
+def _mes(sessao: so.Session, coluna: Any, anual: bool = False) -> sa.ColumnElement[str]:
+    """ "aaaa-mm" of a date column (with `anual`, "aaaa"), the same text on both databases."""
     if _postgres(sessao):
-        return sa.func.to_char(coluna, sa.literal_column("'YYYY-MM'"))
-    return sa.func.strftime(sa.literal_column("'%Y-%m'"), coluna)
+        return sa.func.to_char(coluna, sa.literal_column("'YYYY'" if anual else "'YYYY-MM'"))
+    return sa.func.strftime(sa.literal_column("'%Y'" if anual else "'%Y-%m'"), coluna)
 
 
 def _dias(sessao: so.Session, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
@@ -230,6 +230,23 @@ def _dias(sessao: so.Session, fim: Any, inicio: Any) -> sa.ColumnElement[int]:
     if _postgres(sessao):
         return sa.cast(fim - inicio, sa.Integer)
     return sa.cast(sa.func.julianday(fim) - sa.func.julianday(inicio), sa.Integer)
+
+
+MESES_NO_GRAFICO = 36
+"""Up to this many months the charts show a bar per month; a longer period (ten, twenty years) is shown per
+year: 240 months of 200 operators' stacked bars are 48,000 slivers nobody can read, and minutes to draw."""
+
+
+def periodo_anual(f: FiltroPainel) -> bool:
+    """Whether the period is shown per year (`MESES_NO_GRAFICO`)."""
+    return (f.ate.year - f.desde.year) * 12 + f.ate.month - f.desde.month + 1 > MESES_NO_GRAFICO
+
+
+def periodos_do_filtro(f: FiltroPainel) -> tuple[str, ...]:
+    """The charts' categories: every month "aaaa-mm" of the period, or every year "aaaa" of a long one."""
+    if periodo_anual(f):
+        return tuple(str(ano) for ano in range(f.desde.year, f.ate.year + 1))
+    return meses_do_periodo(f.desde, f.ate)
 
 
 def meses_do_periodo(desde: date, ate: date) -> tuple[str, ...]:
@@ -269,7 +286,7 @@ def autos_por_mes(sessao: so.Session, f: FiltroPainel, por: str = "operadora") -
     one segment per operator (`por="operadora"`) or per tipo (`por="tipo"`)."""
     _sem_jit(sessao)
     a = AutoInfracao
-    mes = _mes(sessao, a.data_infracao).label("mes")
+    mes = _mes(sessao, a.data_infracao, periodo_anual(f)).label("mes")
     if por == "tipo":
         chave: Any = a.tipo
         consulta = sa.select(mes, chave, chave, sa.func.count()).where(*_condicoes_auto(f))
@@ -355,7 +372,7 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
     filtros = _condicoes_auto(f, periodo=False)
 
     def ramo(serie: str, dia: Any, valor: Any, *conds: sa.ColumnElement[bool]) -> sa.Select[Any]:
-        mes = _mes(sessao, dia)
+        mes = _mes(sessao, dia, periodo_anual(f))
         consulta = (
             sa.select(mes.label("mes"), sa.literal(serie).label("serie"), sa.func.sum(valor).label("valor"))
             .select_from(p)
@@ -369,7 +386,7 @@ def multas_por_mes(sessao: so.Session, f: FiltroPainel) -> tuple[ValorMes, ...]:
     # Fines applied as every report counts them (services.cifras): annulled ones nowhere, reduced ones at
     # their final value.
     decididas = cifras.multas_aplicadas(
-        sessao, [_mes(sessao, d.data)], d.data >= f.desde, d.data <= f.ate, *filtros
+        sessao, [_mes(sessao, d.data, periodo_anual(f))], d.data >= f.desde, d.data <= f.ate, *filtros
     )
     # The situation as a literal, not a bound parameter: the partial indexes `ix_pagamento_pago` and
     # `ix_pagamento_divida_ativa` (WHERE situacao = '…') serve only a query whose condition visibly implies
@@ -434,7 +451,7 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
     )
     casos = (
         sa.select(
-            _mes(sessao, a.data_infracao).label("mes"),
+            _mes(sessao, a.data_infracao, periodo_anual(f)).label("mes"),
             _dias(sessao, primeira_intimacao, a.data_infracao).label("intimacao"),
             ate_decisao.label("decisao"),
             ate_final.label("final"),
@@ -490,7 +507,7 @@ def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Pra
     a, d, r = AutoInfracao, Decisao, Recurso
     limite = dias_para_decidir(sessao)
     filtros = _condicoes_auto(f, periodo=False)
-    mes_d = _mes(sessao, d.data)
+    mes_d = _mes(sessao, d.data, periodo_anual(f))
     # Late from `filas.primeiro_dia_de_atraso(prazo_defesa, dias)`: decided more than `dias` after the deadline.
     atrasada = _dias(sessao, d.data, a.prazo_defesa) > limite
     decisoes = sessao.execute(
@@ -504,7 +521,7 @@ def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Pra
         .group_by(mes_d)
         .order_by(mes_d)
     ).all()
-    mes_r = _mes(sessao, r.protocolado_em)
+    mes_r = _mes(sessao, r.protocolado_em, periodo_anual(f))
     consulta_r = (
         sa.select(
             mes_r,
@@ -705,7 +722,7 @@ def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) ->
     dia = hoje or relogio.hoje()
     return Painel(
         f,
-        meses_do_periodo(f.desde, f.ate),
+        periodos_do_filtro(f),
         autos_por_mes(sessao, f, "operadora"),
         autos_por_mes(sessao, f, "tipo"),
         dispositivos_mais_citados(sessao, f),
@@ -833,26 +850,50 @@ class GraficoPainel:
 
 
 def _limites_mes(mes: str, f: FiltroPainel) -> tuple[date, date]:
+    """The days of a chart's month "aaaa-mm" (or year "aaaa") inside the period."""
+    if "-" not in mes:
+        return max(date(int(mes), 1, 1), f.desde), min(date(int(mes), 12, 31), f.ate)
     ano, numero = (int(x) for x in mes.split("-"))
     inicio = date(ano, numero, 1)
     fim = somar_meses(inicio, 1) - timedelta(days=1)
     return max(inicio, f.desde), min(fim, f.ate)
 
 
+def _por_periodo(p: Painel) -> str:
+    """ "mês" or "ano": what one bar of the period's charts is."""
+    return "ano" if periodo_anual(p.filtro) else "mês"
+
+
+SERIES_NO_GRAFICO = 10
+"""At most this many operators stacked in a bar: beyond it (a city of 200 operators) the nine with most autos in
+the period, and the rest summed as one segment, "Demais operadoras (N)"."""
+_DEMAIS = "demais"
+
+
 def _grafico_autos_mes(p: Painel, por: str) -> GraficoPainel:
     contagens = p.por_operadora if por == "operadora" else p.por_tipo
     chaves: dict[str, str] = {}
+    totais: dict[str, int] = {}
     for c in contagens:
         chaves.setdefault(c.chave, c.rotulo)
+        totais[c.chave] = totais.get(c.chave, 0) + c.valor
     ordem = sorted(chaves, key=lambda k: chaves[k]) if por == "operadora" else sorted(chaves)
+    agrupadas: set[str] = set()
+    if len(ordem) > SERIES_NO_GRAFICO:
+        maiores = set(sorted(ordem, key=lambda k: (-totais[k], chaves[k]))[: SERIES_NO_GRAFICO - 1])
+        agrupadas = {k for k in ordem if k not in maiores}
+        ordem = [k for k in ordem if k in maiores] + [_DEMAIS]
+        chaves[_DEMAIS] = f"Demais operadoras ({len(agrupadas)})"
     indice = {m: i for i, m in enumerate(p.meses)}
     valores = {k: [0.0] * len(p.meses) for k in ordem}
     for c in contagens:
         if c.mes in indice:
-            valores[c.chave][indice[c.mes]] = c.valor
+            valores[_DEMAIS if c.chave in agrupadas else c.chave][indice[c.mes]] += c.valor
     destinos: dict[tuple[int, int], DestinoLista] = {}
     f = p.filtro
     for j, k in enumerate(ordem):
+        if k == _DEMAIS:  # many operators: no one list of the autos behind that segment
+            continue
         for i, mes in enumerate(p.meses):
             desde, ate = _limites_mes(mes, f)
             destinos[(j, i)] = DestinoLista(
@@ -863,7 +904,9 @@ def _grafico_autos_mes(p: Painel, por: str) -> GraficoPainel:
                 tipo=k if por == "tipo" else None,
                 rotulo=f"{chaves[k]}, {rotulo_mes(mes)}",
             )
-    titulo = "Autos por mês da infração, por " + ("operadora" if por == "operadora" else "tipo")
+    titulo = f"Autos por {_por_periodo(p)} da infração, por " + (
+        "operadora" if por == "operadora" else "tipo"
+    )
     g = Grafico(
         "autos_mes",
         titulo,
@@ -893,12 +936,30 @@ def _grafico_dispositivos(p: Painel) -> GraficoPainel:
     return GraficoPainel(g, destinos)
 
 
+BARRAS_NO_GRAFICO = 15
+"""At most this many horizontal bars (operators, open chains): the highest, the title saying of how many."""
+_T = TypeVar("_T")
+
+
+def _maiores(itens: list[_T], valor: Callable[[_T], float]) -> list[_T]:
+    """The `BARRAS_NO_GRAFICO` items of highest `valor`, in their own order; all of them when fewer."""
+    if len(itens) <= BARRAS_NO_GRAFICO:
+        return itens
+    escolhidos = {id(x) for x in sorted(itens, key=lambda x: -valor(x))[:BARRAS_NO_GRAFICO]}
+    return [x for x in itens if id(x) in escolhidos]
+
+
+def _dos_maiores(mostrados: Sequence[object], todos: Sequence[object], quais: str) -> str:
+    return "" if len(mostrados) == len(todos) else f" — as {len(mostrados)} {quais}, de {len(todos)}"
+
+
 def _grafico_frota(p: Painel) -> GraficoPainel:
     f = p.filtro
-    itens = [x for x in p.frota if x.por_100 is not None]
+    todos = [x for x in p.frota if x.por_100 is not None]
+    itens = _maiores(todos, lambda x: float(x.por_100 or 0))
     g = Grafico(
         "frota",
-        "Autos por 100 veículos da frota",
+        "Autos por 100 veículos da frota" + _dos_maiores(itens, todos, "operadoras com mais"),
         tuple(x.operadora for x in itens),
         (Serie("Autos por 100 veículos", tuple(float(x.por_100 or 0) for x in itens)),),
         forma="barras_h",
@@ -920,7 +981,7 @@ def _grafico_multas(p: Painel) -> GraficoPainel:
             valores[v.serie][indice[v.mes]] = float(v.valor)
     g = Grafico(
         "multas",
-        "Multas por mês (R$): aplicadas, pagas e inscritas em dívida ativa",
+        f"Multas por {_por_periodo(p)} (R$): aplicadas, pagas e inscritas em dívida ativa",
         tuple(rotulo_mes(m) for m in p.meses),
         tuple(Serie(ROTULOS_MULTAS[s], tuple(valores[s])) for s in SERIES_MULTAS),
         formato="reais",
@@ -949,7 +1010,7 @@ def _grafico_tempos(p: Painel) -> GraficoPainel:
             valores[m.etapa][indice[m.mes]] = m.dias
     g = Grafico(
         "tempos",
-        "Mediana de dias desde a infração, por mês da infração",
+        f"Mediana de dias desde a infração, por {_por_periodo(p)} da infração",
         tuple(rotulo_mes(m) for m in p.meses),
         tuple(Serie(ROTULOS_ETAPAS[e], tuple(valores[e])) for e in ETAPAS),
         forma="linhas",
@@ -1024,13 +1085,15 @@ def _grafico_prazos(p: Painel) -> GraficoPainel:
 
 
 def _grafico_reincidencia(p: Painel) -> GraficoPainel:
+    cadeias = _maiores(list(p.cadeias), lambda c: float(c.nivel))
     g = Grafico(
         "reincidencia",
-        "Reincidência aberta hoje: nível da próxima infração e o da suspensão (§ 5º)",
-        tuple(f"{c.operadora} — {c.rotulo_dispositivo} (tipo {c.tipo})" for c in p.cadeias),
-        (Serie("Nível de reincidência", tuple(float(c.nivel) for c in p.cadeias)),),
+        "Reincidência aberta hoje: nível da próxima infração e o da suspensão (§ 5º)"
+        + _dos_maiores(cadeias, p.cadeias, "cadeias de nível mais alto"),
+        tuple(f"{c.operadora} — {c.rotulo_dispositivo} (tipo {c.tipo})" for c in cadeias),
+        (Serie("Nível de reincidência", tuple(float(c.nivel) for c in cadeias)),),
         forma="barras_h",
-        referencia=tuple(float(c.nivel_suspensao) for c in p.cadeias),
+        referencia=tuple(float(c.nivel_suspensao) for c in cadeias),
         rotulo_referencia="Suspensão cabível a partir de",
         vazio="Nenhuma operadora com cadeia de reincidência aberta hoje.",
     )
@@ -1040,7 +1103,7 @@ def _grafico_reincidencia(p: Painel) -> GraficoPainel:
             dispositivo=c.dispositivo,
             rotulo=f"{c.operadora}, {c.rotulo_dispositivo}",
         )
-        for i, c in enumerate(p.cadeias)
+        for i, c in enumerate(cadeias)
     }
     return GraficoPainel(g, destinos)
 

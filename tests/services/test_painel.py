@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 
+import pytest
 import sqlalchemy as sa
 
 from secretaria.db import Banco
@@ -21,6 +24,8 @@ from tests.helpers.fabrica import Roteiro
 
 HOJE = date(2026, 11, 30)
 FILTRO = painel.FiltroPainel(date(2025, 12, 1), HOJE)
+LONGO = painel.FiltroPainel(date(2021, 3, 15), HOJE)
+"""More than 36 months: every chart per year."""
 
 
 def _autos(banco: Banco) -> list[sa.Row[tuple[object, ...]]]:
@@ -43,6 +48,12 @@ def _autos(banco: Banco) -> list[sa.Row[tuple[object, ...]]]:
 
 def _mes(dia: date) -> str:
     return f"{dia.year:04d}-{dia.month:02d}"
+
+
+def _periodo_de(filtro: painel.FiltroPainel) -> Callable[[date], str]:
+    """The test's own category of a day: its month, or its year for a period of more than 36 months."""
+    meses = (filtro.ate.year - filtro.desde.year) * 12 + filtro.ate.month - filtro.desde.month + 1
+    return (lambda dia: f"{dia.year:04d}") if meses > 36 else _mes
 
 
 def _no_periodo(dia: date | None) -> bool:
@@ -224,6 +235,7 @@ def _medianas_esperadas(
         if auto_id in autos and sucesso and objeto == "auto":
             primeira[auto_id] = min(dia, primeira.get(auto_id, dia))
     dias: dict[tuple[str, str], list[int]] = defaultdict(list)
+    _mes = _periodo_de(filtro)
     for auto_id, dia in primeira.items():
         a = autos[auto_id]
         dias[(_mes(a.data_infracao), "intimacao")].append((dia - a.data_infracao).days)
@@ -399,8 +411,9 @@ def test_cadeia_mais_longa_que_a_primeira_leitura_mostra_o_nivel_inteiro(
     assert avaliacao.sancao.reincidencia == cadeia.nivel
 
 
+@pytest.mark.parametrize("filtro", [FILTRO, LONGO], ids=["12 meses", "6 anos"])
 def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
-    banco: Banco, roteiro: Roteiro
+    banco: Banco, roteiro: Roteiro, filtro: painel.FiltroPainel
 ) -> None:
     """Every bar (and point) of the fines, times and deadlines charts: the autos list under its filter holds
     exactly the autos the test's own reading says; a deadline bar counts them, a times point is the median
@@ -453,3 +466,62 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
                 assert (valor > 0) == bool(ids)
             vistos[chave] += bool(ids)
     assert all(vistos[c] >= 2 for c in ("multas", "tempos", "prazos")), vistos
+
+
+def test_periodo_longo_por_ano_com_os_mesmos_numeros(banco: Banco, roteiro: Roteiro) -> None:
+    """A period of more than 36 months is shown per year: the categories are its years, each chart's numbers
+    the test's own per-year reading (medians too, computed per year in SQL), the titles say "por ano" and a
+    bar leads to that year's days inside the period."""
+    _cenario(roteiro)
+    por_ano = _periodo_de(LONGO)
+    autos = [a for a in _autos(banco) if LONGO.desde <= a.data_infracao <= LONGO.ate]
+    with banco.leitura() as s:
+        p = painel.ler_painel(s, LONGO, HOJE)
+        mensal = painel.ler_painel(s, FILTRO, HOJE)
+    assert p.meses == tuple(str(a) for a in range(2021, 2027))
+    assert {(c.mes, c.chave): c.valor for c in p.por_operadora} == dict(
+        Counter((por_ano(a.data_infracao), str(a.operadora_id)) for a in autos)
+    )
+    assert {(c.mes, c.chave): c.valor for c in p.por_tipo} == dict(
+        Counter((por_ano(a.data_infracao), a.tipo) for a in autos)
+    )
+    assert {(m.mes, m.etapa): (m.dias, m.casos) for m in p.medianas} == _medianas_esperadas(banco, LONGO)
+    assert sum(m.valor for m in p.multas if m.mes == "2026") >= sum(
+        m.valor for m in mensal.multas if m.mes.startswith("2026")
+    )
+    graficos = {g.grafico.chave: g for g in painel.graficos_do_painel(p)}
+    autos_ano = graficos["autos_mes"]
+    assert autos_ano.grafico.titulo.startswith("Autos por ano da infração")
+    assert graficos["multas"].grafico.titulo.startswith("Multas por ano")
+    assert autos_ano.grafico.categorias == p.meses
+    primeiro = autos_ano.destinos[(0, 0)]
+    assert (primeiro.desde, primeiro.ate) == (LONGO.desde, date(2021, 12, 31))
+    assert autos_ano.destinos[(0, len(p.meses) - 1)].ate == HOJE
+    # Twelve months stay per month.
+    assert mensal.meses[0] == "2025-12" and len(mensal.meses) == 12
+
+
+def test_muitas_operadoras_empilhadas_as_maiores_e_as_demais(banco: Banco, roteiro: Roteiro) -> None:
+    """With more operators than `SERIES_NO_GRAFICO`, the bar stacks the nine with most autos in the period and
+    the rest as one segment, whose sum keeps each month's total; only the named ones lead to a list."""
+    _cenario(roteiro)
+    with banco.leitura() as s:
+        p = painel.ler_painel(s, FILTRO, HOJE)
+    meses = p.meses
+    muitas = tuple(
+        painel.Contagem(mes, str(100 + k), f"Operadora {k:02d}", k + 1 + i % 3)
+        for k in range(14)
+        for i, mes in enumerate(meses)
+    )
+    g = painel.graficos_do_painel(replace(p, por_operadora=muitas))[0]
+    nomes = [serie.rotulo for serie in g.grafico.series]
+    assert len(nomes) == painel.SERIES_NO_GRAFICO
+    assert nomes[-1] == "Demais operadoras (5)"
+    assert set(nomes[:-1]) == {f"Operadora {k:02d}" for k in range(5, 14)}
+    for i, mes in enumerate(meses):
+        assert sum(serie.valores[i] for serie in g.grafico.series) == sum(
+            c.valor for c in muitas if c.mes == mes
+        )
+    demais = len(nomes) - 1
+    assert not any(j == demais for j, _i in g.destinos)
+    assert len(g.destinos) == (len(nomes) - 1) * len(meses)
