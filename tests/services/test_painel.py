@@ -411,9 +411,9 @@ def test_cadeia_mais_longa_que_a_primeira_leitura_mostra_o_nivel_inteiro(
     assert avaliacao.sancao.reincidencia == cadeia.nivel
 
 
-@pytest.mark.parametrize("filtro", [FILTRO, LONGO], ids=["12 meses", "6 anos"])
+@pytest.mark.parametrize("periodo", [FILTRO, LONGO], ids=["12 meses", "6 anos"])
 def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
-    banco: Banco, roteiro: Roteiro, filtro: painel.FiltroPainel
+    banco: Banco, roteiro: Roteiro, periodo: painel.FiltroPainel
 ) -> None:
     """Every bar (and point) of the fines, times and deadlines charts: the autos list under its filter holds
     exactly the autos the test's own reading says; a deadline bar counts them, a times point is the median
@@ -437,7 +437,7 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
     roteiro.recorrer(anulado, date(2026, 6, 25))
     roteiro.julgar(anulado, date(2026, 7, 10), "provido")
     with banco.leitura() as s:
-        p = painel.ler_painel(s, FILTRO, HOJE)
+        p = painel.ler_painel(s, periodo, HOJE)
     graficos = {g.grafico.chave: g for g in painel.graficos_do_painel(p)}
     casos = {(m.mes, m.etapa): m.casos for m in p.medianas}
     vistos: Counter[str] = Counter()
