@@ -54,6 +54,7 @@ from secretaria.services.rotulos import formatar_placa
 
 __all__ = [
     "ResumoRelatorio",
+    "consultas_prazos",
     "dados_mensais",
     "gerar_relatorio_mensal",
     "ler_mes",
@@ -364,6 +365,33 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     case decided. Appeal (art. 15): only a penalty can be appealed, so only a decision that applied one, whose
     intimação was delivered, with no appeal filed by the month's end. A dismissed auto has no appeal deadline.
     """
+    postgres = sessao.get_bind().dialect.name == "postgresql"
+    linhas = []
+    for consulta in consultas_prazos(fim, postgres=postgres, numa_so=not postgres):
+        for ano, numero, operadora, objeto, data, prazo in _linhas(
+            sessao, consulta, "ano numero razao_social objeto data prazo"
+        ):
+            linhas.append(
+                LinhaPrazoMensal(
+                    numero_auto=numero_auto(numero, ano),
+                    operadora=operadora,
+                    prazo=PRAZO_DEFESA if objeto == "auto" else PRAZO_RECURSO,
+                    data_intimacao=data,
+                    vencimento=prazo,
+                )
+            )
+    linhas.sort(key=lambda p: (p.vencimento, p.numero_auto))
+    return linhas
+
+
+def consultas_prazos(fim: date, *, postgres: bool, numa_so: bool) -> tuple[sa.Select[Any], ...]:
+    """`_prazos`'s select: the defence deadlines and the appeal deadlines running at `fim`, apart or
+    (`numa_so`) in one select whose rows are both.
+
+    SQLite reads the intimações due after the month's end by `ix_intimacao_prazo` and looks each one up in its
+    table to keep those delivered by then (57,000 read for 6,000 kept in the bench's fullest month): in one
+    select it does so once for both kinds instead of once per kind (0.13 → 0.08 s of CPU). PostgreSQL keeps
+    the two selects its plans were measured with."""
     a = AutoInfracao
     i = Intimacao
     depois_do_mes = datetime.combine(fim + timedelta(days=1), time(0, 0))
@@ -375,7 +403,7 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     # decision (140 ms of three processes). Said as one period containing the day, it expects few and
     # looks each one's auto, defence and decision up by index (65 ms of one).
     entregue: sa.ColumnElement[bool]
-    if sessao.get_bind().dialect.name == "postgresql":
+    if postgres:
         entregue = sa.func.daterange(i.data, i.prazo, "[]").op("@>")(sa.literal(fim, sa.Date))
     else:
         entregue = sa.literal_column(f"+{Intimacao.__tablename__}.data", sa.Date) <= fim
@@ -396,24 +424,13 @@ def _prazos(sessao: so.Session, fim: date) -> list[LinhaPrazoMensal]:
     )
     colunas = (a.ano, a.numero, Operadora.razao_social, i.objeto, i.data, i.prazo)
     base = sa.select(*colunas).join(a, a.id == i.auto_id).join(Operadora, Operadora.id == a.operadora_id)
+    if numa_so:
+        defesa = sa.and_(i.objeto == "auto", sem_defesa, sem_decisao)
+        recurso = sa.and_(i.objeto == "decisao", com_penalidade, sem_recurso)
+        return (base.where(*comum, sa.or_(defesa, recurso)),)
     defesas = base.where(i.objeto == "auto", *comum, sem_defesa, sem_decisao)
     recursos = base.where(i.objeto == "decisao", *comum, com_penalidade, sem_recurso)
-    linhas = []
-    for consulta in (defesas, recursos):
-        for ano, numero, operadora, objeto, data, prazo in _linhas(
-            sessao, consulta, "ano numero razao_social objeto data prazo"
-        ):
-            linhas.append(
-                LinhaPrazoMensal(
-                    numero_auto=numero_auto(numero, ano),
-                    operadora=operadora,
-                    prazo=PRAZO_DEFESA if objeto == "auto" else PRAZO_RECURSO,
-                    data_intimacao=data,
-                    vencimento=prazo,
-                )
-            )
-    linhas.sort(key=lambda p: (p.vencimento, p.numero_auto))
-    return linhas
+    return defesas, recursos
 
 
 def _pagamentos(sessao: so.Session, inicio: date, fim: date) -> list[LinhaPagamentoMensal]:

@@ -181,3 +181,24 @@ def test_autos_e_decisoes_do_mes_sao_os_dos_objetos(demo: Banco, monkeypatch: py
                 ] == resto
             vistos += len(autos) + len(penalidades)
     assert vistos > 3000
+
+
+def test_prazos_numa_so_consulta_sao_os_das_duas(demo: Banco) -> None:  # noqa: F811
+    """SQLite's one select of the deadlines running at a month's end gives the rows of the two selects (one
+    per kind), on both databases, at the end of every month of the demo and of the month before the first."""
+    meses = _meses(demo)
+    postgres = demo.url.startswith("postgresql")
+    ate_aqui = {"auto": 0, "decisao": 0}
+    with demo.leitura() as s:
+        for ano, mes in [(meses[0][0] - 1, 12), *meses]:
+            _inicio, fim = relatorios.periodo_do_mes(ano, mes)
+            uma = s.execute(relatorios.consultas_prazos(fim, postgres=postgres, numa_so=True)[0]).all()
+            duas = [
+                r
+                for c in relatorios.consultas_prazos(fim, postgres=postgres, numa_so=False)
+                for r in s.execute(c)
+            ]
+            assert sorted(map(tuple, uma)) == sorted(map(tuple, duas)), f"{mes:02d}/{ano}"
+            for r in duas:
+                ate_aqui[r.objeto] += 1
+    assert all(ate_aqui.values()), ate_aqui  # both kinds of deadline were compared
