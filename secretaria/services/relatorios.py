@@ -1,9 +1,10 @@
-"""The monthly spreadsheet's data (PRODUTO § 10), read in six joined queries whatever the month's size.
+"""The monthly spreadsheet's data (PRODUTO § 10), read in six joined queries (five on SQLite) whatever the
+month's size.
 
 A month of ten thousand autos is one query for the autos (operator, provision, vehicle, employee, decision and
 appeal joined in), one for the decisions, one for the suspensions started, two for the deadlines running at
-the month's end and one for the payments: never a query per row. The rows go to `secretaria.reports.planilha_mensal`, which streams them into
-the workbook.
+the month's end (one on SQLite) and one for the payments: never a query per row. The rows are read as plain
+tuples (`_linhas`) and go to `secretaria.reports.planilha_mensal`, which streams them into the workbook.
 
 "Open at month end" is read as of the month's last day, from the dates stored with each act, so the file for
 a past month says what was open then, not what is open today.
