@@ -146,7 +146,7 @@ def nome_arquivo_mensal(ano: int, mes: int) -> str:
 
 
 def _linhas(sessao: so.Session, consulta: sa.Select[Any], campos: str) -> Iterator[tuple[Any, ...]]:
-    """The rows of `consulta` as plain tuples of the columns named in `campos`, in that order.
+    """The rows of `consulta` as plain tuples of the columns named in `campos` (two or more), in that order.
 
     Read on the session's connection as Core rows, and by position: the ORM's row processing and a row's
     attribute lookups (about a microsecond each, 18 per auto) took four fifths of reading the fullest month's
