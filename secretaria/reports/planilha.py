@@ -111,15 +111,34 @@ def medir(
     colunas: Sequence[Coluna], linhas: Iterable[Sequence[object]], maximo: float = LARGURA_MAXIMA
 ) -> list[Coluna]:
     """The columns widened to their longest value (plus a margin, up to `maximo`); the header's own need is
-    added by `Aba`. A write-only sheet takes its widths before its rows, so the caller measures first."""
+    added by `Aba`. A write-only sheet takes its widths before its rows, so the caller measures first.
+
+    A column is read as a whole: where it holds only texts, dates and blanks (equal values, equal widths) each
+    distinct value is measured once; a column with numbers has every value measured (1, True, 1.0 and
+    Decimal("1.00") are equal but not as wide)."""
     maiores = [0] * len(colunas)
     formatos = [c.formato for c in colunas]
-    for linha in linhas:
-        for i, valor in enumerate(linha):
-            n = _largura_do_valor(valor, formatos[i])
-            if n > maiores[i]:
-                maiores[i] = n
+    for i, valores in enumerate(zip(*linhas, strict=False)):
+        if i >= len(colunas):
+            break
+        candidatos: Iterable[object] = valores
+        try:
+            distintos = set(valores)
+        except TypeError:  # a value that cannot be hashed: measured one by one
+            pass
+        else:
+            if all(type(v) in _LARGURA_PELO_VALOR for v in distintos):
+                candidatos = distintos
+        formato = formatos[i]
+        if candidatos is distintos and all(type(v) is str or v is None for v in distintos):
+            maiores[i] = max((len(str(v)) for v in distintos if v is not None), default=0)
+        else:
+            maiores[i] = max((_largura_do_valor(v, formato) for v in candidatos), default=0)
     return [replace(c, largura=max(c.largura, min(maximo, maiores[i] + 2.0))) for i, c in enumerate(colunas)]
+
+
+_LARGURA_PELO_VALOR = frozenset({str, date, datetime, type(None)})
+"""Types whose equal values are always equally wide (not `Formula`, which equals its text but takes none)."""
 
 
 def letra(coluna: int) -> str:
@@ -149,21 +168,52 @@ def _folha_rapida(livro: Any, titulo: str) -> Any:
 
     openpyxl writes each cell through a Python object and three nested lxml elements: 170,000 cells of the
     monthly workbook took 1.7 s of its 2.3 s. A row of plain values (text, numbers, dates, amounts) is
-    written here as the XML openpyxl would write for it, and lxml parses up to 500 such rows at once and
-    streams them into the sheet; any other row (a formula, text marked as text, a styled cell) still goes
-    through openpyxl's own path. The bytes are the same (tests/reports/test_planilha_rapida.py).
+    written here as the XML openpyxl would write for it, and up to 500 such rows go at once straight into the
+    sheet's file, encoded as openpyxl's serializer encodes (ASCII, other characters as decimal references),
+    after the serializer has flushed what it holds; any other row (a formula, text marked as text, a styled
+    cell) still goes through openpyxl's own path. The bytes are the same (tests/reports/test_planilha_rapida.py).
     """
     from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-    from openpyxl.xml.functions import fromstring  # lxml's (openpyxl writes with lxml when it is installed)
+    from openpyxl.worksheet._writer import WorksheetWriter
+    from openpyxl.xml.constants import SHEET_MAIN_NS
+    from openpyxl.xml.functions import xmlfile
+
+    class Escritor(WorksheetWriter):  # type: ignore[misc]
+        """openpyxl's sheet writer (its `get_stream`, line for line) on a file object this module also
+        writes the ready rows into: openpyxl hands the serializer the file's name, which hides the file."""
+
+        arquivo: BinaryIO
+
+        def get_stream(self) -> Any:
+            with open(self.out, "wb") as arquivo, xmlfile(arquivo) as xf:
+                self.arquivo = arquivo
+                with xf.element("worksheet", xmlns=SHEET_MAIN_NS):
+                    try:
+                        while True:
+                            el = yield
+                            if el is True:
+                                yield xf
+                            elif el is None:
+                                continue
+                            else:
+                                xf.write(el)
+                    except GeneratorExit:
+                        pass
+
+    def _get_writer(self: Any) -> None:  # openpyxl's, with the writer above
+        if self._writer is None:
+            self._writer = Escritor(self)
+            self._writer.write_top()
 
     def _write_rows(self: Any) -> Any:  # openpyxl's generator, with the ready rows in batches
-        xf = self._writer.xf.send(True)
+        escritor = self._writer
+        xf = escritor.xf.send(True)
         lote: list[str] = []
 
         def descarregar() -> None:
             if lote:
-                for elemento in fromstring(f"<x>{''.join(lote)}</x>"):
-                    xf.write(elemento)
+                xf.flush()
+                escritor.arquivo.write("".join(lote).encode("ascii", "xmlcharrefreplace"))
                 lote.clear()
 
         with xf.element("sheetData"):
@@ -177,13 +227,15 @@ def _folha_rapida(livro: Any, titulo: str) -> Any:
                             descarregar()
                     else:
                         descarregar()
-                        self._writer.write_row(xf, self._values_to_row(linha, indice), indice)
+                        escritor.write_row(xf, self._values_to_row(linha, indice), indice)
                     indice += 1
             except GeneratorExit:
                 descarregar()
-        self._writer.xf.send(None)
+        escritor.xf.send(None)
 
-    FolhaRapida = type("FolhaRapida", (WriteOnlyWorksheet,), {"_write_rows": _write_rows})
+    FolhaRapida = type(
+        "FolhaRapida", (WriteOnlyWorksheet,), {"_write_rows": _write_rows, "_get_writer": _get_writer}
+    )
     folha = FolhaRapida(parent=livro, title=titulo)
     livro._add_sheet(folha)
     return folha
@@ -213,6 +265,7 @@ class Aba:
         # (format, type) → the cell's style id (None: unstyled) and its XML type, read from one openpyxl
         # cell made with that format and a value of that type: the ready rows carry openpyxl's own styles.
         self._estilos: dict[tuple[str, type], str] = {}
+        self._corpos: dict[object, str] = {}  # `_xml_da_linha`'s cells by value ("": openpyxl's path)
         self.nome_tabela = nome_tabela
         self.colunas = tuple(colunas)
         self.titulos = _titulos_unicos([self._ilegais.sub("", c.titulo) for c in self.colunas])
@@ -302,45 +355,65 @@ class Aba:
 
     def _xml_da_linha(self, valores: Sequence[object], linha: int) -> str | None:
         """The row's cells as openpyxl writes them, or None when some value needs openpyxl's own path (a
-        formula, text kept as text, an empty text, a number that is not finite, a type of its own)."""
+        formula, text kept as text, an empty text, a number that is not finite, a type of its own).
+
+        A text's, a date's or an amount's cell (all but its reference) is made once per sheet and column
+        format: the monthly workbook repeats its operators, provisions, situations, days and fines thousands of
+        times."""
         partes: list[str] = []
         for letra_, valor, coluna in zip(self._letras, valores, self.colunas, strict=True):
             if valor is None:
                 continue
-            formato = coluna.formato
-            if isinstance(valor, Formula):
-                return None
-            if isinstance(valor, bool):
-                valor = "Sim" if valor else "Não"
-            if isinstance(valor, str):
-                limpo = self._ilegais.sub("", valor)[:_LIMITE_CELULA]
-                if not limpo or limpo.startswith(_PERIGOSOS) or limpo in self._codigos_erro:
-                    return None
-                espaco = ' xml:space="preserve"' if limpo != limpo.strip() else ""
-                partes.append(
-                    f'<c r="{letra_}{linha}" t="inlineStr"><is><t{espaco}>'
-                    f"{limpo.translate(_ESCAPE_XML)}</t></is></c>"
-                )
-                continue
-            if isinstance(valor, datetime):
-                valor = valor.replace(tzinfo=None)
-                formato = formato or FORMATO_DATA_HORA
-            elif isinstance(valor, date):
-                formato = formato or FORMATO_DATA
-            elif isinstance(valor, Decimal):
-                if not valor.is_finite():
-                    return None
-                formato = formato or FORMATO_DECIMAL
-            elif isinstance(valor, int | float):
-                if isinstance(valor, float) and not math.isfinite(valor):
-                    return None
+            tipo = type(valor)
+            chave: object
+            if tipo is str:
+                chave = valor
+            elif tipo is date or tipo is int or (tipo is Decimal and valor and valor.is_finite()):  # type: ignore[attr-defined]
+                # Equal values of these types make the same cell (not so -0.0 and 0.0, nor Decimal zeros).
+                chave = (tipo, valor, coluna.formato)
             else:
+                chave = None
+            if chave is None:
+                corpo = self._corpo_da_celula(valor, coluna.formato)
+            else:
+                corpo = self._corpos.get(chave)
+                if corpo is None:
+                    corpo = self._corpos[chave] = self._corpo_da_celula(valor, coluna.formato) or ""
+            if not corpo:
                 return None
-            estilo = self._estilo(formato, valor) if formato else ""
-            numero = self._para_excel(valor, self._epoca) if isinstance(valor, date) else valor
-            texto = format(float(numero), ".16g")  # openpyxl's safe_string ("%.16g")
-            partes.append(f'<c r="{letra_}{linha}"{estilo} t="n"><v>{texto}</v></c>')
+            partes.append(f'<c r="{letra_}{linha}"{corpo}')
         return "".join(partes) if partes else None
+
+    def _corpo_da_celula(self, valor: object, formato: str | None) -> str | None:
+        """A cell's XML after its reference (`<c r="B7"` + this), or None for openpyxl's own path."""
+        if isinstance(valor, Formula):
+            return None
+        if isinstance(valor, bool):
+            valor = "Sim" if valor else "Não"
+        if isinstance(valor, str):
+            limpo = self._ilegais.sub("", valor)[:_LIMITE_CELULA]
+            if not limpo or limpo.startswith(_PERIGOSOS) or limpo in self._codigos_erro:
+                return None
+            espaco = ' xml:space="preserve"' if limpo != limpo.strip() else ""
+            return f' t="inlineStr"><is><t{espaco}>{limpo.translate(_ESCAPE_XML)}</t></is></c>'
+        if isinstance(valor, datetime):
+            valor = valor.replace(tzinfo=None)
+            formato = formato or FORMATO_DATA_HORA
+        elif isinstance(valor, date):
+            formato = formato or FORMATO_DATA
+        elif isinstance(valor, Decimal):
+            if not valor.is_finite():
+                return None
+            formato = formato or FORMATO_DECIMAL
+        elif isinstance(valor, int | float):
+            if isinstance(valor, float) and not math.isfinite(valor):
+                return None
+        else:
+            return None
+        estilo = self._estilo(formato, valor) if formato else ""
+        numero = self._para_excel(valor, self._epoca) if isinstance(valor, date) else valor
+        texto = format(float(numero), ".16g")  # openpyxl's safe_string ("%.16g")
+        return f'{estilo} t="n"><v>{texto}</v></c>'
 
     def fechar(self) -> None:
         """Declare the table over the rows written, with its totals row when a column has `total`.

@@ -22,7 +22,9 @@ PROPRIEDADES = "docProps/core.xml"  # holds the time the file was written
 
 
 def _pelo_openpyxl(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every row through openpyxl's cells, on openpyxl's own write-only sheet and its own file writer."""
     monkeypatch.setattr(planilha.Aba, "_xml_da_linha", lambda _self, _valores, _linha: None)
+    monkeypatch.setattr(planilha, "_folha_rapida", lambda livro, titulo: livro.create_sheet(titulo))
 
 
 def _partes(conteudo: bytes) -> dict[str, bytes]:
@@ -80,7 +82,7 @@ LINHAS_VARIADAS: list[tuple[Any, ...]] = [
         "x",
     ),
     (
-        "á & <b> \r\n\t fim",
+        "á & <b> \r\n\t fim 😀\u00a0\u2028",
         10**17,
         1 / 3,
         Decimal("-5"),
