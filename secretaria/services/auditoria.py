@@ -466,7 +466,9 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     contadas = 0
     # The columns the file has: a copy older than revision 0018 (checked before a restore) has no signatures.
     presentes = {c["name"] for c in sa.inspect(sessao.connection()).get_columns("auditoria")}
-    t = Auditoria.__table__.c  # in the order `_hash_da_linha` reads them
+    # The table's columns, not the ORM's attributes: rows come back as Core rows, without the ORM's
+    # per-row loading; in the order `_hash_da_linha` reads them.
+    t = Auditoria.__table__.c
     colunas: list[Any] = [
         t.id,
         t.momento,
@@ -483,7 +485,7 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     while True:
         try:
             regs = sessao.execute(
-                sa.select(*colunas).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
+                sa.select(*colunas).where(t.id > anterior_id).order_by(t.id).limit(lote)
             ).all()
         except (ValueError, TypeError, sa.exc.StatementError):
             # A value no longer readable as what the program wrote (e.g. a date typed in by hand).

@@ -418,6 +418,11 @@ def _conferir_protecao(sessao: so.Session, relatorio: RelatorioVerificacao) -> N
         relatorio.protecao = "gatilhos de somente inclusão presentes, ativos e com a definição original"
 
 
+_AUD = Auditoria.__table__.c
+"""The audit table's columns: the long reads below select them rather than the ORM's attributes, so their rows
+come back as Core rows, without the ORM's per-row loading."""
+
+
 # --- time ---------------------------------------------------------------------------------------------------
 
 TOLERANCIA_RELOGIO = timedelta(minutes=5)
@@ -438,17 +443,17 @@ def atrasos_de_relogio(sessao: so.Session, desde: int = 0) -> Iterator[tuple[int
     maior: tuple[int, datetime] | None = None
     if desde:
         linha = sessao.execute(
-            sa.select(Auditoria.id, Auditoria.momento)
-            .where(Auditoria.id <= desde)
-            .order_by(Auditoria.momento.desc(), Auditoria.id)
+            sa.select(_AUD.id, _AUD.momento)
+            .where(_AUD.id <= desde)
+            .order_by(_AUD.momento.desc(), _AUD.id)
             .limit(1)
         ).first()
         if linha is not None and isinstance(linha.momento, datetime):
             maior = (int(linha.id), linha.momento)
     for reg_id, momento in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.momento)
-        .where(Auditoria.id > desde)
-        .order_by(Auditoria.id)
+        sa.select(_AUD.id, _AUD.momento)
+        .where(_AUD.id > desde)
+        .order_by(_AUD.id)
         .execution_options(yield_per=5000)
     ):
         if not isinstance(momento, datetime):
@@ -528,15 +533,15 @@ def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
     imagens: dict[str, set[str]] = {}
     consulta = (
         sa.select(
-            Auditoria.id,
-            Auditoria.acao,
-            Auditoria.entidade,
-            Auditoria.entidade_id,
-            Auditoria.usuario_login,
-            sa.case((Auditoria.entidade == "usuario", Auditoria.depois), else_=None),
+            _AUD.id,
+            _AUD.acao,
+            _AUD.entidade,
+            _AUD.entidade_id,
+            _AUD.usuario_login,
+            sa.case((_AUD.entidade == "usuario", _AUD.depois), else_=None),
         )
-        .where(sa.or_(Auditoria.entidade == "usuario", Auditoria.acao.in_(tuple(exigidos_por_acao))))
-        .order_by(Auditoria.id)
+        .where(sa.or_(_AUD.entidade == "usuario", _AUD.acao.in_(tuple(exigidos_por_acao))))
+        .order_by(_AUD.id)
         .execution_options(yield_per=2000)
     )
     for reg_id, acao, entidade, entidade_id, login, depois in sessao.execute(consulta):
@@ -748,6 +753,17 @@ def _marca_antiga(tabela: str, campo: str, valor: Any) -> bool:
     return tabela == "usuario" and campo == "senha" and not str(valor).startswith("alterada nº ")
 
 
+_AUDITADAS = (
+    sa.select(_AUD.id, _AUD.entidade_id, _AUD.antes.is_not(None), _AUD.depois)
+    .where(
+        _AUD.entidade == sa.bindparam("entidade"),
+        _AUD.entidade_id.in_(sa.bindparam("chaves", expanding=True)),
+    )
+    .order_by(_AUD.id)
+)
+"""A batch's audit rows: the keys bound as one expanding list (not a literal each, coerced one by one)."""
+
+
 def _imagens_auditadas(
     sessao: so.Session, entidade: str, chaves: list[str]
 ) -> dict[str, tuple[dict[str, Any], int]]:
@@ -756,10 +772,8 @@ def _imagens_auditadas(
     imagens: dict[str, tuple[dict[str, Any], int]] = {}
     ler = json.loads
     for reg_id, chave, com_antes, depois in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes.is_not(None), Auditoria.depois)
-        .where(Auditoria.entidade == entidade, Auditoria.entidade_id.in_(chaves))
-        .order_by(Auditoria.id)
-    ):
+        _AUDITADAS, {"entidade": entidade, "chaves": chaves}
+    ).all():
         if depois is None:
             if com_antes:  # a deletion: whatever comes after is a new record
                 imagens.pop(chave, None)
@@ -781,9 +795,9 @@ def _conferir_apagados(
     """Audited keys whose record is gone although no audit row deleted it."""
     ultimo_por_chave: dict[str, tuple[int, bool]] = {}
     for reg_id, chave, sem_antes, sem_depois in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes.is_(None), Auditoria.depois.is_(None))
-        .where(Auditoria.entidade == spec.nome, Auditoria.entidade_id.is_not(None))
-        .order_by(Auditoria.id)
+        sa.select(_AUD.id, _AUD.entidade_id, _AUD.antes.is_(None), _AUD.depois.is_(None))
+        .where(_AUD.entidade == spec.nome, _AUD.entidade_id.is_not(None))
+        .order_by(_AUD.id)
         .execution_options(yield_per=5000)
     ):
         if chave in existentes:
