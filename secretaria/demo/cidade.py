@@ -270,7 +270,7 @@ def _registrar_auditoria(sessao: so.Session, contagens: dict[str, int], escala: 
         if spec.nome not in escritas:
             continue
         for linhas in lotes_de_imagens(sessao, spec.nome, lote=5000):
-            atos = [("demo", spec.nome, linha[spec.chave], None, imagem) for linha, imagem in linhas]
+            atos = [("demo", spec.nome, chave, None, imagem) for chave, imagem in linhas]
             auditoria.registrar_lote(sessao, ATOR_DEMO, atos)
     configuracao = Base.metadata.tables["configuracao"]
     auditoria.registrar_lote(

@@ -96,18 +96,10 @@ def conferir_assinaturas(sessao: so.Session, apontar: Apontar, lote: int = 5000)
     conhecidas = _conferir_chaves(sessao, apontar)
     assinados = anteriores = por_natureza = 0
     inicio: int | None = None
+    a = Auditoria.__table__.c  # Core rows: no ORM loading per row
     consulta = (
-        sa.select(
-            Auditoria.id,
-            Auditoria.momento,
-            Auditoria.usuario_login,
-            Auditoria.acao,
-            Auditoria.entidade,
-            Auditoria.entidade_id,
-            Auditoria.hash,
-            Auditoria.assinatura,
-        )
-        .order_by(Auditoria.id)
+        sa.select(a.id, a.momento, a.usuario_login, a.acao, a.entidade, a.entidade_id, a.hash, a.assinatura)
+        .order_by(a.id)
         .execution_options(yield_per=lote)
     )
     for linha in sessao.execute(consulta):

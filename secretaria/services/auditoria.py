@@ -466,11 +466,26 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
     contadas = 0
     # The columns the file has: a copy older than revision 0018 (checked before a restore) has no signatures.
     presentes = {c["name"] for c in sa.inspect(sessao.connection()).get_columns("auditoria")}
-    colunas = [c for c in Auditoria.__table__.c if c.name in presentes]
+    # The table's columns, not the ORM's attributes: rows come back as Core rows, without the ORM's
+    # per-row loading; in the order `_hash_da_linha` reads them.
+    t = Auditoria.__table__.c
+    colunas: list[Any] = [
+        t.id,
+        t.momento,
+        t.usuario_login,
+        t.acao,
+        t.entidade,
+        t.entidade_id,
+        t.antes,
+        t.depois,
+        t.hash_anterior,
+        t.hash,
+        t.assinatura if "assinatura" in presentes else sa.null().label("assinatura"),
+    ]
     while True:
         try:
             regs = sessao.execute(
-                sa.select(*colunas).where(Auditoria.id > anterior_id).order_by(Auditoria.id).limit(lote)
+                sa.select(*colunas).where(t.id > anterior_id).order_by(t.id).limit(lote)
             ).all()
         except (ValueError, TypeError, sa.exc.StatementError):
             # A value no longer readable as what the program wrote (e.g. a date typed in by hand).
@@ -482,21 +497,22 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
         if not regs:
             break
         for reg in regs:
-            if reg.id != anterior_id + 1:
+            reg_id, hash_anterior, hash_ = reg[0], reg[8], reg[9]
+            if reg_id != anterior_id + 1:
                 return ResultadoVerificacao(
                     contadas, anterior_id + 1, f"Registro de auditoria nº {anterior_id + 1} está faltando."
                 )
-            if reg.hash_anterior != anterior_hash:
+            if hash_anterior != anterior_hash:
                 return ResultadoVerificacao(
                     contadas,
-                    reg.id,
-                    f"Registro de auditoria nº {reg.id}: elo com o registro anterior rompido.",
+                    reg_id,
+                    f"Registro de auditoria nº {reg_id}: elo com o registro anterior rompido.",
                 )
-            if _calcular_hash(_campos(reg)) != reg.hash:
+            if _hash_da_linha(reg) != hash_:
                 return ResultadoVerificacao(
-                    contadas, reg.id, f"Registro de auditoria nº {reg.id}: conteúdo alterado após a gravação."
+                    contadas, reg_id, f"Registro de auditoria nº {reg_id}: conteúdo alterado após a gravação."
                 )
-            anterior_hash, anterior_id = reg.hash, reg.id
+            anterior_hash, anterior_id = hash_, reg_id
             contadas += 1
         sessao.expunge_all()
     return ResultadoVerificacao(
@@ -506,3 +522,41 @@ def verificar_cadeia(sessao: so.Session, lote: int = 5000) -> ResultadoVerificac
         anterior_id or None,
         anterior_hash if contadas else None,
     )
+
+
+_texto_json = json.encoder.encode_basestring
+"""A text as `json.dumps(..., ensure_ascii=False)` writes it (the same function it calls)."""
+_TEXTO_OU_NADA = frozenset({str, type(None)})
+
+
+def _hash_da_linha(reg: sa.Row[Any]) -> str:
+    """`_calcular_hash(_campos(reg))` of a row read by `verificar_cadeia`, the canonical JSON written
+    directly: its keys in sorted order, texts by the encoder `json.dumps` itself uses, ints by `int.__repr__`.
+    Byte for byte the same text; any value of another type (a row changed by hand: a number in a text
+    column, a flag as the id) takes the general path, which is the definition."""
+    id_, momento, login, acao, entidade, entidade_id, antes, depois, hash_anterior, _hash, assinatura = reg
+    if (
+        type(id_) is not int
+        or type(acao) is not str
+        or type(entidade) is not str
+        or type(hash_anterior) is not str
+        or type(login) not in _TEXTO_OU_NADA
+        or type(entidade_id) not in _TEXTO_OU_NADA
+        or type(antes) not in _TEXTO_OU_NADA
+        or type(depois) not in _TEXTO_OU_NADA
+        or type(momento) is not datetime
+    ):
+        return _calcular_hash(_campos(reg))
+    texto = _texto_json
+    chave = ""
+    if assinatura is not None:
+        chave = ',"chave":' + texto(str(assinatura).partition(":")[0])
+    conteudo = (
+        f'{{"acao":{texto(acao)},"antes":{"null" if antes is None else texto(antes)}{chave},'
+        f'"depois":{"null" if depois is None else texto(depois)},"entidade":{texto(entidade)},'
+        f'"entidade_id":{"null" if entidade_id is None else texto(entidade_id)},'
+        f'"hash_anterior":{texto(hash_anterior)},"id":{int.__repr__(id_)},'
+        f'"momento":{texto(momento.isoformat())},'
+        f'"usuario_login":{"null" if login is None else texto(login)}}}'
+    )
+    return hashlib.sha256(conteudo.encode("utf-8", "surrogatepass")).hexdigest()

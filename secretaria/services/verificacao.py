@@ -23,9 +23,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -112,6 +113,61 @@ def imagem_da_linha(tabela: sa.Table, linha: sa.RowMapping) -> dict[str, Any]:
     the ORM object (binary content excluded: it is deferred in the models and checked by its SHA-256)."""
     converter = auditoria.json_valor
     return {nome: converter(linha[nome]) for nome in _colunas_da_imagem(tabela)}
+
+
+_SIMPLES = frozenset({int, str, bool, float, type(None)})
+"""Types `auditoria.json_valor` returns as they are."""
+_DATAS = frozenset({datetime, date, time})
+"""Types `auditoria.json_valor` writes in ISO format (what it does with a Decimal is written out too)."""
+
+
+@dataclass(frozen=True)
+class _Leitor:
+    """How one table's rows, read as plain tuples of `_colunas_da_imagem`, become images: the same result as
+    `imagem_da_linha`, with `auditoria.json_valor` applied only where a value can need it (a date, an
+    amount) instead of to every value; a row holding anything else where a plain value belongs (a blob
+    written by hand into a text column) takes `json_valor` on every value."""
+
+    nomes: tuple[str, ...]
+    convertidas: tuple[tuple[str, int], ...]
+    simples: Callable[[Sequence[Any]], Any]
+
+    def imagem(self, linha: Sequence[Any]) -> dict[str, Any]:
+        if not _SIMPLES.issuperset(map(type, self.simples(linha))):
+            converter = auditoria.json_valor
+            return {nome: converter(valor) for nome, valor in zip(self.nomes, linha, strict=True)}
+        imagem = dict(zip(self.nomes, linha, strict=True))
+        for nome, i in self.convertidas:
+            valor = linha[i]
+            tipo = type(valor)
+            if tipo in _DATAS:
+                imagem[nome] = valor.isoformat()
+            elif tipo is Decimal:
+                imagem[nome] = str(valor)
+            elif valor is not None:
+                imagem[nome] = auditoria.json_valor(valor)
+        return imagem
+
+
+_TIPOS_CONVERTIDOS = (sa.Numeric, sa.Date, sa.DateTime, sa.Time, sa.Interval)
+
+
+@functools.cache
+def _leitor(tabela: sa.Table) -> _Leitor:
+    nomes = _colunas_da_imagem(tabela)
+    convertidas = tuple(
+        (nome, i) for i, nome in enumerate(nomes) if isinstance(tabela.c[nome].type, _TIPOS_CONVERTIDOS)
+    )
+    indices = [i for i, nome in enumerate(nomes) if (nome, i) not in convertidas]
+    # itemgetter of one index gives the value itself, not a tuple of one
+    simples: Callable[[Sequence[Any]], Any] = (
+        operator.itemgetter(*indices) if len(indices) > 1 else functools.partial(_valores, indices)
+    )
+    return _Leitor(nomes, convertidas, simples)
+
+
+def _valores(indices: list[int], linha: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(linha[i] for i in indices)
 
 
 @functools.cache
@@ -362,6 +418,11 @@ def _conferir_protecao(sessao: so.Session, relatorio: RelatorioVerificacao) -> N
         relatorio.protecao = "gatilhos de somente inclusão presentes, ativos e com a definição original"
 
 
+_AUD = Auditoria.__table__.c
+"""The audit table's columns: the long reads below select them rather than the ORM's attributes, so their rows
+come back as Core rows, without the ORM's per-row loading."""
+
+
 # --- time ---------------------------------------------------------------------------------------------------
 
 TOLERANCIA_RELOGIO = timedelta(minutes=5)
@@ -382,17 +443,17 @@ def atrasos_de_relogio(sessao: so.Session, desde: int = 0) -> Iterator[tuple[int
     maior: tuple[int, datetime] | None = None
     if desde:
         linha = sessao.execute(
-            sa.select(Auditoria.id, Auditoria.momento)
-            .where(Auditoria.id <= desde)
-            .order_by(Auditoria.momento.desc(), Auditoria.id)
+            sa.select(_AUD.id, _AUD.momento)
+            .where(_AUD.id <= desde)
+            .order_by(_AUD.momento.desc(), _AUD.id)
             .limit(1)
         ).first()
         if linha is not None and isinstance(linha.momento, datetime):
             maior = (int(linha.id), linha.momento)
     for reg_id, momento in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.momento)
-        .where(Auditoria.id > desde)
-        .order_by(Auditoria.id)
+        sa.select(_AUD.id, _AUD.momento)
+        .where(_AUD.id > desde)
+        .order_by(_AUD.id)
         .execution_options(yield_per=5000)
     ):
         if not isinstance(momento, datetime):
@@ -472,15 +533,15 @@ def atos_sem_papel(sessao: so.Session) -> Iterator[tuple[int, str]]:
     imagens: dict[str, set[str]] = {}
     consulta = (
         sa.select(
-            Auditoria.id,
-            Auditoria.acao,
-            Auditoria.entidade,
-            Auditoria.entidade_id,
-            Auditoria.usuario_login,
-            sa.case((Auditoria.entidade == "usuario", Auditoria.depois), else_=None),
+            _AUD.id,
+            _AUD.acao,
+            _AUD.entidade,
+            _AUD.entidade_id,
+            _AUD.usuario_login,
+            sa.case((_AUD.entidade == "usuario", _AUD.depois), else_=None),
         )
-        .where(sa.or_(Auditoria.entidade == "usuario", Auditoria.acao.in_(tuple(exigidos_por_acao))))
-        .order_by(Auditoria.id)
+        .where(sa.or_(_AUD.entidade == "usuario", _AUD.acao.in_(tuple(exigidos_por_acao))))
+        .order_by(_AUD.id)
         .execution_options(yield_per=2000)
     )
     for reg_id, acao, entidade, entidade_id, login, depois in sessao.execute(consulta):
@@ -590,27 +651,36 @@ def _conferir_ancoras(
 
 def lotes_de_imagens(
     sessao: so.Session, nome: str, lote: int = 1000
-) -> Iterator[list[tuple[sa.RowMapping, dict[str, Any]]]]:
-    """The table's rows in key order, a batch at a time, each with its current image (children included)."""
+) -> Iterator[list[tuple[Any, dict[str, Any]]]]:
+    """The table's rows in key order, a batch at a time: (key, current image, children included). Read as
+    plain tuples of the image's columns (binary content is not read: it is not part of the image)."""
     spec = next(t for t in TABELAS if t.nome == nome)
     tabela = Base.metadata.tables[nome]
+    leitor = _leitor(tabela)
     coluna_chave = tabela.c[spec.chave]
+    indice_chave = leitor.nomes.index(spec.chave)
+    colunas = [tabela.c[n] for n in leitor.nomes]
     ultimo: Any = None
     while True:
-        consulta = sa.select(tabela).order_by(coluna_chave).limit(lote)
+        consulta = sa.select(*colunas).order_by(coluna_chave).limit(lote)
         if ultimo is not None:
             consulta = consulta.where(coluna_chave > ultimo)
-        linhas = sessao.execute(consulta).mappings().all()
+        linhas = sessao.execute(consulta).tuples().all()
         if not linhas:
             return
-        ultimo = linhas[-1][spec.chave]
-        extras = _extras(sessao, nome, [linha[spec.chave] for linha in linhas])
-        lote_atual = []
-        for linha in linhas:
-            imagem = imagem_da_linha(tabela, linha)
-            imagem.update(extras.get(linha[spec.chave], {}))
-            lote_atual.append((linha, imagem))
-        yield lote_atual
+        ultimo = linhas[-1][indice_chave]
+        chaves = [linha[indice_chave] for linha in linhas]
+        extras = _extras(sessao, nome, chaves)
+        imagem = leitor.imagem
+        if extras:
+            lote_atual = []
+            for chave, linha in zip(chaves, linhas, strict=True):
+                atual = imagem(linha)
+                atual.update(extras.get(chave, {}))
+                lote_atual.append((chave, atual))
+            yield lote_atual
+        else:
+            yield [(chave, imagem(linha)) for chave, linha in zip(chaves, linhas, strict=True)]
 
 
 def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: _Tabela, lote: int) -> None:
@@ -619,25 +689,32 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
     base_lei = _base_dispositivos() if spec.nome == "dispositivo" else {}
     existentes: set[str] = set()
     for linhas in lotes_de_imagens(sessao, spec.nome, lote):
-        chaves = [str(linha[spec.chave]) for linha, _imagem in linhas]
+        chaves = [str(chave) for chave, _imagem in linhas]
         existentes.update(chaves)
         imagens = _imagens_auditadas(sessao, spec.nome, chaves)
-        for (linha, atual), chave in zip(linhas, chaves, strict=True):
-            relatorio.registros += 1
+        relatorio.registros += len(chaves)
+        for (_chave, atual), chave in zip(linhas, chaves, strict=True):
             registrada = imagens.get(chave)
             esperada: dict[str, Any] | None = None
             origem = 0
-            if spec.nome == "dispositivo" and linha["origem"] == "lei":
+            if spec.nome == "dispositivo" and atual["origem"] == "lei":
                 esperada = dict(base_lei.get(chave, {}))
             elif spec.nome == "dados_orgao" and chave == "1":
                 esperada = _dados_orgao_padrao()
             if registrada is not None:
-                esperada = {**(esperada or {}), **registrada[0]}
-                origem = registrada[1]
+                if esperada is None:
+                    esperada, origem = registrada
+                    # The usual case, every recorded value equal to the current one, in one step: the
+                    # comparison below finds nothing where each recorded value is the current one.
+                    if esperada.items() <= atual.items():
+                        continue
+                else:
+                    esperada = {**esperada, **registrada[0]}
+                    origem = registrada[1]
             if esperada is None:
                 relatorio.apontar(
                     "registro sem auditoria",
-                    f"{_nome(spec, linha)} não tem nenhum registro na auditoria: a inclusão foi feita "
+                    f"{_nome(spec, atual)} não tem nenhum registro na auditoria: a inclusão foi feita "
                     "fora do programa (ou a auditoria foi apagada).",
                 )
                 continue
@@ -648,7 +725,7 @@ def _conferir_tabela(sessao: so.Session, relatorio: RelatorioVerificacao, spec: 
                     onde = f"registro de auditoria nº {origem}" if origem else "dados da lei"
                     relatorio.apontar(
                         "registro alterado",
-                        f"{_nome(spec, linha)}: o campo {campo} é {_mostrar(atual[campo])} no banco, mas a "
+                        f"{_nome(spec, atual)}: o campo {campo} é {_mostrar(atual[campo])} no banco, mas a "
                         f"auditoria registrou {_mostrar(valor)} ({onde}): alteração feita fora do programa.",
                     )
     _conferir_apagados(sessao, relatorio, spec, existentes)
@@ -676,29 +753,39 @@ def _marca_antiga(tabela: str, campo: str, valor: Any) -> bool:
     return tabela == "usuario" and campo == "senha" and not str(valor).startswith("alterada nº ")
 
 
+_AUDITADAS = (
+    sa.select(_AUD.id, _AUD.entidade_id, _AUD.antes.is_not(None), _AUD.depois)
+    .where(
+        _AUD.entidade == sa.bindparam("entidade"),
+        _AUD.entidade_id.in_(sa.bindparam("chaves", expanding=True)),
+    )
+    .order_by(_AUD.id)
+)
+"""A batch's audit rows: the keys bound as one expanding list (not a literal each, coerced one by one)."""
+
+
 def _imagens_auditadas(
     sessao: so.Session, entidade: str, chaves: list[str]
 ) -> dict[str, tuple[dict[str, Any], int]]:
     """Per key: the record's image merged over its audit rows in order (a deletion starts afresh), and the
     number of the last row that contributed. Keys whose last row is a deletion are absent."""
     imagens: dict[str, tuple[dict[str, Any], int]] = {}
-    for reg_id, chave, antes, depois in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes, Auditoria.depois)
-        .where(Auditoria.entidade == entidade, Auditoria.entidade_id.in_(chaves))
-        .order_by(Auditoria.id)
-    ):
+    ler = json.loads
+    for reg_id, chave, com_antes, depois in sessao.execute(
+        _AUDITADAS, {"entidade": entidade, "chaves": chaves}
+    ).all():
         if depois is None:
-            if antes is not None:  # a deletion: whatever comes after is a new record
+            if com_antes:  # a deletion: whatever comes after is a new record
                 imagens.pop(chave, None)
             continue
         try:
-            dados = json.loads(depois)
+            dados = ler(depois)
         except ValueError:
             continue
         if not isinstance(dados, dict):
             continue
-        anterior = imagens.get(chave, ({}, 0))[0]
-        imagens[chave] = ({**anterior, **dados}, int(reg_id))
+        anterior = imagens.get(chave)
+        imagens[chave] = (dados if anterior is None else {**anterior[0], **dados}, int(reg_id))
     return imagens
 
 
@@ -707,17 +794,17 @@ def _conferir_apagados(
 ) -> None:
     """Audited keys whose record is gone although no audit row deleted it."""
     ultimo_por_chave: dict[str, tuple[int, bool]] = {}
-    for reg_id, chave, antes, depois in sessao.execute(
-        sa.select(Auditoria.id, Auditoria.entidade_id, Auditoria.antes, Auditoria.depois)
-        .where(Auditoria.entidade == spec.nome, Auditoria.entidade_id.is_not(None))
-        .order_by(Auditoria.id)
+    for reg_id, chave, sem_antes, sem_depois in sessao.execute(
+        sa.select(_AUD.id, _AUD.entidade_id, _AUD.antes.is_(None), _AUD.depois.is_(None))
+        .where(_AUD.entidade == spec.nome, _AUD.entidade_id.is_not(None))
+        .order_by(_AUD.id)
         .execution_options(yield_per=5000)
     ):
         if chave in existentes:
             continue
-        if depois is None and antes is None:
+        if sem_depois and sem_antes:
             continue  # an event about the record (a lockout), not an image
-        ultimo_por_chave[chave] = (int(reg_id), depois is None)
+        ultimo_por_chave[chave] = (int(reg_id), bool(sem_depois))
     for chave, (reg_id, excluido) in sorted(ultimo_por_chave.items()):
         if not excluido:
             relatorio.apontar(
@@ -810,7 +897,7 @@ def _iguais(tabela: sa.Table, campo: str, atual: Any, registrado: Any) -> bool:
     return False
 
 
-def _nome(spec: _Tabela, linha: sa.RowMapping) -> str:
+def _nome(spec: _Tabela, linha: Mapping[str, Any]) -> str:
     if "numero" in linha and "ano" in linha and linha["numero"] is not None:
         return f"{_maiuscula(spec.rotulo)} {linha['numero']:04d}/{linha['ano']} (registro {linha['id']})"
     return f"{_maiuscula(spec.rotulo)} {linha[spec.chave]}"
