@@ -327,7 +327,7 @@ def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Ima
     tela = FigureCanvasAgg(fig)
     eixos = fig.add_subplot()
     desenhar(eixos, g)
-    encaixar(fig, eixos, tela.get_renderer())
+    encaixar(fig, eixos, tela.get_renderer())  # type: ignore[no-untyped-call]
     tela.draw()  # type: ignore[no-untyped-call]
     largura, altura = tela.get_width_height()
     regioes: list[Regiao] = []

@@ -453,3 +453,24 @@ def test_cada_barra_de_multas_tempos_e_prazos_leva_aos_autos_que_conta(
                 assert (valor > 0) == bool(ids)
             vistos[chave] += bool(ids)
     assert all(vistos[c] >= 2 for c in ("multas", "tempos", "prazos")), vistos
+
+
+def test_cada_grafico_sai_assim_que_seus_numeros_sao_lidos(banco: Banco, roteiro: Roteiro) -> None:
+    """The page draws chart k while chart k+1's numbers are read: `ler_painel` hands each chart over in the
+    page's order, and the chart drawn from what was read so far is the one the whole reading gives."""
+    _cenario(roteiro)
+    entregas: list[tuple[int, painel.GraficoPainel]] = []
+    with banco.leitura() as s:
+        p = painel.ler_painel(
+            s,
+            FILTRO,
+            HOJE,
+            ao_ler=lambda k, parcial: entregas.append((k, painel.grafico_do_painel(parcial, k))),
+        )
+    inteiros = painel.graficos_do_painel(p)
+    assert [k for k, _g in entregas] == list(range(painel.QUANTOS_GRAFICOS)) == list(range(len(inteiros)))
+    for (k, gp), inteiro in zip(entregas, inteiros, strict=True):
+        assert repr(gp.grafico) == repr(inteiro.grafico), k  # repr: a month without a median is NaN
+        assert gp.destinos == inteiro.destinos, k
+    assert all(g.grafico.tem_dados for g in inteiros[:6])  # the scenario gives every chart numbers
+    assert painel.grafico_do_painel(p, 0, "tipo").grafico == painel.graficos_do_painel(p, "tipo")[0].grafico
