@@ -171,23 +171,45 @@ def encaixar(fig: Figure, eixos: Axes, renderizador: Any) -> None:
 
 def _barras(ax: Axes, g: Grafico, posicoes: Sequence[float], *, deitadas: bool) -> list[float]:
     """The bars of every series, side by side or stacked, each named "série:categoria" for the click (which
-    opens the list behind it); returns the stacked totals per category (zeros when not stacked)."""
+    opens the list behind it); returns the stacked totals per category (zeros when not stacked).
+
+    What `Axes.bar` draws (centred rectangles, the base a sticky edge, a container with the series' label for
+    the legend), built here: `Axes.bar` updates the data limits bar by bar, which took a fifth of the time of a
+    chart of twenty operators stacked over twelve months; here they are updated once."""
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import Rectangle
+
     n = len(posicoes)
     base = [0.0] * n
     espessura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
+    cantos: list[tuple[float, float]] = []
     for j, s in enumerate(g.series):
         desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * espessura
-        lugares = [p + desloc for p in posicoes]
-        empilhar = base if g.empilhado else None
-        comuns: dict[str, Any] = {"color": CORES[j % len(CORES)], "label": s.rotulo, "picker": True}
-        if deitadas:
-            barras = ax.barh(lugares, s.valores, height=espessura, left=empilhar, **comuns)
-        else:
-            barras = ax.bar(lugares, s.valores, width=espessura, bottom=empilhar, **comuns)
-        for i, barra in enumerate(barras):
+        cor = CORES[j % len(CORES)]
+        da_serie = []
+        for i, (posicao, valor) in enumerate(zip(posicoes, s.valores, strict=True)):
+            inicio = base[i] if g.empilhado else 0.0
+            meio = posicao + desloc - espessura / 2
+            if deitadas:
+                barra = Rectangle((inicio, meio), valor, espessura, facecolor=cor)
+                barra.sticky_edges.x.append(inicio)
+                cantos += [(inicio, meio), (inicio + valor, meio + espessura)]
+            else:
+                barra = Rectangle((meio, inicio), espessura, valor, facecolor=cor)
+                barra.sticky_edges.y.append(inicio)
+                cantos += [(meio, inicio), (meio + espessura, inicio + valor)]
+            barra.set_label("_nolegend_")
             barra.set_gid(f"{j}:{i}")
+            ax.add_artist(barra)
+            da_serie.append(barra)
+        ax.add_container(
+            BarContainer(da_serie, orientation="horizontal" if deitadas else "vertical", label=s.rotulo)
+        )
         if g.empilhado:
             base = [b + v for b, v in zip(base, s.valores, strict=True)]
+    if cantos:
+        ax.update_datalim(cantos)
+        ax.autoscale_view()
     return base
 
 
@@ -331,11 +353,21 @@ def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Ima
     tela.draw()  # type: ignore[no-untyped-call]
     largura, altura = tela.get_width_height()
     regioes: list[Regiao] = []
-    for barra in eixos.patches:
-        alvo = alvo_do_clique(barra.get_gid())
-        if alvo is not None:
-            caixa = barra.get_window_extent()
-            regioes.append(Regiao(caixa.x0, altura - caixa.y1, caixa.x1, altura - caixa.y0, *alvo))
+    barras = [(b, alvo) for b in eixos.patches if (alvo := alvo_do_clique(b.get_gid())) is not None]
+    if barras:
+        # Every bar's corners in one transform (bar by bar, it was a tenth of a large chart's time).
+        from matplotlib.patches import Rectangle
+
+        cantos = []
+        for barra, _alvo in barras:
+            assert isinstance(barra, Rectangle)
+            x, y = barra.get_xy()
+            cantos += [(x, y), (x + barra.get_width(), y + barra.get_height())]
+        pixels: Any = eixos.transData.transform(cantos)
+        for m, (_barra, alvo) in enumerate(barras):
+            (xa, ya), (xb, yb) = pixels[2 * m], pixels[2 * m + 1]
+            x0, x1, y0, y1 = min(xa, xb), max(xa, xb), min(ya, yb), max(ya, yb)
+            regioes.append(Regiao(float(x0), altura - float(y1), float(x1), altura - float(y0), *alvo))
     raio = RAIO_DO_PONTO * dpi / 72
     for linha in eixos.lines:
         gid = linha.get_gid()
