@@ -276,7 +276,7 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
         ax.yaxis.set_major_formatter(formatador)
         ax.grid(axis="y", alpha=0.3)
     if len(g.series) > 1 or g.referencia is not None:
-        # Beside the plot, never over the bars; constrained layout makes room for it.
+        # Beside the plot, never over the bars; the layout (constrained, or `encaixar` on screen) makes room.
         # Twenty operators do not fit one column beside a chart of the page's height: two columns then.
         colunas = 2 if len(g.series) > 12 else 1
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, ncols=colunas)

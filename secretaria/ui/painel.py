@@ -3,7 +3,8 @@
 For a period (the last 12 months by default) and optionally one operator or line: autos per month, the
 provisions most cited, autos per 100 vehicles, fines decided/paid/in dívida ativa, median days to each step,
 deadlines kept, open recidivism chains. The numbers come from `services.painel` (one aggregated query per
-chart) read in a background task, so the window never waits on them; a click on a bar (or on a point of
+chart) read in a background task, so the window never waits on them, and each chart is drawn as soon as its
+own numbers are read, while the next chart's are read; a click on a bar (or on a point of
 the times chart) opens the autos list filtered to the autos it counts: the month's autos of an operator or
 tipo, of a provision, the fines decided/paid/inscribed that month, the decisions and appeals of the month,
 the autos of a month of infraction that reached a step. Each chart, and the whole page, exports as PNG and
