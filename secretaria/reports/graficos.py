@@ -136,32 +136,82 @@ def preparar() -> None:
     from matplotlib.backends import backend_agg  # noqa: F401
 
 
-def nova_figura(largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100) -> Figure:
+def nova_figura(
+    largura_pol: float = 6.4, altura_pol: float = 3.6, dpi: int = 100, *, restrito: bool = True
+) -> Figure:
+    """A figure; `restrito`: matplotlib's constrained layout places its charts (else `encaixar` does)."""
     _configurar()
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(largura_pol, altura_pol), dpi=dpi, layout="constrained")
+    return Figure(figsize=(largura_pol, altura_pol), dpi=dpi, layout="constrained" if restrito else None)
+
+
+MARGEM_PT = 3.0
+"""Blank space around what a chart draws, in points (constrained layout's own pad)."""
+
+
+def encaixar(fig: Figure, eixos: Axes, renderizador: Any) -> None:
+    """Place `eixos` so that everything it draws — title, tick labels (rotated too), the legend beside it, the
+    note under it — fits the figure with `MARGEM_PT` to spare: one measure of what it draws outside its box,
+    where constrained layout measures twice and solves a layout grid (a third of the Painel's drawing time).
+    The box is then wider or taller by a few pixels than the tick labels measured at first need; they are
+    placed again by the drawing at the final size, still inside the margin."""
+    caixa = eixos.get_tightbbox(renderizador)
+    if caixa is None:
+        return
+    dentro = eixos.get_window_extent(renderizador)
+    largura, altura = fig.bbox.width, fig.bbox.height
+    folga = MARGEM_PT * fig.dpi / 72
+    esquerda = max(0.0, dentro.x0 - caixa.x0) + folga
+    direita = max(0.0, caixa.x1 - dentro.x1) + folga
+    baixo = max(0.0, dentro.y0 - caixa.y0) + folga
+    topo = max(0.0, caixa.y1 - dentro.y1) + folga
+    w = max(1.0, largura - esquerda - direita)
+    h = max(1.0, altura - baixo - topo)
+    eixos.set_position((esquerda / largura, baixo / altura, w / largura, h / altura))
 
 
 def _barras(ax: Axes, g: Grafico, posicoes: Sequence[float], *, deitadas: bool) -> list[float]:
     """The bars of every series, side by side or stacked, each named "série:categoria" for the click (which
-    opens the list behind it); returns the stacked totals per category (zeros when not stacked)."""
+    opens the list behind it); returns the stacked totals per category (zeros when not stacked).
+
+    What `Axes.bar` draws (centred rectangles, the base a sticky edge, a container with the series' label for
+    the legend), built here: `Axes.bar` updates the data limits bar by bar, which took a fifth of the time of a
+    chart of twenty operators stacked over twelve months; here they are updated once."""
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import Rectangle
+
     n = len(posicoes)
     base = [0.0] * n
     espessura = 0.8 / (1 if g.empilhado else max(1, len(g.series)))
+    cantos: list[tuple[float, float]] = []
     for j, s in enumerate(g.series):
         desloc = 0.0 if g.empilhado else (j - (len(g.series) - 1) / 2) * espessura
-        lugares = [p + desloc for p in posicoes]
-        empilhar = base if g.empilhado else None
-        comuns: dict[str, Any] = {"color": CORES[j % len(CORES)], "label": s.rotulo, "picker": True}
-        if deitadas:
-            barras = ax.barh(lugares, s.valores, height=espessura, left=empilhar, **comuns)
-        else:
-            barras = ax.bar(lugares, s.valores, width=espessura, bottom=empilhar, **comuns)
-        for i, barra in enumerate(barras):
+        cor = CORES[j % len(CORES)]
+        da_serie = []
+        for i, (posicao, valor) in enumerate(zip(posicoes, s.valores, strict=True)):
+            inicio = base[i] if g.empilhado else 0.0
+            meio = posicao + desloc - espessura / 2
+            if deitadas:
+                barra = Rectangle((inicio, meio), valor, espessura, facecolor=cor)
+                barra.sticky_edges.x.append(inicio)
+                cantos += [(inicio, meio), (inicio + valor, meio + espessura)]
+            else:
+                barra = Rectangle((meio, inicio), espessura, valor, facecolor=cor)
+                barra.sticky_edges.y.append(inicio)
+                cantos += [(meio, inicio), (meio + espessura, inicio + valor)]
+            barra.set_label("_nolegend_")
             barra.set_gid(f"{j}:{i}")
+            ax.add_artist(barra)
+            da_serie.append(barra)
+        ax.add_container(
+            BarContainer(da_serie, orientation="horizontal" if deitadas else "vertical", label=s.rotulo)
+        )
         if g.empilhado:
             base = [b + v for b, v in zip(base, s.valores, strict=True)]
+    if cantos:
+        ax.update_datalim(cantos)
+        ax.autoscale_view()
     return base
 
 
@@ -228,7 +278,7 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
         ax.yaxis.set_major_formatter(formatador)
         ax.grid(axis="y", alpha=0.3)
     if len(g.series) > 1 or g.referencia is not None:
-        # Beside the plot, never over the bars; constrained layout makes room for it.
+        # Beside the plot, never over the bars; the layout (constrained, or `encaixar` on screen) makes room.
         # Twenty operators do not fit one column beside a chart of the page's height: two columns then.
         colunas = 2 if len(g.series) > 12 else 1
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, ncols=colunas)
@@ -297,18 +347,29 @@ def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Ima
     Painel's helper processes (`desenhista`) run it while the window goes on painting."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    fig = nova_figura(largura_px / dpi, altura_px / dpi, round(dpi))
+    fig = nova_figura(largura_px / dpi, altura_px / dpi, round(dpi), restrito=False)
     tela = FigureCanvasAgg(fig)
     eixos = fig.add_subplot()
     desenhar(eixos, g)
+    encaixar(fig, eixos, tela.get_renderer())  # type: ignore[no-untyped-call]
     tela.draw()  # type: ignore[no-untyped-call]
     largura, altura = tela.get_width_height()
     regioes: list[Regiao] = []
-    for barra in eixos.patches:
-        alvo = alvo_do_clique(barra.get_gid())
-        if alvo is not None:
-            caixa = barra.get_window_extent()
-            regioes.append(Regiao(caixa.x0, altura - caixa.y1, caixa.x1, altura - caixa.y0, *alvo))
+    barras = [(b, alvo) for b in eixos.patches if (alvo := alvo_do_clique(b.get_gid())) is not None]
+    if barras:
+        # Every bar's corners in one transform (bar by bar, it was a tenth of a large chart's time).
+        from matplotlib.patches import Rectangle
+
+        cantos = []
+        for barra, _alvo in barras:
+            assert isinstance(barra, Rectangle)
+            x, y = barra.get_xy()
+            cantos += [(x, y), (x + barra.get_width(), y + barra.get_height())]
+        pixels: Any = eixos.transData.transform(cantos)
+        for m, (_barra, alvo) in enumerate(barras):
+            (xa, ya), (xb, yb) = pixels[2 * m], pixels[2 * m + 1]
+            x0, x1, y0, y1 = min(xa, xb), max(xa, xb), min(ya, yb), max(ya, yb)
+            regioes.append(Regiao(float(x0), altura - float(y1), float(x1), altura - float(y0), *alvo))
     raio = RAIO_DO_PONTO * dpi / 72
     for linha in eixos.lines:
         gid = linha.get_gid()

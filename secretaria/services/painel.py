@@ -15,6 +15,7 @@ atrasadas" queue's rule, with the "Dias para decidir" setting), a case is final 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -717,21 +718,35 @@ def _cadeia(oid: int, codigo: str, itens: Sequence[Any], dia: date) -> CadeiaAbe
     )
 
 
-def ler_painel(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Painel:
-    """Everything the page shows, in one read session."""
+def ler_painel(
+    sessao: so.Session,
+    f: FiltroPainel,
+    hoje: date | None = None,
+    ao_ler: Callable[[int, Painel], None] | None = None,
+) -> Painel:
+    """Everything the page shows, in one read session, read chart by chart in the page's order: after the
+    numbers of chart k are read, `ao_ler(k, parcial)` — the Painel with what is read so far (the rest empty),
+    from which `grafico_do_painel(parcial, k)` draws — so the page can draw a chart while the next one's
+    numbers are read."""
     dia = hoje or relogio.hoje()
-    return Painel(
-        f,
-        periodos_do_filtro(f),
-        autos_por_mes(sessao, f, "operadora"),
-        autos_por_mes(sessao, f, "tipo"),
-        dispositivos_mais_citados(sessao, f),
-        autos_por_frota(sessao, f),
-        multas_por_mes(sessao, f),
-        medianas_por_mes(sessao, f, dia),
-        prazos(sessao, f, dia),
-        cadeias_abertas(sessao, f, dia),
+    leituras: tuple[Callable[[], dict[str, Any]], ...] = (
+        lambda: {
+            "por_operadora": autos_por_mes(sessao, f, "operadora"),
+            "por_tipo": autos_por_mes(sessao, f, "tipo"),
+        },
+        lambda: {"dispositivos": dispositivos_mais_citados(sessao, f)},
+        lambda: {"frota": autos_por_frota(sessao, f)},
+        lambda: {"multas": multas_por_mes(sessao, f)},
+        lambda: {"medianas": medianas_por_mes(sessao, f, dia)},
+        lambda: {"prazos": prazos(sessao, f, dia)},
+        lambda: {"cadeias": cadeias_abertas(sessao, f, dia)},
     )
+    p = Painel(f, periodos_do_filtro(f), (), (), (), (), (), (), Prazos((), (), 0, 0, 0), ())
+    for k, ler in enumerate(leituras):
+        p = dataclasses.replace(p, **ler())
+        if ao_ler is not None:
+            ao_ler(k, p)
+    return p
 
 
 def _cadeias_inteiras(
@@ -1108,17 +1123,26 @@ def _grafico_reincidencia(p: Painel) -> GraficoPainel:
     return GraficoPainel(g, destinos)
 
 
+_GRAFICOS: tuple[Callable[[Painel, str], GraficoPainel], ...] = (
+    _grafico_autos_mes,
+    lambda p, _por: _grafico_dispositivos(p),
+    lambda p, _por: _grafico_frota(p),
+    lambda p, _por: _grafico_multas(p),
+    lambda p, _por: _grafico_tempos(p),
+    lambda p, _por: _grafico_prazos(p),
+    lambda p, _por: _grafico_reincidencia(p),
+)
+QUANTOS_GRAFICOS = len(_GRAFICOS)
+
+
+def grafico_do_painel(p: Painel, k: int, por: str = "operadora") -> GraficoPainel:
+    """The page's chart k (`ler_painel`'s order): it needs only the numbers `ler_painel` reads up to its k."""
+    return _GRAFICOS[k](p, por)
+
+
 def graficos_do_painel(p: Painel, por: str = "operadora") -> tuple[GraficoPainel, ...]:
     """The page's charts, in order, each with where a click on its bars leads."""
-    return (
-        _grafico_autos_mes(p, por),
-        _grafico_dispositivos(p),
-        _grafico_frota(p),
-        _grafico_multas(p),
-        _grafico_tempos(p),
-        _grafico_prazos(p),
-        _grafico_reincidencia(p),
-    )
+    return tuple(grafico(p, por) for grafico in _GRAFICOS)
 
 
 # --- the annual report --------------------------------------------------------------------------------------

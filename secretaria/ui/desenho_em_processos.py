@@ -254,51 +254,67 @@ def encerrar() -> None:
 
 
 def desenhar(
-    pedidos: Sequence[Pedido], cancelado: Callable[[], bool]
+    pedidos: Sequence[Pedido] | queue.SimpleQueue[Pedido | None], cancelado: Callable[[], bool]
 ) -> Iterator[tuple[int, graficos.Imagem]]:
-    """Each chart's image as soon as one is ready (two at a time), with its card's index. `cancelado()` is
-    asked between results (it may raise to stop): the charts not yet begun are then dropped."""
-    fila: queue.SimpleQueue[Pedido] = queue.SimpleQueue()
-    for pedido in pedidos:
-        fila.put(pedido)
-    prontos: queue.SimpleQueue[tuple[int, graficos.Imagem | BaseException]] = queue.SimpleQueue()
+    """Each chart's image as soon as one is ready (two at a time), with its card's index. `pedidos` is a list,
+    or a queue the caller goes on filling while the first charts are drawn (the Painel puts each chart in as
+    soon as its numbers are read) and closes with None. `cancelado()` is asked between results (it may raise
+    to stop): the charts not yet begun are then dropped."""
+    if isinstance(pedidos, queue.SimpleQueue):
+        fila = pedidos
+    else:
+        fila = queue.SimpleQueue()
+        for pedido in pedidos:
+            fila.put(pedido)
+        fila.put(None)
+    prontos: queue.SimpleQueue[tuple[int, graficos.Imagem | BaseException] | None] = queue.SimpleQueue()
     parar = threading.Event()
 
     def servir(ajudante: _Ajudante | None) -> None:
-        while not parar.is_set():
-            try:
-                k, g, w, h, dpi = fila.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                if ajudante is not None:
-                    try:
-                        prontos.put((k, ajudante.desenhar((g, w, h, dpi))))
-                        continue
-                    except FalhaDoAjudante:
-                        _log.warning("Um processo de desenho falhou; desenhando aqui", exc_info=True)
-                        _perder(ajudante)
-                        ajudante = None
-                prontos.put((k, graficos.imagem(g, w, h, dpi)))
-            except Exception as exc:
-                prontos.put((k, exc))
+        try:
+            while not parar.is_set():
+                pedido = fila.get()
+                if pedido is None:
+                    fila.put(None)  # the end, for the other threads too
+                    return
+                k, g, w, h, dpi = pedido
+                try:
+                    if ajudante is not None:
+                        try:
+                            prontos.put((k, ajudante.desenhar((g, w, h, dpi))))
+                            continue
+                        except FalhaDoAjudante:
+                            _log.warning("Um processo de desenho falhou; desenhando aqui", exc_info=True)
+                            _perder(ajudante)
+                            ajudante = None
+                    prontos.put((k, graficos.imagem(g, w, h, dpi)))
+                except Exception as exc:
+                    prontos.put((k, exc))
+        finally:
+            prontos.put(None)  # this thread has ended
 
     disponiveis: list[_Ajudante | None] = list(ajudantes()) or [None]
     for ajudante in disponiveis:
         threading.Thread(target=servir, args=(ajudante,), daemon=True, name="desenho").start()
+    ativos = len(disponiveis)
     try:
-        for _ in range(len(pedidos)):
+        while ativos:
             while True:
                 try:
-                    k, resultado = prontos.get(timeout=0.1)
+                    resultado = prontos.get(timeout=0.1)
                     break
                 except queue.Empty:
                     if cancelado():
                         return
-            if isinstance(resultado, BaseException):
-                raise resultado
-            yield k, resultado
+            if resultado is None:
+                ativos -= 1
+                continue
+            k, imagem = resultado
+            if isinstance(imagem, BaseException):
+                raise imagem
+            yield k, imagem
             if cancelado():
                 return
     finally:
         parar.set()  # a chart being drawn finishes and is dropped; the others are never begun
+        fila.put(None)  # a thread waiting for the next chart ends

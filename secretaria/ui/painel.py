@@ -3,7 +3,8 @@
 For a period (the last 12 months by default) and optionally one operator or line: autos per month, the
 provisions most cited, autos per 100 vehicles, fines decided/paid/in dívida ativa, median days to each step,
 deadlines kept, open recidivism chains. The numbers come from `services.painel` (one aggregated query per
-chart) read in a background task, so the window never waits on them; a click on a bar (or on a point of
+chart) read in a background task, so the window never waits on them, and each chart is drawn as soon as its
+own numbers are read, while the next chart's are read; a click on a bar (or on a point of
 the times chart) opens the autos list filtered to the autos it counts: the month's autos of an operator or
 tipo, of a provision, the fines decided/paid/inscribed that month, the decisions and appeals of the month,
 the autos of a month of infraction that reached a step. Each chart, and the whole page, exports as PNG and
@@ -18,8 +19,9 @@ through each image's own map of where its bars lie.
 
 from __future__ import annotations
 
+import queue
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QShowEvent
@@ -48,6 +50,7 @@ from secretaria.ui.widgets.tarefas import Progresso, Tarefa, em_segundo_plano
 
 if TYPE_CHECKING:
     from secretaria.reports.graficos import Grafico, Imagem
+    from secretaria.ui import desenho_em_processos
 
 ALTURA_GRAFICO = 300
 FILTRO_PNG = "Imagem PNG (*.png)"
@@ -176,35 +179,59 @@ class CartaoGrafico(QFrame):
         self.vista.mostrar(imagem, quadro)
 
 
-def _desenhar_em_segundo_plano(pedidos: list[tuple[int, tuple[object, ...], Grafico]]) -> Callable[..., None]:
-    """The drawing task's function: the charts drawn in the helper processes (`desenho_em_processos`), each
-    handed over as soon as it is ready, so the page fills in chart by chart; a newer request cancels it (the
-    charts not yet begun are dropped)."""
+class _Lote:
+    """The charts one drawing task draws: a queue the page goes on filling while the first ones are drawn (each
+    chart as soon as its numbers are read) and closes once the reading has ended. Each request has a number of
+    its own, so a drawing of a card's older numbers is never taken for that of its newer ones."""
+
+    def __init__(self) -> None:
+        self.fila: queue.SimpleQueue[desenho_em_processos.Pedido | None] = queue.SimpleQueue()
+        self.pedidos: dict[int, tuple[int, tuple[object, ...]]] = {}
+        """Request number → (the card, what its drawing shows)."""
+        self.ultimos: dict[int, tuple[object, ...]] = {}
+        """Card → what its latest request draws."""
+        self.aberto = True
+
+    def pedir(self, k: int, impressao: tuple[object, ...], grafico: Grafico) -> None:
+        largura, altura, razao = impressao[2], impressao[3], impressao[4]
+        assert isinstance(largura, int) and isinstance(altura, int) and isinstance(razao, float)
+        numero = len(self.pedidos)
+        self.pedidos[numero] = (k, impressao)  # before the queue: a drawing thread may take it at once
+        self.ultimos[k] = impressao
+        self.fila.put((numero, grafico, max(1, largura), max(1, altura), 100 * razao))
+
+    def fechar(self) -> None:
+        if self.aberto:
+            self.aberto = False
+            self.fila.put(None)
+
+
+def _desenhar_em_segundo_plano(lote: _Lote) -> Callable[..., None]:
+    """The drawing task's function: the charts drawn in the helper processes (`desenho_em_processos`) as the
+    page puts them in `lote`, each handed over as soon as it is ready, so the page fills in chart by chart; a
+    newer request cancels it (the charts not yet begun are dropped)."""
 
     def desenhar(progresso: Progresso, entregar: Callable[[object], None]) -> None:
-        from secretaria.ui import desenho_em_processos
-
-        impressoes = {k: impressao for k, impressao, _g in pedidos}
         feitos = 0
 
         def cancelado() -> bool:
-            progresso(feitos, len(pedidos), "Desenhando os gráficos…")  # raises Cancelado when asked to stop
+            progresso(
+                feitos, len(lote.pedidos), "Desenhando os gráficos…"
+            )  # raises Cancelado when asked to stop
             return False
 
-        lista = []
-        for k, impressao, grafico in pedidos:
-            largura, altura, razao = impressao[2], impressao[3], impressao[4]
-            assert isinstance(largura, int) and isinstance(altura, int) and isinstance(razao, float)
-            lista.append((k, grafico, max(1, largura), max(1, altura), 100 * razao))
-        for indice, imagem in desenho_em_processos.desenhar(lista, cancelado):
+        from secretaria.ui import desenho_em_processos
+
+        for numero, imagem in desenho_em_processos.desenhar(lote.fila, cancelado):
+            k, impressao = lote.pedidos[numero]
             # A QImage (unlike a QPixmap) may be made in any thread: the GUI thread only paints it.
             quadro = QImage(
                 imagem.rgba, imagem.largura, imagem.altura, 4 * imagem.largura, QImage.Format.Format_RGBA8888
             ).copy()
-            razao = impressoes[indice][4]
+            razao = impressao[4]
             assert isinstance(razao, float)
             quadro.setDevicePixelRatio(razao)
-            entregar((indice, impressoes[indice], imagem, quadro))
+            entregar((k, impressao, imagem, quadro))
             feitos += 1
 
     return desenhar
@@ -227,7 +254,10 @@ class PaginaPainel(QWidget):
         """Drawing the charts whose numbers (or size) changed."""
         self._pendente = False
         self._redesenhar = False
-        self._pedidos: list[tuple[int, tuple[object, ...], Grafico]] = []
+        self._lote: _Lote | None = None
+        """What the drawing task draws (None: no task)."""
+        self._lidos: set[int] | None = None
+        """While the numbers are read: the charts whose numbers have come (only those are drawn meanwhile)."""
         # A resize draws again once the window has stopped changing size, not at each step of the drag.
         self._espera_desenho = QTimer(self)
         self._espera_desenho.setSingleShot(True)
@@ -360,19 +390,28 @@ class PaginaPainel(QWidget):
             self._pendente = True
             return
         banco = self.contexto.banco
+        por = self.agrupar.currentData()
 
-        def ler(_progresso: Any) -> servico.Painel:
+        def ler(entregar: Callable[[object], None]) -> servico.Painel:
+            # Each chart handed over as soon as its numbers are read: it is drawn while the next are read.
+            def lido(k: int, parcial: servico.Painel) -> None:
+                entregar((k, servico.grafico_do_painel(parcial, k, por)))
+
             with banco.leitura() as sessao:
-                return servico.ler_painel(sessao, filtro)
+                return servico.ler_painel(sessao, filtro, ao_ler=lido)
 
         self.situacao.setText("Carregando…")
-        self.tarefa = Tarefa(ler, parent=self)
+        self._lidos = set()
+        tarefa = Tarefa(lambda _progresso: ler(tarefa.parcial.emit), parent=self)
+        self.tarefa = tarefa
+        self.tarefa.parcial.connect(self._lido)
         self.tarefa.concluida.connect(self._chegou)
         self.tarefa.falhou.connect(self._falhou)
         self.tarefa.iniciar()
 
     def _fim_da_tarefa(self) -> bool:
         self.tarefa = None
+        self._lidos = None
         if self._pendente:
             self._pendente = False
             self.recarregar()
@@ -383,7 +422,35 @@ class PaginaPainel(QWidget):
         if self._fim_da_tarefa():
             return
         self.situacao.setText("")
+        self._pedir_desenhos()  # the charts read before the failure still drawn; the drawing task told so
         mensagens.avisar_erro(self, "Painel", mensagem)
+
+    def _lido(self, entrega: tuple[int, servico.GraficoPainel]) -> None:
+        """Chart k's numbers read: its card shows it, drawn at once (the others keep theirs meanwhile)."""
+        k, gp = entrega
+        if self._pendente or self._lidos is None:
+            return  # numbers of a filter since changed: the reading that follows brings the right ones
+        self._criar_cartoes()
+        if len(self.graficos) == len(self.cartoes):  # a click on the new drawing leads to the new autos
+            self.graficos = (*self.graficos[:k], gp, *self.graficos[k + 1 :])
+        self.cartoes[k].definir(gp.grafico, bool(gp.destinos))
+        self._lidos.add(k)
+        # After the layout has given a new card (or one that grew) its size.
+        self._espera_desenho.start(0)
+
+    def _criar_cartoes(self) -> None:
+        if self.cartoes:
+            return
+        self.grade.removeWidget(self.espera)
+        self.espera.deleteLater()
+        n = servico.QUANTOS_GRAFICOS
+        for k in range(n):
+            cartao = CartaoGrafico(self.exportar_grafico, self.grade_widget)
+            cartao.clicado.connect(lambda j, i, k=k: self.abrir_autos(k, j, i))
+            cartao.vista.larguraMudou.connect(self._espera_desenho.start)
+            largo = k == n - 1 and n % 2 == 1
+            self.grade.addWidget(cartao, k // 2, k % 2, 1, 2 if largo else 1)
+            self.cartoes.append(cartao)
 
     def _chegou(self, painel: servico.Painel) -> None:
         if self._fim_da_tarefa():
@@ -396,16 +463,7 @@ class PaginaPainel(QWidget):
         if p is None:
             return
         self.graficos = servico.graficos_do_painel(p, self.agrupar.currentData())
-        if not self.cartoes:
-            self.grade.removeWidget(self.espera)
-            self.espera.deleteLater()
-            for k in range(len(self.graficos)):
-                cartao = CartaoGrafico(self.exportar_grafico, self.grade_widget)
-                cartao.clicado.connect(lambda j, i, k=k: self.abrir_autos(k, j, i))
-                cartao.vista.larguraMudou.connect(self._espera_desenho.start)
-                largo = k == len(self.graficos) - 1 and len(self.graficos) % 2 == 1
-                self.grade.addWidget(cartao, k // 2, k % 2, 1, 2 if largo else 1)
-                self.cartoes.append(cartao)
+        self._criar_cartoes()
         for cartao, gp in zip(self.cartoes, self.graficos, strict=True):
             cartao.definir(gp.grafico, bool(gp.destinos))
         f = p.filtro
@@ -417,11 +475,14 @@ class PaginaPainel(QWidget):
     def _a_desenhar(self) -> list[tuple[int, tuple[object, ...], Grafico]]:
         """The cards on screen whose drawing is not what they should show (a chart whose numbers did not
         change keeps its drawing: the page shown again, another PC's act that touched other numbers). A
-        hidden page draws nothing until it is shown (`showEvent`)."""
+        hidden page draws nothing until it is shown (`showEvent`). While the numbers are read, only the
+        charts whose numbers have come are drawn."""
         if not self.isVisible():
             return []
         pedidos = []
         for k, cartao in enumerate(self.cartoes):
+            if self._lidos is not None and k not in self._lidos:
+                continue
             desejado = cartao.desejado()
             if cartao.grafico is not None and desejado is not None and desejado != cartao.impressao:
                 pedidos.append((k, desejado, cartao.grafico))
@@ -437,18 +498,33 @@ class PaginaPainel(QWidget):
         return bool(self.cartoes) and self.tarefa is None and self.desenho is None and not self._a_desenhar()
 
     def _pedir_desenhos(self) -> None:
-        if self.desenho is not None:
+        """Draw the cards whose drawing is not what they should show: into the drawing task under way while
+        the numbers are still being read (its queue is open), else in a new task once it has ended."""
+        pedidos = self._a_desenhar()
+        lote = self._lote
+        if self.desenho is not None and lote is not None:
+            if lote.aberto:
+                for k, desejado, grafico in pedidos:
+                    if lote.ultimos.get(k) != desejado:
+                        lote.pedir(k, desejado, grafico)
+                if self.tarefa is None:
+                    lote.fechar()
+                return
             self._redesenhar = True
             # The drawing under way is of numbers (or a size) no longer wanted: stop it at the next chart.
-            if any(self.cartoes[k].desejado() != impressao for k, impressao, _g in self._pedidos):
+            if any(self.cartoes[k].desejado() != impressao for k, impressao in lote.ultimos.items()):
                 self.desenho.cancelar()
             return
-        self._pedidos = pedidos = self._a_desenhar()
         if not pedidos:
             if self.tarefa is None:
                 self.carregado.emit()
             return
-        funcao = _desenhar_em_segundo_plano(pedidos)
+        self._lote = lote = _Lote()
+        for k, desejado, grafico in pedidos:
+            lote.pedir(k, desejado, grafico)
+        if self.tarefa is None:
+            lote.fechar()
+        funcao = _desenhar_em_segundo_plano(lote)
         tarefa = Tarefa(lambda progresso: funcao(progresso, tarefa.parcial.emit), parent=self)
         tarefa.parcial.connect(self._desenhado)
         tarefa.concluida.connect(self._fim_do_desenho)
@@ -466,11 +542,13 @@ class PaginaPainel(QWidget):
 
     def _fim_do_desenho(self, _resultado: object = None) -> None:
         self.desenho = None
+        self._lote = None
         self._redesenhar = False
         self._pedir_desenhos()
 
     def _desenho_falhou(self, mensagem: str) -> None:
         self.desenho = None
+        self._lote = None
         self._redesenhar = False
         mensagens.avisar_erro(self, "Painel", mensagem)  # said once; the next change of numbers tries again
 
@@ -481,6 +559,8 @@ class PaginaPainel(QWidget):
     # -- a click on a bar -------------------------------------------------------------------------------
     def abrir_autos(self, grafico: int, serie: int, categoria: int) -> QWidget | None:
         """Open the autos list filtered to what the bar (`serie`, `categoria`) of chart `grafico` counts."""
+        if grafico >= len(self.graficos):
+            return None  # the first reading is not over: its charts take clicks once it is
         destino = self.graficos[grafico].destinos.get((serie, categoria))
         janela = self.window()
         mostrar: Callable[[str], QWidget | None] | None = getattr(janela, "mostrar_pagina", None)

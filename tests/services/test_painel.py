@@ -525,3 +525,24 @@ def test_muitas_operadoras_empilhadas_as_maiores_e_as_demais(banco: Banco, rotei
     demais = len(nomes) - 1
     assert not any(j == demais for j, _i in g.destinos)
     assert len(g.destinos) == (len(nomes) - 1) * len(meses)
+
+
+def test_cada_grafico_sai_assim_que_seus_numeros_sao_lidos(banco: Banco, roteiro: Roteiro) -> None:
+    """The page draws chart k while chart k+1's numbers are read: `ler_painel` hands each chart over in the
+    page's order, and the chart drawn from what was read so far is the one the whole reading gives."""
+    _cenario(roteiro)
+    entregas: list[tuple[int, painel.GraficoPainel]] = []
+    with banco.leitura() as s:
+        p = painel.ler_painel(
+            s,
+            FILTRO,
+            HOJE,
+            ao_ler=lambda k, parcial: entregas.append((k, painel.grafico_do_painel(parcial, k))),
+        )
+    inteiros = painel.graficos_do_painel(p)
+    assert [k for k, _g in entregas] == list(range(painel.QUANTOS_GRAFICOS)) == list(range(len(inteiros)))
+    for (k, gp), inteiro in zip(entregas, inteiros, strict=True):
+        assert repr(gp.grafico) == repr(inteiro.grafico), k  # repr: a month without a median is NaN
+        assert gp.destinos == inteiro.destinos, k
+    assert all(g.grafico.tem_dados for g in inteiros[:6])  # the scenario gives every chart numbers
+    assert painel.grafico_do_painel(p, 0, "tipo").grafico == painel.graficos_do_painel(p, "tipo")[0].grafico

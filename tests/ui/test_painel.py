@@ -238,13 +238,13 @@ def _contar_desenhos(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from secretaria.ui import painel as ui_painel
 
     pedidos: list[str] = []
-    original = ui_painel._desenhar_em_segundo_plano
+    original = ui_painel._Lote.pedir
 
-    def contar(lista: list[Any]) -> Any:
-        pedidos.extend(g.chave for _k, _i, g in lista)
-        return original(lista)
+    def contar(lote: Any, k: int, impressao: tuple[object, ...], grafico: Any) -> None:
+        pedidos.append(grafico.chave)
+        original(lote, k, impressao, grafico)
 
-    monkeypatch.setattr(ui_painel, "_desenhar_em_segundo_plano", contar)
+    monkeypatch.setattr(ui_painel._Lote, "pedir", contar)
     return pedidos
 
 
@@ -327,3 +327,55 @@ def test_sem_processos_de_desenho_os_graficos_sao_desenhados_assim_mesmo(
         )
     )
     assert sorted((k, i.largura, i.altura) for k, i in imagens) == [(0, 560, 300), (1, 500, 300)]
+
+
+def test_outro_periodo_cada_grafico_desenhado_assim_que_seus_numeros_chegam(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another period: each chart is drawn as soon as its own numbers are read, in the page's order, without
+    waiting for the charts after it (the times chart's reading is held here); once every number is read, every
+    card shows the new period's chart."""
+    import threading
+
+    from secretaria.services import painel as servico
+
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    antes = [c.impressao for c in pagina.cartoes]
+    desenhados = _contar_desenhos(monkeypatch)
+    chegou, liberar = threading.Event(), threading.Event()
+    original = servico.medianas_por_mes
+
+    def medianas_retidas(*args: Any, **kwargs: Any) -> Any:
+        chegou.set()
+        liberar.wait(60)  # released below; the bound only keeps a broken test from hanging the suite
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(servico, "medianas_por_mes", medianas_retidas)
+    try:
+        pagina.desde.definir_data(date(2026, 6, 1))
+        qtbot.waitUntil(chegou.is_set, timeout=30_000)
+        # The four charts read before the times chart are drawn with the new period, the others not yet.
+        qtbot.waitUntil(
+            lambda: all(
+                c.impressao == c.desejado() != a for c, a in zip(pagina.cartoes[:4], antes, strict=False)
+            ),
+            timeout=30_000,
+        )
+        assert [c.impressao for c in pagina.cartoes[4:]] == antes[4:]
+        assert not pagina.pronta
+        chaves = [g.grafico.chave for g in pagina.graficos]
+        assert desenhados == chaves[:4]
+    finally:
+        liberar.set()
+    qtbot.waitUntil(lambda: pagina.pronta, timeout=30_000)
+    assert pagina.painel is not None and pagina.painel.filtro.desde == date(2026, 6, 1)
+    novos = servico.graficos_do_painel(pagina.painel)
+    for k, (cartao, gp) in enumerate(zip(pagina.cartoes, novos, strict=True)):
+        assert cartao.impressao is not None and cartao.impressao[0] == repr(gp.grafico), k
+        assert cartao.vista.imagem is not None
+    # Every chart of the period drawn again, in order (open recidivism does not depend on the period).
+    assert desenhados == [chaves[k] for k in range(6)]
+    assert [c.impressao != a for c, a in zip(pagina.cartoes, antes, strict=True)] == [True] * 6 + [False]
+    janela.close()

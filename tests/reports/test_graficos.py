@@ -1,0 +1,76 @@
+"""The Painel's charts as drawn on screen (`graficos.imagem`): placed by one measure of what they draw, so
+titles, rotated month labels, long category labels, a legend beside the plot and the note under it all fit
+the image of the card (651 × 300 pixels in a 1366-pixel-wide window, the wide card 1320 × 490, and both
+at a device pixel ratio of 2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from secretaria.reports import graficos
+from secretaria.reports.graficos import Grafico, Serie
+
+MESES = tuple(graficos.rotulo_mes(f"2026-{m:02d}") for m in range(1, 13))
+# As long as the bench city's operators' names (twenty of them, "Canal São Gonçalo" the longest).
+OPERADORAS = tuple(f"Operadora Nº {k:02d} Sul" for k in range(20))
+
+CASOS = {
+    "vinte séries empilhadas, legenda em duas colunas": Grafico(
+        "autos_mes",
+        "Autos por mês da infração, por operadora",
+        MESES,
+        tuple(Serie(nome, tuple(float(10 + k + m) for m in range(12))) for k, nome in enumerate(OPERADORAS)),
+        empilhado=True,
+        nota="Todos os autos lavrados, cancelados inclusive.",
+    ),
+    "barras deitadas de rótulos longos e a marca de referência": Grafico(
+        "reincidencia",
+        "Reincidência aberta hoje: nível da próxima infração e o da suspensão (§ 5º)",
+        tuple(f"{nome} — Art. 1º, XVIII (tipo A)" for nome in OPERADORAS[:12]),
+        (Serie("Nível de reincidência", tuple(float(2 + k % 7) for k in range(12))),),
+        forma="barras_h",
+        referencia=tuple(4.0 for _ in range(12)),
+        rotulo_referencia="Suspensão cabível a partir de",
+    ),
+    "valores em reais lado a lado": Grafico(
+        "multas",
+        "Multas por mês (R$): aplicadas, pagas e inscritas em dívida ativa",
+        MESES,
+        tuple(Serie(s, tuple(654_321.98 * (k + 1) / 3 for _ in range(12))) for k, s in enumerate("ABC")),
+        formato="reais",
+    ),
+    "linhas com meses sem mediana": Grafico(
+        "tempos",
+        "Mediana de dias desde a infração, por mês da infração",
+        MESES,
+        (Serie("Até a decisão", tuple(float("nan") if m > 9 else 40.0 + m for m in range(12))),),
+        forma="linhas",
+        formato="dias",
+    ),
+}
+
+
+def _pixels(imagem: graficos.Imagem) -> np.ndarray:
+    return np.frombuffer(imagem.rgba, np.uint8).reshape(imagem.altura, imagem.largura, 4)
+
+
+LARGO = "barras deitadas de rótulos longos e a marca de referência"
+"""The recidivism chart: the page's last card, as wide as the page."""
+TAMANHOS = {"estreito": (651, 300), "largo": (1320, 490)}
+
+
+@pytest.mark.parametrize("caso", list(CASOS))
+@pytest.mark.parametrize("razao", [1, 2])
+def test_nada_cortado_na_borda_da_imagem(caso: str, razao: int) -> None:
+    g = CASOS[caso]
+    largura, altura = (razao * x for x in TAMANHOS["largo" if caso == LARGO else "estreito"])
+    imagem = graficos.imagem(g, largura, altura, 100.0 * razao)
+    assert (imagem.largura, imagem.altura) == (largura, altura)
+    pixels = _pixels(imagem)
+    borda = 2  # the margin is 3 pt: nothing drawn reaches the image's last pixels
+    for lado in (pixels[:borda], pixels[-borda:], pixels[:, :borda], pixels[:, -borda:]):
+        assert (lado[..., :3] == 255).all(), caso
+    # The plot still has most of the room: its bars (or points) lie well inside, never squeezed to nothing.
+    assert imagem.regioes
+    assert max(r.x1 for r in imagem.regioes) - min(r.x0 for r in imagem.regioes) > largura / 4
