@@ -1,6 +1,6 @@
-"""The rows a city of any size adds to the table (`bench/run --so escala`, meant for `--escala 2000000`):
-the Painel over the whole period, the audit verification (time and memory peak), the checks a copy passes
-before it is restored, and the database's size on disk.
+"""The rows a city of any size adds to the table, meant for `--escala 2000000`: the Painel over the whole
+period and the audit verification, time and memory peak (`bench/run --so escala`); the checks a copy passes
+before it is restored (`--so restauracao`); the database's size on disk is in the table's header.
 
 The verification and the restore's checks read every record and every audit row: their cost grows with what
 is stored, by design (they are what proves nothing was changed), so they are run once, each in a process of
@@ -130,7 +130,5 @@ def medir_painel_todo_periodo(banco: Banco, nome_banco: str, hoje: date, vezes: 
 
 
 def medir_escala(banco: Banco, url: str, nome_banco: str, hoje: date) -> list[Resultado]:
-    resultados = medir_painel_todo_periodo(banco, nome_banco, hoje)
-    resultados += medir_verificacao(url, nome_banco)
-    resultados += medir_conferencia_da_copia(url, nome_banco)
-    return resultados
+    """Part `escala`: the Painel over the whole period and the audit verification."""
+    return medir_painel_todo_periodo(banco, nome_banco, hoje) + medir_verificacao(url, nome_banco)
