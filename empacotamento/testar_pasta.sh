@@ -22,6 +22,8 @@ echo "Pasta: $PASTA ($(du -sh "$PASTA" | cut -f1))"
 rodar --versao | tee "$TMP/versao.txt"
 grep -Eq '^Secretaria [0-9]' "$TMP/versao.txt"
 test -s "$PASTA/licencas/LEIA-ME.txt"
+# ReportLab's C accelerator, imported inside exec() (a hidden import of the spec): without it every PDF is slower.
+compgen -G "$PASTA/_internal/_rl_accel*" >/dev/null || { echo "Falta o acelerador do ReportLab (_rl_accel)."; exit 1; }
 
 BANCO="$TMP/demo.sqlite"
 rodar demo --db "sqlite:///$BANCO"
