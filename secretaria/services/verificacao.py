@@ -584,8 +584,12 @@ def _papeis_da_imagem(depois: str | None) -> tuple[str | None, set[str]]:
 
 def relogio_atrasado_na_entrada(sessao: so.Session, ator: Ator) -> list[str]:
     """The audit moments earlier than a row before them (a PC clock set back beyond TOLERANCIA_RELOGIO)
-    among the rows written since the administrator's previous login, as `auditoria verificar` words them.
-    Empty for other roles and on PostgreSQL (whose rows take the server's clock)."""
+    among the rows written since the administrator's previous login — at a first login, since the account
+    was created — as `auditoria verificar` words them. Empty for other roles, for a login without an account
+    and on PostgreSQL (whose rows take the server's clock).
+
+    Never the whole audit at login: on the 2,000,000-auto city a first login read its 15 million rows (minutes,
+    the window frozen); the whole history is `auditoria verificar`'s."""
     if not ator.tem("administrador") or not usa_assinatura(sessao):
         return []
     entradas = sessao.scalars(
@@ -595,10 +599,23 @@ def relogio_atrasado_na_entrada(sessao: so.Session, ator: Ator) -> list[str]:
             Auditoria.acao == "entrada",
             Auditoria.usuario_login == ator.login,
         )
-        .order_by(Auditoria.id.desc())
+        # By the logins' index, then sorted: ordered by the key itself, SQLite walked the whole audit back
+        # from its end looking for two logins of this user (15 million rows on the 2M city: minutes).
+        .order_by((Auditoria.id + 0).desc())
         .limit(2)
     ).all()
-    desde = int(entradas[1]) if len(entradas) > 1 else 0
+    if len(entradas) > 1:
+        desde = int(entradas[1])
+    else:
+        conta = sessao.scalar(sa.select(Usuario.id).where(Usuario.login == ator.login))
+        if conta is None:
+            return []
+        criada = sessao.scalar(
+            sa.select(sa.func.min(Auditoria.id)).where(
+                Auditoria.entidade == "usuario", Auditoria.entidade_id == str(conta)
+            )
+        )
+        desde = int(criada or 0)
     return [mensagem for _reg_id, mensagem in atrasos_de_relogio(sessao, desde)]
 
 

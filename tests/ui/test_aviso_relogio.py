@@ -68,3 +68,40 @@ def test_sem_atraso_nada_aparece(qtbot: QtBot, banco_sqlite: Banco) -> None:
     )
     janela = _janela(qtbot, banco_sqlite, "admin")
     assert janela.aviso_relogio.isHidden() and janela.aviso_relogio.text() == ""
+
+
+def test_primeira_entrada_confere_desde_a_criacao_da_conta(
+    qtbot: QtBot, banco_sqlite: Banco, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first login is told of the late clocks since the account was created, not of the whole audit (which
+    on a large database is minutes of reading at login): that is `auditoria verificar`'s."""
+    contas.criar_usuario(
+        banco_sqlite.uow(), SISTEMA, login="fiscal", nome="Fiscal", senha=SENHA, papeis=["fiscal"]
+    )
+    agora = relogio.agora()
+
+    def entrada_atrasada() -> int:
+        monkeypatch.setattr("secretaria.relogio.agora", lambda: agora - timedelta(days=30))
+        contas.autenticar(banco_sqlite.uow(), "fiscal", SENHA)
+        with banco_sqlite.leitura() as s:
+            return int(
+                s.execute(
+                    sa.select(sa.func.max(Auditoria.id)).where(
+                        Auditoria.usuario_login == "fiscal", Auditoria.acao == "entrada"
+                    )
+                ).scalar_one()
+            )
+
+    antes_da_conta = entrada_atrasada()
+    monkeypatch.setattr("secretaria.relogio.agora", lambda: agora + timedelta(minutes=1))
+    contas.criar_usuario(
+        banco_sqlite.uow(), SISTEMA, login="admin", nome="Admin", senha=SENHA, papeis=["administrador"]
+    )
+    depois_da_conta = entrada_atrasada()
+    monkeypatch.setattr("secretaria.relogio.agora", lambda: agora + timedelta(minutes=2))
+    janela = _janela(qtbot, banco_sqlite, "admin")
+    texto = janela.aviso_relogio.text()
+    assert janela.aviso_relogio.isVisible()
+    assert f"Registro de auditoria nº {depois_da_conta}:" in texto
+    assert f"Registro de auditoria nº {antes_da_conta}:" not in texto
+    assert "1 registro de auditoria" in texto
