@@ -181,15 +181,28 @@ def preparar(
     """The cached city at `url` (generated if missing or stale): the open database, the day it was generated
     for (the benchmark's "today") and the seconds generation took (None when reused)."""
     if not recriar:
+        arquivo = arquivo_sqlite(url)
+        # A cached file that cannot be opened or read now is not a missing city: said, never deleted. A run
+        # beside the PostgreSQL copy (which held the file) once took it for one and deleted 24 GB of
+        # 2,000,000 autos, an hour of generation, to make them again.
+        guardado = arquivo is not None and arquivo.exists() and arquivo.stat().st_size > 4096
         try:
             banco = abrir_e_semear(url)
-        except Exception:  # no database yet, or not one of ours: generate
+        except Exception as exc:  # no database yet, or not one of ours: generate
+            if guardado:
+                raise RuntimeError(
+                    f"a cidade em cache ({arquivo}) não abriu: {exc}; --recriar a gera de novo"
+                ) from exc
             banco = None
         if banco is not None:
             m = marcador(banco)
             if _marcador_confere(m, escala) and m is not None:
                 return banco, date.fromisoformat(str(m["hoje"])), None
             banco.fechar()
+            if guardado and m is None:
+                raise RuntimeError(
+                    f"a cidade em cache ({arquivo}) não pôde ser lida; --recriar a gera de novo"
+                )
     inicio = time.perf_counter()
     banco = _copia_do_sqlite(url, escala, progresso) or gerar(url, escala, progresso=progresso)
     m = marcador(banco)

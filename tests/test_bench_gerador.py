@@ -82,6 +82,30 @@ def test_cache_reusado_so_quando_confere(tmp_path: Path) -> None:
         banco.fechar()
 
 
+def test_cache_que_nao_abre_nao_e_apagado(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    arquivo = tmp_path / "cache.sqlite"
+    url = f"sqlite:///{arquivo}"
+    banco, _hoje, _s = gerador.preparar(url, PEQUENA)
+    banco.fechar()
+    tamanho = arquivo.stat().st_size
+
+    def ocupado(_url: str) -> None:
+        raise sa.exc.OperationalError("PRAGMA", {}, Exception("database is locked"))
+
+    with monkeypatch.context() as m:
+        m.setattr(gerador, "abrir_e_semear", ocupado)
+        with pytest.raises(RuntimeError, match=r"não abriu: .*database is locked"):
+            gerador.preparar(url, PEQUENA)
+    with monkeypatch.context() as m:
+        m.setattr(gerador, "marcador", lambda _banco: None)
+        with pytest.raises(RuntimeError, match="não pôde ser lida"):
+            gerador.preparar(url, PEQUENA)
+    assert arquivo.stat().st_size == tamanho
+    banco, _hoje, segundos = gerador.preparar(url, PEQUENA)
+    banco.fechar()
+    assert segundos is None, "a mesma cidade, do cache"
+
+
 def test_escala_da_cidade_por_numero_de_autos() -> None:
     """`bench/run --escala N`: the default size is the default city; 2,000,000 autos are ten times its
     registries over twenty years; each size is cached apart."""
