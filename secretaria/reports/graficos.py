@@ -171,6 +171,11 @@ def encaixar(fig: Figure, eixos: Axes, renderizador: Any) -> None:
     eixos.set_position((esquerda / largura, baixo / altura, w / largura, h / altura))
 
 
+def _bordas_fixas(barra: Any) -> Any:
+    """A patch's sticky edges: lists, which matplotlib 3.10's stubs type as arrays."""
+    return barra.sticky_edges
+
+
 def _barras(ax: Axes, g: Grafico, posicoes: Sequence[float], *, deitadas: bool) -> list[float]:
     """The bars of every series, side by side or stacked, each named "série:categoria" for the click (which
     opens the list behind it); returns the stacked totals per category (zeros when not stacked).
@@ -194,11 +199,11 @@ def _barras(ax: Axes, g: Grafico, posicoes: Sequence[float], *, deitadas: bool) 
             meio = posicao + desloc - espessura / 2
             if deitadas:
                 barra = Rectangle((inicio, meio), valor, espessura, facecolor=cor)
-                barra.sticky_edges.x.append(inicio)
+                _bordas_fixas(barra).x.append(inicio)
                 cantos += [(inicio, meio), (inicio + valor, meio + espessura)]
             else:
                 barra = Rectangle((meio, inicio), espessura, valor, facecolor=cor)
-                barra.sticky_edges.y.append(inicio)
+                _bordas_fixas(barra).y.append(inicio)
                 cantos += [(meio, inicio), (meio + espessura, inicio + valor)]
             barra.set_label("_nolegend_")
             barra.set_gid(f"{j}:{i}")
@@ -347,7 +352,12 @@ def imagem(g: Grafico, largura_px: int, altura_px: int, dpi: float = 100) -> Ima
     Painel's helper processes (`desenhista`) run it while the window goes on painting."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    fig = nova_figura(largura_px / dpi, altura_px / dpi, round(dpi), restrito=False)
+    dpi_inteiro = round(dpi)
+    # The canvas's size is the figure's in inches times its dpi, truncated: 230 / 100 * 100 is 229.99… and
+    # gave a 229-pixel image. A quarter pixel more comes out exact, whichever way the product is rounded.
+    fig = nova_figura(
+        (largura_px + 0.25) / dpi_inteiro, (altura_px + 0.25) / dpi_inteiro, dpi_inteiro, restrito=False
+    )
     tela = FigureCanvasAgg(fig)
     eixos = fig.add_subplot()
     desenhar(eixos, g)

@@ -74,3 +74,22 @@ def test_nada_cortado_na_borda_da_imagem(caso: str, razao: int) -> None:
     # The plot still has most of the room: its bars (or points) lie well inside, never squeezed to nothing.
     assert imagem.regioes
     assert max(r.x1 for r in imagem.regioes) - min(r.x0 for r in imagem.regioes) > largura / 4
+
+
+def test_matplotlib_desenha_o_texto_em_c() -> None:
+    # matplotlib 3.11 lays each text out with libraqm and renders it glyph by glyph in Python: the Painel's
+    # 7 charts took a third more CPU (bench/run, "os 7 gráficos desenhados num processo": 0.96 → 0.53 s on
+    # PostgreSQL's city, 0.69 → 0.60 s on SQLite's). pyproject.toml keeps it below 3.11 until that is measured
+    # again on a newer release.
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    assert not hasattr(RendererAgg, "_draw_text_glyphs_and_boxes"), "texto desenhado glifo a glifo em Python"
+
+
+@pytest.mark.parametrize("dpi", [100, 125, 200])
+def test_imagem_tem_exatamente_os_pixels_pedidos(dpi: int) -> None:
+    g = Grafico("k", "Título", ("a", "b"), (Serie("s", (1.0, 2.0)),))
+    for largura, altura in ((230, 120), (651, 300), (1317, 489), (333, 217)):
+        desenho = graficos.imagem(g, largura, altura, dpi)
+        assert (desenho.largura, desenho.altura) == (largura, altura)
+        assert len(desenho.rgba) == 4 * largura * altura
