@@ -819,9 +819,16 @@ def autos_para_intimar(sessao: so.Session, inicio: date, fim: date) -> list[int]
     """The autos drawn up (or corrected in substance) from `inicio` to `fim` still awaiting their intimação,
     by number."""
     a = AutoInfracao
-    return list(
-        sessao.scalars(sa.select(a.id).where(_aguardam_intimacao(inicio, fim)).order_by(a.ano, a.numero))
-    )
+    return list(sessao.scalars(sa.select(a.id).where(_aguardam_intimacao(inicio, fim)).order_by(*_por_numero())))
+
+
+def _por_numero() -> tuple[sa.ColumnElement[int], ...]:
+    """ORDER BY ano, numero for the few autos awaiting intimação — the year as an expression (`ano + 0`), which
+    no index sorts: SQLite then finds them by their phase's index and sorts them, where it walked every auto
+    stored along the number's unique index to skip that sort (71 ms on 200,000 autos, 0.77 s on 2,000,000,
+    on the window's thread at each date typed on the reports screen). PostgreSQL chose the phase anyway."""
+    a = AutoInfracao
+    return (a.ano + 0, a.numero.expression)
 
 
 def dados_lote_intimacoes(
@@ -844,7 +851,7 @@ def dados_lote_intimacoes(
         .join(Operadora, Operadora.id == a.operadora_id)
         .join(DispositivoCatalogo, DispositivoCatalogo.codigo == a.dispositivo_codigo)
         .where(_aguardam_intimacao(inicio, fim))
-        .order_by(a.ano, a.numero)
+        .order_by(*_por_numero())
     )
     linhas = sessao.execute(consulta).all()
     if not linhas:
