@@ -819,7 +819,9 @@ def autos_para_intimar(sessao: so.Session, inicio: date, fim: date) -> list[int]
     """The autos drawn up (or corrected in substance) from `inicio` to `fim` still awaiting their intimação,
     by number."""
     a = AutoInfracao
-    return list(sessao.scalars(sa.select(a.id).where(_aguardam_intimacao(inicio, fim)).order_by(*_por_numero())))
+    return list(
+        sessao.scalars(sa.select(a.id).where(_aguardam_intimacao(inicio, fim)).order_by(*_por_numero()))
+    )
 
 
 def _por_numero() -> tuple[sa.ColumnElement[int], ...]:

@@ -459,23 +459,19 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
         .where(i.auto_id == a.id, i.sucesso.is_(True), i.objeto == "auto")
         .scalar_subquery()
     )
-    # The decision and its appeal as subqueries on their unique keys: joined, PostgreSQL reads every decision
-    # of the database (a hash join over a sequential scan) for the period's few.
-    ate_decisao = sa.select(_dias(sessao, d.data, a.data_infracao)).where(d.auto_id == a.id).scalar_subquery()
-    ate_final = (
-        sa.select(_dias_ate_final(sessao, dia))
-        .select_from(d)
-        .outerjoin(r, r.decisao_id == d.id)
-        .where(d.auto_id == a.id)
-        .scalar_subquery()
-    )
+    # The decision and its appeal joined by their unique keys (one row per auto), each read once: as two
+    # subqueries the decision was looked up twice per auto. PostgreSQL joins them by index for a period of
+    # months (`_leitura_por_indice`); at its default costs it hashed every decision stored for the period's few.
     casos = (
         sa.select(
             _mes(sessao, a.data_infracao, periodo_anual(f)).label("mes"),
             _dias(sessao, primeira_intimacao, a.data_infracao).label("intimacao"),
-            ate_decisao.label("decisao"),
-            ate_final.label("final"),
+            _dias(sessao, d.data, a.data_infracao).label("decisao"),
+            _dias_ate_final(sessao, dia).label("final"),
         )
+        .select_from(a)
+        .outerjoin(d, d.auto_id == a.id)
+        .outerjoin(r, r.decisao_id == d.id)
         .where(*_condicoes_auto(f), a.fase != "cancelado")
         .cte("casos")
     )
@@ -516,7 +512,9 @@ def medianas_por_mes(sessao: so.Session, f: FiltroPainel, hoje: date | None = No
         .group_by(c.mes, c.etapa)
         .order_by(c.mes, c.etapa)
     )
-    return tuple(Mediana(m, e, (int(b) + int(t)) / 2, int(n)) for m, e, b, t, n in sessao.execute(consulta))
+    with _leitura_por_indice(sessao, not periodo_anual(f)):
+        linhas = sessao.execute(consulta).all()
+    return tuple(Mediana(m, e, (int(b) + int(t)) / 2, int(n)) for m, e, b, t, n in linhas)
 
 
 def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Prazos:

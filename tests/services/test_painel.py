@@ -3,6 +3,7 @@ aggregated here), on both databases."""
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -550,3 +551,25 @@ def test_cada_grafico_sai_assim_que_seus_numeros_sao_lidos(banco: Banco, roteiro
         assert gp.destinos == inteiro.destinos, k
     assert all(g.grafico.tem_dados for g in inteiros[:6])  # the scenario gives every chart numbers
     assert painel.grafico_do_painel(p, 0, "tipo").grafico == painel.graficos_do_painel(p, "tipo")[0].grafico
+
+
+def test_medianas_leem_a_decisao_de_cada_auto_uma_vez(banco: Banco, roteiro: Roteiro) -> None:
+    """The medians' one pass reads each auto's decision once, joined with its appeal (as two subqueries it was
+    looked up twice: 108 → 97 ms on SQLite's bench city, 156 → 125 ms on PostgreSQL's, twenty years 1.5 → 1.2 s
+    and 1.2 → 0.8 s)."""
+    _cenario(roteiro)
+    capturadas: list[str] = []
+
+    def capturar(_c: object, _cur: object, sql: str, *_a: object) -> None:
+        capturadas.append(sql)
+
+    f = painel.FiltroPainel(date(2026, 1, 1), date(2026, 12, 31), None, None)
+    with banco.leitura() as s:
+        sa.event.listen(banco.engine, "before_cursor_execute", capturar)
+        try:
+            painel.medianas_por_mes(s, f, date(2026, 12, 1))
+        finally:
+            sa.event.remove(banco.engine, "before_cursor_execute", capturar)
+    sql = [c for c in capturadas if c.lstrip().upper().startswith(("SELECT", "WITH"))][-1]
+    # The table named once in the statement: FROM … decisao / JOIN decisao (PostgreSQL quotes no name here).
+    assert len(re.findall(r"\b(?:FROM|JOIN) decisao\b", sql.replace('"', ""))) == 1, sql
