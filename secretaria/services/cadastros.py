@@ -893,8 +893,13 @@ def opcoes_operadoras(sessao: so.Session) -> list[Opcao]:
     return [Opcao(i, r, razao if razao != r else "") for i, r, razao in sessao.execute(consulta)]
 
 
-def opcoes_linhas(sessao: so.Session, operadora_id: int, *, somente_ativas: bool = True) -> list[Opcao]:
-    consulta = sa.select(Linha.id, Linha.codigo, Linha.nome).where(Linha.operadora_id == operadora_id)
+def opcoes_linhas(
+    sessao: so.Session, operadora_id: int | None, *, somente_ativas: bool = True
+) -> list[Opcao]:
+    """The operator's lines (every operator's, where `operadora_id` is None), "código — nome"."""
+    consulta = sa.select(Linha.id, Linha.codigo, Linha.nome)
+    if operadora_id is not None:
+        consulta = consulta.where(Linha.operadora_id == operadora_id)
     if somente_ativas:
         consulta = consulta.where(Linha.ativa.is_(True))
     consulta = consulta.order_by(sa.func.length(Linha.codigo), Linha.codigo)

@@ -4,6 +4,7 @@ opens the autos behind it, and the exports (PNG, one-page PDF)."""
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from datetime import date
@@ -16,7 +17,7 @@ from PySide6.QtCore import QPoint, Qt
 from pytestqt.qtbot import QtBot
 
 from secretaria.db import Banco
-from secretaria.models import AutoInfracao
+from secretaria.models import AutoInfracao, Linha, Operadora
 from secretaria.ui.janela_principal import JanelaPrincipal
 from secretaria.ui.painel import CartaoGrafico, PaginaPainel
 from secretaria.ui.processo.paginas import PaginaAutos
@@ -378,4 +379,36 @@ def test_outro_periodo_cada_grafico_desenhado_assim_que_seus_numeros_chegam(
     # Every chart of the period drawn again, in order (open recidivism does not depend on the period).
     assert desenhados == [chaves[k] for k in range(6)]
     assert [c.impressao != a for c, a in zip(pagina.cartoes, antes, strict=True)] == [True] * 6 + [False]
+    janela.close()
+
+
+def test_filtros_leem_so_os_nomes_das_operadoras_e_linhas(
+    qtbot: QtBot, banco: Banco, roteiro: Roteiro
+) -> None:
+    """The operator and line filters are filled on the window's thread: from the two registries' names alone,
+    never from the registry lists with their situations and counts per row (suspensions, vehicles, autos),
+    which grow with the archive. Every line is offered, inactive ones too (the period may be years back)."""
+    cenario(roteiro)
+    janela = _janela(qtbot, banco, "secretario")
+    pagina = _painel_carregado(qtbot, janela)
+    lidas: list[str] = []
+
+    def capturar(_c: object, _cur: object, sql: str, *_a: object) -> None:
+        lidas.append(sql)
+
+    pagina.operadora.clear()
+    pagina.linha.clear()
+    sa.event.listen(banco.engine, "before_cursor_execute", capturar)
+    try:
+        pagina._preencher_combos()
+    finally:
+        sa.event.remove(banco.engine, "before_cursor_execute", capturar)
+    consultas = [q for q in lidas if q.lstrip().upper().startswith(("SELECT", "WITH"))]
+    tabelas = {t for q in consultas for t in re.findall(r"\b(?:FROM|JOIN)\s+\"?(\w+)", q)}
+    assert len(consultas) == 2 and tabelas == {"operadora", "linha"}, consultas
+    with banco.leitura() as s:
+        n_operadoras = s.scalar(sa.select(sa.func.count()).select_from(Operadora)) or 0
+        n_linhas = s.scalar(sa.select(sa.func.count()).select_from(Linha)) or 0
+    assert pagina.operadora.count() == 1 + n_operadoras and pagina.operadora.itemData(0) is None
+    assert pagina.linha.count() == 1 + n_linhas and pagina.linha.itemData(0) is None
     janela.close()
