@@ -225,16 +225,22 @@ def _leitura_por_indice(sessao: so.Session, sim: bool) -> Iterator[None]:
     """PostgreSQL's default `random_page_cost` (4, a spinning disk's) made a year's fines a sequential scan of
     every auto stored, hashed against that year's decisions (130 ms on the bench city, and growing with the
     archive); at an SSD's 1.1 the planner reads each decision's auto by its key (60–90 ms, growing with the
-    year's decisions only). Over many years (`sim` false) the scan is the right plan and stays. For this
-    read only, then back to the server's setting."""
+    year's decisions only). Even so, a period's decisions joined to their autos (the deadlines' chart) or an
+    auto's decision and appeal (the medians) were still hashed against an index scan of every auto or appeal
+    stored, which grows with the archive: hash and merge joins are off too, so each row of the period reads
+    its partners by key. Over many years (`sim` false) the scans are the right plan and stay. For this read
+    only, then back to the server's settings."""
     if not (sim and _postgres(sessao)):
         yield
         return
-    sessao.execute(sa.text("SET LOCAL random_page_cost = 1.1"))
+    ajustes = ("random_page_cost", "1.1"), ("enable_hashjoin", "off"), ("enable_mergejoin", "off")
+    for nome, valor in ajustes:
+        sessao.execute(sa.text(f"SET LOCAL {nome} = {valor}"))
     try:
         yield
     finally:
-        sessao.execute(sa.text("SET LOCAL random_page_cost TO DEFAULT"))
+        for nome, _valor in ajustes:
+            sessao.execute(sa.text(f"SET LOCAL {nome} TO DEFAULT"))
 
 
 def _mes(sessao: so.Session, coluna: Any, anual: bool = False) -> sa.ColumnElement[str]:
@@ -528,17 +534,18 @@ def prazos(sessao: so.Session, f: FiltroPainel, hoje: date | None = None) -> Pra
     mes_d = _mes(sessao, d.data, periodo_anual(f))
     # Late from `filas.primeiro_dia_de_atraso(prazo_defesa, dias)`: decided more than `dias` after the deadline.
     atrasada = _dias(sessao, d.data, a.prazo_defesa) > limite
-    decisoes = sessao.execute(
-        sa.select(
-            mes_d,
-            sa.func.sum(sa.case((atrasada, 0), else_=1)),
-            sa.func.sum(sa.case((atrasada, 1), else_=0)),
-        )
-        .join(a, a.id == d.auto_id)
-        .where(d.data >= f.desde, d.data <= f.ate, a.prazo_defesa.is_not(None), *filtros)
-        .group_by(mes_d)
-        .order_by(mes_d)
-    ).all()
+    with _leitura_por_indice(sessao, not periodo_anual(f)):
+        decisoes = sessao.execute(
+            sa.select(
+                mes_d,
+                sa.func.sum(sa.case((atrasada, 0), else_=1)),
+                sa.func.sum(sa.case((atrasada, 1), else_=0)),
+            )
+            .join(a, a.id == d.auto_id)
+            .where(d.data >= f.desde, d.data <= f.ate, a.prazo_defesa.is_not(None), *filtros)
+            .group_by(mes_d)
+            .order_by(mes_d)
+        ).all()
     mes_r = _mes(sessao, r.protocolado_em, periodo_anual(f))
     consulta_r = (
         sa.select(

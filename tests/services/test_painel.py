@@ -573,3 +573,25 @@ def test_medianas_leem_a_decisao_de_cada_auto_uma_vez(banco: Banco, roteiro: Rot
     sql = [c for c in capturadas if c.lstrip().upper().startswith(("SELECT", "WITH"))][-1]
     # The table named once in the statement: FROM … decisao / JOIN decisao (PostgreSQL quotes no name here).
     assert len(re.findall(r"\b(?:FROM|JOIN) decisao\b", sql.replace('"', ""))) == 1, sql
+
+
+def test_leituras_por_indice_devolvem_os_ajustes_do_planejador(banco: Banco, roteiro: Roteiro) -> None:
+    """On PostgreSQL the fines, the medians and the deadlines of a period of months are read with the planner
+    told to probe by key (`_leitura_por_indice`); each chart after them finds the server's settings again."""
+    if banco.eh_sqlite:
+        pytest.skip("ajustes do planejador do PostgreSQL")
+    _cenario(roteiro)
+    ajustes = ("random_page_cost", "enable_hashjoin", "enable_mergejoin")
+    with banco.leitura() as s:
+
+        def valores() -> list[object]:
+            return [s.execute(sa.text(f"SHOW {nome}")).scalar() for nome in ajustes]
+
+        antes = valores()
+        for ler in (
+            lambda: painel.multas_por_mes(s, FILTRO),
+            lambda: painel.medianas_por_mes(s, FILTRO, HOJE),
+            lambda: painel.prazos(s, FILTRO, HOJE),
+        ):
+            ler()
+            assert valores() == antes
