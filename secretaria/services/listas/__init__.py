@@ -31,9 +31,10 @@ joined names sort by the stored text.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -241,5 +242,14 @@ def _consulta(sessao: so.Session, lista: str) -> ConsultaLista:
     if not postgres:
         bruta: Any = conexao.connection.driver_connection
         bruta.create_function("sem_acento", 1, sem_acento, deterministic=True)
-    ctx = ContextoConsulta(postgres=postgres, hoje=relogio.hoje(), agora=relogio.agora())
-    return _CONSTRUTORES[lista](d, ctx)
+    agora = relogio.agora()
+    return _construida(lista, postgres, relogio.hoje(), agora if d.na_hora else None)
+
+
+@functools.lru_cache(maxsize=64)
+def _construida(lista: str, postgres: bool, hoje: date, agora: datetime | None) -> ConsultaLista:
+    """The list's SQL for that database and day, built once and shared by every read (threads included: it
+    only describes statements, each read builds its own from it). Built for each read, it was a third of
+    reading a window of the autos list (5 of 14 ms, the end of 200,000 autos on PostgreSQL)."""
+    ctx = ContextoConsulta(postgres=postgres, hoje=hoje, agora=agora or relogio.agora())
+    return _CONSTRUTORES[lista](definicao(lista), ctx)

@@ -64,6 +64,9 @@ class DefinicaoLista:
     """Whether `Filtro.operadora_id` applies."""
     periodo: str | None = None
     """Header of the date `Filtro.desde`/`ate` apply to, or None if the list has no period filter."""
+    na_hora: bool = False
+    """Its SQL compares with the time of the read (`ContextoConsulta.agora`), not only with the day: built
+    afresh for each read, where the others are built once a day (`listas._consulta`)."""
 
     def indice(self, chave: str) -> int:
         """Position of column `chave` in the row tuple (the id is position 0)."""

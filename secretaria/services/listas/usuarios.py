@@ -30,6 +30,7 @@ DEFINICAO = DefinicaoLista(
     ),
     opcoes_filtro("situacao", {"ativo": "Ativo", "inativo": "Inativo", "bloqueado": "Bloqueado"}),
     ("login", True),
+    na_hora=True,  # blocked until a time of day
 )
 
 
