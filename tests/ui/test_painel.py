@@ -7,6 +7,7 @@ import io
 import re
 import subprocess
 import sys
+import threading
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -392,12 +393,16 @@ def test_filtros_leem_so_os_nomes_das_operadoras_e_linhas(
     janela = _janela(qtbot, banco, "secretario")
     pagina = _painel_carregado(qtbot, janela)
     lidas: list[str] = []
+    esta = threading.get_ident()
 
     def capturar(_c: object, _cur: object, sql: str, *_a: object) -> None:
-        lidas.append(sql)
+        if threading.get_ident() == esta:  # the window's thread (a reading in the background is not this)
+            lidas.append(sql)
 
-    pagina.operadora.clear()
-    pagina.linha.clear()
+    for combo in (pagina.operadora, pagina.linha):
+        combo.blockSignals(True)  # emptied without reading the numbers again
+        combo.clear()
+        combo.blockSignals(False)
     sa.event.listen(banco.engine, "before_cursor_execute", capturar)
     try:
         pagina._preencher_combos()
