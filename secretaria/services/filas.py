@@ -250,14 +250,22 @@ def recursos_aguardando_julgamento(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
     a = AutoInfracao
+    # The pending appeals found first, by `ix_recurso_resultado` (a materialized CTE), then joined and sorted:
+    # in one query PostgreSQL walked every appeal stored along `ix_recurso_protocolado`, already in the order
+    # shown, filtering as it went (27,982 read for 503 on the bench city, 17 ms; 141 ms on 2,000,000 autos).
+    pendentes = (
+        sa.select(Recurso.decisao_id, Recurso.protocolado_em, Recurso.tempestivo)
+        .where(Recurso.resultado == "pendente")
+        .cte("pendentes")
+        .prefix_with("MATERIALIZED")
+    )
     consulta = (
-        sa.select(*_auto_colunas(), Recurso.protocolado_em, Recurso.tempestivo)
-        .select_from(Recurso)
-        .join(Decisao, Decisao.id == Recurso.decisao_id)
+        sa.select(*_auto_colunas(), pendentes.c.protocolado_em, pendentes.c.tempestivo)
+        .select_from(pendentes)
+        .join(Decisao, Decisao.id == pendentes.c.decisao_id)
         .join(a, a.id == Decisao.auto_id)
         .join(Operadora, Operadora.id == a.operadora_id)
-        .where(Recurso.resultado == "pendente")
-        .order_by(Recurso.protocolado_em, a.id)
+        .order_by(pendentes.c.protocolado_em, a.id)
     )
     return _executar(
         sessao,
