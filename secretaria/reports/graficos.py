@@ -156,7 +156,12 @@ def encaixar(fig: Figure, eixos: Axes, renderizador: Any) -> None:
     where constrained layout measures twice and solves a layout grid (a third of the Painel's drawing time).
     The box is then wider or taller by a few pixels than the tick labels measured at first need; they are
     placed again by the drawing at the final size, still inside the margin."""
-    caixa = eixos.get_tightbbox(renderizador)
+    from matplotlib.spines import Spine
+
+    # A spine is the box's edge and its ticks, inside the tick labels the axis's own measure takes in: its
+    # measure (every tick placed again) adds nothing to the union.
+    alem = [a for a in eixos.get_default_bbox_extra_artists() if not isinstance(a, Spine)]
+    caixa = eixos.get_tightbbox(renderizador, bbox_extra_artists=alem)
     if caixa is None:
         return
     dentro = eixos.get_window_extent(renderizador)
@@ -226,7 +231,16 @@ def desenhar(ax: Axes, g: Grafico, *, titulo: bool = True) -> None:
     from matplotlib.ticker import FuncFormatter
 
     if titulo:
-        ax.set_title(g.titulo, loc="left", wrap=True)  # a narrow card wraps a long title, never cuts it
+        # A narrow card wraps a long title, never cuts it. Its height is given (y=1, the padding above the box):
+        # matplotlib would otherwise place it at every measure and draw, measuring the y axis's tick labels
+        # each time, only to raise it over tick labels at the top or an offset ("1e6"), which these charts
+        # never have (a seventh of the drawing's time).
+        ax.set_title(g.titulo, loc="left", wrap=True, y=1.0)
+    # Neither is there a y-axis label to place beside the tick labels (matplotlib measures them for it at every
+    # measure and draw); the x axis's is the note, placed under its tick labels when there is one.
+    ax.yaxis.set_label_coords(0.0, 0.5)
+    if not g.nota:
+        ax.xaxis.set_label_coords(0.5, 0.0)
     if not g.tem_dados:
         ax.set_axis_off()
         ax.text(0.5, 0.5, g.vazio, ha="center", va="center", transform=ax.transAxes, color="#666")
