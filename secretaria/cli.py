@@ -565,9 +565,8 @@ def _abrir_programa(url: str | None, *, demo: bool) -> int:
 
 
 def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
-    from secretaria.db import arquivo_sqlite, pasta_dados
-    from secretaria.demo.popular import popular_demo
-    from secretaria.services.semente import abrir_e_semear
+    from secretaria.db import abrir_banco, arquivo_sqlite, pasta_dados
+    from secretaria.services.primeiro_acesso import existe_usuario
 
     if abrir:
         _conferir_bibliotecas_graficas()
@@ -578,13 +577,20 @@ def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     if recriar and arquivo is not None:
         for sufixo in ("", "-wal", "-shm"):
             Path(f"{arquivo}{sufixo}").unlink(missing_ok=True)
-    banco = abrir_e_semear(alvo)
+    banco = abrir_banco(alvo)
     try:
-        criado = popular_demo(banco, progresso=_progresso_terminal)
-        if criado:
-            print(f"Banco de demonstração criado em {banco.url_exibicao}.")
-        else:
+        # A demo that is already there opens as the program does (`_abrir_programa`): the generator, the ORM
+        # and the law's catalogue load after the login (`app.executar` seeds it), not before the window.
+        if existe_usuario(banco):
+            if not abrir:
+                _semear(banco)
             print(f"Banco de demonstração: {banco.url_exibicao} (já existente).")
+        else:
+            from secretaria.demo.popular import popular_demo
+
+            _semear(banco)
+            popular_demo(banco, progresso=_progresso_terminal)
+            print(f"Banco de demonstração criado em {banco.url_exibicao}.")
     finally:
         if not abrir:
             banco.fechar()
@@ -593,6 +599,12 @@ def _demo(url: str | None, *, abrir: bool, recriar: bool) -> int:
     from secretaria.ui.app import executar
 
     return executar(banco, demo=True)
+
+
+def _semear(banco: Banco) -> None:
+    from secretaria.services.semente import semear_basico
+
+    semear_basico(banco)
 
 
 def _milhar(n: int) -> str:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,3 +125,31 @@ def test_ajuda_explica_criar(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "--criar" in capsys.readouterr().out
+
+
+_DEMO_ABERTO_DE_NOVO = """
+import sys
+from secretaria import cli
+from secretaria.ui import app
+
+aberturas = []
+cli._conferir_bibliotecas_graficas = lambda: None
+app.executar = lambda banco, *, demo: aberturas.append(demo) or 0
+assert cli.main(["demo", "--abrir", "--db", sys.argv[1]]) == 0
+print(aberturas, sorted(m for m in ("secretaria.demo.cidade", "secretaria.models") if m in sys.modules))
+"""
+
+
+def test_demo_existente_abre_sem_carregar_o_gerador(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`secretaria demo --abrir` on a demo already there starts as the program does: neither the city's
+    generator nor the models load before the login window (the installed program's start to login)."""
+    url = f"sqlite:///{tmp_path / 'demo.sqlite'}"
+    assert cli.main(["demo", "--db", url]) == 0
+    assert "criado" in capsys.readouterr().out
+    saida = subprocess.run(
+        [sys.executable, "-c", _DEMO_ABERTO_DE_NOVO, url], capture_output=True, text=True, check=True
+    ).stdout
+    assert "já existente" in saida
+    assert saida.rstrip().endswith("[True] []")
