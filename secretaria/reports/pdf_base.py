@@ -16,7 +16,6 @@ stylesheet, "Página X de Y" drawn in a second pass, output to bytes. Three choi
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import io
 import threading
@@ -101,13 +100,6 @@ def ajustes_reportlab() -> Iterator[None]:
     - The embedded family as the default font of table cells holding plain strings (ReportLab's default is
       Helvetica, which would otherwise sit unembedded in every file and print WinAnsi only).
 
-    - The cyclic garbage collector off: a long document's story (the largest operator's ficha, 22,341 rows,
-      several hundred thousand Paragraphs, cells and styles) stays alive until the file is written, and each
-      collection walked it again: 15–20 % of the ficha's CPU (median of three alternated renders on the 200k
-      city, 9.2 → 7.5 s; the peak memory was the same, 218 MB, as what a page drew is freed by reference
-      counting: `test_paginas_de_um_documento_longo_nao_esperam_o_coletor_de_ciclos`). It is switched back
-      as it was after the render.
-
     The settings are global in ReportLab and read while the file is built, so renders are serialised: a
     render in another thread must not switch them back mid-way (that would change the bytes of an issued
     document). ReportLab keeps other global state too; one render at a time is the safe use.
@@ -115,17 +107,13 @@ def ajustes_reportlab() -> Iterator[None]:
     with _RENDERIZANDO:
         anterior = rl_config.useA85
         fonte_celula = CellStyle.fontname
-        coletor_ligado = gc.isenabled()
         rl_config.useA85 = 0
         CellStyle.fontname = FONTE
-        gc.disable()
         try:
             yield
         finally:
             rl_config.useA85 = anterior
             CellStyle.fontname = fonte_celula
-            if coletor_ligado:
-                gc.enable()
 
 
 @functools.cache

@@ -521,39 +521,6 @@ def test_paginas_de_um_documento_longo_nao_esperam_o_coletor_de_ciclos() -> None
     assert estados_de_pagina == []
 
 
-def test_o_coletor_de_ciclos_fica_parado_durante_a_montagem_e_volta_como_estava() -> None:
-    """No collection walks a long document's story while it is built (it was a sixth of the largest ficha's
-    CPU); afterwards the collector is as it was, also when the render is stopped midway."""
-    ligado = gc.isenabled()
-    vistos: list[bool] = []
-
-    def anotar(_feitas: int, _total: int, _texto: str) -> None:
-        vistos.append(gc.isenabled())
-
-    class Parar(Exception):
-        pass
-
-    def parar(_feitas: int, _total: int, _texto: str) -> None:
-        raise Parar
-
-    try:
-        gc.enable()
-        FichaOperadoraPdf().render(ficha(60), progresso=anotar)
-        assert vistos and not any(vistos)
-        assert gc.isenabled()
-        with pytest.raises(Parar):
-            FichaOperadoraPdf().render(ficha(60), progresso=parar)
-        assert gc.isenabled()
-        gc.disable()  # a caller that had it off keeps it off
-        FichaOperadoraPdf().render(ficha(5))
-        assert not gc.isenabled()
-    finally:
-        if ligado:
-            gc.enable()
-        else:
-            gc.disable()
-
-
 def test_ficha_sem_processos() -> None:
     pagina = paginas(FichaOperadoraPdf().render(ficha(0, representante_nome=None, contrato_numero=None)))[0]
     assert "Nenhum auto de infração registrado" in pagina
