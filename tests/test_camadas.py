@@ -41,6 +41,8 @@ CAMADAS = {
     "secretaria.lei": "lei",
     "secretaria.resources": "recursos",
     "secretaria.relogio": "relogio",
+    # Full cyclic collections held back while a task or a render runs: a process-wide setting.
+    "secretaria.coleta": "coleta",
     "secretaria.erros": "erros",
     # The code lists (StrEnums) and their label tables: below the models, which build CHECKs from them.
     "secretaria.codigos": "codigos",
@@ -63,6 +65,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "auxiliares": frozenset(),
     "recursos": frozenset(),
     "relogio": frozenset(),
+    "coleta": frozenset(),
     "erros": frozenset(),
     "distribuicao": frozenset(),
     "codigos": frozenset(),
@@ -72,7 +75,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
     "migracoes": frozenset({"models"}),
     "db": frozenset({"models", "migracoes", "relogio", "erros"}),
     # Plain data in, same bytes out: no clock (the data carries its dates); the fonts they embed.
-    "reports": frozenset({"codigos", "lei", "recursos"}),
+    "reports": frozenset({"codigos", "lei", "recursos", "coleta"}),
     # `recursos`: the manual's pages, read with importlib.resources by the package's name.
     "services": frozenset(
         {"codigos", "lei", "models", "migracoes", "db", "reports", "relogio", "erros", "recursos"}
@@ -89,6 +92,7 @@ PERMITIDAS: dict[str, frozenset[str]] = {
             "reports",
             "demo",
             "relogio",
+            "coleta",
             "distribuicao",
         }
     ),

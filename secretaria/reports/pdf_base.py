@@ -48,6 +48,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tables import CellStyle
 
+from secretaria.coleta import sem_coleta_completa
 from secretaria.reports.dados import Timbre
 from secretaria.reports.fontes import (
     FONTE,
@@ -514,7 +515,8 @@ class DocumentoPdf(Generic[D]):
         documento.addPageTemplates([PageTemplate(id="timbrada", frames=[quadro], onPage=na_pagina)])
         if progresso is not None:
             documento.setProgressCallBack(_andamento_das_paginas(progresso))
-        with ajustes_reportlab():
+        # No full collection while the story is alive: each walked all of it again (secretaria.coleta).
+        with ajustes_reportlab(), sem_coleta_completa():
             historia: list[Flowable] = [MarcaPagina(identificacao, grupo=0), *self.historia(dados)]
             documento.build(
                 historia,

@@ -20,6 +20,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
@@ -60,6 +61,34 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         self._largura_medida = availWidth
         return medida
 
+    def _chave_do_desenho(self, canv: Canvas) -> tuple[object, ...]:
+        return (
+            id(canv),
+            self._largura_medida,
+            _ESTADO_DO_DESENHO(canv.__dict__),
+            tuple(sorted(canv._extgstate._d.items())),
+        )
+
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
+        """A paragraph drawn before from the same state: the operators ReportLab's `drawOn` would write
+        (save the state, move to the cell, the paragraph, restore), without replaying the state's save and
+        restore in Python — a sixth of the biggest ficha's time went there, once per cell.
+
+        The key is read before the save: saving and moving change only the matrix and the copy of the
+        transparency object, which the key leaves out or compares by value (see `_ESTADO_DO_DESENHO`).
+        After 'q' the move cannot merge with an earlier 'cm', so it is written as `Canvas.transform` writes
+        a fresh one.
+        """
+        desenho = self._desenho
+        if desenho is not None and not _sW and desenho[0] == self._chave_do_desenho(canvas):
+            codigo = canvas._code
+            codigo.append("q")
+            codigo.append(f"{fp_str(1, 0, 0, 1, x, y)} cm")
+            codigo.extend(desenho[1])
+            codigo.append("Q")
+            return
+        super().drawOn(canvas, x, y, _sW)
+
     def draw(self) -> None:
         """Drawn once per file; where it recurs, the same PDF operators are written again.
 
@@ -69,12 +98,7 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         file changes; the tests compare the bytes with a paragraph drawn in every cell.
         """
         canv = self.canv
-        chave = (
-            id(canv),
-            self._largura_medida,
-            _ESTADO_DO_DESENHO(canv.__dict__),
-            tuple(sorted(canv._extgstate._d.items())),
-        )
+        chave = self._chave_do_desenho(canv)
         if self._desenho is not None and self._desenho[0] == chave:
             canv._code.extend(self._desenho[1])
             return
@@ -87,6 +111,41 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         self._desenho = None
         partes: list[Flowable] = super().split(availWidth, availHeight)
         return partes
+
+
+class _TabelaDeCelulas(Table):  # type: ignore[misc]
+    """ReportLab's Table, reading the size of a cell that holds one `ParagrafoCelula` already laid out at
+    the cell's width off the paragraph instead of asking it again: the table asks twice per cell (to measure
+    the row, to draw it), and each ask cost more in ReportLab's generic path than the answer. The numbers are
+    ReportLab's own, added in its order (`Table._listCellGeom`), so the rows and the bytes do not change."""
+
+    def _listCellGeom(
+        self,
+        V: Any,
+        w: float,
+        s: Any,
+        W: list[float] | None = None,
+        H: list[float] | None = None,
+        aH: float = 72000,
+    ) -> tuple[float, float]:
+        if isinstance(V, (tuple, list)) and len(V) == 1:
+            paragrafo = V[0]
+            if (
+                type(paragrafo) is ParagrafoCelula
+                and paragrafo._largura_medida == w - s.leftPadding - s.rightPadding
+            ):
+                largura, altura = paragrafo.width, paragrafo.height
+                antes = paragrafo.getSpaceBefore()
+                depois = paragrafo.getSpaceAfter()
+                if W is not None:
+                    W.append(largura)
+                if H is not None:
+                    H.append(altura)
+                total = 0
+                total += altura + depois + antes
+                return max(0, largura), total - antes - depois
+        medida: tuple[float, float] = super()._listCellGeom(V, w, s, W, H, aH)
+        return medida
 
 
 class TabelaLonga(Flowable):  # type: ignore[misc]
@@ -105,7 +164,7 @@ class TabelaLonga(Flowable):  # type: ignore[misc]
         self._linhas = linhas
         self._fundo_linha = fundo_linha
         self._proxima = min(len(linhas), LINHAS_POR_JANELA)
-        tabela = Table(
+        tabela = _TabelaDeCelulas(
             [list(cabecalho), *(list(linha) for linha in linhas[: self._proxima])],
             colWidths=list(larguras),
             repeatRows=1,
@@ -145,7 +204,7 @@ class TabelaLonga(Flowable):  # type: ignore[misc]
         if atual._spanCmds or atual._nosplitCmds or atual._srflcmds or atual._sircmds:
             raise ValueError("TabelaLonga: spans, NOSPLIT and split-row commands are not supported")
         modelo = atual._cellStyles[-1]
-        tabela = Table(
+        tabela = _TabelaDeCelulas(
             [*atual._cellvalues, *(list(linha) for linha in novas)],
             colWidths=atual._colWidths,
             rowHeights=[*atual._argH, *([None] * len(novas))],

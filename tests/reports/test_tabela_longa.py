@@ -110,3 +110,24 @@ def test_celula_repetida_e_medida_uma_vez_por_largura() -> None:
     assert primeira.blPara is None
     primeira.wrap(200, 1000)
     assert primeira.blPara is not None
+
+
+def test_celula_ja_desenhada_escreve_sem_refazer_o_estado_do_canvas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cell's paragraph drawn before from the same state writes its operators without ReportLab's save
+    and restore of the canvas's state in Python (the bytes are the plain Table's: the tests above)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    salvos = {"janelas": 0}
+    salvar = Canvas.saveState
+
+    def contar(canvas: Canvas) -> None:
+        salvos["janelas"] += 1
+        salvar(canvas)
+
+    monkeypatch.setattr(Canvas, "saveState", contar)
+    dados = ficha(450)
+    FichaOperadoraPdf().render(dados)
+    por_janelas = salvos["janelas"]
+    salvos["janelas"] = 0
+    FichaReferencia().render(dados)
+    assert por_janelas < salvos["janelas"] * 0.6

@@ -9,9 +9,9 @@ import weakref
 from PySide6.QtWidgets import QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
+from secretaria.coleta import SEM_COLETA_COMPLETA
 from secretaria.services.base import ErroDominio
 from secretaria.ui.widgets.tarefas import (
-    SEM_COLETA_COMPLETA,
     Progresso,
     Tarefa,
     dialogo_progresso,

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from secretaria.coleta import sem_coleta_completa
 from secretaria.db import BancoOcupado, ErroBanco
 from secretaria.services.base import Cancelado, ErroDominio
 from secretaria.ui.widgets import mensagens
@@ -43,10 +44,6 @@ from secretaria.ui.widgets.espera_banco import aguardando_banco
 _log = logging.getLogger(__name__)
 
 Progresso = Callable[[int, int, str], None]
-
-SEM_COLETA_COMPLETA = 1_000_000_000
-"""The oldest generation's threshold while a task runs: a full collection comes after that many young ones,
-which is never (`Tarefa.run`)."""
 
 
 def guardar_objetos_do_inicio() -> None:
@@ -94,9 +91,6 @@ class Tarefa(QThread):
     # A running thread must outlive the window that started it (Qt aborts the process when a QThread is
     # destroyed while running): each task keeps itself here, without a Qt parent, until it has finished.
     _em_andamento: ClassVar[set[Tarefa]] = set()
-    _trabalhando: ClassVar[int] = 0  # tasks whose thread is running (no full collection while any is)
-    _limiares: ClassVar[tuple[int, int, int]] = (700, 10, 10)  # the collector's, put back after the last
-    _trava_gc: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, funcao: Callable[[Progresso], object], parent: QWidget | None = None) -> None:
         super().__init__()
@@ -183,31 +177,10 @@ class Tarefa(QThread):
     def run(self) -> None:
         aguardando_banco(self._aguardando_banco)  # this thread's units of work wait in short slices
         self.erro = None
-        # Python's cyclic collector holds the GIL while it walks, and a full collection walks every tracked
-        # object: with a big document's objects alive, each one froze the window for up to seconds (the ficha
-        # of an operator with 22,000 autos: 11 s). So while a task runs there is no full collection (the
-        # oldest generation's threshold is out of reach); the young generations are still collected, and when
-        # the last task ends the thresholds come back. This is as narrow as CPython allows: its collector is
-        # one for the process (a collection started by any thread's allocations walks every thread's
-        # objects), so "not in this thread" does not exist; what can be narrowed is which collections wait.
-        # Measured (gc.callbacks) on a 6,000-auto ficha of sample data laid out in a thread while another
-        # thread ticked every 5 ms, three runs of each on 2 shared, busy cores: collector on, one full
-        # collection of 54–86 ms per ficha and young ones up to 58 ms, the ticking thread stalled 91–129 ms;
-        # young collections only, the longest 12–45 ms, stalled 24–75 ms; collector off, stalled 56–94 ms.
-        # Young collections cost the window nothing beyond the machine's own noise and still free short-lived
-        # cycles; turning the whole collector off (as before) bought nothing more.
-        with Tarefa._trava_gc:
-            if Tarefa._trabalhando == 0:
-                Tarefa._limiares = gc.get_threshold()
-                gc.set_threshold(Tarefa._limiares[0], Tarefa._limiares[1], SEM_COLETA_COMPLETA)
-            Tarefa._trabalhando += 1
-        try:
+        # No full cyclic collection while any task works: it holds the GIL and would freeze the window
+        # (secretaria.coleta, which says what was measured).
+        with sem_coleta_completa():
             self._executar()
-        finally:
-            with Tarefa._trava_gc:
-                Tarefa._trabalhando -= 1
-                if Tarefa._trabalhando == 0:
-                    gc.set_threshold(*Tarefa._limiares)
 
     def _executar(self) -> None:
         try:
