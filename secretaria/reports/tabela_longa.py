@@ -43,6 +43,10 @@ _ESTADO_DO_DESENHO = operator.itemgetter(
 paragraph draws relative to its cell) and the transparency object (compared by its values)."""
 
 
+_ALINHAMENTOS = frozenset({"LEFT", "RIGHT", "CENTRE", "CENTER"})
+"""A cell's horizontal alignments `Table._drawCell` places a flowable by (any other raises there)."""
+
+
 class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
     """A cell's Paragraph that remembers its layout for the width it was last laid out at.
 
@@ -146,6 +150,63 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
                 return max(0, largura), total - antes - depois
         medida: tuple[float, float] = super()._listCellGeom(V, w, s, W, H, aH)
         return medida
+
+    def _drawCell(
+        self, cellval: Any, cellstyle: Any, pos: tuple[float, float], size: tuple[float, float]
+    ) -> None:
+        """A cell holding one such paragraph, placed with `Table._drawCell`'s arithmetic in its order (the
+        style switch, the vertical and horizontal alignment, the space before and after) without its
+        general path's lists and calls; any other cell goes to ReportLab."""
+        colpos, rowpos = pos
+        colwidth, rowheight = size
+        just = cellstyle.alignment
+        if (
+            not isinstance(cellval, (tuple, list))
+            or len(cellval) != 1
+            or type(cellval[0]) is not ParagrafoCelula
+            or cellval[0]._largura_medida != colwidth - cellstyle.leftPadding - cellstyle.rightPadding
+            or just not in _ALINHAMENTOS
+            or cellstyle.href
+            or cellstyle.destination
+        ):
+            super()._drawCell(cellval, cellstyle, pos, size)
+            return
+        paragrafo = cellval[0]
+        if self._curcellstyle is not cellstyle:
+            atual = self._curcellstyle
+            if atual is None or cellstyle.color != atual.color:
+                self.canv.setFillColor(cellstyle.color)
+            if (
+                atual is None
+                or cellstyle.leading != atual.leading
+                or cellstyle.fontname != atual.fontname
+                or cellstyle.fontsize != atual.fontsize
+            ):
+                self.canv.setFont(cellstyle.fontname, cellstyle.fontsize, cellstyle.leading)
+            self._curcellstyle = cellstyle
+        largura, altura = paragrafo.width, paragrafo.height
+        antes = paragrafo.getSpaceBefore()
+        depois = paragrafo.getSpaceAfter()
+        total = 0
+        total += altura + depois + antes
+        altura_celula = total - antes - depois
+        valign = cellstyle.valign
+        if valign == "TOP":
+            y = rowpos + rowheight - cellstyle.topPadding
+        elif valign == "BOTTOM":
+            y = rowpos + cellstyle.bottomPadding + altura_celula
+        else:
+            y = rowpos + (rowheight + cellstyle.bottomPadding - cellstyle.topPadding + altura_celula) / 2.0
+        y += antes
+        if just == "LEFT":
+            x = colpos + cellstyle.leftPadding
+        elif just == "RIGHT":
+            x = colpos + colwidth - cellstyle.rightPadding - largura
+        else:
+            x = colpos + (colwidth + cellstyle.leftPadding - cellstyle.rightPadding - largura) / 2.0
+        y -= antes
+        y -= altura
+        paragrafo.drawOn(self.canv, x, y)
 
 
 class TabelaLonga(Flowable):  # type: ignore[misc]

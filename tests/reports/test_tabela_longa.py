@@ -131,3 +131,45 @@ def test_celula_ja_desenhada_escreve_sem_refazer_o_estado_do_canvas(monkeypatch:
     salvos["janelas"] = 0
     FichaReferencia().render(dados)
     assert por_janelas < salvos["janelas"] * 0.6
+
+
+@pytest.mark.parametrize("alinhamento", ["LEFT", "RIGHT", "CENTRE"])
+@pytest.mark.parametrize("vertical", ["TOP", "MIDDLE", "BOTTOM"])
+def test_alinhamentos_da_celula_como_os_da_tabela_do_reportlab(alinhamento: str, vertical: str) -> None:
+    """Every placement `Table._drawCell` knows, in rows of different heights: the same bytes."""
+    import io
+
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import SimpleDocTemplate
+
+    estilo_paragrafo = getSampleStyleSheet()["BodyText"]
+    palavras = ["curto", "um texto um tanto maior que a coluna, em duas linhas", "médio e acentuado"]
+    comandos = [
+        ("GRID", (0, 0), (-1, -1), 0.3, "black"),
+        ("ALIGN", (0, 0), (-1, -1), alinhamento),
+        ("VALIGN", (0, 0), (-1, -1), vertical),
+        ("FONTSIZE", (1, 1), (1, -1), 7.5),
+    ]
+
+    def pdf(com_janelas: bool) -> bytes:
+        celulas: dict[str, Paragraph] = {}
+
+        def celula(texto: str) -> Paragraph:
+            if not com_janelas:
+                return Paragraph(texto, estilo_paragrafo)
+            return celulas.setdefault(texto, tabela_longa.ParagrafoCelula(texto, estilo_paragrafo))
+
+        linhas = [[celula(palavras[(i + j) % 3]) for j in range(3)] for i in range(300)]
+        cabecalho = [celula("Coluna"), celula("Outra"), celula("Mais uma")]
+        larguras = [50 * 2.83, 40 * 2.83, 60 * 2.83]
+        tabela: Flowable
+        if com_janelas:
+            tabela = tabela_longa.TabelaLonga(cabecalho, linhas, larguras, comandos)
+        else:
+            tabela = Table([cabecalho, *linhas], colWidths=larguras, repeatRows=1)
+            tabela.setStyle(TableStyle(comandos))
+        saida = io.BytesIO()
+        SimpleDocTemplate(saida, invariant=1).build([tabela])
+        return saida.getvalue()
+
+    assert pdf(com_janelas=True) == pdf(com_janelas=False)
