@@ -172,8 +172,8 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
             super()._drawCell(cellval, cellstyle, pos, size)
             return
         paragrafo = cellval[0]
-        if self._curcellstyle is not cellstyle:
-            atual = self._curcellstyle
+        atual: Any = self._curcellstyle  # set by Table.draw before the first cell
+        if atual is not cellstyle:
             if atual is None or cellstyle.color != atual.color:
                 self.canv.setFillColor(cellstyle.color)
             if (
