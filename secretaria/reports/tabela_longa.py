@@ -172,7 +172,7 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
             super()._drawCell(cellval, cellstyle, pos, size)
             return
         paragrafo = cellval[0]
-        atual: Any = self._curcellstyle  # set by Table.draw before the first cell
+        atual: Any = self.__dict__["_curcellstyle"]  # set by Table.draw before the first cell
         if atual is not cellstyle:
             if atual is None or cellstyle.color != atual.color:
                 self.canv.setFillColor(cellstyle.color)
