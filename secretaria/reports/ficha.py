@@ -282,7 +282,7 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
         chave = (conteudo, estilo)
         paragrafo = self._celulas.get(chave)
         if paragrafo is None:
-            paragrafo = ParagrafoCelula(conteudo, self.estilos[estilo])
+            paragrafo = ParagrafoCelula.de_texto(conteudo, self.estilos[estilo])
             self._celulas[chave] = paragrafo
         return paragrafo
 

@@ -16,13 +16,16 @@ commands (GRID, LINEBELOW…) may run to the last row (-1); backgrounds are the 
 
 from __future__ import annotations
 
+import copy
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from reportlab.lib.rl_accel import fp_str
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
 
 __all__ = ["ParagrafoCelula", "TabelaLonga"]
 
@@ -47,6 +50,11 @@ _ALINHAMENTOS = frozenset({"LEFT", "RIGHT", "CENTRE", "CENTER"})
 """A cell's horizontal alignments `Table._drawCell` places a flowable by (any other raises there)."""
 
 
+_MOLDES: dict[int, tuple[ParagraphStyle, Any]] = {}
+"""Per paragraph style (by identity; the style is held, so its id is not reused): the parser's fragment of a
+one-word paragraph, copied by `ParagrafoCelula.de_texto`."""
+
+
 class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
     """A cell's Paragraph that remembers its layout for the width it was last laid out at.
 
@@ -57,6 +65,31 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
 
     _largura_medida: float | None = None
     _desenho: tuple[tuple[object, ...], list[str]] | None = None
+
+    @classmethod
+    def de_texto(cls, texto: str, estilo: ParagraphStyle) -> ParagrafoCelula:
+        """`ParagrafoCelula(texto, estilo)`, without ReportLab's markup parser where the text has no markup.
+
+        A plain text (no tag, no entity, its spaces already as ReportLab's cleaner leaves them) parses to
+        one fragment: the style's fragment for the paragraph, holding the text. That fragment is parsed once
+        per style and copied for each text, as the parser copies it; a ficha's unique cells (numbers, dates)
+        spent a twelfth of its render in the parser. `tests/reports/test_tabela_longa.py` compares every
+        fragment's attributes with the parser's.
+        """
+        if not texto or "<" in texto or "&" in texto or ">" in texto or cleanBlockQuotedText(texto) != texto:
+            return cls(texto, estilo)
+        molde = _MOLDES.get(id(estilo))
+        if molde is None or molde[0] is not estilo:
+            modelo = cls("x", estilo)
+            if len(modelo.frags) != 1 or modelo.style is not estilo or modelo.frags[0].text != "x":
+                return cls(texto, estilo)  # a style whose paragraph is not one plain fragment: parse
+            molde = (estilo, modelo.frags[0])
+            _MOLDES[id(estilo)] = molde
+        fragmento = copy.copy(molde[1])
+        fragmento.text = texto
+        fragmentos = [fragmento]
+        textTransformFrags(fragmentos, estilo)
+        return cls(texto, estilo, frags=fragmentos)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         if availWidth == self._largura_medida:

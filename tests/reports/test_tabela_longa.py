@@ -173,3 +173,55 @@ def test_alinhamentos_da_celula_como_os_da_tabela_do_reportlab(alinhamento: str,
         return saida.getvalue()
 
     assert pdf(com_janelas=True) == pdf(com_janelas=False)
+
+
+@pytest.mark.parametrize(
+    "texto",
+    [
+        "12345/2026",
+        "31/12/2025",
+        "Pago em 03/02/2026",
+        "R$ 1.234,56",
+        "Art. 1º, VI — ônibus sem extintor",
+        "Decidido",
+        "x",
+        "",
+        " espaço antes",
+        "dois  espaços",
+        "tab\tdentro",
+        "linha\nquebrada",
+        "sem\u00a0quebra",
+        "<b>negrito</b>",
+        "A &amp; B",
+        "5 > 3",
+    ],
+)
+@pytest.mark.parametrize("estilo", ["Celula", "CelulaDireita", "CelulaCabecalho"])
+def test_paragrafo_de_texto_e_o_que_o_analisador_do_reportlab_faria(texto: str, estilo: str) -> None:
+    """Text with or without markup, odd spaces included: the same text, style and fragments as parsing it."""
+    estilos = FichaOperadoraPdf().estilos
+    rapido = tabela_longa.ParagrafoCelula.de_texto(texto, estilos[estilo])
+    analisado = Paragraph(texto, estilos[estilo])
+    assert rapido.text == analisado.text
+    assert rapido.style is analisado.style
+    assert rapido.bulletText == analisado.bulletText
+    assert [vars(f) for f in rapido.frags] == [vars(f) for f in analisado.frags]
+    assert rapido.wrap(60, 1000) == analisado.wrap(60, 1000)
+
+
+def test_paragrafo_de_texto_simples_nao_passa_pelo_analisador(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.platypus import paraparser
+
+    estilo = FichaOperadoraPdf().estilos["Celula"]
+    tabela_longa.ParagrafoCelula.de_texto("primeiro", estilo)  # the style's fragment, parsed once
+    analisados: list[str] = []
+    analisar = paraparser.ParaParser.parse
+
+    def contar(parser: paraparser.ParaParser, texto: str, estilo_: object) -> object:
+        analisados.append(texto)
+        return analisar(parser, texto, estilo_)
+
+    monkeypatch.setattr(paraparser.ParaParser, "parse", contar)
+    tabela_longa.ParagrafoCelula.de_texto("12345/2026", estilo)
+    tabela_longa.ParagrafoCelula.de_texto("<b>negrito</b>", estilo)
+    assert analisados == ["<b>negrito</b>"]
