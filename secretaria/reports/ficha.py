@@ -78,7 +78,7 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._celulas: dict[tuple[str, str], Paragraph] = {}
+        self._celulas: dict[tuple[str, str, str], Paragraph] = {}
 
     def historia(self, dados: DadosFicha) -> list[Flowable]:
         self._celulas = {}
@@ -206,7 +206,7 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
                     inicio,
                     fim,
                     str(caso.suspensao_dias),
-                    self.celula(texto(caso.situacao), "Celula"),
+                    self.celula(texto(caso.situacao), "Celula", "suspensoes.situacao"),
                 ]
             )
         larguras = [22 * mm, 24 * mm, 24 * mm, 14 * mm]
@@ -240,21 +240,23 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
                 pagamento += f" em {formatar_data(caso.data_pagamento)}"
             linhas.append(
                 [
-                    celula(texto(caso.numero), "Celula"),
-                    celula(formatar_data(caso.data), "Celula"),
-                    celula(texto(caso.dispositivo), "Celula"),
-                    celula(texto(caso.tipo), "Celula"),
-                    celula(texto(caso.situacao), "Celula"),
+                    celula(texto(caso.numero), "Celula", "auto"),
+                    celula(formatar_data(caso.data), "Celula", "data"),
+                    celula(texto(caso.dispositivo), "Celula", "dispositivo"),
+                    celula(texto(caso.tipo), "Celula", "tipo"),
+                    celula(texto(caso.situacao), "Celula", "situacao"),
                     celula(
                         formatar_decimal(caso.multa_urm) if caso.multa_urm is not None else "—",
                         "CelulaDireita",
+                        "multa_urm",
                     ),
                     celula(
                         formatar_reais(caso.multa_reais) if caso.multa_reais is not None else "—",
                         "CelulaDireita",
+                        "multa_reais",
                     ),
-                    celula(suspensao, "Celula"),
-                    celula(pagamento, "Celula"),
+                    celula(suspensao, "Celula", "suspensao"),
+                    celula(pagamento, "Celula", "pagamento"),
                 ]
             )
         estilo = [
@@ -276,10 +278,12 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
         )
 
     # ---- cells and tables: overridable so a test can compare with ReportLab's plain Table ------------
-    def celula(self, conteudo: str, estilo: str) -> Paragraph:
-        """A cell of markup. Equal cells of a column (the same words, the same style) share one paragraph,
-        laid out once: most of a ficha's cells repeat ("Decidido", "Art. 1º, VI", "—")."""
-        chave = (conteudo, estilo)
+    def celula(self, conteudo: str, estilo: str, coluna: str = "") -> Paragraph:
+        """A cell of markup. Equal cells of a column (the same words, the same style, the same `coluna`) share
+        one paragraph, laid out once: most of a ficha's cells repeat ("Decidido", "Art. 1º, VI", "—"). Never
+        across columns: a paragraph keeps the layout of one width, and "—" shared by two columns of different
+        widths was laid out and drawn again at every cell of the 4,587 rows without a fine."""
+        chave = (conteudo, estilo, coluna)
         paragrafo = self._celulas.get(chave)
         if paragrafo is None:
             paragrafo = ParagrafoCelula.de_texto(conteudo, self.estilos[estilo])

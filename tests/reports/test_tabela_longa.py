@@ -27,7 +27,7 @@ class FichaReferencia(FichaOperadoraPdf):
     # The PDF's /ID hashes the renderer's name with the data: the reference must hash as the ficha does.
     __qualname__ = FichaOperadoraPdf.__qualname__
 
-    def celula(self, conteudo: str, estilo: str) -> Paragraph:
+    def celula(self, conteudo: str, estilo: str, coluna: str = "") -> Paragraph:
         return Paragraph(conteudo, self.estilos[estilo])
 
     def tabela(
@@ -225,3 +225,19 @@ def test_paragrafo_de_texto_simples_nao_passa_pelo_analisador(monkeypatch: pytes
     tabela_longa.ParagrafoCelula.de_texto("12345/2026", estilo)
     tabela_longa.ParagrafoCelula.de_texto("<b>negrito</b>", estilo)
     assert analisados == ["<b>negrito</b>"]
+
+
+def test_paragrafo_compartilhado_so_dentro_de_uma_coluna() -> None:
+    """A shared paragraph keeps the layout of one width: "—" in the fine's two columns (cases without a fine)
+    and in the suspension's and payment's must be a paragraph of each column, or each cell lays it out again."""
+    lista = [replace(c, multa_urm=None, multa_reais=None, pagamento="—") for c in casos(30, 3)]
+    historia = FichaOperadoraPdf().historia(ficha(0, casos=lista))
+    tabelas = [f for f in historia if isinstance(f, tabela_longa.TabelaLonga)]
+    assert tabelas
+    for tabela in tabelas:
+        colunas_de: dict[int, set[int]] = {}
+        for linha in tabela._linhas:
+            for coluna, celula in enumerate(linha):
+                if isinstance(celula, tabela_longa.ParagrafoCelula):
+                    colunas_de.setdefault(id(celula), set()).add(coluna)
+        assert colunas_de and all(len(colunas) == 1 for colunas in colunas_de.values())
