@@ -193,7 +193,8 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
     def tabela_suspensoes(self, lista: Sequence[LinhaFichaCaso]) -> Flowable:
         """Each suspension on its own row: the auto, start, end and days (or that it has not started)."""
         cabecalho = [
-            self.p(c, "CelulaCabecalho") for c in ("Auto", "Início", "Fim", "Dias", "Situação do processo")
+            self.celula(c, "CelulaCabecalho", "suspensoes.cabecalho")
+            for c in ("Auto", "Início", "Fim", "Dias", "Situação do processo")
         ]
         linhas: list[list[object]] = []
         for caso in lista:
@@ -224,7 +225,8 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
         )
 
     def tabela_casos(self, lista: Sequence[LinhaFichaCaso]) -> Flowable:
-        cabecalho = [self.p(c, "CelulaCabecalho") for c in self.CABECALHO_CASOS]
+        # The header repeats on every page: a cell paragraph is laid out and drawn once, then written again.
+        cabecalho = [self.celula(c, "CelulaCabecalho", "cabecalho") for c in self.CABECALHO_CASOS]
         linhas: list[list[object]] = []
         celula = self.celula
         for caso in lista:
