@@ -279,6 +279,10 @@ class FichaOperadoraPdf(DocumentoPdf[DadosFicha]):
             lambda indice: COR_ZEBRA if indice % 2 == 1 else None,
         )
 
+    def esquecer_historia(self) -> None:
+        super().esquecer_historia()
+        self._celulas = {}
+
     # ---- cells and tables: overridable so a test can compare with ReportLab's plain Table ------------
     def celula(self, conteudo: str, estilo: str, coluna: str = "") -> Paragraph:
         """A cell of markup. Equal cells of a column (the same words, the same style, the same `coluna`) share
