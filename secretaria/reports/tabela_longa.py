@@ -150,11 +150,35 @@ class ParagrafoCelula(Paragraph):  # type: ignore[misc]  # ReportLab is untyped
         return partes
 
 
+def _paragrafo_medido(celula: Any, largura: float, estilo: Any) -> ParagrafoCelula | None:
+    """The cell's one `ParagrafoCelula` when it is already laid out at the cell's width (as ReportLab
+    would ask for it: the width less the padding), else None."""
+    if isinstance(celula, (tuple, list)) and len(celula) == 1:
+        paragrafo = celula[0]
+        if (
+            type(paragrafo) is ParagrafoCelula
+            and paragrafo._largura_medida == largura - estilo.leftPadding - estilo.rightPadding
+        ):
+            return paragrafo
+    return None
+
+
+def _altura_na_celula(paragrafo: ParagrafoCelula) -> float:
+    """The paragraph's height as `Table._listCellGeom` sums it (the spaces added, then taken off, in its
+    order, so the floating-point result is ReportLab's to the last bit)."""
+    antes = paragrafo.getSpaceBefore()
+    depois = paragrafo.getSpaceAfter()
+    total = 0
+    total += paragrafo.height + depois + antes
+    return float(total - antes - depois)
+
+
 class _TabelaDeCelulas(Table):  # type: ignore[misc]
     """ReportLab's Table, reading the size of a cell that holds one `ParagrafoCelula` already laid out at
     the cell's width off the paragraph instead of asking it again: the table asks twice per cell (to measure
     the row, to draw it), and each ask cost more in ReportLab's generic path than the answer. The numbers are
-    ReportLab's own, added in its order (`Table._listCellGeom`), so the rows and the bytes do not change."""
+    ReportLab's own, added in its order (`Table._listCellGeom`, `Table._drawCell`), so the rows and the bytes
+    do not change."""
 
     def _listCellGeom(
         self,
@@ -165,46 +189,29 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
         H: list[float] | None = None,
         aH: float = 72000,
     ) -> tuple[float, float]:
-        if isinstance(V, (tuple, list)) and len(V) == 1:
-            paragrafo = V[0]
-            if (
-                type(paragrafo) is ParagrafoCelula
-                and paragrafo._largura_medida == w - s.leftPadding - s.rightPadding
-            ):
-                largura, altura = paragrafo.width, paragrafo.height
-                antes = paragrafo.getSpaceBefore()
-                depois = paragrafo.getSpaceAfter()
-                if W is not None:
-                    W.append(largura)
-                if H is not None:
-                    H.append(altura)
-                total = 0
-                total += altura + depois + antes
-                return max(0, largura), total - antes - depois
-        medida: tuple[float, float] = super()._listCellGeom(V, w, s, W, H, aH)
-        return medida
+        paragrafo = _paragrafo_medido(V, w, s)
+        if paragrafo is None:
+            medida: tuple[float, float] = super()._listCellGeom(V, w, s, W, H, aH)
+            return medida
+        if W is not None:
+            W.append(paragrafo.width)
+        if H is not None:
+            H.append(paragrafo.height)
+        return max(0, paragrafo.width), _altura_na_celula(paragrafo)
 
     def _drawCell(
         self, cellval: Any, cellstyle: Any, pos: tuple[float, float], size: tuple[float, float]
     ) -> None:
         """A cell holding one such paragraph, placed with `Table._drawCell`'s arithmetic in its order (the
-        style switch, the vertical and horizontal alignment, the space before and after) without its
-        general path's lists and calls; any other cell goes to ReportLab."""
+        style switch, the vertical and horizontal alignment, the space before) without its general path's
+        lists and calls; any other cell goes to ReportLab."""
         colpos, rowpos = pos
         colwidth, rowheight = size
         just = cellstyle.alignment
-        if (
-            not isinstance(cellval, (tuple, list))
-            or len(cellval) != 1
-            or type(cellval[0]) is not ParagrafoCelula
-            or cellval[0]._largura_medida != colwidth - cellstyle.leftPadding - cellstyle.rightPadding
-            or just not in _ALINHAMENTOS
-            or cellstyle.href
-            or cellstyle.destination
-        ):
+        paragrafo = _paragrafo_medido(cellval, colwidth, cellstyle)
+        if paragrafo is None or just not in _ALINHAMENTOS or cellstyle.href or cellstyle.destination:
             super()._drawCell(cellval, cellstyle, pos, size)
             return
-        paragrafo = cellval[0]
         atual: Any = self.__dict__["_curcellstyle"]  # set by Table.draw before the first cell
         if atual is not cellstyle:
             if atual is None or cellstyle.color != atual.color:
@@ -217,12 +224,9 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
             ):
                 self.canv.setFont(cellstyle.fontname, cellstyle.fontsize, cellstyle.leading)
             self._curcellstyle = cellstyle
-        largura, altura = paragrafo.width, paragrafo.height
+        largura = paragrafo.width
         antes = paragrafo.getSpaceBefore()
-        depois = paragrafo.getSpaceAfter()
-        total = 0
-        total += altura + depois + antes
-        altura_celula = total - antes - depois
+        altura_celula = _altura_na_celula(paragrafo)
         valign = cellstyle.valign
         if valign == "TOP":
             y = rowpos + rowheight - cellstyle.topPadding
@@ -238,7 +242,7 @@ class _TabelaDeCelulas(Table):  # type: ignore[misc]
         else:
             x = colpos + (colwidth + cellstyle.leftPadding - cellstyle.rightPadding - largura) / 2.0
         y -= antes
-        y -= altura
+        y -= paragrafo.height
         paragrafo.drawOn(self.canv, x, y)
 
 
