@@ -134,6 +134,25 @@ def _aplicacao() -> Any:
     return configurar_aplicacao()
 
 
+def _com_a_coleta_da_janela(medir: Callable[..., list[Resultado]]) -> Callable[..., list[Resultado]]:
+    """A part that measures windows, measured as the program runs them: cyclic collections in the GUI thread
+    only (`coletar_so_na_thread_da_janela`); the automatic collector back afterwards, for the parts that
+    measure what the command line and the services do."""
+
+    @functools.wraps(medir)
+    def como_a_janela(*args: Any, **kwargs: Any) -> list[Resultado]:
+        from secretaria.ui.widgets.tarefas import coletar_so_na_thread_da_janela, devolver_a_coleta_ao_python
+
+        _aplicacao()
+        coletar_so_na_thread_da_janela()
+        try:
+            return medir(*args, **kwargs)
+        finally:
+            devolver_a_coleta_ao_python()
+
+    return como_a_janela
+
+
 def _esperar_pintura(app: Any, alvo: Any, acao: Callable[[], Any], limite: float = 600.0) -> float:
     """Seconds from the start of `acao()` until `alvo` (a widget) has painted."""
     from PySide6.QtCore import QEvent, QObject
@@ -167,6 +186,7 @@ def _esperar_pintura(app: Any, alvo: Any, acao: Callable[[], Any], limite: float
 TERMO_BUSCA = "laranjal"
 
 
+@_com_a_coleta_da_janela
 def medir_lista(banco: Banco, nome_banco: str, hoje: date) -> list[Resultado]:
     """Open the autos list page, scroll to the end, search; the plain way is a QTableWidget of every row."""
     medidas = (
@@ -879,6 +899,7 @@ def periodo_de_mil_intimacoes(banco: Banco, hoje: date, quantidade: int = 1000) 
 ACOES_JANELA = ("ficha", "planilha", "lote", "exportar", "busca", "copia")
 
 
+@_com_a_coleta_da_janela
 def medir_janela(
     banco: Banco, nome_banco: str, hoje: date, pasta: Path, acoes: Collection[str] = ACOES_JANELA
 ) -> list[Resultado]:
@@ -1283,6 +1304,7 @@ def _esperar_na_tela(app: Any, condicao: Callable[[], bool], limite: float = 15.
     return time.perf_counter() - inicio
 
 
+@_com_a_coleta_da_janela
 def medir_ao_vivo(banco: Banco, nome_banco: str, hoje: date, vezes: int = 5) -> list[Resultado]:
     """The time until another window shows an act: the main window of one PC open on the home queues (then
     on the autos list), an auto lavrado on the other PC, the seconds from its COMMIT until the first PC's
@@ -1524,6 +1546,7 @@ def _desenho_do_painel(dados: Any, nome_banco: str, vezes: int = 3) -> Resultado
     )
 
 
+@_com_a_coleta_da_janela
 def _medir_pagina_do_painel(banco: Banco, nome_banco: str) -> list[Resultado]:
     """The Painel page itself, shown at 1366×768, with the longest freeze of the window meanwhile: its first
     open (matplotlib imported, the 7 charts drawn in the background); opened again (the numbers read again,

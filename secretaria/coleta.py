@@ -10,7 +10,8 @@ makes it, frees what is left.
 
 This is as narrow as CPython allows: its collector is one for the process (a collection started by any
 thread's allocations walks every thread's objects), so "not in this thread" does not exist; what can be
-narrowed is which collections wait. Measured (gc.callbacks) on a 6,000-auto ficha of sample data laid out in
+narrowed is which collections wait. (The window's process goes further: it collects only in its GUI thread,
+`coletar_como_o_python`, below.) Measured (gc.callbacks) on a 6,000-auto ficha of sample data laid out in
 a thread while another thread ticked every 5 ms, three runs of each on 2 shared, busy cores: collector on, one
 full collection of 54–86 ms per ficha and young ones up to 58 ms, the ticking thread stalled 91–129 ms;
 young collections only, the longest 12–45 ms, stalled 24–75 ms; collector off, stalled 56–94 ms. Turning the
@@ -25,7 +26,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["SEM_COLETA_COMPLETA", "sem_coleta_completa"]
+__all__ = ["SEM_COLETA_COMPLETA", "coletar_como_o_python", "sem_coleta_completa"]
 
 SEM_COLETA_COMPLETA = 1_000_000_000
 """The oldest generation's threshold while such work runs: a full collection comes after that many young
@@ -52,3 +53,36 @@ def sem_coleta_completa() -> Iterator[None]:
             _em_curso -= 1
             if _em_curso == 0:
                 gc.set_threshold(*_limiares)
+
+
+_vivos_apos_completa = 0
+"""Objects in the oldest generation right after the last full collection `coletar_como_o_python` made."""
+
+
+def coletar_como_o_python() -> int | None:
+    """One step of CPython's own automatic collection (3.11's `collect_generations`), for a process that
+    switched it off (`gc.disable`) to collect in one thread only: the oldest generation whose count passed
+    its threshold is collected, a full collection only when the oldest generation grew by a quarter since the
+    last one (CPython's `long_lived_pending < long_lived_total / 4` rule) and never while
+    `sem_coleta_completa` holds it back. Returns the generation collected, or None.
+
+    Why one thread: the collector runs in whichever thread's allocation tripped it, and a Qt object left in a
+    reference cycle is then destroyed there. Its destructor takes Qt's signal lock and then waits for Python's
+    GIL while the GUI thread, holding the GIL, waits for that lock in a `connect`: the window hung for good
+    (seen once in the suite: the Painel's reading thread freed an old window's object while the new window
+    was shown). pyqtgraph, calibre and novelWriter collect from a GUI-thread timer for this reason."""
+    global _vivos_apos_completa
+    contagem = gc.get_count()
+    limiares = gc.get_threshold()
+    for geracao in (2, 1, 0):
+        if contagem[geracao] <= limiares[geracao]:
+            continue
+        if geracao == 2:
+            pendentes = len(gc.get_objects(2)) - _vivos_apos_completa
+            if pendentes < _vivos_apos_completa / 4:
+                continue
+        gc.collect(geracao)
+        if geracao == 2:
+            _vivos_apos_completa = len(gc.get_objects(2))
+        return geracao
+    return None

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import gc
 import threading
+import weakref
+from collections.abc import Iterator
 
+import pytest
 from reportlab.platypus import Flowable
 
-from secretaria.coleta import SEM_COLETA_COMPLETA, sem_coleta_completa
+from secretaria import coleta
+from secretaria.coleta import SEM_COLETA_COMPLETA, coletar_como_o_python, sem_coleta_completa
 from secretaria.reports.dados import DadosFicha
 from secretaria.reports.ficha import FichaOperadoraPdf
 from tests.helpers.amostras_documentos import ficha
@@ -52,3 +56,56 @@ def test_o_documento_e_desenhado_sem_coleta_completa() -> None:
     assert Espia().render(ficha(3)) == FichaOperadoraPdf().render(ficha(3))
     assert vistos == [(antes[0], antes[1], SEM_COLETA_COMPLETA)]
     assert gc.get_threshold() == antes
+
+
+class _Ciclo:
+    def __init__(self) -> None:
+        self.eu = self  # only the cyclic collector frees it
+
+
+@pytest.fixture
+def coletor_desligado() -> Iterator[None]:
+    """The collector off, as in the window's process; back on, with the counts of a fresh collection."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+def test_coletar_como_o_python_so_coleta_quando_passou_do_limiar(coletor_desligado: None) -> None:
+    gc.collect(0)
+    assert coletar_como_o_python() is None  # nothing made since the collection
+    lixo = weakref.ref(_Ciclo())
+    assert coletar_como_o_python() is None and lixo() is not None  # below the young threshold
+    guardados = [[] for _ in range(gc.get_threshold()[0] + 1)]  # noqa: F841 (alive: counted, not garbage)
+    assert coletar_como_o_python() == 0
+    assert lixo() is None
+
+
+def test_coleta_completa_so_quando_a_geracao_velha_cresceu_um_quarto(
+    coletor_desligado: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(coleta, "_vivos_apos_completa", 0)  # no full collection made by it yet
+    limiares = gc.get_threshold()
+    for _ in range(limiares[2] + 1):  # young collections enough to ask for a full one
+        gc.collect(1)
+    assert coletar_como_o_python() == 2  # the first one is always due (nothing known of the last)
+    for _ in range(limiares[2] + 1):
+        gc.collect(1)
+    gc.collect(0)
+    assert gc.get_count()[2] > limiares[2]
+    assert coletar_como_o_python() is None  # asked for, but the old generation did not grow a quarter
+    velhos = len(gc.get_objects(2))
+    crescidos = [[] for _ in range(velhos // 3)]
+    gc.collect(1)  # they move to the old generation
+    assert len(gc.get_objects(2)) >= velhos * 1.25
+    with sem_coleta_completa():
+        assert coletar_como_o_python() != 2  # held back while a task runs
+    for _ in range(limiares[2] + 1):
+        gc.collect(1)
+    gc.collect(0)
+    assert coletar_como_o_python() == 2
+    del crescidos

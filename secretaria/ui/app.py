@@ -127,16 +127,18 @@ def executar(banco: Banco, *, demo: bool) -> int:
 
     semear_basico(banco)
     janela = JanelaPrincipal(contexto)
-    from secretaria.ui.widgets.tarefas import guardar_objetos_do_inicio
+    from secretaria.ui.widgets.tarefas import coletar_so_na_thread_da_janela, guardar_objetos_do_inicio
 
     guardar_objetos_do_inicio()
+    coletar_so_na_thread_da_janela()
     janela.show()
     if _copia_diaria is not None:
         _informar_copia(janela, _copia_diaria)
     if fumaca.ativa():
         fumaca.na_janela(janela)
-    from secretaria.ui.widgets.tarefas import encerrar_tarefas
+    from secretaria.ui.widgets.tarefas import devolver_a_coleta_ao_python, encerrar_tarefas
 
     codigo = int(app.exec())
     encerrar_tarefas()
+    devolver_a_coleta_ao_python()
     return codigo

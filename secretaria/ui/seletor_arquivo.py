@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from secretaria.ui.aplicacao import configurar_aplicacao
+from secretaria.ui.widgets.janelas import tela_da_janela
 
 VARIAVEL_TESTE = "SECRETARIA_SELETOR_TESTE"
 ORDEM_FRENTE = b"frente"
@@ -216,7 +217,8 @@ modifica") and the file types shown as "Exc…eet". A native dialog sizes itself
 def _dar_espaco(dialogo: QFileDialog) -> None:
     """Room for Qt's own dialog (up to the screen's size), and its detail columns as wide as their headers
     and the files listed, each time a folder is listed."""
-    tela = dialogo.screen().availableGeometry() if dialogo.screen() is not None else None
+    tela_fisica = tela_da_janela(dialogo)
+    tela = tela_fisica.availableGeometry() if tela_fisica is not None else None
     largura = LARGURA if tela is None else min(LARGURA, tela.width() - 40)
     altura = ALTURA if tela is None else min(ALTURA, tela.height() - 80)
     dialogo.setMinimumSize(largura, altura)  # `adjustSize()` before centring keeps it

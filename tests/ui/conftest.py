@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -46,3 +46,17 @@ def digitar(qtbot: QtBot) -> Digitar:
                 )
 
     return _digitar
+
+
+@pytest.fixture(autouse=True)
+def coleta_so_na_thread_da_janela(qapp: object) -> Iterator[None]:
+    """Every window test runs as the program does: cyclic collections in the GUI thread only (a collection
+    in a reading thread that freed a Qt object hung the suite once); the automatic collector back after it,
+    for the tests of the command line and the services that the same process runs next."""
+    from secretaria.ui.widgets.tarefas import coletar_so_na_thread_da_janela, devolver_a_coleta_ao_python
+
+    coletar_so_na_thread_da_janela()
+    try:
+        yield
+    finally:
+        devolver_a_coleta_ao_python()

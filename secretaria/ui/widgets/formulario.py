@@ -31,6 +31,7 @@ from secretaria.ui.widgets.edicao import (
     texto_campo,
     valor_campo,
 )
+from secretaria.ui.widgets.janelas import tela_da_janela
 from secretaria.ui.widgets.letras import dar_letras
 
 T = TypeVar("T")
@@ -124,7 +125,8 @@ def crescer_para_caber(janela: QWidget) -> None:
     necessaria = layout.totalMinimumSize().height()
     if layout.hasHeightForWidth():
         necessaria = max(necessaria, layout.totalHeightForWidth(janela.width()))
-    tela = janela.screen().availableGeometry().height() if janela.screen() is not None else necessaria
+    tela_fisica = tela_da_janela(janela)
+    tela = tela_fisica.availableGeometry().height() if tela_fisica is not None else necessaria
     if janela.height() < necessaria <= tela:
         janela.resize(janela.width(), necessaria)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QWidget
 
 MARGEM_LARGURA = 0.96
@@ -10,10 +10,21 @@ MARGEM_ALTURA = 0.92
 """Room left for the taskbar and the window's title bar."""
 
 
+def tela_da_janela(janela: QWidget) -> QScreen | None:
+    """The screen `janela` is on (the primary one before it is shown).
+
+    Asked of the application, not of the window: PySide keeps the screen that `QWidget.screen()` returned
+    among the window's own references, and a window freed by the cyclic collector after Qt had deleted it
+    then freed that screen too, deleting the real QScreen (the next window built crashed in
+    `QScreen::virtualSiblings`)."""
+    centro = janela.mapToGlobal(janela.rect().center())
+    return QGuiApplication.screenAt(centro) or QGuiApplication.primaryScreen()
+
+
 def tamanho_na_tela(janela: QWidget, largura: int, altura: int) -> None:
     """Resize `janela` to `largura` × `altura`, or smaller where the screen is smaller, so that its buttons
     (at the bottom) are never below the edge of the screen."""
-    tela = janela.screen() or QGuiApplication.primaryScreen()
+    tela = tela_da_janela(janela)
     if tela is not None:
         area = tela.availableGeometry()
         largura = min(largura, int(area.width() * MARGEM_LARGURA))

@@ -32,10 +32,10 @@ import warnings
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from secretaria.coleta import sem_coleta_completa
+from secretaria.coleta import coletar_como_o_python, sem_coleta_completa
 from secretaria.db import BancoOcupado, ErroBanco
 from secretaria.services.base import Cancelado, ErroDominio
 from secretaria.ui.widgets import mensagens
@@ -57,6 +57,41 @@ def guardar_objetos_do_inicio() -> None:
     has been built."""
     gc.collect()
     gc.freeze()
+
+
+INTERVALO_DA_COLETA_MS = 50
+"""How often the GUI thread does what Python's collector would have done since: short, so that each young
+collection walks only what 50 ms of work made (a few milliseconds), not a task's whole output at once."""
+
+_coleta_na_janela: QTimer | None = None
+
+
+def coletar_so_na_thread_da_janela() -> None:
+    """Python's cyclic collections only in the GUI thread from now on: the automatic collector off, and a
+    timer doing its work with its own rules (`secretaria.coleta.coletar_como_o_python`, which says why: a Qt
+    object freed by a collection in another thread hung the window for good). Idempotent; called once the
+    main window is built (after `guardar_objetos_do_inicio`), undone by `devolver_a_coleta_ao_python`."""
+    global _coleta_na_janela
+    if _coleta_na_janela is not None:
+        return
+    app = QCoreApplication.instance()
+    assert app is not None, "a coleta na thread da janela precisa da aplicação Qt"
+    temporizador = QTimer(app)
+    temporizador.setInterval(INTERVALO_DA_COLETA_MS)
+    temporizador.timeout.connect(coletar_como_o_python)
+    gc.disable()
+    temporizador.start()
+    _coleta_na_janela = temporizador
+
+
+def devolver_a_coleta_ao_python() -> None:
+    """The automatic collector back on (the program's end, a test's)."""
+    global _coleta_na_janela
+    if _coleta_na_janela is not None:
+        _coleta_na_janela.stop()
+        _coleta_na_janela.deleteLater()
+        _coleta_na_janela = None
+    gc.enable()
 
 
 def dialogo_progresso(
