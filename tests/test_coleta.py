@@ -80,7 +80,7 @@ def test_coletar_como_o_python_so_coleta_quando_passou_do_limiar(coletor_desliga
     assert coletar_como_o_python() is None  # nothing made since the collection
     lixo = weakref.ref(_Ciclo())
     assert coletar_como_o_python() is None and lixo() is not None  # below the young threshold
-    guardados = [[] for _ in range(gc.get_threshold()[0] + 1)]  # noqa: F841 (alive: counted, not garbage)
+    guardados: list[list[int]] = [[] for _ in range(gc.get_threshold()[0] + 1)]  # noqa: F841 (alive: counted, not garbage)
     assert coletar_como_o_python() == 0
     assert lixo() is None
 
@@ -99,7 +99,7 @@ def test_coleta_completa_so_quando_a_geracao_velha_cresceu_um_quarto(
     assert gc.get_count()[2] > limiares[2]
     assert coletar_como_o_python() is None  # asked for, but the old generation did not grow a quarter
     velhos = len(gc.get_objects(2))
-    crescidos = [[] for _ in range(velhos // 3)]
+    crescidos: list[list[int]] = [[] for _ in range(velhos // 3)]
     gc.collect(1)  # they move to the old generation
     assert len(gc.get_objects(2)) >= velhos * 1.25
     with sem_coleta_completa():
