@@ -110,33 +110,41 @@ def _linha_auto(
 def autos_aguardando_intimacao(
     sessao: so.Session, hoje: date | None = None, limite: int = LIMITE_PADRAO
 ) -> Fila:
+    """Autos drawn up and not yet intimated, the oldest first.
+
+    The candidates are counted in a subquery and only then sorted and cut, and the correction's date is read
+    for the rows shown only: in one query, PostgreSQL on the 2,000,000-auto city walked every auto in the
+    order of `data_lavratura` looking for the drawn-up ones, expecting the row limit to stop it early, which
+    the window count never lets it do (0.81 s; the same as the fines' queue, below)."""
     a = AutoInfracao
+    candidatos = (
+        sa.select(*_auto_colunas())
+        .join(Operadora, Operadora.id == a.operadora_id)
+        .where(a.fase == "lavrado")
+        .add_columns(sa.func.count().over().label("total_fila"))
+        .subquery("candidatos")
+    )
+    c = candidatos.c
     # A correction of substance sends an intimated auto back here: what awaits intimação is then the termo.
     termo = (
         sa.select(sa.func.max(Retificacao.data))
-        .where(Retificacao.auto_id == a.id, Retificacao.substancial.is_(True))
+        .where(Retificacao.auto_id == c.id, Retificacao.substancial.is_(True))
         .scalar_subquery()
         .label("termo")
     )
-    consulta = (
-        sa.select(*_auto_colunas(), termo)
-        .join(Operadora, Operadora.id == a.operadora_id)
-        .where(a.fase == "lavrado")
-        .order_by(a.data_lavratura, a.id)
-    )
+    resultado = sessao.execute(
+        sa.select(candidatos, termo).order_by(c.data_lavratura, c.id).limit(limite)
+    ).all()
 
     def detalhe(r: Any) -> str:
         if r.termo is not None:
             return f"Termo de retificação de {formatar_data(r.termo)} aguardando intimação"
         return f"Lavrado em {formatar_data(r.data_lavratura)}"
 
-    return _executar(
-        sessao,
-        consulta,
-        limite,
-        "aguardando_intimacao",
-        "Autos aguardando intimação",
-        _linha_auto(lambda r: None, detalhe),
+    linha = _linha_auto(lambda r: None, detalhe)
+    total = resultado[0].total_fila if resultado else 0
+    return Fila(
+        "aguardando_intimacao", "Autos aguardando intimação", int(total), tuple(linha(r) for r in resultado)
     )
 
 
