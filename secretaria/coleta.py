@@ -58,31 +58,42 @@ def sem_coleta_completa() -> Iterator[None]:
 _vivos_apos_completa = 0
 """Objects in the oldest generation right after the last full collection `coletar_como_o_python` made."""
 
+_velha_pesada_em: int | None = None
+"""The oldest generation's count when it was last weighed and found not grown enough: it grows only by the
+young generation's collections, so until one more has happened the answer is the same."""
+
 
 def coletar_como_o_python() -> int | None:
     """One step of CPython's own automatic collection (3.11's `collect_generations`), for a process that
-    switched it off (`gc.disable`) to collect in one thread only: the oldest generation whose count passed
-    its threshold is collected, a full collection only when the oldest generation grew by a quarter since the
-    last one (CPython's `long_lived_pending < long_lived_total / 4` rule) and never while
-    `sem_coleta_completa` holds it back. Returns the generation collected, or None.
+    switched it off (`gc.disable`) to collect in one thread only: nothing until the youngest generation has
+    passed its threshold (CPython's trigger), then the oldest generation whose count passed its threshold,
+    a full collection only when the oldest generation grew by a quarter since the last one (CPython's
+    `long_lived_pending < long_lived_total / 4` rule) and never while `sem_coleta_completa` holds it back.
+    Returns the generation collected, or None.
 
     Why one thread: the collector runs in whichever thread's allocation tripped it, and a Qt object left in a
     reference cycle is then destroyed there. Its destructor takes Qt's signal lock and then waits for Python's
     GIL while the GUI thread, holding the GIL, waits for that lock in a `connect`: the window hung for good
     (seen once in the suite: the Painel's reading thread freed an old window's object while the new window
-    was shown). pyqtgraph, calibre and novelWriter collect from a GUI-thread timer for this reason."""
-    global _vivos_apos_completa
+    was shown). pyqtgraph, calibre and novelWriter collect from a GUI-thread timer for this reason.
+
+    CPython keeps the quarter rule's counts itself; here the old generation is weighed by listing it
+    (`gc.get_objects(2)`, milliseconds for a million objects), once per young-generation collection at most."""
+    global _vivos_apos_completa, _velha_pesada_em
     contagem = gc.get_count()
     limiares = gc.get_threshold()
-    for geracao in (2, 1, 0):
-        if contagem[geracao] <= limiares[geracao]:
-            continue
-        if geracao == 2:
-            pendentes = len(gc.get_objects(2)) - _vivos_apos_completa
-            if pendentes < _vivos_apos_completa / 4:
-                continue
-        gc.collect(geracao)
-        if geracao == 2:
-            _vivos_apos_completa = len(gc.get_objects(2))
-        return geracao
-    return None
+    if contagem[0] <= limiares[0]:
+        return None
+    geracao = 0
+    if contagem[2] > limiares[2] and contagem[2] != _velha_pesada_em:
+        if len(gc.get_objects(2)) - _vivos_apos_completa >= _vivos_apos_completa / 4:
+            geracao = 2
+        else:
+            _velha_pesada_em = contagem[2]
+    if geracao == 0 and contagem[1] > limiares[1]:
+        geracao = 1
+    gc.collect(geracao)
+    if geracao == 2:
+        _vivos_apos_completa = len(gc.get_objects(2))
+        _velha_pesada_em = None
+    return geracao

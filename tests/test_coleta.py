@@ -85,27 +85,47 @@ def test_coletar_como_o_python_so_coleta_quando_passou_do_limiar(coletor_desliga
     assert lixo() is None
 
 
+def _jovens() -> list[list[int]]:
+    """New objects, kept alive, enough to put the youngest generation past its threshold (CPython's trigger)."""
+    return [[] for _ in range(gc.get_threshold()[0] + 1)]
+
+
 def test_coleta_completa_so_quando_a_geracao_velha_cresceu_um_quarto(
     coletor_desligado: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(coleta, "_vivos_apos_completa", 0)  # no full collection made by it yet
+    monkeypatch.setattr(coleta, "_velha_pesada_em", None)
+    pesagens: list[int] = []
+    listar = gc.get_objects
+
+    def listar_contando(geracao: int | None = None) -> list[object]:
+        pesagens.append(1)
+        return listar(geracao)
+
+    monkeypatch.setattr(gc, "get_objects", listar_contando)
     limiares = gc.get_threshold()
     for _ in range(limiares[2] + 1):  # young collections enough to ask for a full one
         gc.collect(1)
+    assert coletar_como_o_python() is None  # nothing until the youngest generation passes its threshold
+    vivos = [_jovens()]
     assert coletar_como_o_python() == 2  # the first one is always due (nothing known of the last)
     for _ in range(limiares[2] + 1):
         gc.collect(1)
-    gc.collect(0)
-    assert gc.get_count()[2] > limiares[2]
-    assert coletar_como_o_python() is None  # asked for, but the old generation did not grow a quarter
-    velhos = len(gc.get_objects(2))
+    assert gc.get_count()[2] > limiares[2] and gc.get_count()[1] == 0
+    vivos.append(_jovens())
+    antes = len(pesagens)
+    assert coletar_como_o_python() == 0  # asked for, but the old generation did not grow a quarter
+    assert len(pesagens) == antes + 1
+    vivos.append(_jovens())
+    assert coletar_como_o_python() == 0
+    assert len(pesagens) == antes + 1  # no young-generation collection since: not weighed again
+    velhos = len(listar(2))
     crescidos: list[list[int]] = [[] for _ in range(velhos // 3)]
     gc.collect(1)  # they move to the old generation
-    assert len(gc.get_objects(2)) >= velhos * 1.25
+    assert len(listar(2)) >= velhos * 1.25
     with sem_coleta_completa():
+        vivos.append(_jovens())
         assert coletar_como_o_python() != 2  # held back while a task runs
-    for _ in range(limiares[2] + 1):
-        gc.collect(1)
-    gc.collect(0)
+    vivos.append(_jovens())
     assert coletar_como_o_python() == 2
-    del crescidos
+    del crescidos, vivos
