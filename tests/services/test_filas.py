@@ -383,6 +383,15 @@ def test_cada_fila_usa_indice(banco: Banco, roteiro: Roteiro) -> None:
     assert not falhas, "\n\n".join(falhas)
 
 
+def _autos_lidos_pela_fase(plano: str) -> bool:
+    return _lida_pelo_indice(
+        plano,
+        "auto_infracao",
+        ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso", "ix_auto_fase_infracao"),
+        "fase",
+    )
+
+
 def _lida_pelo_indice(plano: str, tabela: str, indices: tuple[str, ...], coluna: str) -> bool:
     """`tabela` never walked whole, and read by one of `indices` with a condition on `coluna`."""
     linhas = plano.splitlines()
@@ -405,12 +414,7 @@ def test_autos_a_intimar_no_periodo_sao_achados_pela_fase(banco: Banco, roteiro:
     _povoar_muito(banco, roteiro)
     inicio, fim = date(2020, 1, 1), date(2026, 12, 31)
     plano = _plano(banco, lambda s: documentos.autos_para_intimar(s, inicio, fim))
-    assert _lida_pelo_indice(
-        plano,
-        "auto_infracao",
-        ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso", "ix_auto_fase_infracao"),
-        "fase",
-    ), plano
+    assert _autos_lidos_pela_fase(plano), plano
     with banco.leitura() as s:
         achados = documentos.autos_para_intimar(s, inicio, fim)
         esperados = s.execute(
@@ -489,9 +493,4 @@ def test_autos_aguardando_intimacao_nao_percorrem_todos_os_autos_na_ordem(
     _povoar_muito(banco, roteiro)
     plano = _plano(banco, lambda s: filas.autos_aguardando_intimacao(s, HOJE), ajustes=("enable_sort = off",))
     assert "ix_auto_lavratura" not in plano, plano
-    assert _lida_pelo_indice(
-        plano,
-        "auto_infracao",
-        ("ix_auto_fase_prazo", "ix_auto_fase_prazo_recurso", "ix_auto_fase_infracao"),
-        "fase",
-    ), plano
+    assert _autos_lidos_pela_fase(plano), plano
