@@ -81,8 +81,8 @@ def test_coletar_como_o_python_so_coleta_quando_passou_do_limiar(coletor_desliga
     lixo = weakref.ref(_Ciclo())
     assert coletar_como_o_python() is None and lixo() is not None  # below the young threshold
     guardados: list[list[int]] = [[] for _ in range(gc.get_threshold()[0] + 1)]  # noqa: F841 (alive: counted, not garbage)
-    assert coletar_como_o_python() == 0
-    assert lixo() is None
+    assert coletar_como_o_python() == 1  # the two young generations together
+    assert lixo() is None and gc.get_count()[:2] == (0, 0)
 
 
 def _jovens() -> list[list[int]]:
@@ -94,12 +94,13 @@ def test_coleta_completa_so_quando_a_geracao_velha_cresceu_um_quarto(
     coletor_desligado: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(coleta, "_vivos_apos_completa", 0)  # no full collection made by it yet
-    monkeypatch.setattr(coleta, "_velha_pesada_em", None)
-    pesagens: list[int] = []
+    monkeypatch.setattr(coleta, "_promovidos", 0)
+    velha_listada: list[int] = []
     listar = gc.get_objects
 
     def listar_contando(geracao: int | None = None) -> list[object]:
-        pesagens.append(1)
+        if geracao == 2:
+            velha_listada.append(1)
         return listar(geracao)
 
     monkeypatch.setattr(gc, "get_objects", listar_contando)
@@ -109,23 +110,21 @@ def test_coleta_completa_so_quando_a_geracao_velha_cresceu_um_quarto(
     assert coletar_como_o_python() is None  # nothing until the youngest generation passes its threshold
     vivos = [_jovens()]
     assert coletar_como_o_python() == 2  # the first one is always due (nothing known of the last)
+    assert len(velha_listada) == 1
     for _ in range(limiares[2] + 1):
-        gc.collect(1)
-    assert gc.get_count()[2] > limiares[2] and gc.get_count()[1] == 0
+        vivos.append(_jovens())
+        assert coletar_como_o_python() == 1  # the young ones, each tick's survivors promoted
+    assert gc.get_count()[2] > limiares[2]
     vivos.append(_jovens())
-    antes = len(pesagens)
-    assert coletar_como_o_python() == 0  # asked for, but the old generation did not grow a quarter
-    assert len(pesagens) == antes + 1
-    vivos.append(_jovens())
-    assert coletar_como_o_python() == 0
-    assert len(pesagens) == antes + 1  # no young-generation collection since: not weighed again
+    assert coletar_como_o_python() == 1  # asked for, but the old generation did not grow a quarter
+    assert len(velha_listada) == 1  # the old generation is never listed to decide
     velhos = len(listar(2))
     crescidos: list[list[int]] = [[] for _ in range(velhos // 3)]
-    gc.collect(1)  # they move to the old generation
-    assert len(listar(2)) >= velhos * 1.25
+    assert coletar_como_o_python() == 1  # they move to the old generation: it grew by a third
     with sem_coleta_completa():
         vivos.append(_jovens())
-        assert coletar_como_o_python() != 2  # held back while a task runs
+        assert coletar_como_o_python() == 1  # held back while a task runs
     vivos.append(_jovens())
     assert coletar_como_o_python() == 2
+    assert coleta._promovidos == 0 and coleta._vivos_apos_completa >= velhos + velhos // 3
     del crescidos, vivos
