@@ -82,8 +82,8 @@ def coletar_como_o_python() -> int | None:
     tick finds everything a worker made since the last tick in the youngest generation, where CPython would
     have collected it 700 objects at a time; collected alone, its survivors piled up in the middle
     generation, and every tenth tick walked ten ticks' worth (a worker reading a 92,000-row month: one
-    collection of 50 ms, the window's worst freeze 117–158 ms against 78–110 ms with CPython's collector).
-    Collected together, each tick walks one tick's worth once (4 ms there), and what survived a whole tick
+    collection of 50 ms, the window's worst freeze 109–158 ms against 78–110 ms with CPython's collector).
+    Collected together, each tick walks one tick's worth once (3–17 ms there), and what survived a whole tick
     is old by CPython's measure anyway. The quarter rule's counts are kept as CPython keeps them: the young
     generations' survivors added up, the old generation listed only after a full collection."""
     global _vivos_apos_completa, _promovidos
